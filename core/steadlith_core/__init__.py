@@ -1,0 +1,47 @@
+"""steadlith_core: the Qt-free content-defined chunker of Steadlith (tttd-v1).
+
+    >>> from steadlith_core import chunk, ChunkerParams
+    >>> result = chunk("Some text to index.", ChunkerParams(min_tokens=1, max_tokens=64))
+    >>> [c.kind for c in result.chunks]
+    ['end']
+"""
+
+from .diagnostics import Diagnostics
+from .errors import ComparisonError, LoadError, ParameterError, SteadlithError, TokenCountError
+from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
+from .loader import decode_document, load_text
+from .normalize import NORMALIZER_VERSION, Word, WordStream, normalize
+from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
+from .pipeline import Chunk, Chunking, Pipeline, chunk
+from .tokens import TokenCounter, register_counter, unregister_counter
+
+__version__ = "1.0.0"
+
+__all__ = [
+    "BOUNDARY_RULE",
+    "Chunk",
+    "ChunkerParams",
+    "Chunking",
+    "ComparisonError",
+    "Diagnostics",
+    "FINGERPRINT_ID",
+    "IDENTITY_SCHEMA_VERSION",
+    "LoadError",
+    "NORMALIZER_VERSION",
+    "ParameterError",
+    "Pipeline",
+    "SNAP_MODES",
+    "SteadlithError",
+    "TokenCountError",
+    "TokenCounter",
+    "Word",
+    "WordStream",
+    "chunk",
+    "chunk_hash",
+    "decode_document",
+    "load_text",
+    "normalize",
+    "parse_assignments",
+    "register_counter",
+    "unregister_counter",
+]

@@ -1,0 +1,122 @@
+"""`steadlith bench`: medians of cold chunking and of staged re-chunking."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Callable
+
+from .params import ChunkerParams
+from .pipeline import Pipeline
+
+
+def _median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def rechunk_cases(base: ChunkerParams, runs: int) -> dict[str, list[ChunkerParams]]:
+    """For each kind of change, `runs` parameter sets that differ from each other and
+    from `base`, so that no timed run is answered from the cut cache."""
+    d_mask = (1 << base.degree) - 1
+    primary = (base.primary_mask | base.primary_mask << 1) & d_mask  # one more mask bit
+    backup = (base.backup_mask | base.backup_mask << 1) & d_mask
+    return {
+        "min_tokens": [base.with_changes(min_tokens=max(1, base.min_tokens // 2 + i)) for i in range(runs)],
+        "max_tokens": [base.with_changes(max_tokens=base.max_tokens * 2 + i) for i in range(runs)],
+        "masks": [
+            base.with_changes(primary_mask=primary, primary_remainder=(base.primary_remainder + i) & primary,
+                              backup_mask=backup, backup_remainder=(base.backup_remainder + i) & backup)
+            for i in range(runs)
+        ],
+    }
+
+
+def bench_chunking(text: str, params: ChunkerParams, repeat: int) -> dict:
+    mb = len(text.encode("utf-8")) / 1e6
+    cold_ms = _median_ms(lambda: Pipeline().chunk(text, params), repeat)
+    pipeline = Pipeline()
+    result = pipeline.chunk(text, params)
+    rechunk = {}
+    for name, variants in rechunk_cases(params, repeat).items():
+        queue = iter(variants)
+        rechunk[name] = _median_ms(lambda: pipeline.chunk(text, next(queue)), repeat)
+    return {
+        "size_mb": round(mb, 3),
+        "words": result.word_count,
+        "chunks": len(result.chunks),
+        "cold_ms": round(cold_ms, 2),
+        "cold_mb_per_s": round(mb / (cold_ms / 1000), 2),
+        "rechunk_ms": {k: round(v, 2) for k, v in rechunk.items()},
+        "rechunk_ms_per_mb": {k: round(v / mb, 2) for k, v in rechunk.items()},
+    }
+
+
+_MEMORY_PROBE = """
+import resource, sys
+from steadlith_core import chunk, load_text
+text = load_text(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = chunk(text)
+print(len(result.chunks), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_memory_mb(n_chars: int) -> dict:
+    """Peak RSS of a fresh interpreter that loads and chunks an n_chars prose file,
+    as `steadlith chunk FILE` would."""
+    from .examples import generate_prose
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "prose.txt")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(generate_prose(n_chars))
+        out = subprocess.run(
+            [sys.executable, "-c", _MEMORY_PROBE, path], capture_output=True, text=True, check=True
+        ).stdout.split()
+    chunks, before_kb, peak_kb = (int(x) for x in out)
+    return {"size_mb": round(n_chars / 1e6, 1), "chunks": chunks,
+            "rss_before_chunking_mb": round(before_kb / 1024, 1), "peak_rss_mb": round(peak_kb / 1024, 1)}
+
+
+def format_report(report: dict) -> str:
+    c = report["chunking"]
+    lines = [
+        f"document      {report['document']}",
+        f"size          {c['size_mb']:.2f} MB, {c['words']} words, {c['chunks']} chunks (default params)",
+        f"repeat        {report['repeat']} (medians)",
+        f"cold chunk    {c['cold_ms']:.1f} ms  = {c['cold_mb_per_s']:.1f} MB/s   (target >= 10 MB/s)",
+    ]
+    for name, ms in c["rechunk_ms"].items():
+        lines.append(
+            f"re-chunk      {name:<10} {ms:6.2f} ms = {c['rechunk_ms_per_mb'][name]:.2f} ms/MB   (target <= 10 ms/MB)"
+        )
+    for name, value in report.get("extra", {}).items():
+        lines.append(f"{name:<13} {value}")
+    if "memory" in report:
+        m = report["memory"]
+        lines.append(
+            f"memory        {m['size_mb']} MB document: peak RSS {m['peak_rss_mb']} MB "
+            f"({m['rss_before_chunking_mb']} MB before chunking)   (target < 400 MB)"
+        )
+    return "\n".join(lines)
+
+
+def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
+              extra: Callable[[str, int], dict] | None = None) -> str:
+    report: dict = {"document": name, "repeat": repeat, "python": sys.version.split()[0],
+                    "chunking": bench_chunking(text, ChunkerParams(), repeat)}
+    if extra is not None:
+        report["extra"] = extra(text, repeat)
+    if memory:
+        report["memory"] = peak_memory_mb(10_000_000)
+    return json.dumps(report, indent=2) if as_json else format_report(report)

@@ -1,0 +1,51 @@
+"""Loading documents from files (SPEC §1: UTF-8, no newline translation, one BOM stripped)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import LoadError
+
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+
+def decode_document(data: bytes, origin: object = "<bytes>") -> str:
+    """Bytes of a document to text, or a LoadError saying what is wrong and where."""
+    nul = data.find(b"\x00")
+    if nul != -1:
+        raise LoadError(origin, f"binary file (NUL byte at byte offset {nul}), not a text document")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        bad = data[e.start : e.start + 1].hex()
+        raise LoadError(origin, f"not valid UTF-8: byte 0x{bad} at byte offset {e.start} ({e.reason})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
+    """Read a UTF-8 document. Raises LoadError for missing, unreadable, binary,
+    non-UTF-8 or over-large files. An empty file gives ""."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise LoadError(p, "is a directory, not a file")
+        size = p.stat().st_size
+        if size > max_bytes:
+            raise LoadError(
+                p, f"too large ({size / 1e6:.0f} MB); the limit is {max_bytes / 1e6:.0f} MB"
+            )
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise LoadError(p, "no such file") from None
+    except PermissionError:
+        raise LoadError(p, "permission denied") from None
+    except IsADirectoryError:
+        raise LoadError(p, "is a directory, not a file") from None
+    except OSError as e:
+        if isinstance(e, LoadError):
+            raise
+        raise LoadError(p, f"cannot read: {e.strerror or e}") from None
+    return decode_document(data, p)

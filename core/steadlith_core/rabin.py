@@ -1,0 +1,152 @@
+"""GF(2) polynomial arithmetic and vectorized Rabin window fingerprints (SPEC §3).
+
+Polynomials are Python ints, bit i the coefficient of x^i. Multiplying by a constant
+modulo P is linear over GF(2), so for a whole array it is a few byte-table lookups:
+table[i][v] = (v * x^(8i) * c) mod P, XORed over the bytes of each element.
+
+The window sum F_k = sum_{j<w} s_(k-j) x^(64j) mod P is built by doubling:
+a window of a+b symbols is the window of a symbols XOR the window of b symbols ending
+a words earlier, times x^(64a). That costs O(n log w) lookups, never a per-word loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def degree(p: int) -> int:
+    return p.bit_length() - 1
+
+
+def clmul(a: int, b: int) -> int:
+    """Carry-less product of two polynomials."""
+    result = 0
+    while b:
+        low = b & -b
+        result ^= a << (low.bit_length() - 1)
+        b ^= low
+    return result
+
+
+def polymod(a: int, p: int) -> int:
+    d = degree(p)
+    while a.bit_length() - 1 >= d:
+        a ^= p << (a.bit_length() - 1 - d)
+    return a
+
+
+def mulmod(a: int, b: int, p: int) -> int:
+    return polymod(clmul(a, b), p)
+
+
+def powmod_x(e: int, p: int) -> int:
+    """x^e mod p, by square-and-multiply."""
+    result, base = 1, polymod(2, p)
+    while e:
+        if e & 1:
+            result = mulmod(result, base, p)
+        base = mulmod(base, base, p)
+        e >>= 1
+    return result
+
+
+def _polygcd(a: int, b: int) -> int:
+    while b:
+        while a and a.bit_length() >= b.bit_length():
+            a ^= b << (a.bit_length() - b.bit_length())
+        a, b = b, a
+    return a
+
+
+def _prime_factors(n: int) -> list[int]:
+    out, f = [], 2
+    while f * f <= n:
+        if n % f == 0:
+            out.append(f)
+            while n % f == 0:
+                n //= f
+        f += 1
+    if n > 1:
+        out.append(n)
+    return out
+
+
+def is_irreducible(p: int) -> bool:
+    """Rabin's test: x^(2^d) = x mod p, and gcd(x^(2^(d/q)) - x, p) = 1 for primes q | d."""
+    d = degree(p)
+    if d < 1:
+        return False
+    if d == 1:
+        return True
+
+    def x_pow_2k(k: int) -> int:  # x^(2^k) mod p by k squarings
+        r = polymod(2, p)
+        for _ in range(k):
+            r = mulmod(r, r, p)
+        return r
+
+    if x_pow_2k(d) != polymod(2, p):
+        return False
+    for q in _prime_factors(d):
+        if _polygcd(p, x_pow_2k(d // q) ^ 2) != 1:
+            return False
+    return True
+
+
+class ConstMul:
+    """Multiplication of uint64 arrays by a constant c modulo p, by byte tables."""
+
+    def __init__(self, c: int, p: int, in_bits: int = 64):
+        self.n_bytes = (in_bits + 7) // 8
+        basis = []  # basis[b] = x^b * c mod p for input bit b
+        v = polymod(c, p)
+        for _ in range(self.n_bytes * 8):
+            basis.append(v)
+            v = polymod(v << 1, p)
+        tables = np.zeros((self.n_bytes, 256), dtype=np.uint64)
+        for i in range(self.n_bytes):
+            t = tables[i]
+            for bit in range(8):
+                size = 1 << bit
+                t[size : 2 * size] = t[:size] ^ np.uint64(basis[8 * i + bit])
+        self.tables = tables
+
+    def __call__(self, a: np.ndarray) -> np.ndarray:
+        # Column i of the byte view is byte i of every element (little-endian order).
+        columns = np.ascontiguousarray(a, dtype="<u8").view(np.uint8).reshape(-1, 8)
+        out = self.tables[0][columns[:, 0]]
+        for i in range(1, self.n_bytes):
+            out ^= self.tables[i][columns[:, i]]
+        return out
+
+
+def _shift(a: np.ndarray, m: int) -> np.ndarray:
+    """a delayed by m positions, zeros entering at the start of the stream."""
+    out = np.zeros_like(a)
+    if m < a.size:
+        out[m:] = a[: a.size - m]
+    return out
+
+
+def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
+    """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p)."""
+    d = degree(p)
+    symbols = np.asarray(symbols, dtype=np.uint64)
+    # A window longer than the stream holds every symbol so far, like a window of n.
+    w = max(1, min(window, symbols.size))
+    block = ConstMul(1, p, 64)(symbols)  # windows of block_len = 1 symbol: s_k mod p
+    block_len = 1
+    result: np.ndarray | None = None
+    result_len = 0
+    while True:
+        if w & 1:
+            if result is None:
+                result = block.copy()
+            else:
+                result ^= ConstMul(powmod_x(64 * result_len, p), p, d)(_shift(block, result_len))
+            result_len += block_len
+        w >>= 1
+        if not w:
+            return result
+        block = block ^ ConstMul(powmod_x(64 * block_len, p), p, d)(_shift(block, block_len))
+        block_len *= 2

@@ -1,0 +1,85 @@
+"""Token counters by id (SPEC §2).
+
+A counter maps each word to a positive integer. Built-in counters work on the whole
+word stream at once; a registered counter may be a plain per-word function. Whatever
+a counter returns is checked: a non-positive or non-integer count is an error naming
+the word, and nothing is chunked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .errors import TokenCountError
+from .normalize import WordStream
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    id: str
+    description: str
+    per_word: Callable[[str], int] | None = None
+    vectorized: Callable[[WordStream], np.ndarray] | None = None
+
+    def count(self, words: WordStream) -> np.ndarray:
+        """Tokens of every word as a read-only int64 array, validated."""
+        if self.vectorized is not None:
+            counts = np.asarray(self.vectorized(words))
+            if counts.dtype.kind not in "iu":
+                raise TokenCountError(self.id, 0, words.texts[0] if len(words) else "", counts.dtype)
+        else:
+            raw = [self.per_word(w) for w in words.texts]
+            for k, value in enumerate(raw):
+                if type(value) is not int and not isinstance(value, np.integer):
+                    raise TokenCountError(self.id, k, words.texts[k], value)
+            counts = np.array(raw, dtype=np.int64)
+        counts = counts.astype(np.int64, copy=False)
+        bad = np.flatnonzero(counts <= 0)
+        if bad.size:
+            k = int(bad[0])
+            raise TokenCountError(self.id, k, words.texts[k], int(counts[k]))
+        counts.flags.writeable = False
+        return counts
+
+
+def _chars4(words: WordStream) -> np.ndarray:
+    return (words.lengths + 3) // 4
+
+
+def _words1(words: WordStream) -> np.ndarray:
+    return np.ones(len(words), dtype=np.int64)
+
+
+_COUNTERS: dict[str, TokenCounter] = {}
+
+
+def register_counter(counter: TokenCounter) -> None:
+    """Make a counter known by its id, e.g. a local tokenizer of an indexing pipeline.
+
+    Its id becomes part of every params hash that uses it: pick a versioned id.
+    """
+    if counter.per_word is None and counter.vectorized is None:
+        raise ValueError(f"token counter {counter.id!r} has no counting function")
+    _COUNTERS[counter.id] = counter
+
+
+def unregister_counter(counter_id: str) -> None:
+    if counter_id in BUILTIN_COUNTERS:
+        raise ValueError(f"cannot unregister built-in token counter {counter_id!r}")
+    _COUNTERS.pop(counter_id, None)
+
+
+def get_counter(counter_id: str) -> TokenCounter:
+    return _COUNTERS[counter_id]
+
+
+def known_counters() -> tuple[str, ...]:
+    return tuple(_COUNTERS)
+
+
+BUILTIN_COUNTERS = ("chars4/1", "words/1")
+register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4))
+register_counter(TokenCounter("words/1", "one token per word", vectorized=_words1))
