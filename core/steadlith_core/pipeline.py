@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -71,13 +72,21 @@ class Chunking:
     def word_count(self) -> int:
         return len(self.words)
 
+    @cached_property
+    def _chunk_start_words(self) -> list[int]:
+        return [c.start_word for c in self.chunks]
+
+    @cached_property
+    def _chunk_start_offsets(self) -> list[int]:
+        return [c.start for c in self.chunks]
+
     def chunk_at_word(self, k: int) -> int:
         """Index of the chunk holding word k."""
-        return bisect_right([c.start_word for c in self.chunks], k) - 1
+        return bisect_right(self._chunk_start_words, k) - 1
 
     def chunk_at_offset(self, offset: int) -> int | None:
         """Index of the chunk whose span [start, end) holds code point `offset`, if any."""
-        i = bisect_right([c.start for c in self.chunks], offset) - 1
+        i = bisect_right(self._chunk_start_offsets, offset) - 1
         if i >= 0 and offset < self.chunks[i].end:
             return i
         return None
