@@ -1,0 +1,1 @@
+"""The inspector's widgets: they display core results and hold no chunking rule."""

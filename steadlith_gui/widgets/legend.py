@@ -1,0 +1,77 @@
+"""The legend: every cut kind with its colour and shape, and the chunk tints."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, Theme
+from .markers import paint_marker
+
+
+class MarkerSwatch(QWidget):
+    """A marker of one kind (or, with kind=None, the two chunk tints)."""
+
+    def __init__(self, kind: str | None, theme: Theme, px: int = 16, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.kind = kind
+        self.theme = theme
+        self.px = px
+        self.setFixedSize(self.sizeHint())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.px * 2 if self.kind is None else self.px, self.px)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        px = self.px
+        if self.kind is None:
+            p.fillRect(QRectF(0, 2, px, px - 4), QColor(self.theme.tints[0]))
+            p.fillRect(QRectF(px, 2, px, px - 4), QColor(self.theme.tints[1]))
+        else:
+            paint_marker(
+                p, self.kind, QPointF(px / 2, px / 2), px * 0.62, self.theme.kind_color(self.kind),
+                height=px - 2,
+            )
+        p.end()
+
+
+class Legend(QWidget):
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("legend")
+        self.theme = theme
+        self.swatches: list[MarkerSwatch] = []
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(6, 2, 6, 2)
+        lay.setSpacing(4)
+        title = QLabel("<b>Cuts</b>")
+        lay.addWidget(title)
+        lay.addSpacing(6)
+        for kind in MARKER_KINDS:
+            sw = MarkerSwatch(kind, theme)
+            label = QLabel(KIND_LABELS[kind])
+            label.setObjectName(f"legend_{kind}")
+            for w in (sw, label):
+                w.setToolTip(f"<b>{KIND_LABELS[kind]}</b>: {KIND_HELP[kind]}")
+            lay.addWidget(sw)
+            lay.addWidget(label)
+            lay.addSpacing(10)
+            self.swatches.append(sw)
+        lay.addSpacing(8)
+        tint = MarkerSwatch(None, theme)
+        tint.setToolTip("Chunks alternate between two background tints")
+        self.swatches.append(tint)
+        lay.addWidget(tint)
+        lay.addWidget(QLabel("chunks (hover one for details)"))
+        lay.addStretch(1)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for sw in self.swatches:
+            sw.set_theme(theme)

@@ -1,0 +1,66 @@
+"""An inline, dismissible message bar: errors never block and never reach the console only."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+
+from ..palette import LIGHT, Theme
+
+ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+
+
+class MessageBar(QFrame):
+    shown = Signal(str, str)  # level, text
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("messageBar")
+        self.theme = theme
+        self.level = "info"
+        self.history: list[tuple[str, str]] = []
+        self.icon = QLabel()
+        self.label = QLabel()
+        self.label.setObjectName("messageText")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton()
+        close.setObjectName("messageClose")
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.dismiss)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 4, 4, 4)
+        lay.addWidget(self.icon)
+        lay.addWidget(self.label, 1)
+        lay.addWidget(close)
+        self.hide()
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def show_message(self, text: str, level: str = "error") -> None:
+        self.level = level
+        self.history.append((level, text))
+        self.icon.setText(ICONS.get(level, ""))
+        self.label.setText(text)
+        self._restyle()
+        self.show()
+        self.shown.emit(level, text)
+
+    def dismiss(self) -> None:
+        self.hide()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self._restyle()
+
+    def _restyle(self) -> None:
+        t = self.theme
+        bg = {"error": t.error_bg, "warning": t.warning_bg}.get(self.level, t.info_bg)
+        fg = t.error_fg if self.level == "error" else t.text
+        self.setStyleSheet(
+            f"QFrame#messageBar {{ background: {bg}; border: 1px solid {t.mid}; border-radius: 4px; }}"
+            f" QFrame#messageBar QLabel {{ color: {fg}; }}"
+        )

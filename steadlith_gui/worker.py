@@ -1,0 +1,226 @@
+"""Analysis and loading off the GUI thread.
+
+Work runs as `QRunnable`s on a `QThreadPool`; their signals live on a separate QObject
+created in the GUI thread, so results arrive there as queued calls. Every analysis
+request carries a generation number. At most one analysis runs at a time and at most
+one waits: a newer request replaces the waiting one, and a result whose generation is
+not the latest is dropped when it arrives. So a burst of parameter changes costs at
+most two runs, and what is shown always belongs to the last request.
+
+The analysis calls `steadlith_core` through one private `Pipeline`, whose staged
+caches make a parameter change re-run only the stages it touches.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import Any, Callable, NamedTuple
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from steadlith_core import ChunkerParams, LoadError, Pipeline, SteadlithError, load_text
+
+from .models import AnalysisResult, ChunkLayout, DocumentError, LoadedDocument, prepare_document
+
+
+class AnalysisRequest(NamedTuple):
+    generation: int
+    doc_a: LoadedDocument | None
+    doc_b: LoadedDocument | None
+    params: ChunkerParams
+
+
+def analyze(request: AnalysisRequest, pipeline: Pipeline) -> AnalysisResult:
+    """Chunk both documents with the request's parameters (worker thread)."""
+    t0 = time.perf_counter()
+    out: list[Any] = []
+    for doc in (request.doc_a, request.doc_b):
+        t = time.perf_counter()
+        if doc is None:
+            out.append((None, None, 0.0))
+            continue
+        chunking = pipeline.chunk(doc.text, request.params)
+        layout = ChunkLayout.build(chunking, doc.offsets)
+        out.append((chunking, layout, (time.perf_counter() - t) * 1000))
+    (a, lay_a, ms_a), (b, lay_b, ms_b) = out
+    return AnalysisResult(
+        a, b, None, request.params, request.generation, request.doc_a, request.doc_b,
+        lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
+    )
+
+
+def describe_error(e: BaseException) -> str:
+    """A one-line message for the user: core and document errors as they are,
+    anything else named as unexpected (the traceback goes to stderr)."""
+    if isinstance(e, (SteadlithError, DocumentError)):
+        return str(e)
+    traceback.print_exception(e)
+    return f"Unexpected error: {type(e).__name__}: {e}"
+
+
+class _Signals(QObject):
+    done = Signal(int, object)
+    failed = Signal(int, str)
+
+
+class _Task(QRunnable):
+    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals):
+        super().__init__()
+        self.key = key
+        self.fn = fn
+        self.signals = signals
+
+    def run(self) -> None:  # worker thread
+        try:
+            value = self.fn()
+        except BaseException as e:  # noqa: BLE001 - every failure becomes a message
+            self._emit(self.signals.failed, describe_error(e))
+        else:
+            self._emit(self.signals.done, value)
+
+    def _emit(self, signal, value) -> None:
+        try:
+            signal.emit(self.key, value)
+        except RuntimeError:  # the receiving window was closed meanwhile: nobody to tell
+            pass
+
+
+class Analyzer(QObject):
+    """Runs analyses in the background; emits only results of the latest request."""
+
+    result_ready = Signal(object)  # AnalysisResult of the latest generation
+    failed = Signal(str)  # the latest request failed (e.g. a token counter error)
+    dropped = Signal(int)  # a stale result (its generation) was dropped
+    busy_changed = Signal(bool)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        analyze_fn: Callable[[AnalysisRequest, Pipeline], AnalysisResult] = analyze,
+        pool: QThreadPool | None = None,
+    ):
+        super().__init__(parent)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._pipeline = Pipeline(max_documents=6)
+        self._analyze = analyze_fn
+        self._generation = 0
+        self._running: AnalysisRequest | None = None
+        self._pending: AnalysisRequest | None = None
+        self._tasks: dict[int, _Task] = {}
+        self.dropped_count = 0
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._on_done)
+        self._signals.failed.connect(self._on_failed)
+
+    @property
+    def generation(self) -> int:
+        """Generation of the latest request."""
+        return self._generation
+
+    @property
+    def busy(self) -> bool:
+        return self._running is not None
+
+    def submit(self, doc_a: LoadedDocument | None, doc_b: LoadedDocument | None, params: ChunkerParams) -> int:
+        self._generation += 1
+        request = AnalysisRequest(self._generation, doc_a, doc_b, params)
+        if self._running is None:
+            self._start(request)
+        else:
+            self._pending = request  # replaces an older waiting request: it would be stale
+        return request.generation
+
+    def _start(self, request: AnalysisRequest) -> None:
+        was_busy = self._running is not None
+        self._running = request
+        pipeline, fn = self._pipeline, self._analyze
+        task = _Task(request.generation, lambda: fn(request, pipeline), self._signals)
+        self._tasks[request.generation] = task
+        self._pool.start(task)
+        if not was_busy:
+            self.busy_changed.emit(True)
+
+    def _finish(self, generation: int) -> bool:
+        """Bookkeeping when a run ends; True if its result is the latest."""
+        self._tasks.pop(generation, None)
+        self._running = None
+        latest = generation == self._generation
+        if not latest:
+            self.dropped_count += 1
+            self.dropped.emit(generation)
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._start(pending)
+        else:
+            self.busy_changed.emit(False)
+        return latest
+
+    def _on_done(self, generation: int, result: AnalysisResult) -> None:
+        if self._finish(generation):
+            self.result_ready.emit(result)
+
+    def _on_failed(self, generation: int, message: str) -> None:
+        if self._finish(generation):
+            self.failed.emit(message)
+
+
+class LoadBatch(NamedTuple):
+    seq: int
+    documents: dict  # side -> LoadedDocument
+    errors: list  # (side, message)
+
+
+def _prepare(sources: dict) -> tuple[dict, list]:
+    documents: dict[str, LoadedDocument] = {}
+    errors: list[tuple[str, str]] = []
+    for side, source in sources.items():
+        try:
+            if source[0] == "file":
+                path = str(source[1])
+                text = load_text(path)
+                documents[side] = prepare_document(side, text, path=path)
+            else:
+                _, text, name = source
+                documents[side] = prepare_document(side, text, name=name)
+        except (LoadError, DocumentError) as e:
+            errors.append((side, f"Cannot load {side}: {e}"))
+        except BaseException as e:  # noqa: BLE001
+            errors.append((side, f"Cannot load {side}: {describe_error(e)}"))
+    return documents, errors
+
+
+class DocumentLoader(QObject):
+    """Reads and indexes documents in the background, one batch per request."""
+
+    loaded = Signal(object)  # LoadBatch
+
+    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
+        super().__init__(parent)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._seq = 0
+        self._tasks: dict[int, _Task] = {}
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._on_done)
+        self._signals.failed.connect(self._on_failed)
+
+    def load(self, sources: dict) -> int:
+        """sources: side -> ("file", path) or ("text", text, name). Returns the batch seq."""
+        self._seq += 1
+        seq = self._seq
+        task = _Task(seq, lambda: _prepare(sources), self._signals)
+        self._tasks[seq] = task
+        self._pool.start(task)
+        return seq
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    def _on_done(self, seq: int, value) -> None:
+        self._tasks.pop(seq, None)
+        documents, errors = value
+        self.loaded.emit(LoadBatch(seq, documents, errors))
+
+    def _on_failed(self, seq: int, message: str) -> None:
+        self._tasks.pop(seq, None)
+        self.loaded.emit(LoadBatch(seq, {}, [("?", message)]))

@@ -1,0 +1,64 @@
+"""Helpers shared by the GUI tests (imported as `gui_helpers`)."""
+
+import json
+from pathlib import Path
+
+from PySide6.QtGui import QColor, QImage
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
+EXPECTED = json.loads((GOLDEN / "expected.json").read_text(encoding="utf-8"))
+
+
+def golden_params(name: str):
+    from steadlith_core import ChunkerParams
+
+    return ChunkerParams(**EXPECTED["param_sets"][name]["params"])
+
+
+def make_window(qtbot, theme="light", params=None):
+    from steadlith_gui.main_window import MainWindow
+    from steadlith_gui.palette import THEMES
+
+    w = MainWindow(params, THEMES[theme])
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+
+def load_texts(qtbot, window, text_a, text_b, **kw):
+    """Load two texts and wait until their analysis is on screen."""
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.load_texts(text_a, text_b, **kw)
+    return blocker.args[0]
+
+
+def load_files(qtbot, window, path_a, path_b):
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.load_files(path_a, path_b)
+    return blocker.args[0]
+
+
+def set_params(qtbot, window, params):
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.set_params(params)
+    return blocker.args[0]
+
+
+def color_near(image: QImage, x: float, y: float, color: QColor, radius: int = 3, tolerance: int = 6) -> bool:
+    """True if a pixel within `radius` of (x, y) has `color` (per channel +- tolerance)."""
+    cx, cy = int(round(x)), int(round(y))
+    for yy in range(cy - radius, cy + radius + 1):
+        for xx in range(cx - radius, cx + radius + 1):
+            if 0 <= xx < image.width() and 0 <= yy < image.height():
+                c = image.pixelColor(xx, yy)
+                if (
+                    abs(c.red() - color.red()) <= tolerance
+                    and abs(c.green() - color.green()) <= tolerance
+                    and abs(c.blue() - color.blue()) <= tolerance
+                ):
+                    return True
+    return False

@@ -1,0 +1,158 @@
+"""The parameters dock: the hash shown is the core's, edits re-chunk, invalid values
+are explained under their field while the last valid result stays on screen."""
+
+import json
+
+import pytest
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QSpinBox
+from steadlith_core import ChunkerParams, ParameterError
+from steadlith_core.examples import generate_prose
+
+from gui_helpers import load_texts
+from steadlith_gui.widgets.params_panel import PRESETS
+
+TEXT_A = generate_prose(12_000, seed=3)
+TEXT_B = generate_prose(12_000, seed=4)
+
+
+def widget(window, cls, name):
+    w = window.params_panel.findChild(cls, name)
+    assert w is not None, name
+    return w
+
+
+def hash_text(window) -> str:
+    return window.findChild(QLabel, "paramsHash").text()
+
+
+def edit(qtbot, window, action):
+    """Run a widget edit and wait for the re-chunked result."""
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        action()
+    return blocker.args[0]
+
+
+def rule_of(**changes) -> str:
+    with pytest.raises(ParameterError) as info:
+        ChunkerParams(**changes)
+    return info.value.rule
+
+
+def error_label(window, field) -> QLabel:
+    return widget(window, QLabel, f"error_{field}")
+
+
+def test_hash_label_follows_widget_edits(qtbot, window):
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    assert hash_text(window) == ChunkerParams().params_hash
+
+    result = edit(qtbot, window, lambda: widget(window, QSpinBox, "min_tokens").setValue(50))
+    expected = ChunkerParams(min_tokens=50)
+    assert hash_text(window) == expected.params_hash
+    assert result.a.params_hash == result.b.params_hash == expected.params_hash
+    assert result.a.params == expected
+
+    # polynomial in hex: the degree-13 polynomial of the golden vectors
+    result = edit(qtbot, window, lambda: widget(window, QLineEdit, "polynomial").setText("0x201b"))
+    expected = expected.with_changes(polynomial=0x201B)
+    assert hash_text(window) == expected.params_hash == result.a.params_hash
+    assert "degree 13" in widget(window, QLabel, "polynomialStatus").text()
+
+    # mask as a bit count: the hex field and an all-ones remainder follow it
+    result = edit(qtbot, window, lambda: widget(window, QSpinBox, "primary_bits").setValue(5))
+    assert widget(window, QLineEdit, "primary_mask").text() == "0x1f"
+    assert widget(window, QLineEdit, "primary_remainder").text() == "0x1f"
+    expected = expected.with_changes(primary_mask=0x1F, primary_remainder=0x1F)
+    assert hash_text(window) == expected.params_hash == result.b.params_hash
+
+    # token counter and snap mode are choices; turning snapping on enables its window
+    result = edit(qtbot, window, lambda: widget(window, QComboBox, "token_counter").setCurrentText("words/1"))
+    expected = expected.with_changes(token_counter="words/1")
+    assert result.a.params == expected
+    snap_window = widget(window, QSpinBox, "snap_window_words")
+    assert not snap_window.isEnabled()
+    result = edit(qtbot, window, lambda: widget(window, QComboBox, "snap_mode").setCurrentText("paragraph-sentence/1"))
+    assert snap_window.isEnabled() and snap_window.value() >= 1
+    expected = expected.with_changes(snap_mode="paragraph-sentence/1", snap_window_words=snap_window.value())
+    assert hash_text(window) == expected.params_hash == result.a.params_hash
+
+    # the canonical parameters are shown in hash order
+    shown = json.loads(widget(window, type(window.params_panel.canonical), "canonicalParams").toPlainText())
+    assert list(shown.items()) == expected.canonical_fields()
+
+    # the copy button copies the full hash
+    window.params_panel.copy_button.click()
+    assert QApplication.clipboard().text() == expected.params_hash
+
+
+def test_custom_mask_and_presets(qtbot, window):
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    mask = widget(window, QLineEdit, "primary_mask")
+    bits = widget(window, QSpinBox, "primary_bits")
+    # a raw mask that is not 2^k - 1: bits show "custom"; the remainder 0x7f now breaks its rule
+    generation = window.analyzer.generation
+    mask.setText("0x2d")
+    assert bits.text() == "custom"
+    label = error_label(window, "primary_remainder")
+    assert label.isVisible() and rule_of(primary_mask=0x2D) in label.text()
+    assert window.analyzer.generation == generation  # nothing was submitted
+    result = edit(qtbot, window, lambda: widget(window, QLineEdit, "primary_remainder").setText("5"))
+    assert result.a.params == ChunkerParams(primary_mask=0x2D, primary_remainder=0x5)
+    assert not label.isVisible()
+
+    combo = widget(window, QComboBox, "presetCombo")
+    assert combo.currentText() == "Custom"
+    for name, params in PRESETS.items():
+        result = edit(qtbot, window, lambda n=name: combo.activated.emit(combo.findText(n)))
+        assert result.a.params == params and hash_text(window) == params.params_hash
+        assert combo.currentText() == name
+        assert widget(window, QSpinBox, "min_tokens").value() == params.min_tokens
+
+
+@pytest.mark.parametrize(
+    "apply, field, changes",
+    [
+        (lambda w: widget(w, QLineEdit, "polynomial").setText("0x3da3358b4dc175"), "polynomial",
+         {"polynomial": 0x3DA3358B4DC175}),
+        (lambda w: widget(w, QSpinBox, "min_tokens").setValue(600), "max_tokens", {"min_tokens": 600}),
+        (lambda w: widget(w, QSpinBox, "window_words").setValue(0), "window_words", {"window_words": 0}),
+        (lambda w: widget(w, QLineEdit, "backup_remainder").setText("0x40"), "backup_remainder",
+         {"backup_remainder": 0x40}),
+    ],
+    ids=["reducible-polynomial", "min-over-max", "zero-window", "remainder-outside-mask"],
+)
+def test_invalid_value_is_explained_and_last_result_kept(qtbot, window, apply, field, changes):
+    before = load_texts(qtbot, window, TEXT_A, TEXT_B)
+    shown_a, shown_b = window.pane_a.chunking, window.pane_b.chunking
+    generation = window.analyzer.generation
+    apply(window)
+
+    label = error_label(window, field)
+    assert label.isVisible()
+    assert rule_of(**changes) in label.text()
+    assert window.analyzer.generation == generation  # no analysis was requested
+    assert window.result is before
+    assert window.pane_a.chunking is shown_a and window.pane_b.chunking is shown_b
+    assert hash_text(window) == before.a.params_hash == ChunkerParams().params_hash
+    stale = widget(window, QLabel, "paramsStale")
+    assert stale.isVisible() and "last valid" in stale.text()
+    assert window.params_panel.invalid
+
+
+def test_fixing_an_invalid_value_resumes(qtbot, window):
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    widget(window, QSpinBox, "min_tokens").setValue(600)
+    assert error_label(window, "max_tokens").isVisible()
+    result = edit(qtbot, window, lambda: widget(window, QSpinBox, "max_tokens").setValue(1000))
+    assert result.a.params == ChunkerParams(min_tokens=600, max_tokens=1000)
+    assert not error_label(window, "max_tokens").isVisible()
+    assert not widget(window, QLabel, "paramsStale").isVisible()
+    assert hash_text(window) == result.a.params_hash
+
+
+def test_unparsable_hex_is_explained(qtbot, window):
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    widget(window, QLineEdit, "primary_remainder").setText("zz")
+    label = error_label(window, "primary_remainder")
+    assert label.isVisible() and "integer" in label.text()
+    assert hash_text(window) == ChunkerParams().params_hash

@@ -1,0 +1,73 @@
+"""`--screenshot` in a subprocess, offscreen: a real PNG, and clear failures."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor, QImage
+
+from steadlith_gui.palette import THEMES
+
+ENV = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+
+
+def run(args, timeout=120):
+    return subprocess.run(args, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+
+def colours(image: QImage, step: int = 3) -> set:
+    return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
+
+
+@pytest.mark.parametrize(
+    "command, theme",
+    [
+        ([sys.executable, "-m", "steadlith_gui"], "dark"),
+        ([str(Path(sys.executable).with_name("steadlith-gui"))], "light"),
+    ],
+    ids=["python-m", "console-script"],
+)
+def test_screenshot_is_a_real_picture(tmp_path, command, theme):
+    out = tmp_path / f"shot-{theme}.png"
+    r = run([*command, "--demo", "--theme", theme, "--screenshot", str(out)])
+    assert r.returncode == 0, r.stderr
+    image = QImage(str(out))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (1500, 950)
+    assert len(colours(image)) > 50, "the screenshot is (nearly) a single colour"
+    # the window's base colour and every cut colour appear: panes, legend and markers were drawn
+    rgb = {QColor(p).name().upper() for p in colours(image, 1)}
+    assert THEMES[theme].base.upper() in rgb
+    for kind in ("primary", "backup", "end"):
+        assert THEMES[theme].kind[kind].upper() in rgb
+
+
+def test_screenshot_of_files_with_parameters(tmp_path):
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("def f(x):\n    return x + 1\n" * 40, encoding="utf-8")
+    b.write_text("def f(x):\n    return x + 2\n" * 40, encoding="utf-8")
+    out = tmp_path / "files.png"
+    r = run([sys.executable, "-m", "steadlith_gui", str(a), str(b), "--set", "min_tokens=8", "--set",
+             "max_tokens=0x40", "--screenshot", str(out)])
+    assert r.returncode == 0, r.stderr
+    assert not QImage(str(out)).isNull()
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["missing-a.txt", "missing-b.txt"], "no such file"),
+        (["--demo", "--set", "min_tokens=0"], "min_tokens: must be >= 1"),
+        (["--demo", "--set", "colour=blue"], "unknown parameter name"),
+    ],
+)
+def test_screenshot_failures_are_one_clear_line(tmp_path, args, expected):
+    out = tmp_path / "never.png"
+    r = run([sys.executable, "-m", "steadlith_gui", *args, "--screenshot", str(out)])
+    assert r.returncode == 2
+    lines = [line for line in r.stderr.splitlines() if line.startswith("steadlith-gui:")]
+    assert len(lines) == 1 and expected in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
