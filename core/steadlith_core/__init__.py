@@ -6,7 +6,17 @@
     ['end']
 """
 
+from .baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
+from .compare import (
+    BaselineChurn,
+    ChurnSummary,
+    Comparison,
+    LocalityViolation,
+    PhaseShiftRegion,
+    compare,
+)
 from .diagnostics import Diagnostics
+from .diff import DiffOp, diff_sequences, word_diff
 from .errors import ComparisonError, LoadError, ParameterError, SteadlithError, TokenCountError
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
 from .loader import decode_document, load_text
@@ -18,17 +28,26 @@ from .tokens import TokenCounter, register_counter, unregister_counter
 __version__ = "1.0.0"
 
 __all__ = [
+    "BASELINE_STRATEGY",
     "BOUNDARY_RULE",
+    "BaselineChurn",
     "Chunk",
     "ChunkerParams",
     "Chunking",
+    "ChurnSummary",
+    "Comparison",
     "ComparisonError",
     "Diagnostics",
+    "DiffOp",
     "FINGERPRINT_ID",
+    "FixedChunking",
+    "FixedTokenParams",
     "IDENTITY_SCHEMA_VERSION",
     "LoadError",
+    "LocalityViolation",
     "NORMALIZER_VERSION",
     "ParameterError",
+    "PhaseShiftRegion",
     "Pipeline",
     "SNAP_MODES",
     "SteadlithError",
@@ -37,11 +56,15 @@ __all__ = [
     "Word",
     "WordStream",
     "chunk",
+    "chunk_fixed",
     "chunk_hash",
+    "compare",
     "decode_document",
+    "diff_sequences",
     "load_text",
     "normalize",
     "parse_assignments",
     "register_counter",
     "unregister_counter",
+    "word_diff",
 ]

@@ -1,4 +1,4 @@
-"""`steadlith bench`: medians of cold chunking and of staged re-chunking."""
+"""`steadlith bench`: medians of cold chunking, staged re-chunking, word diff and compare()."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ import tempfile
 import time
 from typing import Callable
 
+from .compare import compare
+from .diff import EQUAL, word_diff
+from .normalize import normalize
 from .params import ChunkerParams
 from .pipeline import Pipeline
 
@@ -61,6 +64,47 @@ def bench_chunking(text: str, params: ChunkerParams, repeat: int) -> dict:
     }
 
 
+def bench_compare(text: str, repeat: int, params: ChunkerParams | None = None) -> dict:
+    """Word diff and compare() medians on `text` against two other versions:
+
+    - edited: `text` with 10 scattered word edits (examples.scattered_edits);
+    - unrelated: generated prose of the same length from another seed, sharing nothing
+      but a small vocabulary (the case a quadratic diff would blow up on).
+
+    The diff timings include the word -> id mapping but not normalization; the compare
+    timing is the whole job: chunk both versions with a cold pipeline, then compare()
+    (baseline included)."""
+    from .examples import generate_prose, scattered_edits
+
+    params = params or ChunkerParams()
+    edited = scattered_edits(text, 10)
+    unrelated = generate_prose(len(text), seed=2)
+    ws, ws_edited, ws_unrelated = normalize(text), normalize(edited), normalize(unrelated)
+
+    def diff_stats(other) -> dict:
+        ops = word_diff(ws, other)
+        return {"ops": len(ops), "edits": sum(op.tag != EQUAL for op in ops),
+                "equal_words": sum(op.b_end - op.b_start for op in ops if op.tag == EQUAL),
+                "words_a": len(ws), "words_b": len(other)}
+
+    def full_compare():
+        pipeline = Pipeline()
+        return compare(pipeline.chunk(text, params), pipeline.chunk(edited, params))
+
+    result = full_compare()
+    return {
+        "size_mb": round(len(text.encode("utf-8")) / 1e6, 3),
+        "diff_edited_ms": round(_median_ms(lambda: word_diff(ws, ws_edited), repeat), 2),
+        "diff_edited": diff_stats(ws_edited),
+        "diff_unrelated_ms": round(_median_ms(lambda: word_diff(ws, ws_unrelated), repeat), 2),
+        "diff_unrelated": diff_stats(ws_unrelated),
+        "compare_edited_ms": round(_median_ms(full_compare, repeat), 2),
+        "compare_edited": {"reused_chunk_ratio": round(result.summary.reused_chunk_ratio, 4),
+                           "chunks_b": result.summary.chunks_b,
+                           "phase_shift_regions": result.summary.phase_shift_regions},
+    }
+
+
 _MEMORY_PROBE = """
 import resource, sys
 from steadlith_core import chunk, load_text
@@ -100,6 +144,17 @@ def format_report(report: dict) -> str:
         lines.append(
             f"re-chunk      {name:<10} {ms:6.2f} ms = {c['rechunk_ms_per_mb'][name]:.2f} ms/MB   (target <= 10 ms/MB)"
         )
+    if "compare" in report:
+        m = report["compare"]
+        e, u = m["diff_edited"], m["diff_unrelated"]
+        lines += [
+            f"word diff     10 scattered edits  {m['diff_edited_ms']:7.1f} ms   (target <= 150 ms; "
+            f"{e['edits']} edits found, {e['equal_words']} of {e['words_b']} words equal)",
+            f"word diff     unrelated document  {m['diff_unrelated_ms']:7.1f} ms   (target <= 2000 ms; "
+            f"{u['edits']} edits, {u['equal_words']} of {u['words_b']} words equal)",
+            f"compare       chunk both + compare {m['compare_edited_ms']:6.1f} ms   (edited pair, baseline included; "
+            f"{m['compare_edited']['reused_chunk_ratio']:.1%} of {m['compare_edited']['chunks_b']} chunks reused)",
+        ]
     for name, value in report.get("extra", {}).items():
         lines.append(f"{name:<13} {value}")
     if "memory" in report:
@@ -112,9 +167,11 @@ def format_report(report: dict) -> str:
 
 
 def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
-              extra: Callable[[str, int], dict] | None = None) -> str:
+              extra: Callable[[str, int], dict] | None = None, with_compare: bool = True) -> str:
     report: dict = {"document": name, "repeat": repeat, "python": sys.version.split()[0],
                     "chunking": bench_chunking(text, ChunkerParams(), repeat)}
+    if with_compare:
+        report["compare"] = bench_compare(text, repeat)
     if extra is not None:
         report["extra"] = extra(text, repeat)
     if memory:

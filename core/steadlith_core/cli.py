@@ -1,4 +1,4 @@
-"""The `steadlith` command: chunk, params, bench (and compare, see compare.py)."""
+"""The `steadlith` command: chunk, params, compare, bench."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Sequence
 
+from .compare import Comparison, compare
 from .errors import SteadlithError
 from .loader import load_text
 from .params import ChunkerParams, parse_assignments
@@ -124,13 +125,95 @@ def cmd_bench(args: argparse.Namespace) -> int:
         text, name = load_text(args.file), args.file
     else:
         text, name = generate_prose(1_000_000), "built-in generated prose (1 MB, seed 1)"
-    extra = None
-    try:
-        from .compare import bench_compare as extra  # type: ignore[attr-defined]
-    except ImportError:
-        pass
-    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json", extra=extra))
+    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json"))
     return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    params = _params(args)
+    text_a, text_b = load_text(args.a), load_text(args.b)
+    result = compare(chunk(text_a, params), chunk(text_b, params))
+    if args.format == "json":
+        print(json.dumps({"files": {"a": args.a, "b": args.b}, **result.to_dict()}, indent=2, ensure_ascii=False))
+    else:
+        print(format_comparison(result, args.a, args.b))
+    return 1 if args.fail_on_violation and not result.locality_held else 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_listed: int = 10) -> str:
+    """The short human report of `steadlith compare`. Word and token ranges are half-open
+    [start, end); chunk ranges are inclusive first..last."""
+    s, a, b = c.summary, c.a, c.b
+    lines = [
+        f"A          {name_a}: {s.words_a} words, {s.chunks_a} chunks, {s.tokens_a} tokens",
+        f"B          {name_b}: {s.words_b} words, {s.chunks_b} chunks, {s.tokens_b} tokens",
+        f"identity   {a.normalizer_version}  {a.boundary_rule}  params {a.params_hash}",
+        f"diff       {_n(s.edits, 'edit')}: {_n(s.changed_words_a, 'word')} of A deleted or replaced, "
+        f"{_n(s.changed_words_b, 'word')} of B inserted or replacing",
+        f"B chunks   reused {s.reused_chunks} of {s.chunks_b} ({_pct(s.reused_chunk_ratio)})  shifted "
+        f"{s.shifted_chunks_b}  edited {s.edited_chunks_b}  new {s.new_chunks_b}",
+        f"A chunks   reused {s.reused_chunks} of {s.chunks_a}  shifted {s.shifted_chunks_a}  edited "
+        f"{s.edited_chunks_a}  removed {s.removed_chunks_a}",
+        f"tokens     reused {s.reused_tokens} of {s.tokens_b} ({_pct(s.reused_token_ratio)}); to embed "
+        f"{_n(s.tokens_to_embed, 'token')} in {_n(s.chunks_to_embed, 'chunk')}",
+    ]
+    if s.unaligned_hash_hits_b:
+        lines.append(
+            f"           {_n(s.unaligned_hash_hits_b, 'chunk')} to embed ({s.unaligned_hash_hit_tokens_b} tokens) "
+            "with a hash found elsewhere in A (moved or repeated text)")
+    if c.baseline is not None:
+        bs = c.baseline.summary
+        lines.append(
+            f"baseline   {c.baseline.strategy} (windows of {c.baseline.max_tokens} tokens): reused "
+            f"{bs.reused_chunks} of {bs.chunks_b} chunks ({_pct(bs.reused_chunk_ratio)}), {bs.reused_tokens} of "
+            f"{bs.tokens_b} tokens ({_pct(bs.reused_token_ratio)}); to embed {bs.tokens_to_embed} tokens")
+    regions = c.phase_shift_regions
+    if not regions:
+        lines.append("phase shift  none")
+    else:
+        lines.append(
+            f"phase shift  {_n(len(regions), 'region')}, {_n(s.shifted_chunks_b, 'shifted chunk')} "
+            f"({s.shifted_tokens_b} tokens), longest resync {s.longest_resync_tokens} tokens (margin {c.margin})")
+        for n, r in enumerate(regions[:max_listed], 1):
+            edit = r.after_edit
+            after = "at the document start" if edit is None else (
+                f"after {edit.tag} at B words [{edit.b_start}, {edit.b_end}) / A words [{edit.a_start}, {edit.a_end})")
+            resync = (f"resync at B chunk {r.resync_b} = A chunk {r.resync_a}, {r.resync_distance_tokens} tokens "
+                      "after the edit" if r.resynced else
+                      f"never resynchronized ({r.resync_distance_tokens} tokens to the end of B)")
+            lines.append(
+                f"  #{n} B chunks {r.b_chunks[0]}..{r.b_chunks[1] - 1} (words [{r.b_words[0]}, {r.b_words[1]}), "
+                f"tokens [{r.b_tokens[0]}, {r.b_tokens[1]})) ~ A chunks {r.a_chunks[0]}..{r.a_chunks[1] - 1} "
+                f"(words [{r.a_words[0]}, {r.a_words[1]}))")
+            lines.append(f"     {after}; {resync}")
+        if len(regions) > max_listed:
+            lines.append(f"  ... and {len(regions) - max_listed} more (see --format json)")
+    lines.append(
+        f"locality   margin {c.margin} tokens; {_n(c.checked_ranges, 'shared range')} of >= {2 * c.margin} "
+        f"tokens checked; {_n(len(c.violations), 'violation')}")
+    for v in c.violations[:max_listed]:
+        lines.append(
+            f"  B chunk {v.b_chunk} (words [{v.b_words[0]}, {v.b_words[1]}), tokens [{v.b_tokens[0]}, "
+            f"{v.b_tokens[1]})) is {v.status}, inside shared B words [{v.equal_b_words[0]}, {v.equal_b_words[1]}) "
+            f"(interior tokens [{v.interior_b_tokens[0]}, {v.interior_b_tokens[1]}))")
+    if len(c.violations) > max_listed:
+        lines.append(f"  ... and {len(c.violations) - max_listed} more (see --format json)")
+    if c.locality_held:
+        verdict = ("locality held: every chunk inside a long shared range was reused" if c.checked_ranges
+                   else "locality held (vacuously: no shared range of 2 x margin tokens to check)")
+    else:
+        verdict = (f"LOCALITY NOT HELD: {_n(len(c.violations), 'chunk')} inside long shared ranges not reused "
+                   f"(SPEC §9: {a.boundary_rule} is not strictly local)")
+    lines.append(f"verdict    {verdict}")
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -146,20 +229,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_params_options(p)
     p.set_defaults(func=cmd_params)
 
-    p = sub.add_parser("bench", help="benchmark chunking (medians)")
+    p = sub.add_parser(
+        "compare", help="compare two versions: reused, shifted, edited chunks, phase shifts, locality check")
+    p.add_argument("a", help="the old version (UTF-8 file)")
+    p.add_argument("b", help="the new version (UTF-8 file)")
+    _add_params_options(p)
+    p.add_argument("--fail-on-violation", action="store_true",
+                   help="exit 1 when the SPEC §9 locality check finds a violation")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("bench", help="benchmark chunking, word diff and compare (medians)")
     p.add_argument("file", nargs="?", help="document to chunk (default: built-in 1 MB prose)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
-
-    for register in _EXTRA_COMMANDS:
-        register(sub)
     return parser
-
-
-# Subcommands living in other modules add themselves here (compare, ...).
-_EXTRA_COMMANDS: list = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""Deterministic demo documents: generated prose for benchmarks and tests."""
+"""Deterministic demo documents: generated prose for benchmarks and tests, scattered
+edits, and the SPEC §9 phase-shift counterexample."""
 
 from __future__ import annotations
 
@@ -33,3 +34,73 @@ def generate_prose(n_chars: int = 1_000_000, seed: int = 1) -> str:
         paragraphs.append(paragraph)
         size += len(paragraph) + 2
     return "\n\n".join(paragraphs)[:n_chars].rstrip() + "\n"
+
+
+# -- the phase-shift counterexample (SPEC §9) -------------------------------------------
+
+# Found by a deterministic search (seeds 1-119, insertion at each sentence start among
+# the first 100 words) for the longest resync distance among cases with zero hard cuts,
+# backup cuts in both versions, one phase-shift region and reused chunks after it.
+_COUNTEREXAMPLE_CHARS = 2400
+_COUNTEREXAMPLE_SEED = 55
+_COUNTEREXAMPLE_WORD = 37  # the inserted sentence goes before this word of A
+COUNTEREXAMPLE_INSERTION = "A reviewer inserted this one sentence here."
+
+
+def counterexample_params():
+    """Small windows so the documents stay short: a primary candidate is rare (1 word in
+    64), a backup frequent (1 in 2), so chunks end at backups near max_tokens and never
+    at a hard cut. margin = 40 + 4 + 0 = 44 tokens."""
+    from .params import ChunkerParams
+
+    return ChunkerParams(
+        window_words=4, min_tokens=8, max_tokens=40,
+        primary_mask=0x3F, primary_remainder=0x3F, backup_mask=0x1, backup_remainder=0x1,
+        token_counter="chars4/1",
+    )
+
+
+def phase_shift_counterexample():
+    """`(text_a, text_b, params)`: B is A with one sentence inserted, and tttd-v1 breaks
+    the SPEC §9 locality bar on it.
+
+    Both chunkings have zero hard cuts and backup cuts. After the insertion the backup
+    cuts of B run out of phase with A's for 409 tokens (more than nine margins) until
+    a primary candidate both versions reach resynchronizes them; the shared region
+    after the insertion is far longer than 2 * margin and chunks in its interior have
+    hashes that occur nowhere in A. tests/core/test_counterexample.py pins the ranges.
+    Pure and deterministic (generated prose from a fixed seed)."""
+    from .normalize import normalize
+
+    text_a = generate_prose(_COUNTEREXAMPLE_CHARS, seed=_COUNTEREXAMPLE_SEED)
+    at = int(normalize(text_a).starts[_COUNTEREXAMPLE_WORD])
+    text_b = text_a[:at] + COUNTEREXAMPLE_INSERTION + " " + text_a[at:]
+    return text_a, text_b, counterexample_params()
+
+
+# -- scattered edits, for benchmarks and tests -------------------------------------------
+
+
+def scattered_edits(text: str, n_edits: int = 10, seed: int = 7) -> str:
+    """`text` with `n_edits` word-level edits spread evenly through it, deterministic:
+    in turn an inserted phrase, three deleted words, one replaced word. Each edit lands
+    in its own 1/n_edits slice of the text (at a random word of that slice)."""
+    rng = random.Random(seed)
+    words = text.split(" ")  # splitting on " " keeps newlines, hence paragraphs, inside words
+    slices = max(1, n_edits)
+    out: list[str] = []
+    step = len(words) / slices
+    for e in range(slices):
+        lo, hi = int(e * step), int((e + 1) * step)
+        part = words[lo:hi]
+        if n_edits and len(part) > 4:
+            p = rng.randrange(1, len(part) - 3)
+            kind = e % 3
+            if kind == 0:
+                part = part[:p] + ["an", "inserted", "phrase", "here"] + part[p:]
+            elif kind == 1:
+                part = part[:p] + part[p + 3 :]
+            else:
+                part = part[:p] + ["replaced"] + part[p + 1 :]
+        out.extend(part)
+    return " ".join(out)

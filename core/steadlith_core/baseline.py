@@ -1,0 +1,131 @@
+"""`fixed-tokens/1`: a fixed-size token-window chunker, the baseline CDC is measured against.
+
+It cuts the same word stream with the same token counter as tttd-v1, greedily: each
+chunk takes words while its tokens stay within `max_tokens`; a word is never split,
+and a word larger than the window is a chunk of its own. Boundaries therefore depend
+on absolute token positions, so one inserted word moves every later boundary: exactly
+the churn content-defined chunking exists to avoid. `steadlith compare` reports its
+churn beside tttd-v1's so users see what CDC saves.
+
+It has its own identity (SPEC §7 style, but its own strategy id and field list) and its
+own chunk-hash family, so its hashes can never be mistaken for tttd-v1 hashes.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+import numpy as np
+import xxhash
+
+from . import tokens as token_counters
+from .errors import ParameterError
+from .identity import chunk_hash_prefix
+from .normalize import NORMALIZER_VERSION, WordStream, normalize
+from .params import enc
+from .pipeline import Chunk, Chunking
+
+BASELINE_STRATEGY = "fixed-tokens/1"
+BASELINE_FAMILY = "fixed-tokens"
+WINDOW, END = "window", "end"  # chunk kinds: a full window, or the final tail
+
+
+@dataclass(frozen=True)
+class FixedTokenParams:
+    """The two parameters of the baseline: window size in tokens and the token counter."""
+
+    max_tokens: int = 512
+    token_counter: str = "chars4/1"
+
+    def __post_init__(self) -> None:
+        if type(self.max_tokens) is not int or self.max_tokens < 1:
+            raise ParameterError("max_tokens", f"must be an integer >= 1, got {self.max_tokens!r}", self.max_tokens)
+        if self.token_counter not in token_counters.known_counters():
+            raise ParameterError("token_counter", f"unknown token counter {self.token_counter!r}", self.token_counter)
+
+    def canonical_fields(self) -> list[tuple[str, str]]:
+        return [
+            ("boundary_rule", BASELINE_STRATEGY),
+            ("token_counter", self.token_counter),
+            ("max_tokens", str(self.max_tokens)),
+        ]
+
+    def canonical_bytes(self) -> bytes:
+        out = [enc("steadlith-chunker-params")]
+        out.extend(enc(k) + enc(v) for k, v in self.canonical_fields())
+        return b"".join(out)
+
+    @property
+    def params_hash(self) -> str:
+        return xxhash.xxh3_128_hexdigest(self.canonical_bytes())
+
+
+@dataclass(frozen=True, eq=False)
+class FixedChunking:
+    """A baseline chunking: the fields of Chunking that a comparison reads."""
+
+    words: WordStream
+    params: FixedTokenParams
+    params_hash: str
+    chunks: tuple[Chunk, ...]
+    word_tokens: np.ndarray
+    cum_tokens: np.ndarray
+    normalizer_version: str = NORMALIZER_VERSION
+    boundary_rule: str = BASELINE_STRATEGY
+
+    @property
+    def word_count(self) -> int:
+        return len(self.words)
+
+
+def fixed_cuts(cum_tokens: np.ndarray, max_tokens: int) -> list[tuple[int, int]]:
+    """Greedy windows [s, e) over cum_tokens (n + 1 cumulative counts)."""
+    n = len(cum_tokens) - 1
+    cuts = []
+    s = 0
+    while s < n:
+        # largest e with tokens[s, e) <= max_tokens; at least one word
+        e = int(np.searchsorted(cum_tokens, cum_tokens[s] + max_tokens, "right")) - 1
+        e = max(e, s + 1)
+        cuts.append((s, e))
+        s = e
+    return cuts
+
+
+def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.ndarray,
+                   params: FixedTokenParams) -> FixedChunking:
+    """Chunk an already normalized and counted stream (what compare() does, for free)."""
+    phash = params.params_hash
+    prefix = chunk_hash_prefix(phash, BASELINE_FAMILY)
+    cuts = fixed_cuts(cum_tokens, params.max_tokens)
+    texts = words.texts
+    para_at = np.flatnonzero(words.para).tolist()
+    chunks = []
+    for i, (s, e) in enumerate(cuts):
+        # SPEC §1.5 canonical text, joined per paragraph (WordStream.canonical_text
+        # recomputes whole-stream lengths per call: too slow for a thousand chunks)
+        bounds = [s, *para_at[bisect_right(para_at, s) : bisect_left(para_at, e)], e]
+        text = "\n\n".join(" ".join(texts[bounds[k] : bounds[k + 1]]) for k in range(len(bounds) - 1))
+        data = text.encode("utf-8", "surrogatepass")
+        digest = xxhash.xxh3_128_hexdigest(prefix + len(data).to_bytes(8, "big") + data)
+        kind = END if i == len(cuts) - 1 else WINDOW
+        chunks.append(Chunk(i, s, e, int(words.starts[s]), int(words.ends[e - 1]), kind, False,
+                            int(cum_tokens[e] - cum_tokens[s]), text, digest))
+    return FixedChunking(words, params, phash, tuple(chunks), word_tokens, cum_tokens)
+
+
+def baseline_for(result: Chunking) -> FixedChunking:
+    """The baseline over a tttd-v1 chunking's own stream: window = its max_tokens."""
+    params = FixedTokenParams(result.params.max_tokens, result.params.token_counter)
+    return fixed_chunking(result.words, result.word_tokens, result.cum_tokens, params)
+
+
+def chunk_fixed(text: str, params: FixedTokenParams | None = None) -> FixedChunking:
+    """Normalize, count and cut `text` with the baseline (standalone use)."""
+    params = params or FixedTokenParams()
+    words = normalize(text)
+    tok = token_counters.get_counter(params.token_counter).count(words)
+    cum = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(tok, out=cum[1:])
+    return fixed_chunking(words, tok, cum, params)
