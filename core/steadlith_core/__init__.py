@@ -18,11 +18,20 @@ from .compare import (
 from .diagnostics import Diagnostics
 from .diff import DiffOp, diff_sequences, word_diff
 from .errors import ComparisonError, LoadError, ParameterError, SteadlithError, TokenCountError
+from .export import (
+    ExportError,
+    chunking_to_json,
+    chunks_jsonl,
+    comparison_json,
+    to_json_text,
+    write_text_atomic,
+)
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
 from .loader import decode_document, load_text
 from .normalize import NORMALIZER_VERSION, Word, WordStream, normalize
 from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
 from .pipeline import Chunk, Chunking, Pipeline, chunk
+from .report import locality_verdict, render_report
 from .tokens import TokenCounter, register_counter, unregister_counter
 
 __version__ = "1.0.0"
@@ -39,6 +48,7 @@ __all__ = [
     "ComparisonError",
     "Diagnostics",
     "DiffOp",
+    "ExportError",
     "FINGERPRINT_ID",
     "FixedChunking",
     "FixedTokenParams",
@@ -58,13 +68,20 @@ __all__ = [
     "chunk",
     "chunk_fixed",
     "chunk_hash",
+    "chunking_to_json",
+    "chunks_jsonl",
     "compare",
+    "comparison_json",
     "decode_document",
     "diff_sequences",
     "load_text",
+    "locality_verdict",
     "normalize",
     "parse_assignments",
     "register_counter",
+    "render_report",
+    "to_json_text",
     "unregister_counter",
     "word_diff",
+    "write_text_atomic",
 ]

@@ -1,4 +1,7 @@
-"""The `steadlith` command: chunk, params, compare, bench."""
+"""The `steadlith` command: chunk, params, compare, bench.
+
+The JSON it prints comes from export.py and the HTML report from report.py, the same
+functions the inspector's exports call, so the two clients cannot disagree."""
 
 from __future__ import annotations
 
@@ -9,9 +12,11 @@ from typing import Sequence
 
 from .compare import Comparison, compare
 from .errors import SteadlithError
+from .export import chunking_to_json, chunks_jsonl, comparison_json, to_json_text, write_text_atomic
 from .loader import load_text
 from .params import ChunkerParams, parse_assignments
 from .pipeline import Chunking, chunk
+from .report import locality_verdict, render_report
 
 PROG = "steadlith"
 
@@ -23,34 +28,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _add_params_options(p: argparse.ArgumentParser) -> None:
+def _add_params_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
     p.add_argument(
         "--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
         help="change a parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=formats, default="text")
 
 
 def _params(args: argparse.Namespace) -> ChunkerParams:
     return parse_assignments(args.assignments)
-
-
-def chunking_to_json(result: Chunking) -> dict:
-    return {
-        "normalizer_version": result.normalizer_version,
-        "params": result.params.to_dict(),
-        "params_hash": result.params_hash,
-        "word_count": result.word_count,
-        "chunks": [
-            {
-                "index": c.index, "start_word": c.start_word, "end_word": c.end_word,
-                "start": c.start, "end": c.end, "kind": c.kind, "snapped": c.snapped,
-                "tokens": c.tokens, "hash": c.hash,
-            }
-            for c in result.chunks
-        ],
-        "diagnostics": result.diagnostics.to_dict(),
-    }
 
 
 def _preview(text: str, width: int = 36) -> str:
@@ -93,7 +80,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     params = _params(args)
     result = chunk(load_text(args.file), params)
     if args.format == "json":
-        print(json.dumps(chunking_to_json(result), indent=2, ensure_ascii=False))
+        sys.stdout.write(to_json_text(chunking_to_json(result)))
+    elif args.format == "jsonl":
+        sys.stdout.write(chunks_jsonl(result))
     else:
         print(format_chunking(result, args.file))
     return 0
@@ -133,8 +122,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     params = _params(args)
     text_a, text_b = load_text(args.a), load_text(args.b)
     result = compare(chunk(text_a, params), chunk(text_b, params))
+    if args.html:  # before any output: a failed write is one error line, exit 2, nothing else
+        write_text_atomic(args.html, render_report(result, args.a, args.b))
     if args.format == "json":
-        print(json.dumps({"files": {"a": args.a, "b": args.b}, **result.to_dict()}, indent=2, ensure_ascii=False))
+        sys.stdout.write(to_json_text(comparison_json(result, args.a, args.b)))
     else:
         print(format_comparison(result, args.a, args.b))
     return 1 if args.fail_on_violation and not result.locality_held else 0
@@ -206,12 +197,7 @@ def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_l
             f"(interior tokens [{v.interior_b_tokens[0]}, {v.interior_b_tokens[1]}))")
     if len(c.violations) > max_listed:
         lines.append(f"  ... and {len(c.violations) - max_listed} more (see --format json)")
-    if c.locality_held:
-        verdict = ("locality held: every chunk inside a long shared range was reused" if c.checked_ranges
-                   else "locality held (vacuously: no shared range of 2 x margin tokens to check)")
-    else:
-        verdict = (f"LOCALITY NOT HELD: {_n(len(c.violations), 'chunk')} inside long shared ranges not reused "
-                   f"(SPEC §9: {a.boundary_rule} is not strictly local)")
+    verdict = locality_verdict(c)
     lines.append(f"verdict    {verdict}")
     return "\n".join(lines)
 
@@ -222,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("chunk", help="chunk a UTF-8 file and list its chunks")
     p.add_argument("file")
-    _add_params_options(p)
+    _add_params_options(p, ("text", "json", "jsonl"))
     p.set_defaults(func=cmd_chunk)
 
     p = sub.add_parser("params", help="show canonical parameters and the params hash")
@@ -236,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_params_options(p)
     p.add_argument("--fail-on-violation", action="store_true",
                    help="exit 1 when the SPEC §9 locality check finds a violation")
+    p.add_argument("--html", metavar="PATH",
+                   help="also write the self-contained HTML report (both documents, statuses, identity) to PATH")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("bench", help="benchmark chunking, word diff and compare (medians)")

@@ -1,0 +1,153 @@
+"""Machine-readable exports: chunks as JSON Lines, a comparison as JSON, atomic writes.
+
+One function per schema, shared by every client: `steadlith chunk --format json|jsonl`
+and `steadlith compare --format json` print exactly what these functions return, and
+the inspector's File → Export writes the same bytes (via `to_json_text` and
+`write_text_atomic`). A schema that exists twice drifts; this module is the only copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from typing import Any
+
+from .compare import Comparison
+from .errors import SteadlithError
+from .pipeline import Chunk, Chunking
+
+
+class ExportError(SteadlithError, OSError):
+    """An export could not be written. The message names the path and the reason."""
+
+    def __init__(self, path: object, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+    def __str__(self) -> str:  # OSError's own __str__ would show the args tuple
+        return f"{self.path}: {self.reason}"
+
+
+# -- chunks --------------------------------------------------------------------------
+
+
+def chunk_record(c: Chunk) -> dict[str, Any]:
+    """The per-chunk fields of `steadlith chunk --format json` (word range, code-point
+    range in the source text, kind, snapped, tokens, hash)."""
+    return {
+        "index": c.index, "start_word": c.start_word, "end_word": c.end_word,
+        "start": c.start, "end": c.end, "kind": c.kind, "snapped": c.snapped,
+        "tokens": c.tokens, "hash": c.hash,
+    }
+
+
+def chunking_to_json(result: Chunking) -> dict[str, Any]:
+    """What `steadlith chunk --format json` prints: identity, chunks, diagnostics."""
+    return {
+        "normalizer_version": result.normalizer_version,
+        "params": result.params.to_dict(),
+        "params_hash": result.params_hash,
+        "word_count": result.word_count,
+        "chunks": [chunk_record(c) for c in result.chunks],
+        "diagnostics": result.diagnostics.to_dict(),
+    }
+
+
+def chunks_jsonl(result: Chunking) -> str:
+    """The chunks as JSON Lines, ready to feed an indexing job: one object per chunk,
+    in order, each line ending in "\\n" ("" when there are no chunks).
+
+    Schema of a line (every key always present):
+      index, start_word, end_word (half-open word range), start, end (code points of the
+      first word's start and the last word's end in the source text), kind ("primary" |
+      "backup" | "hard" | "end"), snapped (bool), tokens (int), hash (32 hex, SPEC §7),
+      text (the canonical chunk text: the string the hash is computed over),
+      params_hash (32 hex: the parameters that produced the cut and salt the hash).
+
+    Each line stands alone (params_hash repeated on purpose), so lines from several
+    documents or runs can be concatenated and still say how each chunk was made.
+    Non-ASCII text is written as UTF-8, not \\u escapes.
+    """
+    params_hash = result.params_hash
+    lines = []
+    for c in result.chunks:
+        record = chunk_record(c)
+        record["text"] = c.text
+        record["params_hash"] = params_hash
+        lines.append(json.dumps(record, ensure_ascii=False))
+        lines.append("\n")
+    return "".join(lines)
+
+
+# -- comparison ----------------------------------------------------------------------
+
+
+def comparison_json(comparison: Comparison, name_a: str | None = None, name_b: str | None = None) -> dict[str, Any]:
+    """What `steadlith compare --format json` prints (schema "steadlith-compare/1"):
+    `{"files": {"a": name_a, "b": name_b}}` followed by `Comparison.to_dict()` (identity,
+    summary, phase-shift regions, violations, alignment, diff, both chunk lists, the
+    baseline). Names are the paths as given on the command line, or what the inspector
+    shows for a document (null when unknown)."""
+    return {"files": {"a": name_a, "b": name_b}, **comparison.to_dict()}
+
+
+def to_json_text(data: Any) -> str:
+    """The one JSON layout of every export and of the CLI: indented by 2, UTF-8 rather
+    than \\u escapes, a final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- writing -------------------------------------------------------------------------
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write `text` as UTF-8 (no newline translation) to `path`, all or nothing.
+
+    The bytes go to a new temporary file in the same folder, are flushed to disk, then
+    renamed over `path` (os.replace is atomic on one file system). A failed or
+    interrupted export therefore never leaves half a file, nor destroys the previous
+    one. The temporary file is created with mode 0o666 so the umask applies, as for
+    any ordinary file. Raises ExportError naming the path and the reason.
+    """
+    target = os.fspath(path)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ExportError(target, f"cannot encode as UTF-8 ({e.reason} at character {e.start})") from None
+    if os.path.isdir(target):
+        raise ExportError(target, "is a directory, not a file")
+    folder = os.path.dirname(os.path.abspath(target))
+    tmp = None
+    try:
+        for _ in range(8):
+            candidate = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            except FileExistsError:
+                continue
+            tmp = candidate
+            break
+        else:
+            raise ExportError(target, "cannot create a temporary file beside it")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+        tmp = None
+    except ExportError:
+        raise
+    except FileNotFoundError:
+        raise ExportError(target, f"cannot write: folder {folder} does not exist") from None
+    except PermissionError:
+        raise ExportError(target, "cannot write: permission denied") from None
+    except OSError as e:
+        raise ExportError(target, f"cannot write: {e.strerror or e}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

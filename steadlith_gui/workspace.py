@@ -1,0 +1,326 @@
+"""The `.steadlith` workspace file: what a reviewer needs to reopen exactly what was shown.
+
+Pure Python (no Qt), so it is testable without a display and the window only has to
+map its state to a `Workspace` and back.
+
+The file is JSON, meant to be readable and diffable by people:
+
+    {
+      "format": "steadlith-workspace",
+      "version": 1,
+      "documents": {
+        "a": {"path": "v1.md", "name": "v1.md", "modified": false},
+        "b": {"path": "v2.md", "name": "v2.md", "modified": true, "text": "…edited text…"}
+      },
+      "params": {SPEC §6 fields, as given (snap_window_words kept even while snapping is off)},
+      "params_hash": "32 hex (written for people; checked on load)",
+      "view": {"syntax_colour": true, "sync_scroll": true, "theme": "system", "edit_a": false,
+               "edit_b": false, …keys of newer versions are kept as they are}
+    }
+
+- A document's text is written only when the file on disk does not hold it: pasted
+  text (no path) or an edited file (`modified`). Otherwise the path alone is enough and
+  the workspace stays small. Embedded text wins over the path on load.
+- A document path inside the workspace's folder is stored relative to it (with "/"),
+  so a folder of documents plus its workspace can be moved or shared; other paths are
+  stored absolute. On load every path comes back absolute.
+- Loading checks everything before returning, and every problem raises WorkspaceError
+  naming the file, where in it (a JSON path such as `documents.b.path`) and what is
+  wrong, so the window can refuse a bad file and keep the workspace that is open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path, PurePosixPath
+from typing import Any, Mapping
+
+from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithError, load_text
+from steadlith_core.export import to_json_text, write_text_atomic
+
+FORMAT = "steadlith-workspace"
+VERSION = 1
+SUFFIX = ".steadlith"
+SIDES = ("a", "b")
+THEMES = ("system", "light", "dark")
+DEFAULT_VIEW: dict[str, Any] = {
+    "syntax_colour": True,
+    "sync_scroll": True,
+    "theme": "system",
+    "edit_a": False,
+    "edit_b": False,
+}
+
+
+class WorkspaceError(SteadlithError):
+    """A workspace cannot be used. `path` is the workspace file (or, from
+    resolve_documents, the document file that cannot be read); `where` is a JSON path
+    ("documents.b.path") or None for the file as a whole; the message names all three:
+    "<path>: <where>: <reason>"."""
+
+    def __init__(self, path: object, where: str | None, reason: str):
+        self.path = str(path)
+        self.where = where
+        self.reason = reason
+        super().__init__(f"{self.path}: {where}: {reason}" if where else f"{self.path}: {reason}")
+
+
+@dataclass(frozen=True)
+class DocumentRef:
+    """One side of a workspace.
+
+    path: the file it came from (absolute after loading), or None for pasted text.
+    text: the text to show, or None to read it from `path`.
+    name: what the pane header shows.
+    modified: the text was edited after loading `path` (so it must be embedded).
+    """
+
+    path: str | None
+    text: str | None
+    name: str
+    modified: bool = False
+
+    def __post_init__(self) -> None:
+        if self.path is None and self.text is None:
+            raise ValueError("a document needs a path or a text")
+
+    @property
+    def embeds_text(self) -> bool:
+        """Whether a saved workspace holds this document's text (pasted or edited)."""
+        return self.text is not None and (self.path is None or self.modified)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, name: str | None = None) -> "DocumentRef":
+        p = os.path.abspath(os.fspath(path))
+        return cls(p, None, name or os.path.basename(p))
+
+    @classmethod
+    def pasted(cls, text: str, name: str) -> "DocumentRef":
+        return cls(None, text, name)
+
+    @classmethod
+    def edited(cls, path: str | os.PathLike, text: str, name: str | None = None) -> "DocumentRef":
+        p = os.path.abspath(os.fspath(path))
+        return cls(p, text, name or os.path.basename(p), modified=True)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Both documents (None for an empty side), the parameters and the view options.
+
+    `view` starts from DEFAULT_VIEW, so `Workspace(docs, params)` is complete; keys this
+    version does not know are kept, so re-saving a newer app's workspace loses nothing.
+    Treat `documents` and `view` as read-only (use dataclasses.replace to change them).
+    """
+
+    documents: Mapping[str, DocumentRef | None]
+    params: ChunkerParams = field(default_factory=ChunkerParams)
+    view: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        docs = {side: self.documents.get(side) for side in SIDES}
+        extra = set(self.documents) - set(SIDES)
+        if extra:
+            raise ValueError(f"unknown document sides {sorted(extra)}; expected 'a' and 'b'")
+        object.__setattr__(self, "documents", docs)
+        object.__setattr__(self, "view", {**DEFAULT_VIEW, **self.view})
+
+
+# -- saving --------------------------------------------------------------------------
+
+
+def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any]:
+    """The JSON object of `ws` saved in `folder` (which relative paths are relative to)."""
+    base = os.path.abspath(os.fspath(folder))
+    documents: dict[str, Any] = {}
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is None:
+            documents[side] = None
+            continue
+        entry: dict[str, Any] = {"path": None if doc.path is None else _stored_path(doc.path, base),
+                                 "name": doc.name, "modified": doc.modified}
+        if doc.embeds_text:
+            entry["text"] = doc.text
+        documents[side] = entry
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "documents": documents,
+        "params": {f.name: getattr(ws.params, f.name) for f in fields(ChunkerParams)},
+        "params_hash": ws.params.params_hash,
+        "view": dict(ws.view),
+    }
+
+
+def save_workspace(ws: Workspace, path: str | os.PathLike) -> None:
+    """Write `ws` to `path` atomically (an interrupted save keeps the previous file).
+    Raises ExportError (a SteadlithError) naming the path when it cannot be written."""
+    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+    write_text_atomic(path, to_json_text(workspace_to_dict(ws, folder)))
+
+
+def _stored_path(doc_path: str, base: str) -> str:
+    p = os.path.abspath(doc_path)
+    try:
+        rel = os.path.relpath(p, base)
+    except ValueError:  # another drive on Windows
+        return p
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return p
+    return PurePosixPath(*Path(rel).parts).as_posix()
+
+
+# -- loading -------------------------------------------------------------------------
+
+
+def load_workspace(path: str | os.PathLike) -> Workspace:
+    """Read and check a workspace file. Raises WorkspaceError on any problem (unreadable
+    file, JSON syntax with line and column, wrong format tag, unsupported version, a
+    missing or ill-typed field by its JSON path, invalid parameters by field name, a
+    params_hash that disagrees with the parameters). Document files are not read here:
+    see resolve_documents()."""
+    origin = os.fspath(path)
+    try:
+        text = load_text(origin)
+    except LoadError as e:
+        raise WorkspaceError(origin, None, e.reason) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise WorkspaceError(origin, None, f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise WorkspaceError(origin, None, "not valid JSON: nested too deeply") from None
+    folder = os.path.dirname(os.path.abspath(origin))
+    return workspace_from_dict(data, folder, origin)
+
+
+def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "<workspace>") -> Workspace:
+    """Check a parsed workspace object; relative document paths are taken from `folder`."""
+
+    def fail(where: str | None, reason: str) -> WorkspaceError:
+        return WorkspaceError(origin, where, reason)
+
+    if not isinstance(data, dict):
+        raise fail(None, f"not a Steadlith workspace (the top level is {_kind(data)}, expected an object)")
+    tag = data.get("format")
+    if tag != FORMAT:
+        raise fail("format", f"not a Steadlith workspace (format is {tag!r}, expected {FORMAT!r})")
+    version = data.get("version")
+    if type(version) is not int:
+        raise fail("version", f"must be an integer, not {_kind(version)}")
+    if version != VERSION:
+        newer = " (saved by a newer Steadlith Inspector)" if version > VERSION else ""
+        raise fail("version", f"unsupported workspace version {version}{newer}; this version reads {VERSION}")
+
+    docs_data = _get(data, "documents", dict, fail, "documents", default={})
+    extra = sorted(set(docs_data) - set(SIDES))
+    if extra:
+        raise fail(f"documents.{extra[0]}", "unknown document side (expected 'a' or 'b')")
+    base = os.path.abspath(os.fspath(folder))
+    documents = {side: _document(docs_data.get(side), f"documents.{side}", side, base, fail) for side in SIDES}
+
+    params_data = _get(data, "params", dict, fail, "params", default={})
+    try:
+        params = ChunkerParams.from_dict(params_data)
+    except ParameterError as e:
+        raise fail(f"params.{e.field}", e.rule) from None
+    except TypeError as e:  # a non-string key cannot happen in JSON; keep the message anyway
+        raise fail("params", str(e)) from None
+    stated = data.get("params_hash")
+    if stated is not None:
+        if not isinstance(stated, str):
+            raise fail("params_hash", f"must be a string, not {_kind(stated)}")
+        if stated.lower() != params.params_hash:
+            raise fail("params_hash", f"{stated} disagrees with the parameters (their hash is "
+                                      f"{params.params_hash}); the file was edited inconsistently")
+
+    view = dict(_get(data, "view", dict, fail, "view", default={}))
+    for key in ("syntax_colour", "sync_scroll", "edit_a", "edit_b"):
+        if key in view and not isinstance(view[key], bool):
+            raise fail(f"view.{key}", f"must be true or false, not {_kind(view[key])}")
+    if "theme" in view and view["theme"] not in THEMES:
+        raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {view['theme']!r}")
+    return Workspace(documents, params, view)
+
+
+def _document(entry: Any, where: str, side: str, base: str, fail) -> DocumentRef | None:
+    if entry is None:
+        return None
+    if not isinstance(entry, dict):
+        raise fail(where, f"must be an object or null, not {_kind(entry)}")
+    path = entry.get("path")
+    if path is not None:
+        if not isinstance(path, str):
+            raise fail(f"{where}.path", f"must be a string or null, not {_kind(path)}")
+        if not path.strip():
+            raise fail(f"{where}.path", "is empty")
+        path = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
+    text = entry.get("text")
+    if text is not None and not isinstance(text, str):
+        raise fail(f"{where}.text", f"must be a string, not {_kind(text)}")
+    if path is None and text is None:
+        raise fail(where, "needs a path or a text")
+    default_name = os.path.basename(path) if path else f"pasted {side.upper()}"
+    name = entry.get("name", default_name)
+    if not isinstance(name, str):
+        raise fail(f"{where}.name", f"must be a string, not {_kind(name)}")
+    modified = entry.get("modified", path is not None and text is not None)
+    if not isinstance(modified, bool):
+        raise fail(f"{where}.modified", f"must be true or false, not {_kind(modified)}")
+    return DocumentRef(path, text, name or default_name, modified)
+
+
+def _get(data: dict, key: str, typ: type, fail, where: str, default: Any) -> Any:
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, typ):
+        raise fail(where, f"must be {'an object' if typ is dict else typ.__name__}, not {_kind(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    """A JSON-flavoured name for a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({value[:40]!r})"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# -- documents -----------------------------------------------------------------------
+
+
+def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:
+    """The text to show on each side: `{side: (text, name, origin_path)}` for the sides
+    that have a document. Embedded text wins over the path; a path-only document is
+    read with steadlith_core.load_text. All or nothing: when any file cannot be read,
+    WorkspaceError (where = "documents.<side>.path", the message carrying load_text's
+    reason and the path) is raised and nothing is returned, so the caller can keep
+    what it shows. Reads files: call it off the GUI thread for large documents."""
+    out: dict[str, tuple[str, str, str | None]] = {}
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is None:
+            continue
+        if doc.text is not None:
+            out[side] = (doc.text, doc.name, doc.path)
+            continue
+        try:
+            text = load_text(doc.path)
+        except LoadError as e:
+            raise WorkspaceError(e.path, f"documents.{side}.path", f"cannot open document {side.upper()}: "
+                                 f"{e.reason}") from e
+        out[side] = (text, doc.name, doc.path)
+    return out
