@@ -33,7 +33,7 @@ class LoadError(SteadlithError, OSError):
 class TokenCountError(SteadlithError, ValueError):
     """A token counter returned something other than a positive integer."""
 
-    def __init__(self, counter_id: str, word_index: int, word: str, value: object):
+    def __init__(self, counter_id: str, word_index: int, word: str, value: object, problem: str | None = None):
         self.counter_id = counter_id
         self.word_index = word_index
         self.word = word
@@ -41,7 +41,7 @@ class TokenCountError(SteadlithError, ValueError):
         shown = word if len(word) <= 40 else word[:37] + "..."
         super().__init__(
             f"token counter {counter_id!r} returned {value!r} for word {word_index} "
-            f"({shown!r}); counts must be positive integers"
+            f"({shown!r}); {problem or 'counts must be positive integers'}"
         )
 
 

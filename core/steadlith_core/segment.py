@@ -72,6 +72,9 @@ def segment(
     n + 1); `primary`/`backup` are the sorted positions of candidate words."""
     n = len(cum) - 1
     search = cum.searchsorted
+    # Searching for any value past the total finds n; clamping keeps huge min/max
+    # parameters (Python ints) inside int64.
+    past_end = int(cum[-1]) + 1
     n_primary = len(primary)
     new_cut = tuple.__new__
     cuts: list[Cut] = []
@@ -79,11 +82,11 @@ def segment(
     while s < n:
         base = int(cum[s])
         # first i >= s whose inclusion brings the chunk to min_tokens
-        i_min = int(search(base + min_tokens, "left")) - 1
+        i_min = int(search(min(base + min_tokens, past_end), "left")) - 1
         if i_min < s:
             i_min = s
         # first i > s whose inclusion would exceed max_tokens (n if none)
-        i_over = int(search(base + max_tokens, "right")) - 1
+        i_over = int(search(min(base + max_tokens, past_end), "right")) - 1
         if i_over <= s:
             i_over = s + 1
         limit = i_over if i_over < n else n  # words [s, limit) are taken into the chunk

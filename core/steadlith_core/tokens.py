@@ -16,6 +16,10 @@ import numpy as np
 from .errors import TokenCountError
 from .normalize import WordStream
 
+# Token counts are summed in int64; a document whose total exceeds this is rejected
+# with a clear error instead of wrapping around (no real tokenizer comes near it).
+MAX_TOTAL_TOKENS = 2**62
+
 
 @dataclass(frozen=True)
 class TokenCounter:
@@ -32,15 +36,31 @@ class TokenCounter:
                 raise TokenCountError(self.id, 0, words.texts[0] if len(words) else "", counts.dtype)
         else:
             raw = [self.per_word(w) for w in words.texts]
+            total = 0
             for k, value in enumerate(raw):
                 if type(value) is not int and not isinstance(value, np.integer):
                     raise TokenCountError(self.id, k, words.texts[k], value)
+                total += int(value)
+                if total > MAX_TOTAL_TOKENS:
+                    raise TokenCountError(
+                        self.id, k, words.texts[k], int(value),
+                        f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
+                    )
             counts = np.array(raw, dtype=np.int64)
         counts = counts.astype(np.int64, copy=False)
         bad = np.flatnonzero(counts <= 0)
         if bad.size:
             k = int(bad[0])
             raise TokenCountError(self.id, k, words.texts[k], int(counts[k]))
+        if counts.size and int(counts.max()) > MAX_TOTAL_TOKENS // counts.size:
+            running = np.cumsum(counts.astype(object))  # exact: int64 could wrap here
+            over = np.flatnonzero(running > MAX_TOTAL_TOKENS)
+            if over.size:
+                k = int(over[0])
+                raise TokenCountError(
+                    self.id, k, words.texts[k], int(counts[k]),
+                    f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
+                )
         counts.flags.writeable = False
         return counts
 
