@@ -17,9 +17,16 @@ from .compare import (
 )
 from .diagnostics import Diagnostics
 from .diff import DiffOp, diff_sequences, word_diff
-from .errors import ComparisonError, LoadError, ParameterError, SteadlithError, TokenCountError
-from .export import (
+from .errors import (
+    ComparisonError,
     ExportError,
+    FileError,
+    LoadError,
+    ParameterError,
+    SteadlithError,
+    TokenCountError,
+)
+from .export import (
     chunking_to_json,
     chunks_jsonl,
     comparison_json,
@@ -49,6 +56,7 @@ __all__ = [
     "Diagnostics",
     "DiffOp",
     "ExportError",
+    "FileError",
     "FINGERPRINT_ID",
     "FixedChunking",
     "FixedTokenParams",

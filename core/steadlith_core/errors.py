@@ -18,8 +18,8 @@ class ParameterError(SteadlithError, ValueError):
         super().__init__(f"{field}: {rule}")
 
 
-class LoadError(SteadlithError, OSError):
-    """A document could not be loaded: missing, unreadable, binary or not UTF-8."""
+class FileError(SteadlithError, OSError):
+    """A file could not be read or written. The message names the path and the reason."""
 
     def __init__(self, path: object, reason: str):
         self.path = str(path)
@@ -28,6 +28,14 @@ class LoadError(SteadlithError, OSError):
 
     def __str__(self) -> str:  # OSError's own __str__ would show the args tuple
         return f"{self.path}: {self.reason}"
+
+
+class LoadError(FileError):
+    """A document could not be loaded: missing, unreadable, binary or not UTF-8."""
+
+
+class ExportError(FileError):
+    """An export (report, JSON, workspace) could not be written."""
 
 
 class TokenCountError(SteadlithError, ValueError):

@@ -14,20 +14,8 @@ import secrets
 from typing import Any
 
 from .compare import Comparison
-from .errors import SteadlithError
+from .errors import ExportError
 from .pipeline import Chunk, Chunking
-
-
-class ExportError(SteadlithError, OSError):
-    """An export could not be written. The message names the path and the reason."""
-
-    def __init__(self, path: object, reason: str):
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
-
-    def __str__(self) -> str:  # OSError's own __str__ would show the args tuple
-        return f"{self.path}: {self.reason}"
 
 
 # -- chunks --------------------------------------------------------------------------
