@@ -13,7 +13,6 @@ own chunk-hash family, so its hashes can never be mistaken for tttd-v1 hashes.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +23,7 @@ from .errors import ParameterError
 from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import enc
-from .pipeline import Chunk, Chunking
+from .pipeline import CanonicalText, Chunk, Chunking, build_chunks, utf8_words
 
 BASELINE_STRATEGY = "fixed-tokens/1"
 BASELINE_FAMILY = "fixed-tokens"
@@ -94,31 +93,23 @@ def fixed_cuts(cum_tokens: np.ndarray, max_tokens: int) -> list[tuple[int, int]]
 
 
 def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.ndarray,
-                   params: FixedTokenParams) -> FixedChunking:
-    """Chunk an already normalized and counted stream (what compare() does, for free)."""
-    phash = params.params_hash
-    prefix = chunk_hash_prefix(phash, BASELINE_FAMILY)
+                   params: FixedTokenParams, canonical: CanonicalText | None = None) -> FixedChunking:
+    """Chunk an already normalized and counted stream (what compare() does, for free).
+    `canonical` is the stream's canonical text when the caller has it (a Chunking does)."""
+    if canonical is None:
+        canonical = CanonicalText(words, utf8_words(words))
     cuts = fixed_cuts(cum_tokens, params.max_tokens)
-    texts = words.texts
-    para_at = np.flatnonzero(words.para).tolist()
-    chunks = []
-    for i, (s, e) in enumerate(cuts):
-        # SPEC §1.5 canonical text, joined per paragraph (WordStream.canonical_text
-        # recomputes whole-stream lengths per call: too slow for a thousand chunks)
-        bounds = [s, *para_at[bisect_right(para_at, s) : bisect_left(para_at, e)], e]
-        text = "\n\n".join(" ".join(texts[bounds[k] : bounds[k + 1]]) for k in range(len(bounds) - 1))
-        data = text.encode("utf-8", "surrogatepass")
-        digest = xxhash.xxh3_128_hexdigest(prefix + len(data).to_bytes(8, "big") + data)
-        kind = END if i == len(cuts) - 1 else WINDOW
-        chunks.append(Chunk(i, s, e, int(words.starts[s]), int(words.ends[e - 1]), kind, False,
-                            int(cum_tokens[e] - cum_tokens[s]), text, digest))
-    return FixedChunking(words, params, phash, tuple(chunks), word_tokens, cum_tokens)
+    last = len(cuts) - 1
+    kinds = [(s, e, END if i == last else WINDOW, False) for i, (s, e) in enumerate(cuts)]
+    phash = params.params_hash
+    chunks = build_chunks(words, canonical, kinds, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
+    return FixedChunking(words, params, phash, chunks, word_tokens, cum_tokens)
 
 
 def baseline_for(result: Chunking) -> FixedChunking:
     """The baseline over a tttd-v1 chunking's own stream: window = its max_tokens."""
     params = FixedTokenParams(result.params.max_tokens, result.params.token_counter)
-    return fixed_chunking(result.words, result.word_tokens, result.cum_tokens, params)
+    return fixed_chunking(result.words, result.word_tokens, result.cum_tokens, params, result.canonical)
 
 
 def chunk_fixed(text: str, params: FixedTokenParams | None = None) -> FixedChunking:

@@ -142,7 +142,7 @@ def _n(count: int, noun: str) -> str:
 def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_listed: int = 10) -> str:
     """The short human report of `steadlith compare`. Word and token ranges are half-open
     [start, end); chunk ranges are inclusive first..last."""
-    s, a, b = c.summary, c.a, c.b
+    s, a = c.summary, c.a
     lines = [
         f"A          {name_a}: {s.words_a} words, {s.chunks_a} chunks, {s.tokens_a} tokens",
         f"B          {name_b}: {s.words_b} words, {s.chunks_b} chunks, {s.tokens_b} tokens",

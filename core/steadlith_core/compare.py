@@ -36,7 +36,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from .baseline import BASELINE_STRATEGY, baseline_for
+from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
 from .diff import EQUAL, DiffOp, word_diff
 from .errors import ComparisonError
 from .normalize import WordStream
@@ -258,23 +258,32 @@ class Comparison:
 # -- entry point ----------------------------------------------------------------------
 
 
-def compare(a: Chunking, b: Chunking, *, baseline: bool = True) -> Comparison:
+def compare(
+    a: Chunking,
+    b: Chunking,
+    *,
+    baseline: bool = True,
+    ops: Sequence[DiffOp] | None = None,
+    fixed: tuple[FixedChunking, FixedChunking] | None = None,
+) -> Comparison:
     """Compare two chunkings of two versions made with the same normalizer and parameters.
 
     Raises ComparisonError when they differ in normalizer, boundary rule or parameters.
     With `baseline` (the default), the fixed-size baseline's churn on the same two word
     streams is computed too (it reuses the word diff, so it costs little).
+    `ops` (the word diff of a and b) and `fixed` (their baseline chunkings) may be
+    passed in when already known: Pipeline.compare caches both across parameter changes.
     """
     for name, x in (("A", a), ("B", b)):
         if not isinstance(x, Chunking):
             raise TypeError(f"compare() takes two Chunking results; {name} is {type(x).__name__}")
     check_comparable(a, b)
-    ops = word_diff(a.words, b.words)
+    ops = tuple(ops) if ops is not None else word_diff(a.words, b.words)
     margin = a.params.margin
     result = _analyse(ops, a, b, margin, a.boundary_rule)
     base = None
     if baseline:
-        fa, fb = baseline_for(a), baseline_for(b)
+        fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
         base = BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter,
                              _analyse(ops, fa, fb, margin, BASELINE_STRATEGY).summary)
     return Comparison(a, b, ops, result.status_a, result.status_b, result.partner_a, result.partner_b,

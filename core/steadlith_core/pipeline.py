@@ -21,7 +21,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 import xxhash
@@ -33,6 +33,9 @@ from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import BOUNDARY_RULE, ChunkerParams
 from .rabin import window_fingerprints
 from .segment import Cut, segment
+
+if TYPE_CHECKING:
+    from .compare import Comparison
 
 
 class Chunk(NamedTuple):
@@ -65,6 +68,7 @@ class Chunking:
     word_tokens: np.ndarray  # tokens of each word
     cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
     fingerprints: np.ndarray
+    canonical: "CanonicalText"  # the stream's canonical UTF-8, for slicing chunk texts
     normalizer_version: str = NORMALIZER_VERSION
     boundary_rule: str = BOUNDARY_RULE
 
@@ -170,11 +174,36 @@ class Pipeline:
 
     def __init__(self, max_documents: int = 4):
         self._docs = _LRU(max_documents)
+        self._diffs = _LRU(2)
+        self._baselines = _LRU(4)
         self._lock = threading.Lock()
 
     def clear(self) -> None:
         with self._lock:
             self._docs.data.clear()
+            self._diffs.data.clear()
+            self._baselines.data.clear()
+
+    def compare(self, a: Chunking, b: Chunking, *, baseline: bool = True) -> "Comparison":
+        """compare(a, b) with the stages that do not depend on the parameters cached:
+        the word diff (keyed by both texts) and the fixed-size baseline (keyed by text,
+        window and counter). A parameter change then re-runs only the chunk analysis."""
+        from .baseline import baseline_for
+        from .compare import check_comparable, compare
+        from .diff import word_diff
+
+        check_comparable(a, b)
+        with self._lock, _gc_paused():
+            ops = self._diffs.get((a.text, b.text), lambda: word_diff(a.words, b.words))
+            fixed = None
+            if baseline:
+                fixed = tuple(
+                    self._baselines.get(
+                        (x.text, x.params.max_tokens, x.params.token_counter), lambda x=x: baseline_for(x)
+                    )
+                    for x in (a, b)
+                )
+        return compare(a, b, baseline=baseline, ops=ops, fixed=fixed)
 
     def chunk(self, text: str, params: ChunkerParams | None = None) -> Chunking:
         if not isinstance(text, str):
@@ -217,7 +246,7 @@ def _run(doc: _Document, p: ChunkerParams) -> Chunking:
         lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, words.para, words.texts),
     )
     phash = p.params_hash
-    chunks = build_chunks(doc, cuts, cum, chunk_hash_prefix(phash))
+    chunks = build_chunks(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
         [c.tokens for c in chunks],
         [c.kind for c in chunks],
@@ -228,19 +257,22 @@ def _run(doc: _Document, p: ChunkerParams) -> Chunking:
         phash,
         p.snapping,
     )
-    return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp)
+    return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp, doc.canonical)
 
 
-def build_chunks(doc: _Document, cuts: list[Cut], cum: np.ndarray, prefix: bytes) -> tuple[Chunk, ...]:
+def build_chunks(
+    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool]], cum: np.ndarray, prefix: bytes
+) -> tuple[Chunk, ...]:
+    """Chunks for cuts (start word, end word, kind, snapped): offsets, tokens, canonical
+    text sliced from `canon`, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)."""
     if not cuts:
         return ()
-    first = np.fromiter((c.start_word for c in cuts), dtype=np.int64, count=len(cuts))
-    last = np.fromiter((c.end_word for c in cuts), dtype=np.int64, count=len(cuts)) - 1
-    canon = doc.canonical
+    first = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=len(cuts))
+    last = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts)) - 1
     columns = zip(
         cuts,
-        doc.words.starts[first].tolist(),
-        doc.words.ends[last].tolist(),
+        words.starts[first].tolist(),
+        words.ends[last].tolist(),
         (cum[last + 1] - cum[first]).tolist(),
         canon.byte_starts[first].tolist(),
         canon.byte_ends[last].tolist(),

@@ -311,3 +311,24 @@ def test_locality_interior_bounds_are_exact_and_inclusive():
     assert [v.b_chunk for v in c.violations] == [2, 3, 4, 5, 6, 7, 8]
     assert all(v.status == "shifted" for v in c.violations)
     assert c.summary.checked_ranges == 1
+
+
+def test_pipeline_compare_equals_compare_and_reuses_the_diff_across_parameter_changes():
+    """The inspector re-compares on every parameter change: Pipeline.compare must give
+    exactly compare()'s answer while reusing the word diff and the baseline, which
+    depend only on the texts (and the baseline on max_tokens and the counter)."""
+    from steadlith_core import Pipeline
+    from steadlith_core.examples import phase_shift_counterexample
+
+    text_a, text_b, params = phase_shift_counterexample()
+    pipeline = Pipeline()
+    first = pipeline.compare(pipeline.chunk(text_a, params), pipeline.chunk(text_b, params))
+    assert first.to_dict() == compare(chunk(text_a, params), chunk(text_b, params)).to_dict()
+    changed = params.with_changes(min_tokens=params.min_tokens + 3)
+    second = pipeline.compare(pipeline.chunk(text_a, changed), pipeline.chunk(text_b, changed))
+    assert second.ops is first.ops  # the word diff came from the cache
+    assert second.to_dict() == compare(chunk(text_a, changed), chunk(text_b, changed)).to_dict()
+    wider = params.with_changes(max_tokens=params.max_tokens + 8)
+    third = pipeline.compare(pipeline.chunk(text_a, wider), pipeline.chunk(text_b, wider))
+    assert third.baseline.to_dict() == compare(chunk(text_a, wider), chunk(text_b, wider)).baseline.to_dict()
+    assert third.baseline.max_tokens == wider.max_tokens
