@@ -1,4 +1,4 @@
-"""`steadlith-gui [A] [B] [--demo] [--set NAME=VALUE ...] [--theme light|dark] [--screenshot PATH]`
+"""`steadlith-gui [A] [B] [--demo | --example NAME] [--set NAME=VALUE ...] [--theme light|dark] [--screenshot PATH]`
 
 Also `python -m steadlith_gui`. With --screenshot the window loads, waits for the
 analysis, saves a PNG of itself and exits: 0 on success, 2 for bad input (arguments,
@@ -18,6 +18,8 @@ from pathlib import Path
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
 
+from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
+
 EXIT_OK, EXIT_RENDER, EXIT_INPUT = 0, 1, 2
 SCREENSHOT_SIZE = (1500, 950)
 
@@ -30,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("a", nargs="?", metavar="A", help="first version of the document")
     p.add_argument("b", nargs="?", metavar="B", help="second version of the document")
     p.add_argument("--demo", action="store_true", help="open the built-in demo documents")
+    p.add_argument(
+        "--example", metavar="NAME", choices=ALL_EXAMPLES,
+        help="open a built-in example: " + ", ".join(ALL_EXAMPLES)
+        + " (generated examples bring their own parameters; --set applies on top)",
+    )
     p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="set a chunker parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
@@ -78,8 +85,8 @@ def install_excepthook(window) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.demo and (args.a or args.b):
-        return fail("give document files or --demo, not both")
+    if sum(bool(x) for x in (args.demo, args.example, args.a or args.b)) > 1:
+        return fail("give document files, --demo or --example, one of them")
     try:
         params = parse_assignments(args.set) if args.set else ChunkerParams()
     except ParameterError as e:
@@ -107,22 +114,39 @@ def main(argv: list[str] | None = None) -> int:
     install_excepthook(window)
 
     paths: tuple = (None, None)
+    example = None
     if args.demo:
         paths = demo_paths("prose")
+    elif args.example in PAIR_EXAMPLES:
+        example = args.example
+    elif args.example:
+        paths = demo_paths(args.example)
     elif args.a or args.b:
         paths = (args.a, args.b)
 
+    example_params = None
+    if example is not None and args.set:  # the command line wins over the example's parameters
+        try:
+            example_params = parse_assignments(args.set, base=PAIR_EXAMPLES[example].make()[2])
+        except ParameterError as e:
+            return fail(f"invalid parameter: {e}")
+
+    def start() -> None:
+        if example is not None:
+            window.load_example(example, params=example_params)
+        elif any(paths):
+            window.load_files(*paths)
+
     if args.screenshot:
-        return run_screenshot(app, window, paths, Path(args.screenshot), args.timeout)
+        return run_screenshot(app, window, start if (example or any(paths)) else None, Path(args.screenshot), args.timeout)
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes the app
     window.show()
-    if any(paths):
-        window.load_files(*paths)
+    start()
     return app.exec()
 
 
-def run_screenshot(app, window, paths, out: Path, timeout: float) -> int:
+def run_screenshot(app, window, start, out: Path, timeout: float) -> int:
     from PySide6.QtCore import QTimer
 
     done = {"code": None}
@@ -161,8 +185,8 @@ def run_screenshot(app, window, paths, out: Path, timeout: float) -> int:
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     QTimer.singleShot(int(timeout * 1000), lambda: finish(EXIT_RENDER, f"no analysis after {timeout:.0f} s"))
-    if any(paths):
-        window.load_files(*paths)
+    if start is not None:
+        start()
     else:
         QTimer.singleShot(50, save)
     code = app.exec()

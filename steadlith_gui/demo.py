@@ -1,8 +1,12 @@
-"""The built-in demo documents (written for this project; see resources/demo/)."""
+"""The built-in examples: demo documents (written for this project; see resources/demo/)
+and generated pairs that show one effect each (the SPEC §9 phase-shift counterexample,
+a small edit, snapping off and on)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 DEMO_DIR = Path(__file__).resolve().parent / "resources" / "demo"
 
@@ -19,3 +23,70 @@ EXAMPLE_TITLES = {
 def demo_paths(name: str = "prose") -> tuple[Path, Path]:
     a, b = EXAMPLES[name]
     return DEMO_DIR / a, DEMO_DIR / b
+
+
+@dataclass(frozen=True)
+class PairExample:
+    """A generated pair: texts, names, parameters (None: keep the current ones), and
+    whether to jump to the first phase-shift region once analysed."""
+
+    name: str
+    title: str
+    make: Callable[[], tuple]  # () -> (text_a, text_b, params | None)
+    names: tuple[str, str]
+    jump_to_shift: bool = True
+    note: str = ""
+
+
+def _counterexample():
+    from steadlith_core.examples import phase_shift_counterexample
+
+    return phase_shift_counterexample()
+
+
+SNAP_WINDOW = 16
+
+
+def _snapping(on: bool):
+    text_a, text_b, params = _counterexample()
+    if on:
+        params = params.with_changes(snap_mode="paragraph-sentence/1", snap_window_words=SNAP_WINDOW)
+    return text_a, text_b, params
+
+
+SMALL_EDIT_WORD = "remarkably"
+
+
+def _small_edit():
+    """Generated prose with one word inserted in the middle; default parameters."""
+    from steadlith_core import ChunkerParams
+    from steadlith_core.examples import generate_prose
+    from steadlith_core.normalize import normalize
+
+    text_a = generate_prose(12_000, seed=11)
+    words = normalize(text_a)
+    at = int(words.starts[len(words) // 2])
+    text_b = text_a[:at] + SMALL_EDIT_WORD + " " + text_a[at:]
+    return text_a, text_b, ChunkerParams()
+
+
+PAIR_EXAMPLES: dict[str, PairExample] = {
+    "phase-shift": PairExample(
+        "phase-shift", "Phase-shift counterexample (SPEC §9): one sentence inserted", _counterexample,
+        ("counterexample-A.txt", "counterexample-B.txt"),
+        note="One inserted sentence puts B's backup cuts out of phase with A's for hundreds of tokens."),
+    "small-edit": PairExample(
+        "small-edit", "Small edit in prose: one word inserted", _small_edit,
+        ("prose-A.txt", "prose-B.txt"), jump_to_shift=False,
+        note=f"The word “{SMALL_EDIT_WORD}” was inserted in the middle; the chunks around it change, the rest is reused."),
+    "snapping-off": PairExample(
+        "snapping-off", "Snapping off: the inserted sentence, cuts where the fingerprint says",
+        lambda: _snapping(False), ("snap-A.txt", "snap-B.txt"),
+        note="Snapping off: compare with “Snapping on” (same texts)."),
+    "snapping-on": PairExample(
+        "snapping-on", f"Snapping on: the same pair, cuts snapped to sentence ends ({SNAP_WINDOW} words)",
+        lambda: _snapping(True), ("snap-A.txt", "snap-B.txt"),
+        note="Snapping on: cuts move to nearby sentence and paragraph ends, so the versions resync sooner."),
+}
+
+ALL_EXAMPLES = (*EXAMPLES, *PAIR_EXAMPLES)

@@ -1,16 +1,26 @@
-"""The inspector window: two documents, their cuts by kind, live parameters, identity
-and diagnostics.
+"""The inspector window: two versions of a document, their cuts by kind, how their
+chunks line up, what the edit cost, live parameters and live editing.
 
 Layout: the central widget holds the message bar, the legend and a horizontal row
-[pane A | gap | pane B]; the gap is where the link map of the next issue goes
-(`panes_row`, index 1). Parameters and diagnostics are docks, so more docks can join.
+`panes_row` = [pane A | link map | pane B | overview map]. Parameters (left), churn
+(right), diagnostics and the chunk table (bottom) are docks.
+
+Data flow: loads and edits become analysis requests (worker.py); a result carries the
+two Chunkings, the core's Comparison and their layouts in Qt positions; the views only
+display it. The GUI thread never computes chunks, diffs or statuses. While typing, a
+keystroke restarts a single-shot timer; when it fires (EDIT_PAUSE_MS after the last
+key) the edited text is sent to the worker. The result re-decorates the panes without
+touching their text, caret or scroll position.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Callable
 
-from PySide6.QtCore import Qt, Signal
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -19,6 +29,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QScrollArea,
     QSizePolicy,
     QStyleFactory,
@@ -29,18 +40,23 @@ from PySide6.QtWidgets import (
 )
 from steadlith_core import ChunkerParams
 
-from .demo import EXAMPLE_TITLES, EXAMPLES, demo_paths
-from .models import AnalysisResult, LoadedDocument
+from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES, demo_paths
+from .models import STATUS_CODES, AnalysisResult, EditedSource, LoadedDocument, map_position
 from .palette import LIGHT, THEMES, Theme, qt_palette
+from .widgets.chunk_table import ChunkTable
+from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
-from .widgets.document_pane import DocumentPane, PaneColumn
+from .widgets.document_pane import ABOVE, BELOW, DocumentPane, PaneColumn
 from .widgets.legend import Legend
+from .widgets.link_map import Band, LinkMap
 from .widgets.message_bar import MessageBar
+from .widgets.overview_map import OverviewMap, side_data
 from .widgets.params_panel import ParamsPanel
 from .worker import Analyzer, DocumentLoader, LoadBatch
 
 SIDES = ("A", "B")
-PANE_GAP = 14  # room between the panes; the link map (next issue) takes this slot
+OTHER = {"A": "B", "B": "A"}
+EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 
 
 def apply_theme(app: QApplication, theme: Theme) -> None:
@@ -55,25 +71,40 @@ class MainWindow(QMainWindow):
     analysis_ready = Signal(object)  # AnalysisResult, emitted once the shown result updated
     load_failed = Signal(str)  # a load left (one side of) the documents as they were
     documents_changed = Signal()
+    chunk_selected = Signal(str, object)  # side, chunk index (None: cleared)
 
     def __init__(self, params: ChunkerParams | None = None, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("mainWindow")
-        self.setWindowTitle("Steadlith Inspector")
+        self.setWindowTitle("Steadlith Inspector[*]")
         self.theme = theme
         self._docs: dict[str, LoadedDocument | None] = {"A": None, "B": None}
         self._side_seq = {"A": 0, "B": 0}
         self._result: AnalysisResult | None = None
+        self._consistent = False  # both panes show the result's chunkings (the comparison applies)
+        self._align: dict[str, np.ndarray] = {}
+        self._active_side = "B"
+        self._syncing = False
+        self._suppress_submit = False
+        self._jump_seq: int | None = None
+        self._jump_docs: tuple | None = None
+        self._modified_after_load: dict[int, dict[str, bool]] = {}
+        self.selection: tuple[str, int] | None = None
+        # asked before edits are discarded (close, reload, load over them); tests replace it
+        self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.analyzer = Analyzer(self)
         self.loader = DocumentLoader(self)
 
-        # central: message bar, legend, panes
+        # central: message bar, legend, panes with the link map between and the overview beside
         self.message_bar = MessageBar(theme)
         self.legend = Legend(theme)
         self.pane_a = DocumentPane("A", theme)
         self.pane_b = DocumentPane("B", theme)
+        self.pane_b.set_editable(True)
         self.panes = {"A": self.pane_a, "B": self.pane_b}
         self.columns = {s: PaneColumn(self.panes[s]) for s in SIDES}
+        self.link_map = LinkMap(self.pane_a, self.pane_b, theme)
+        self.overview = OverviewMap(self.pane_a, self.pane_b, theme)
         central = QWidget()
         central.setObjectName("central")
         v = QVBoxLayout(central)
@@ -84,8 +115,10 @@ class MainWindow(QMainWindow):
         self.panes_row = QHBoxLayout()
         self.panes_row.setSpacing(0)
         self.panes_row.addWidget(self.columns["A"], 1)
-        self.panes_row.addSpacing(PANE_GAP)
+        self.panes_row.addWidget(self.link_map)
         self.panes_row.addWidget(self.columns["B"], 1)
+        self.panes_row.addSpacing(4)
+        self.panes_row.addWidget(self.overview)
         v.addLayout(self.panes_row, 1)
         self.setCentralWidget(central)
 
@@ -101,6 +134,12 @@ class MainWindow(QMainWindow):
         self.params_dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.params_dock)
 
+        self.churn = ChurnPanel(theme)
+        self.churn_dock = QDockWidget("Churn  (A → B)", self)
+        self.churn_dock.setObjectName("churnDock")
+        self.churn_dock.setWidget(self.churn)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.churn_dock)
+
         self.diagnostics = DiagnosticsView(theme)
         self.diagnostics_a = self.diagnostics.panel_a
         self.diagnostics_b = self.diagnostics.panel_b
@@ -108,8 +147,21 @@ class MainWindow(QMainWindow):
         self.diagnostics_dock.setObjectName("diagnosticsDock")
         self.diagnostics_dock.setWidget(self.diagnostics)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.diagnostics_dock)
+
+        self.table = ChunkTable(theme)
+        self.chunk_table = self.table.view
+        self.table_dock = QDockWidget("Chunks", self)
+        self.table_dock.setObjectName("chunkTableDock")
+        self.table_dock.setWidget(self.table)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.table_dock)
+        self.splitDockWidget(self.churn_dock, self.table_dock, Qt.Orientation.Vertical)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
+
+        self._edit_timer = QTimer(self)
+        self._edit_timer.setSingleShot(True)
+        self._edit_timer.setInterval(EDIT_PAUSE_MS)
+        self._edit_timer.timeout.connect(self._on_edit_pause)
 
         self._build_actions()
         self._build_status()
@@ -122,35 +174,57 @@ class MainWindow(QMainWindow):
         self.loader.loaded.connect(self._on_loaded)
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, s=side: self._on_files_dropped(paths, s))
+            pane.edited.connect(lambda s=side: self._on_pane_edited(s))
+            pane.document().modificationChanged.connect(lambda _m, s=side: self._on_modification_changed(s))
+            pane.chunk_clicked.connect(lambda i, s=side: self.select_chunk(s, i, scroll=False))
+            pane.focused.connect(lambda s=side: self._set_active_side(s))
+            pane.verticalScrollBar().valueChanged.connect(lambda _v, s=side: self._on_pane_scrolled(s))
+        self.link_map.band_clicked.connect(self._on_band_clicked)
+        self.overview.jump_requested.connect(self.jump_to_position)
+        self.churn.region_activated.connect(self.show_region)
+        self.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
         self.setAcceptDrops(True)
         self.resize(1500, 950)
-        self.resizeDocks([self.params_dock], [330], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.params_dock, self.churn_dock], [330, 350], Qt.Orientation.Horizontal)
         self.resizeDocks([self.diagnostics_dock], [250], Qt.Orientation.Vertical)
+        self.resizeDocks([self.churn_dock, self.table_dock], [470, 380], Qt.Orientation.Vertical)
         self.set_theme(theme)
 
     # -- public API --------------------------------------------------------------------
     @property
     def result(self) -> AnalysisResult | None:
-        """The shown result: result.a, result.b are the shown Chunkings of A and B."""
+        """The shown result: result.a, result.b are the shown Chunkings of A and B,
+        result.comparison their Comparison."""
         return self._result
+
+    @property
+    def comparison(self):
+        """The shown comparison, if it applies to what the panes show."""
+        r = self._result
+        return r.comparison if r is not None and self._consistent else None
 
     @property
     def params(self) -> ChunkerParams:
         """The parameters in force (the last valid ones)."""
         return self.params_panel.params
 
+    @property
+    def sync_scrolling(self) -> bool:
+        return self.act_sync.isChecked()
+
     def documents(self) -> tuple[LoadedDocument | None, LoadedDocument | None]:
         return self._docs["A"], self._docs["B"]
 
     def load_texts(self, text_a: str | None, text_b: str | None, name_a: str | None = None, name_b: str | None = None) -> None:
         """Show texts as A and B (None leaves a side as it is). Asynchronous: wait for
-        `analysis_ready` (or `load_failed`)."""
+        `analysis_ready` (or `load_failed`). Asks before discarding edits."""
         sources = {}
         if text_a is not None:
             sources["A"] = ("text", text_a, name_a or "A (text)")
         if text_b is not None:
             sources["B"] = ("text", text_b, name_b or "B (text)")
-        self._load(sources)
+        if self._confirm_discard_sides(sources):
+            self._load(sources)
 
     def load_files(self, path_a=None, path_b=None) -> None:
         """Load files as A and B (None leaves a side as it is). Asynchronous."""
@@ -159,11 +233,33 @@ class MainWindow(QMainWindow):
             sources["A"] = ("file", str(path_a))
         if path_b is not None:
             sources["B"] = ("file", str(path_b))
-        self._load(sources)
+        if self._confirm_discard_sides(sources):
+            self._load(sources)
 
-    def load_example(self, name: str = "prose") -> None:
-        a, b = demo_paths(name)
-        self.load_files(a, b)
+    def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
+        """A demo pair (prose, python) or a generated one (phase-shift, small-edit,
+        snapping-off, snapping-on). Generated examples bring their parameters (`params`
+        overrides them); the phase-shift ones jump to the first shifted region once analysed."""
+        if name in EXAMPLES:
+            a, b = demo_paths(name)
+            self.load_files(a, b)
+            return
+        ex = PAIR_EXAMPLES[name]
+        if not self._confirm_discard_sides(SIDES):
+            return
+        text_a, text_b, ex_params = ex.make()
+        params = params or ex_params
+        if params is not None:
+            self._suppress_submit = True  # the load below submits once, with these parameters
+            try:
+                self.set_params(params)
+            finally:
+                self._suppress_submit = False
+        seq = self._load({"A": ("text", text_a, ex.names[0]), "B": ("text", text_b, ex.names[1])})
+        self._jump_seq = seq if ex.jump_to_shift else None
+        self._jump_docs = None
+        if ex.note:
+            self.show_message(ex.note, "info")
 
     def set_params(self, params: ChunkerParams) -> None:
         """Show `params` in the panel and re-chunk both documents with them."""
@@ -178,7 +274,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if app is not None:
             apply_theme(app, theme)
-        for w in (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics):
+        for w in (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
+                  self.link_map, self.overview, self.churn, self.table):
             w.set_theme(theme)
         for side in SIDES:
             self._update_header(side)
@@ -190,31 +287,254 @@ class MainWindow(QMainWindow):
         a, b = self._docs["A"], self._docs["B"]
         if a is None and b is None:
             return
+        if any(self.panes[s].modified or self.panes[s].has_pending_edits for s in SIDES):
+            self._swap_edited()
+            return
         self._side_seq = {"A": self._side_seq["B"], "B": self._side_seq["A"]}
         self._set_document("A", b)
         self._set_document("B", a)
         self._submit()
 
+    def _swap_edited(self) -> None:
+        """Swap keeping the edits: the panes' texts are loaded on the other side."""
+        sources, modified = {}, {}
+        for src in SIDES:
+            dst = OTHER[src]
+            doc, pane = self._docs[src], self.panes[src]
+            if doc is None:
+                self._side_seq[dst] += 1
+                self._set_document(dst, None)
+                continue
+            name, path = pane.saved_as or (doc.name, doc.path)
+            sources[dst] = ("text", pane.current_text(), name, path)
+            modified[dst] = pane.modified
+        seq = self._load(sources)
+        self._modified_after_load[seq] = modified
+
     def reload(self) -> None:
-        paths = {s: d.path for s, d in self._docs.items() if d is not None and d.path}
+        paths = {}
+        for s, d in self._docs.items():
+            path = self.panes[s].saved_as[1] if self.panes[s].saved_as else (d.path if d is not None else None)
+            if path:
+                paths[s] = path
         if paths:
             self.load_files(paths.get("A"), paths.get("B"))
 
-    # -- loading -----------------------------------------------------------------------
-    def _load(self, sources: dict) -> None:
-        if not sources:
+    def save_as(self, side: str, path: str | Path | None = None) -> bool:
+        """Write the pane's text (UTF-8, "\\n" line ends) to `path` (asked if None).
+        The pane then counts as saved: no longer modified, named after the file."""
+        pane = self.panes[side]
+        if pane.document_info is None:
+            return False
+        if path is None:
+            doc = pane.document_info
+            start = (pane.saved_as[1] if pane.saved_as else doc.path) or doc.name
+            path, _ = QFileDialog.getSaveFileName(self, f"Save {side} as", str(start), "Text files (*);;All files (*)")
+            if not path:
+                return False
+        path = Path(path)
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(pane.current_text())
+        except OSError as e:
+            self.show_message(f"Cannot save {side} to {path}: {e.strerror or e}", "error")
+            return False
+        pane.saved_as = (path.name, str(path))
+        pane.origin_clean = False  # the clean state is now the saved text, not the loaded one
+        pane.document().setModified(False)
+        self._update_header(side)
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {side} to {path}", 5000)
+        return True
+
+    # -- selection, navigation, scrolling ----------------------------------------------------
+    def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
+        """Select a chunk: framed in its pane, its partner dashed in the other, its row in
+        the table. With `scroll`, its pane scrolls to it (and the other follows when synced)."""
+        pane, other = self.panes[side], self.panes[OTHER[side]]
+        view = pane.view()
+        if view is None or index is None or not 0 <= index < view.count:
+            index = None
+        partner = None
+        if index is not None and self._consistent and pane.status_info is not None:
+            partner = pane.status_info.partner[index]
+        pane.set_selected(index)
+        other.set_selected(None, partner)
+        self.selection = (side, index) if index is not None else None
+        if scroll and index is not None:
+            pane.scroll_chunk_into_view(index)
+            if partner is not None and not self.sync_scrolling:
+                other.scroll_chunk_into_view(partner)
+        if not from_table:
+            self.table.select_chunk(side, index)
+        self.chunk_selected.emit(side, index)
+
+    def _set_active_side(self, side: str) -> None:
+        self._active_side = side
+
+    @property
+    def active_side(self) -> str:
+        """The pane navigation acts on: the one last focused (B at first)."""
+        return self._active_side
+
+    def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
+        """Move the caret of the active pane (or `side`) to the next (+1) or previous (-1)
+        boundary ("boundary"), changed chunk ("changed": not reused) or shifted chunk
+        ("shifted"); scroll to it and select its chunk. Returns the chunk, or None."""
+        side = side or self._active_side
+        pane = self.panes[side]
+        view = pane.view()
+        if view is None:
+            return None
+        caret = pane.textCursor().position()
+        n = view.count
+        if what == "boundary":
+            ends = view.ends
+            if direction > 0:
+                k = int(np.searchsorted(ends, caret, "right"))
+            else:
+                k = int(np.searchsorted(ends, caret, "left")) - 1
+            if not 0 <= k < n:
+                return None
+            target, index = int(ends[k]), k
+        else:
+            if view.codes is None or not self._consistent:
+                return None
+            codes = view.codes
+            mask = codes == STATUS_CODES["shifted"] if what == "shifted" else codes != STATUS_CODES["reused"]
+            here = int(np.searchsorted(view.starts, caret, "right")) - 1
+            if direction > 0:
+                hits = np.flatnonzero(mask[here + 1:])
+                if not hits.size:
+                    return None
+                index = here + 1 + int(hits[0])
+            else:
+                hits = np.flatnonzero(mask[: max(here, 0)])
+                if not hits.size:
+                    return None
+                index = int(hits[-1])
+            target = int(view.starts[index])
+        pane.move_caret(target)
+        lo, hi = pane.visible_position_range()
+        if not lo <= target <= hi:
+            pane.scroll_position_to_y(target, pane.viewport().height() * 0.3)
+        self.select_chunk(side, index, scroll=False)
+        return index
+
+    def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
+        """Scroll both panes so chunk a_index of A and b_index of B start level, at
+        `fraction` of the height (a None side is left alone)."""
+        self._syncing = True
+        try:
+            for side, index in (("A", a_index), ("B", b_index)):
+                pane = self.panes[side]
+                view = pane.view()
+                if view is None or index is None or not view.count:
+                    continue
+                index = min(max(index, 0), view.count)
+                pos = int(view.starts[index]) if index < view.count else int(view.ends[-1])
+                pane.scroll_position_to_y(pos, pane.viewport().height() * fraction)
+        finally:
+            self._syncing = False
+        self.link_map.update()
+
+    def _on_band_clicked(self, band: Band) -> None:
+        self.show_pair(band.a_lo, band.b_lo)
+        if band.b_hi > band.b_lo:
+            self.select_chunk("B", band.b_lo, scroll=False)
+        elif band.a_hi > band.a_lo:
+            self.select_chunk("A", band.a_lo, scroll=False)
+
+    def show_region(self, k: int) -> None:
+        """Show phase-shift region k of the comparison in both panes and select its first B chunk."""
+        comparison = self.comparison
+        if comparison is None or not 0 <= k < len(comparison.phase_shift_regions):
             return
+        r = comparison.phase_shift_regions[k]
+        self.show_pair(r.a_chunks[0], r.b_chunks[0])
+        self.select_chunk("B", r.b_chunks[0], scroll=False)
+
+    def jump_to_position(self, side: str, position: int) -> None:
+        """Scroll a pane so `position` is in the middle (the other follows when synced)."""
+        pane = self.panes[side]
+        if pane.document_info is None:
+            return
+        pane.scroll_position_to_y(position, pane.viewport().height() / 2)
+        self.overview.update()
+
+    def _on_pane_scrolled(self, side: str) -> None:
+        self.overview.update()
+        if self._syncing or not self.sync_scrolling:
+            return
+        self.sync_from(side)
+
+    def sync_from(self, side: str) -> None:
+        """Scroll the other pane so the chunk level with the middle of `side`'s viewport
+        is level with its partner (or the matching place between partners)."""
+        src, dst = self.panes[side], self.panes[OTHER[side]]
+        vs, vd = src.view(), dst.view()
+        if vs is None or vd is None or not self._consistent or side not in self._align:
+            return
+        self._syncing = True
+        try:
+            bar, dbar = src.verticalScrollBar(), dst.verticalScrollBar()
+            if bar.value() == bar.minimum():
+                dbar.setValue(dbar.minimum())
+                return
+            if bar.value() == bar.maximum() and bar.maximum() > 0:
+                dbar.setValue(dbar.maximum())
+                return
+            h = src.viewport().height()
+            pos = src.position_at_y(h / 2)
+            y = src.y_locator()(pos)[0]
+            if y in (ABOVE, BELOW):
+                y = h / 2
+            target = map_position(
+                pos, vs.starts, vs.ends, src.document().characterCount(),
+                vd.starts, vd.ends, dst.document().characterCount(),
+                self._align[side], self._align[OTHER[side]],
+            )
+            dst.scroll_position_to_y(target, y)
+        finally:
+            self._syncing = False
+        self.link_map.update()
+
+    def _set_sync(self, on: bool) -> None:
+        if on:
+            self.sync_from(self._active_side)
+
+    # -- loading -----------------------------------------------------------------------
+    def _confirm_discard_sides(self, sides) -> bool:
+        edited = [s for s in SIDES if s in sides and self.panes[s].modified]
+        if not edited:
+            return True
+        names = " and ".join(edited)
+        return bool(self.confirm_discard(
+            f"{names} {'has' if len(edited) == 1 else 'have'} unsaved edits. Discard them?"))
+
+    def _ask_discard(self, question: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Discard edits?", question,
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def _load(self, sources: dict) -> int | None:
+        if not sources:
+            return None
         seq = self.loader.load(sources)
         for side in sources:
             self._side_seq[side] = seq
             self._update_header(side, "loading…")
+        return seq
 
     def _on_loaded(self, batch: LoadBatch) -> None:
         changed = False
+        modified = self._modified_after_load.pop(batch.seq, {})
         for side, doc in batch.documents.items():
             if self._side_seq.get(side) != batch.seq:
                 continue  # a later load of this side was requested: this one is stale
-            self._set_document(side, doc)
+            self._set_document(side, doc, modified.get(side, False))
             changed = True
         for side in SIDES:
             if self._side_seq[side] == batch.seq and side not in batch.documents:
@@ -226,22 +546,37 @@ class MainWindow(QMainWindow):
                 text += f"\n{' and '.join(kept)} still show{'s' if len(kept) == 1 else ''} the document loaded before."
             self.show_message(text, "error")
             self.load_failed.emit(text)
+        if self._jump_seq == batch.seq:
+            self._jump_seq = None
+            self._jump_docs = (self._docs["A"], self._docs["B"]) if changed else None
         if changed:
             self.documents_changed.emit()
             self._submit()
 
-    def _set_document(self, side: str, doc: LoadedDocument | None) -> None:
+    def _set_document(self, side: str, doc: LoadedDocument | None, modified: bool = False) -> None:
         self._docs[side] = doc
         pane = self.panes[side]
+        pane.saved_as = None
+        pane.origin_clean = not modified
         if doc is None:
-            pane.document_info = None
-            pane.clear()
-            pane.set_chunking(None, None)
+            pane.clear_document()
         else:
-            pane.set_document(doc)
+            pane.set_document(doc, modified)
+        if self.selection is not None:
+            self.select_chunk(self.selection[0], None, scroll=False)
+        self._consistent = False
+        self.link_map.set_links(None)
         self._update_header(side, "analysing…" if doc is not None else "")
-        names = [d.name for d in self._docs.values() if d is not None]
-        self.setWindowTitle("Steadlith Inspector" + (" — " + " ↔ ".join(names) if names else ""))
+        self._update_title()
+
+    def _update_title(self) -> None:
+        names = []
+        for s in SIDES:
+            d = self._docs[s]
+            if d is not None:
+                names.append(self.panes[s].saved_as[0] if self.panes[s].saved_as else d.name)
+        self.setWindowTitle("Steadlith Inspector" + (" — " + " ↔ ".join(names) if names else "") + "[*]")
+        self.setWindowModified(any(p.modified for p in self.panes.values()))
 
     def _on_files_dropped(self, paths: list[str], side: str | None) -> None:
         if len(paths) >= 2:
@@ -267,12 +602,68 @@ class MainWindow(QMainWindow):
         if path:
             self.load_files(*(path, None) if side == "A" else (None, path))
 
+    # -- editing -------------------------------------------------------------------------
+    def _on_pane_edited(self, side: str) -> None:
+        """A keystroke (or undo, paste…): O(1) here; the analysis waits for a pause."""
+        self._edit_timer.start()
+        pane = self.panes[side]
+        if pane.revision == pane.shown_revision + 1:  # the first edit since the shown result
+            self._update_header(side)
+
+    def _on_edit_pause(self) -> None:
+        self._submit()
+
+    def _on_modification_changed(self, side: str) -> None:
+        self._update_header(side)
+        self._update_title()
+
+    def _source(self, side: str):
+        """What to analyse for a side: its loaded document, or its edited text."""
+        doc = self._docs[side]
+        pane = self.panes[side]
+        if doc is None or pane.origin is None or pane.origin is not doc.root:
+            return doc
+        if pane.revision == doc.revision:
+            return doc
+        root = doc.root
+        name, path = pane.saved_as or (root.name, root.path)
+        if not pane.modified and pane.origin_clean:  # undone back to the text as loaded
+            return dataclasses.replace(root, revision=pane.revision, origin=root)
+        return EditedSource(pane.current_text(), root, pane.revision, name, path)
+
+    def set_editable(self, side: str, editable: bool) -> None:
+        self.panes[side].set_editable(editable)
+        act = self.act_edit_b if side == "B" else self.act_edit_a
+        if act.isChecked() != editable:
+            act.setChecked(editable)
+        self._update_header(side)
+
+    def _active_editor(self) -> DocumentPane | None:
+        """The pane Undo/Redo act on: the focused one if editable, else an editable one."""
+        pane = self.panes[self._active_side]
+        if pane.editable:
+            return pane
+        return next((p for p in (self.pane_b, self.pane_a) if p.editable), None)
+
+    def undo(self) -> None:
+        pane = self._active_editor()
+        if pane is not None:
+            pane.undo()
+
+    def redo(self) -> None:
+        pane = self._active_editor()
+        if pane is not None:
+            pane.redo()
+
     # -- analysis ----------------------------------------------------------------------
     def _on_params_changed(self, params: ChunkerParams) -> None:
         self._submit()
 
     def _submit(self) -> None:
-        a, b = self._docs["A"], self._docs["B"]
+        if self._suppress_submit:
+            return
+        self._edit_timer.stop()
+        a, b = self._source("A"), self._source("B")
         if a is None and b is None:
             return
         self.analyzer.submit(a, b, self.params_panel.params)
@@ -282,13 +673,61 @@ class MainWindow(QMainWindow):
             ("A", result.doc_a, result.a, result.layout_a),
             ("B", result.doc_b, result.b, result.layout_b),
         ):
-            if self.panes[side].document_info is doc:
-                self.panes[side].set_chunking(chunking, layout)
-            self._update_header(side)
+            pane = self.panes[side]
+            if doc is None:
+                if pane.origin is None:
+                    pane.show_result(None, None, None, None)
+            elif pane.show_result(doc, chunking, layout, result.side_status(side)):
+                self._docs[side] = doc  # an edited version is now the analysed one
         self._result = result
+        self._consistent = (
+            result.comparison is not None
+            and self.pane_a.chunking is result.a and self.pane_b.chunking is result.b
+        )
+        comparison = result.comparison if self._consistent else None
+        if comparison is not None:
+            self._align = {
+                "A": np.fromiter((i for i, _ in comparison.alignment), np.int64, len(comparison.alignment)),
+                "B": np.fromiter((j for _, j in comparison.alignment), np.int64, len(comparison.alignment)),
+            }
+        else:
+            self._align = {}
+        self.link_map.set_links(result.links if comparison is not None else None)
+        self.overview.set_result({
+            "A": side_data(result.layout_a if self.pane_a.chunking is result.a else None,
+                           result.status_a if comparison is not None else None, self._doc_length("A")),
+            "B": side_data(result.layout_b if self.pane_b.chunking is result.b else None,
+                           result.status_b if comparison is not None else None, self._doc_length("B")),
+        })
+        self.churn.show_comparison(comparison, self._empty_churn_message(result))
+        self.table.set_result(self.pane_a.chunking, self.pane_b.chunking,
+                              comparison.status_a if comparison is not None else None,
+                              comparison.status_b if comparison is not None else None)
+        for side in SIDES:
+            self._update_header(side)
+        if self.selection is not None:
+            self.select_chunk(*self.selection, scroll=False)
         self.diagnostics.show_result(result)
+        if self._jump_docs is not None and comparison is not None:
+            if (result.doc_a is not None and result.doc_a.root is self._jump_docs[0]
+                    and result.doc_b is not None and result.doc_b.root is self._jump_docs[1]):
+                self._jump_docs = None
+                if comparison.phase_shift_regions:
+                    self.show_region(0)
         self._update_status()
         self.analysis_ready.emit(result)
+
+    def _doc_length(self, side: str) -> int:
+        return self.panes[side].document().characterCount()
+
+    def _empty_churn_message(self, result: AnalysisResult) -> str:
+        if result.comparison_error:
+            return f"No comparison: {result.comparison_error}"
+        if result.a is None or result.b is None:
+            missing = "A" if result.a is None else "B"
+            return (f"Load {missing} too: the churn of an edit needs two versions. "
+                    "Reused chunks, tokens to re-embed, phase shifts and the locality check appear here.")
+        return "Analysing the versions shown…"
 
     def _on_analysis_failed(self, message: str) -> None:
         self.show_message(f"Analysis failed: {message}. The previous result stays on screen.", "error")
@@ -300,7 +739,10 @@ class MainWindow(QMainWindow):
 
     # -- chrome ------------------------------------------------------------------------
     def _update_header(self, side: str, status: str = "") -> None:
-        self.columns[side].update_header(status)
+        pane = self.panes[side]
+        if pane.document_info is not None and pane.has_pending_edits and not status:
+            status = "edited: analysis after a pause"
+        self.columns[side].update_header(status, getattr(pane, "saved_as", None))
 
     def _update_status(self) -> None:
         r = self._result
@@ -318,7 +760,10 @@ class MainWindow(QMainWindow):
         for side, c in (("A", r.a), ("B", r.b)):
             if c is not None:
                 parts.append(f"{side}: {c.diagnostics.chunk_count:,} chunks")
-        parts.append(f"analysis {r.ms_total:.1f} ms (A {r.ms_a:.1f} · B {r.ms_b:.1f})")
+        timing = f"analysis {r.ms_total:.1f} ms (A {r.ms_a:.1f} · B {r.ms_b:.1f}"
+        if r.comparison is not None:
+            timing += f" · compare {r.ms_compare:.1f}"
+        parts.append(timing + ")")
         self.statusBar().showMessage("   ·   ".join(parts))
 
     def _build_status(self) -> None:
@@ -326,6 +771,22 @@ class MainWindow(QMainWindow):
         self._busy_label.setObjectName("busyLabel")
         self.statusBar().addPermanentWidget(self._busy_label)
         self._update_status()
+
+    def _action(self, text: str, slot, shortcut=None, checkable: bool = False, checked: bool = False,
+                tip: str | None = None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if checkable:
+            act.setCheckable(True)
+            act.setChecked(checked)
+            act.toggled.connect(slot)
+        else:
+            act.triggered.connect(lambda _c=False: slot())
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        return act
 
     def _build_actions(self) -> None:
         mb = self.menuBar()
@@ -338,6 +799,10 @@ class MainWindow(QMainWindow):
         self.act_swap.triggered.connect(self.swap)
         self.act_reload = QAction("&Reload from disk", self, shortcut=QKeySequence.StandardKey.Refresh)
         self.act_reload.triggered.connect(self.reload)
+        self.act_save_b = self._action("Save B &as…", lambda: self.save_as("B"), "Ctrl+S",
+                                       tip="Write B as shown, with your edits, to a UTF-8 text file")
+        self.act_save_a = self._action("Save A as…", lambda: self.save_as("A"), "Ctrl+Alt+S",
+                                       tip="Write A as shown, with your edits, to a UTF-8 text file")
         self.act_screenshot = QAction("Save &screenshot…", self)
         self.act_screenshot.triggered.connect(self._save_screenshot_dialog)
         act_quit = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
@@ -345,11 +810,31 @@ class MainWindow(QMainWindow):
         for a in (self.act_open_a, self.act_open_b, self.act_swap, self.act_reload):
             file_menu.addAction(a)
         file_menu.addSeparator()
+        file_menu.addAction(self.act_save_b)
+        file_menu.addAction(self.act_save_a)
+        file_menu.addSeparator()
         file_menu.addAction(self.act_screenshot)
         file_menu.addSeparator()
         file_menu.addAction(act_quit)
 
+        edit = mb.addMenu("&Edit")
+        self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
+                                     tip="Undo the last edit in the focused editable pane (B at first)")
+        self.act_redo = self._action("&Redo", self.redo, QKeySequence.StandardKey.Redo)
+        self.act_edit_b = self._action("Edit &B", lambda on: self.set_editable("B", on), checkable=True, checked=True,
+                                       tip="Type into B: the analysis reruns after a short pause")
+        self.act_edit_a = self._action("Allow editing &A", lambda on: self.set_editable("A", on), checkable=True,
+                                       tip="Type into A too")
+        for a in (self.act_undo, self.act_redo):
+            edit.addAction(a)
+        edit.addSeparator()
+        edit.addAction(self.act_edit_b)
+        edit.addAction(self.act_edit_a)
+
         view = mb.addMenu("&View")
+        self.act_sync = self._action("S&ynchronized scrolling", self._set_sync, "Ctrl+Shift+Y", checkable=True,
+                                     checked=True, tip="Keep aligned chunks level while either pane scrolls")
+        view.addAction(self.act_sync)
         self.act_syntax = QAction("&Syntax colour for code", self, checkable=True, checked=True)
         self.act_syntax.toggled.connect(self._set_syntax)
         view.addAction(self.act_syntax)
@@ -365,16 +850,45 @@ class MainWindow(QMainWindow):
             self._theme_actions[name] = act
         view.addSeparator()
         view.addAction(self.params_dock.toggleViewAction())
+        view.addAction(self.churn_dock.toggleViewAction())
         view.addAction(self.diagnostics_dock.toggleViewAction())
+        view.addAction(self.table_dock.toggleViewAction())
         self.act_legend = QAction("&Legend", self, checkable=True, checked=True)
         self.act_legend.toggled.connect(self.legend.setVisible)
         view.addAction(self.act_legend)
 
+        nav = mb.addMenu("&Navigate")
+        self.nav_actions = {}
+        for key, text, shortcut, what, direction in (
+            ("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
+            ("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
+            ("next_changed", "Next &changed chunk", "F7", "changed", 1),
+            ("prev_changed", "Previous c&hanged chunk", "Shift+F7", "changed", -1),
+            ("next_shifted", "Next &shifted chunk", "F8", "shifted", 1),
+            ("prev_shifted", "Previous sh&ifted chunk", "Shift+F8", "shifted", -1),
+        ):
+            act = self._action(text, lambda w=what, d=direction: self.navigate(w, d), shortcut,
+                               tip="In the pane that last had the focus (B at first)")
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.nav_actions[key] = act
+            nav.addAction(act)
+            if key in ("prev_boundary", "prev_changed"):
+                nav.addSeparator()
+
         self.examples_menu = mb.addMenu("E&xamples")
+        self.example_actions = {}
         for name in EXAMPLES:
             act = QAction(EXAMPLE_TITLES[name], self)
             act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
             self.examples_menu.addAction(act)
+            self.example_actions[name] = act
+        self.examples_menu.addSeparator()
+        for name, ex in PAIR_EXAMPLES.items():
+            act = QAction(ex.title, self)
+            act.setStatusTip(ex.note)
+            act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
+            self.examples_menu.addAction(act)
+            self.example_actions[name] = act
 
         help_menu = mb.addMenu("&Help")
         act_about = QAction("&About Steadlith Inspector", self)
@@ -392,6 +906,11 @@ class MainWindow(QMainWindow):
         ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         ex.setMenu(self.examples_menu)
         tb.addWidget(ex)
+        tb.addSeparator()
+        tb.addAction(self.nav_actions["prev_shifted"])
+        tb.addAction(self.nav_actions["next_shifted"])
+        self.nav_actions["prev_shifted"].setIconText("◀ shifted")
+        self.nav_actions["next_shifted"].setIconText("shifted ▶")
         spacer = QWidget()
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)
@@ -414,13 +933,18 @@ class MainWindow(QMainWindow):
     def _about(self) -> None:
         self.show_message(
             "Steadlith Inspector shows where and why the content-defined chunker (tttd-v1) cut two versions "
-            "of a document. Hover a chunk for its details; change parameters on the left.",
+            "of a document, which chunks an edit kept and which it cost (shifted chunks are the phase shift). "
+            "Hover a chunk for its details; change parameters on the left; type into B to see the effect live.",
             "info",
         )
 
     def closeEvent(self, event) -> None:  # noqa: N802
         from PySide6.QtCore import QThreadPool
 
+        if not self._confirm_discard_sides(SIDES):
+            event.ignore()
+            return
+        self._edit_timer.stop()
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)
 

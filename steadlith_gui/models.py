@@ -1,25 +1,39 @@
-"""Thin, Qt-free adapters between core results and the widgets.
+"""Thin adapters between core results and the widgets.
 
-- `LoadedDocument`: a document as shown (source text, name, offset map, syntax spans).
+Qt-free (built in the worker thread, never changed afterwards):
+
+- `LoadedDocument`: a document as shown (source text, name, offset map, syntax spans);
+  an edited document remembers the loaded one it came from (`origin`) and the editor
+  revision its text was taken at.
+- `EditedSource`: the text of an edited pane, to be turned into a LoadedDocument by
+  the worker (offset map and syntax spans are O(document): never on the GUI thread).
 - `ChunkLayout`: a `Chunking`'s chunk spans and cut markers in Qt positions.
+- `SideStatus`: one side's chunk statuses and changed-word runs (Qt positions).
+- `LinkList`: the bands of the link map: reused pairs and the status regions between
+  them, as chunk ranges (a presentation grouping of the core's statuses).
 - `AnalysisResult`: what one analysis produced; its first two fields are the
-  `Chunking`s of A and B (the comparison of the next issue is the third).
+  `Chunking`s of A and B, the third the core's `Comparison` (None unless both exist).
+- `map_position()`: where a position of one version lies in the other (sync scrolling).
 
-Everything here is built in the worker thread and never changed afterwards.
+Qt item model (GUI thread): `ChunkTableModel`, the rows of the chunk table, and
+`ChunkFilterProxy`, its filter.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunking, ChunkerParams
 
 from .highlight import SyntaxSpans, syntax_spans
 from .offsets import OffsetMap
-from .palette import marker_kind
+from .palette import KIND_LABELS, LIGHT, STATUS_HELP, STATUSES, Theme, marker_kind
 
 
 class DocumentError(Exception):
@@ -33,6 +47,13 @@ class LoadedDocument:
     path: str | None
     offsets: OffsetMap
     syntax: SyntaxSpans | None
+    revision: int = 0  # editor revision the text was taken at (0: as loaded)
+    origin: "LoadedDocument | None" = None  # the loaded document an edited one came from
+
+    @property
+    def root(self) -> "LoadedDocument":
+        """The document as loaded (itself, unless this is an edited version of it)."""
+        return self.origin if self.origin is not None else self
 
     @property
     def size_label(self) -> str:
@@ -53,6 +74,25 @@ def prepare_document(side: str, text: str, name: str | None = None, path: str | 
         raise DocumentError(f"{side} has only whitespace: nothing to chunk ({shown})")
     offsets = OffsetMap(text)
     return LoadedDocument(text, shown, path, offsets, syntax_spans(text, name or path, offsets))
+
+
+class EditedSource(NamedTuple):
+    """An edited pane's text, taken at editor revision `revision` (edits normalize line
+    ends to "\n": a QTextDocument keeps no line-end characters)."""
+
+    text: str
+    origin: LoadedDocument  # the loaded document being edited (LoadedDocument.root)
+    revision: int
+    name: str
+    path: str | None
+
+
+def materialize(side: str, source) -> LoadedDocument | None:
+    """A LoadedDocument for an analysis request entry (worker thread)."""
+    if source is None or isinstance(source, LoadedDocument):
+        return source
+    doc = prepare_document(side, source.text, name=source.name, path=source.path)
+    return LoadedDocument(doc.text, source.name, source.path, doc.offsets, doc.syntax, source.revision, source.origin)
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,10 +138,190 @@ class ChunkLayout:
         return range(i0, max(i0, i1))
 
 
+STATUS_CODES = {s: i for i, s in enumerate(STATUSES)}  # reused 0, shifted 1, edited 2, new 3, removed 4
+NO_STATUS = -1
+
+
+@dataclass(frozen=True, eq=False)
+class SideStatus:
+    """One side of a comparison, for display: per-chunk status codes (STATUS_CODES),
+    partners, and the runs of changed words as sorted, disjoint Qt position spans
+    [changed_starts[k], changed_ends[k])."""
+
+    side: str
+    statuses: tuple[str, ...]
+    codes: np.ndarray  # int8 per chunk
+    partner: tuple[int | None, ...]
+    changed_starts: np.ndarray
+    changed_ends: np.ndarray
+
+    @classmethod
+    def build(cls, side: str, comparison, offsets: OffsetMap) -> "SideStatus":
+        statuses = comparison.status_a if side == "A" else comparison.status_b
+        partner = comparison.partner_a if side == "A" else comparison.partner_b
+        words = (comparison.a if side == "A" else comparison.b).words
+        lo_hi = [(op.a_start, op.a_end) if side == "A" else (op.b_start, op.b_end)
+                 for op in comparison.ops if op.tag != "equal"]
+        lo_hi = [(lo, hi) for lo, hi in lo_hi if hi > lo]
+        starts = np.fromiter((words.starts[lo] for lo, _ in lo_hi), dtype=np.int64, count=len(lo_hi))
+        ends = np.fromiter((words.ends[hi - 1] for _, hi in lo_hi), dtype=np.int64, count=len(lo_hi))
+        codes = np.fromiter((STATUS_CODES[s] for s in statuses), dtype=np.int8, count=len(statuses))
+        return cls(
+            side, tuple(statuses), codes, tuple(partner),
+            np.asarray(offsets.to_display(starts), dtype=np.int64),
+            np.asarray(offsets.to_display(ends), dtype=np.int64),
+        )
+
+    def status(self, index: int) -> str:
+        return self.statuses[index]
+
+    def changed_visible(self, lo: int, hi: int) -> range:
+        """Indices of the changed-word runs overlapping Qt positions [lo, hi]."""
+        i0 = int(np.searchsorted(self.changed_ends, lo, "right"))
+        i1 = int(np.searchsorted(self.changed_starts, hi, "left"))
+        return range(i0, max(i0, i1))
+
+
+@dataclass(frozen=True, eq=False)
+class LinkList:
+    """The link map's bands, monotone in A and in B: band k joins A chunks
+    [a_lo[k], a_hi[k]) to B chunks [b_lo[k], b_hi[k]) (an empty range marks the place
+    between two chunks). `status[k]` is "reused" for an alignment pair (one chunk each
+    side), else the status of the region: shifted, edited, new or removed.
+
+    Between two consecutive pairs, the unpaired chunks of each side are grouped into
+    runs of shifted / other chunks; runs of the two sides are matched in order by kind
+    (a tiny LCS), unmatched ones join the band beside them. It only groups the core's
+    statuses for drawing; no chunking rule is involved."""
+
+    status: tuple[str, ...]
+    a_lo: np.ndarray
+    a_hi: np.ndarray
+    b_lo: np.ndarray
+    b_hi: np.ndarray
+    pairs: np.ndarray  # band indices of the alignment pairs, in order
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    @classmethod
+    def build(cls, status_a, status_b, alignment) -> "LinkList":
+        na, nb = len(status_a), len(status_b)
+        bands: list[tuple[str, int, int, int, int]] = []
+        pairs: list[int] = []
+        prev_a = prev_b = 0
+        for i, j in [*alignment, (na, nb)]:
+            bands.extend(_gap_bands(status_a, status_b, prev_a, i, prev_b, j))
+            if i < na and j < nb:
+                pairs.append(len(bands))
+                bands.append(("reused", i, i + 1, j, j + 1))
+            prev_a, prev_b = i + 1, j + 1
+        cols = list(zip(*bands)) if bands else [(), (), (), (), ()]
+        arr = [np.asarray(c, dtype=np.int64) for c in cols[1:]]
+        return cls(tuple(cols[0]), *arr, np.asarray(pairs, dtype=np.int64))
+
+    def visible(self, a_range: tuple[int, int] | None, b_range: tuple[int, int] | None) -> range:
+        """Bands touching A chunks [a0, a1) or B chunks [b0, b1) (either may be None).
+        A band with an empty range touches the place it marks."""
+        lo, hi = len(self.status), 0
+        for rng, los, his in ((a_range, self.a_lo, self.a_hi), (b_range, self.b_lo, self.b_hi)):
+            if rng is None or rng[1] <= rng[0]:
+                continue
+            r0, r1 = rng
+            # bands are sorted by lo and by hi; touching: hi > r0 (or hi == lo == r0), lo < r1
+            k0 = int(np.searchsorted(his, r0, "right"))
+            while k0 > 0 and his[k0 - 1] == r0 and los[k0 - 1] == r0:
+                k0 -= 1
+            k1 = int(np.searchsorted(los, r1, "left"))
+            while k1 < len(los) and los[k1] == r1 and his[k1] == r1:
+                k1 += 1
+            if k1 > k0:
+                lo, hi = min(lo, k0), max(hi, k1)
+        return range(lo, hi) if hi > lo else range(0)
+
+
+def _kind(status: str) -> str:
+    return "s" if status == "shifted" else "c"
+
+
+def _runs(statuses, lo: int, hi: int) -> list[tuple[str, int, int]]:
+    runs: list[tuple[str, int, int]] = []
+    for k in range(lo, hi):
+        kd = _kind(statuses[k])
+        if runs and runs[-1][0] == kd:
+            runs[-1] = (kd, runs[-1][1], k + 1)
+        else:
+            runs.append((kd, k, k + 1))
+    return runs
+
+
+def _band_status(statuses: set[str]) -> str:
+    if "shifted" in statuses:
+        return "shifted"
+    if statuses <= {"new"}:
+        return "new"
+    if statuses <= {"removed"}:
+        return "removed"
+    return "edited"
+
+
+def _gap_bands(status_a, status_b, a0: int, a1: int, b0: int, b1: int) -> list[tuple[str, int, int, int, int]]:
+    if a1 <= a0 and b1 <= b0:
+        return []
+    ra, rb = _runs(status_a, a0, a1), _runs(status_b, b0, b1)
+    matcher = difflib.SequenceMatcher(None, [r[0] for r in ra], [r[0] for r in rb], autojunk=False)
+    out: list[tuple[str, int, int, int, int]] = []
+    ia = ib = 0  # next unconsumed run on each side
+    pa, pb = a0, b0  # chunk cursor on each side
+
+    def emit(ra_part, rb_part) -> None:
+        nonlocal pa, pb
+        if not ra_part and not rb_part:
+            return
+        alo = ra_part[0][1] if ra_part else pa
+        ahi = ra_part[-1][2] if ra_part else pa
+        blo = rb_part[0][1] if rb_part else pb
+        bhi = rb_part[-1][2] if rb_part else pb
+        sts = {status_a[k] for k in range(alo, ahi)} | {status_b[k] for k in range(blo, bhi)}
+        out.append((_band_status(sts), alo, ahi, blo, bhi))
+        pa, pb = ahi, bhi
+
+    for blk in matcher.get_matching_blocks():
+        emit(ra[ia:blk.a], rb[ib:blk.b])  # the unmatched runs before this block, as one band
+        for t in range(blk.size):
+            emit([ra[blk.a + t]], [rb[blk.b + t]])
+        ia, ib = blk.a + blk.size, blk.b + blk.size
+    return out
+
+
+def map_position(pos: int, src_starts, src_ends, src_length: int, dst_starts, dst_ends, dst_length: int,
+                 align_src, align_dst) -> int:
+    """The position in the other version level with `pos` (Qt positions).
+
+    Inside a reused chunk: the same fraction of its partner. Between two reused chunks
+    (a gap of shifted, edited, new or removed chunks): the same fraction of the gap
+    between their partners. No pairs at all: the same fraction of the document."""
+    n = len(align_src)
+    if n == 0:
+        return int(round(pos / max(src_length, 1) * dst_length))
+    starts_of_pairs = src_starts[align_src]
+    k = int(np.searchsorted(starts_of_pairs, pos, "right")) - 1
+    if k >= 0 and pos <= src_ends[align_src[k]]:
+        s0, s1 = int(src_starts[align_src[k]]), int(src_ends[align_src[k]])
+        d0, d1 = int(dst_starts[align_dst[k]]), int(dst_ends[align_dst[k]])
+    else:
+        s0 = int(src_ends[align_src[k]]) if k >= 0 else 0
+        d0 = int(dst_ends[align_dst[k]]) if k >= 0 else 0
+        s1 = int(src_starts[align_src[k + 1]]) if k + 1 < n else src_length
+        d1 = int(dst_starts[align_dst[k + 1]]) if k + 1 < n else dst_length
+    t = (pos - s0) / (s1 - s0) if s1 > s0 else 0.0
+    return int(round(d0 + min(max(t, 0.0), 1.0) * (d1 - d0)))
+
+
 class AnalysisResult(NamedTuple):
     a: Chunking | None  # the shown chunking of A
     b: Chunking | None  # the shown chunking of B
-    comparison: object | None  # reserved: the A/B comparison of the next issue
+    comparison: object | None  # steadlith_core Comparison of A and B (None unless both exist)
     params: ChunkerParams
     generation: int
     doc_a: LoadedDocument | None
@@ -111,3 +331,262 @@ class AnalysisResult(NamedTuple):
     ms_a: float  # time to chunk A (and lay it out), milliseconds
     ms_b: float
     ms_total: float  # the whole analysis in the worker
+    status_a: SideStatus | None = None  # the comparison, side by side, in Qt positions
+    status_b: SideStatus | None = None
+    links: LinkList | None = None
+    ms_compare: float = 0.0
+    comparison_error: str | None = None  # why there is no comparison although A and B exist
+
+    def side_status(self, side: str) -> SideStatus | None:
+        return self.status_a if side == "A" else self.status_b
+
+
+# -- the chunk table (Qt item model) ------------------------------------------------------
+
+COLUMNS = ("version", "index", "status", "kind", "snapped", "tokens", "words", "offsets", "hash")
+COLUMN_TIPS = {
+    "version": "A or B",
+    "index": "chunk index in its version",
+    "status": "reused, shifted (phase shift), edited, new (B) or removed (A)",
+    "kind": "kind of the cut that ends the chunk",
+    "snapped": "the cut was moved to a paragraph or sentence end",
+    "tokens": "tokens in the chunk",
+    "words": "words in the chunk",
+    "offsets": "code-point offsets in the source text: first word start – last word end",
+    "hash": "chunk hash (identity)",
+}
+KIND_ORDER = {"primary": 0, "backup": 1, "hard": 2, "end": 3}
+
+
+class ChunkTableModel(QAbstractTableModel):
+    """Every chunk of A and B, one row each. Thin: rows read the Chunkings and statuses;
+    sorting permutes a row order computed with numpy (no Python comparisons)."""
+
+    SortRole = Qt.ItemDataRole.UserRole + 1  # the number (or text) a column sorts by
+    SideRole = Qt.ItemDataRole.UserRole + 2  # "A" or "B"
+    ChunkIndexRole = Qt.ItemDataRole.UserRole + 3  # chunk index in its version
+    StatusRole = Qt.ItemDataRole.UserRole + 4  # status name, or "" without a comparison
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent)
+        self.theme = theme
+        self._chunks: dict[str, tuple] = {"A": (), "B": ()}
+        self._status: dict[str, tuple[str, ...] | None] = {"A": None, "B": None}
+        self._na = 0
+        self._order = np.zeros(0, dtype=np.int64)  # row -> global id (A chunks first, then B)
+        self._row_of = np.zeros(0, dtype=np.int64)  # global id -> row
+        self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
+        self._icons: dict[str, QIcon] = {}
+
+    # -- content -------------------------------------------------------------------------
+    def set_result(self, a: Chunking | None, b: Chunking | None, status_a=None, status_b=None) -> None:
+        self.beginResetModel()
+        self._chunks = {"A": a.chunks if a is not None else (), "B": b.chunks if b is not None else ()}
+        self._status = {"A": status_a, "B": status_b}
+        self._na = len(self._chunks["A"])
+        n = self._na + len(self._chunks["B"])
+        self._order = self._sorted_order(n)
+        self._row_of = np.empty(n, dtype=np.int64)
+        self._row_of[self._order] = np.arange(n, dtype=np.int64)
+        self.endResetModel()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self._icons = {}
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1),
+                                  [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.DecorationRole])
+
+    def chunk_at_row(self, row: int) -> tuple[str, int]:
+        g = int(self._order[row])
+        return ("A", g) if g < self._na else ("B", g - self._na)
+
+    def row_of(self, side: str, index: int) -> int | None:
+        g = index if side == "A" else self._na + index
+        if 0 <= index < len(self._chunks[side]) and g < len(self._row_of):
+            return int(self._row_of[g])
+        return None
+
+    def status_of(self, side: str, index: int) -> str:
+        st = self._status[side]
+        return st[index] if st is not None else ""
+
+    # -- QAbstractTableModel -----------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._order)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return COLUMN_TIPS[COLUMNS[section]]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        side, i = self.chunk_at_row(index.row())
+        col = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(side, i, col)
+        if role == self.SortRole:
+            return self._key(side, i, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(side, i, col)
+        if role == Qt.ItemDataRole.BackgroundRole and col == "status":
+            st = self.status_of(side, i)
+            return self.theme.status_tints(st)[1] if st and st != "reused" else None
+        if role == Qt.ItemDataRole.DecorationRole and col == "status":
+            st = self.status_of(side, i)
+            return self._icon(st) if st else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in ("index", "tokens", "words"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == self.SideRole:
+            return side
+        if role == self.ChunkIndexRole:
+            return i
+        if role == self.StatusRole:
+            return self.status_of(side, i)
+        return None
+
+    def _display(self, side: str, i: int, col: str):
+        c = self._chunks[side][i]
+        if col == "version":
+            return side
+        if col == "index":
+            return str(i)
+        if col == "status":
+            return self.status_of(side, i) or "—"
+        if col == "kind":
+            return KIND_LABELS[c.kind]
+        if col == "snapped":
+            return "snapped" if c.snapped else ""
+        if col == "tokens":
+            return f"{c.tokens:,}"
+        if col == "words":
+            return f"{c.word_count:,}"
+        if col == "offsets":
+            return f"{c.start:,}–{c.end:,}"
+        return c.hash
+
+    def _key(self, side: str, i: int, col: str):
+        c = self._chunks[side][i]
+        return {
+            "version": 0 if side == "A" else 1, "index": i, "tokens": c.tokens, "words": c.word_count,
+            "offsets": c.start, "snapped": int(c.snapped), "kind": KIND_ORDER.get(c.kind, 9),
+            "status": STATUS_CODES.get(self.status_of(side, i), NO_STATUS), "hash": c.hash,
+        }[col]
+
+    def _tooltip(self, side: str, i: int, col: str):
+        if col == "status":
+            st = self.status_of(side, i)
+            return f"{st}: {STATUS_HELP[st]}" if st else "no comparison: load both versions"
+        if col == "hash":
+            return self._chunks[side][i].hash
+        return None
+
+    def _icon(self, status: str) -> QIcon:
+        icon = self._icons.get(status)
+        if icon is None:
+            pm = QPixmap(10, 10)
+            pm.fill(self.theme.status_color(status))
+            icon = self._icons[status] = QIcon(pm)
+        return icon
+
+    # -- sorting: numpy order, persistent indexes kept ---------------------------------------
+    def _sort_keys(self, column: int) -> np.ndarray:
+        col = COLUMNS[column]
+        a, b = self._chunks["A"], self._chunks["B"]
+        both = (*a, *b)
+        n = len(both)
+        if col == "hash":
+            return np.asarray([c.hash for c in both], dtype=object)
+        if col == "version":
+            return np.concatenate([np.zeros(len(a), np.int64), np.ones(len(b), np.int64)])
+        if col == "index":
+            return np.fromiter((c.index for c in both), np.int64, n)
+        if col == "status":
+            codes = [STATUS_CODES.get(s, NO_STATUS) for side in ("A", "B")
+                     for s in (self._status[side] or ("",) * len(self._chunks[side]))]
+            return np.asarray(codes, dtype=np.int64)
+        attr = {"kind": lambda c: KIND_ORDER.get(c.kind, 9), "snapped": lambda c: int(c.snapped),
+                "tokens": lambda c: c.tokens, "words": lambda c: c.word_count, "offsets": lambda c: c.start}[col]
+        return np.fromiter((attr(c) for c in both), np.int64, n)
+
+    def _sorted_order(self, n: int) -> np.ndarray:
+        column, order = self._sort
+        if column < 0 or n == 0:
+            return np.arange(n, dtype=np.int64)
+        keys = self._sort_keys(column)
+        descending = order == Qt.SortOrder.DescendingOrder
+        if keys.dtype == object:  # text: Python's sort is stable in both directions
+            return np.asarray(sorted(range(n), key=keys.__getitem__, reverse=descending), dtype=np.int64)
+        # stable: ties keep the natural order (A before B, by index)
+        return np.lexsort((np.arange(n), -keys if descending else keys)).astype(np.int64)
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        self._sort = (column, order)
+        n = len(self._order)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        ids = [int(self._order[ix.row()]) for ix in persistent]
+        self._order = self._sorted_order(n)
+        self._row_of = np.empty(n, dtype=np.int64)
+        self._row_of[self._order] = np.arange(n, dtype=np.int64)
+        self.changePersistentIndexList(
+            persistent, [self.index(int(self._row_of[g]), ix.column()) for g, ix in zip(ids, persistent)])
+        self.layoutChanged.emit()
+
+
+class ChunkFilterProxy(QSortFilterProxyModel):
+    """Filters the chunk table by version, status and a text (over status, kind, hash).
+    Sorting is forwarded to the source model (numpy order)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.version = ""  # "", "A" or "B"
+        self.status = ""  # "", a status, or "changed" (anything but reused)
+        self.text = ""
+
+    def set_filters(self, version: str | None = None, status: str | None = None, text: str | None = None) -> None:
+        modern = hasattr(self, "endFilterChange")  # Qt >= 6.10; invalidateFilter() is deprecated there
+        if modern:
+            self.beginFilterChange()
+        if version is not None:
+            self.version = version
+        if status is not None:
+            self.status = status
+        if text is not None:
+            self.text = text.strip().lower()
+        if modern:
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.invalidateFilter()
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        src = self.sourceModel()
+        if src is not None:
+            src.sort(column, order)
+
+    def filterAcceptsRow(self, source_row: int, source_parent) -> bool:  # noqa: N802
+        if not (self.version or self.status or self.text):
+            return True
+        model: ChunkTableModel = self.sourceModel()
+        side, i = model.chunk_at_row(source_row)
+        if self.version and side != self.version:
+            return False
+        st = model.status_of(side, i)
+        if self.status == "changed":
+            if not st or st == "reused":
+                return False
+        elif self.status and st != self.status:
+            return False
+        if self.text:
+            c = model._chunks[side][i]
+            hay = f"{st} {KIND_LABELS[c.kind]} {'snapped' if c.snapped else ''} {c.hash}"
+            return self.text in hay
+        return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QPalette
 
+
 # Marker kinds in legend order. "snapped" is not a core kind: a chunk whose cut was
 # moved by snapping (Chunk.snapped) is drawn with the snapped marker; the tooltip
 # still names the kind of the raw cut.
@@ -37,8 +38,25 @@ KIND_HELP = {
     "end": "end of the document",
 }
 
-# Chunk statuses between versions (used by the alignment views of the next issue).
-STATUSES = ("reused", "edited", "shifted", "new", "removed")
+# Chunk statuses between versions (steadlith_core.compare): legend and table order.
+STATUSES = ("reused", "shifted", "edited", "new", "removed")
+STATUS_LABELS = {
+    "reused": "reused",
+    "shifted": "shifted",
+    "edited": "edited",
+    "new": "new",
+    "removed": "removed",
+}
+STATUS_HELP = {
+    "reused": "same hash in both versions, paired by the alignment: its embedding is reused",
+    "shifted": "no word changed, yet the hash differs: the cut moved (a phase shift); it must be re-embedded",
+    "edited": "holds changed words (or spans a deletion)",
+    "new": "B only: every word is new",
+    "removed": "A only: every word was removed",
+}
+# How strongly each status tints the chunk background (blend of base and status colour).
+# Shifted is loudest: it is what reviewers come to see; reused stays quiet.
+STATUS_TINT_ALPHA = {"reused": 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24, "removed": 0.24}
 
 
 @dataclass(frozen=True)
@@ -74,6 +92,23 @@ class Theme:
 
     def kind_color(self, kind: str) -> QColor:
         return QColor(self.kind[kind])
+
+    def status_color(self, status: str) -> QColor:
+        return QColor(self.status[status])
+
+    def status_tints(self, status: str) -> tuple[QColor, QColor]:
+        """Two alternating chunk backgrounds for a status (neighbours stay distinguishable).
+        Reused chunks keep the quiet alternating tints of a single document, lightly greyed."""
+        base = QColor(self.base)
+        if status == "reused":
+            return (blend(base, QColor(self.tints[0]), 0.55), blend(base, QColor(self.tints[1]), 0.55))
+        a = STATUS_TINT_ALPHA[status]
+        c = QColor(self.status[status])
+        return (blend(base, c, a), blend(base, c, a + 0.10))
+
+    def changed_word_color(self) -> QColor:
+        """Background of changed words: a stronger edited colour."""
+        return blend(QColor(self.base), QColor(self.status["edited"]), 0.62 if not self.dark else 0.55)
 
 
 LIGHT = Theme(
@@ -155,6 +190,15 @@ DARK = Theme(
 )
 
 THEMES = {"light": LIGHT, "dark": DARK}
+
+
+def blend(a: QColor, b: QColor, t: float) -> QColor:
+    """a mixed with b: t = 0 gives a, t = 1 gives b (opaque)."""
+    return QColor(
+        round(a.red() + (b.red() - a.red()) * t),
+        round(a.green() + (b.green() - a.green()) * t),
+        round(a.blue() + (b.blue() - a.blue()) * t),
+    )
 
 
 def marker_kind(kind: str, snapped: bool) -> str:

@@ -8,7 +8,11 @@ not the latest is dropped when it arrives. So a burst of parameter changes costs
 most two runs, and what is shown always belongs to the last request.
 
 The analysis calls `steadlith_core` through one private `Pipeline`, whose staged
-caches make a parameter change re-run only the stages it touches.
+caches make a parameter change re-run only the stages it touches. When both versions
+exist it then compares them (`Pipeline.compare`, which keeps the word diff across
+parameter changes) and lays the comparison out for
+the views (statuses and changed words in Qt positions, the link map's bands). An
+edited pane arrives as an `EditedSource` (its text); the worker indexes it.
 """
 
 from __future__ import annotations
@@ -18,34 +22,60 @@ import traceback
 from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
-from steadlith_core import ChunkerParams, LoadError, Pipeline, SteadlithError, load_text
+from steadlith_core import ChunkerParams, ComparisonError, LoadError, Pipeline, SteadlithError, load_text
 
-from .models import AnalysisResult, ChunkLayout, DocumentError, LoadedDocument, prepare_document
+from .models import (
+    AnalysisResult,
+    ChunkLayout,
+    DocumentError,
+    EditedSource,
+    LinkList,
+    LoadedDocument,
+    SideStatus,
+    materialize,
+    prepare_document,
+)
+
+Source = LoadedDocument | EditedSource | None
 
 
 class AnalysisRequest(NamedTuple):
     generation: int
-    doc_a: LoadedDocument | None
-    doc_b: LoadedDocument | None
+    doc_a: Source
+    doc_b: Source
     params: ChunkerParams
 
 
 def analyze(request: AnalysisRequest, pipeline: Pipeline) -> AnalysisResult:
-    """Chunk both documents with the request's parameters (worker thread)."""
+    """Chunk both documents with the request's parameters and compare them (worker thread)."""
     t0 = time.perf_counter()
     out: list[Any] = []
-    for doc in (request.doc_a, request.doc_b):
+    for side, source in (("A", request.doc_a), ("B", request.doc_b)):
         t = time.perf_counter()
+        doc = materialize(side, source)
         if doc is None:
-            out.append((None, None, 0.0))
+            out.append((None, None, None, 0.0))
             continue
         chunking = pipeline.chunk(doc.text, request.params)
         layout = ChunkLayout.build(chunking, doc.offsets)
-        out.append((chunking, layout, (time.perf_counter() - t) * 1000))
-    (a, lay_a, ms_a), (b, lay_b, ms_b) = out
+        out.append((doc, chunking, layout, (time.perf_counter() - t) * 1000))
+    (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out
+    t = time.perf_counter()
+    comparison = status_a = status_b = links = error = None
+    if a is not None and b is not None:
+        try:
+            comparison = pipeline.compare(a, b)
+        except ComparisonError as e:  # cannot happen with one parameter set, but say so if it does
+            error = str(e)
+        else:
+            status_a = SideStatus.build("A", comparison, doc_a.offsets)
+            status_b = SideStatus.build("B", comparison, doc_b.offsets)
+            links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
+    ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
-        a, b, None, request.params, request.generation, request.doc_a, request.doc_b,
+        a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
+        status_a, status_b, links, ms_compare, error,
     )
 
 
@@ -121,7 +151,7 @@ class Analyzer(QObject):
     def busy(self) -> bool:
         return self._running is not None
 
-    def submit(self, doc_a: LoadedDocument | None, doc_b: LoadedDocument | None, params: ChunkerParams) -> int:
+    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams) -> int:
         self._generation += 1
         request = AnalysisRequest(self._generation, doc_a, doc_b, params)
         if self._running is None:
@@ -179,9 +209,10 @@ def _prepare(sources: dict) -> tuple[dict, list]:
                 path = str(source[1])
                 text = load_text(path)
                 documents[side] = prepare_document(side, text, path=path)
-            else:
-                _, text, name = source
-                documents[side] = prepare_document(side, text, name=name)
+            else:  # ("text", text, name[, path])
+                text, name = source[1], source[2]
+                path = source[3] if len(source) > 3 else None
+                documents[side] = prepare_document(side, text, name=name, path=path)
         except (LoadError, DocumentError) as e:
             errors.append((side, f"Cannot load {side}: {e}"))
         except BaseException as e:  # noqa: BLE001
@@ -204,7 +235,7 @@ class DocumentLoader(QObject):
         self._signals.failed.connect(self._on_failed)
 
     def load(self, sources: dict) -> int:
-        """sources: side -> ("file", path) or ("text", text, name). Returns the batch seq."""
+        """sources: side -> ("file", path) or ("text", text, name[, path]). Returns the batch seq."""
         self._seq += 1
         seq = self._seq
         task = _Task(seq, lambda: _prepare(sources), self._signals)

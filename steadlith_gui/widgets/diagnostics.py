@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from steadlith_core import Chunking
 
 from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, Theme
@@ -36,6 +36,9 @@ class DiagnosticsPanel(QFrame):
         self.title = QLabel()
         self.title.setObjectName(f"diagnosticsTitle{side}")
         self.title.setTextFormat(Qt.TextFormat.RichText)
+        # a long file name is clipped rather than widening the dock
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setMinimumWidth(60)
 
         stats = QGridLayout()
         stats.setHorizontalSpacing(10)

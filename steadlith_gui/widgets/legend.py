@@ -1,12 +1,12 @@
-"""The legend: every cut kind with its colour and shape, and the chunk tints."""
+"""The legend: every cut kind with its colour and shape, and the chunk statuses."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, Theme
+from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
 from .markers import paint_marker
 
 
@@ -41,15 +41,40 @@ class MarkerSwatch(QWidget):
         p.end()
 
 
+class StatusSwatch(QWidget):
+    """A chunk tint of one status with its colour edge (as in the panes' gutter stripe)."""
+
+    def __init__(self, status: str, theme: Theme, px: int = 16, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.status = status
+        self.theme = theme
+        self.px = px
+        self.setFixedSize(QSize(int(px * 1.4), px))
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        w, h = self.width(), self.px
+        p.fillRect(QRectF(0, 2, w, h - 4), self.theme.status_tints(self.status)[1])
+        p.fillRect(QRectF(0, 2, 4, h - 4), QColor(self.theme.status[self.status]))
+        p.end()
+
+
 class Legend(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("legend")
         self.theme = theme
         self.swatches: list[MarkerSwatch] = []
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(6, 2, 6, 2)
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(6, 2, 6, 2)
+        rows.setSpacing(2)
+        lay = QHBoxLayout()
         lay.setSpacing(4)
+        rows.addLayout(lay)
         title = QLabel("<b>Cuts</b>")
         lay.addWidget(title)
         lay.addSpacing(6)
@@ -68,7 +93,24 @@ class Legend(QWidget):
         tint.setToolTip("Chunks alternate between two background tints")
         self.swatches.append(tint)
         lay.addWidget(tint)
-        lay.addWidget(QLabel("chunks (hover one for details)"))
+        self.tint_label = QLabel("chunks (hover one)")
+        lay.addWidget(self.tint_label)
+        lay.addStretch(1)
+        lay = QHBoxLayout()
+        lay.setSpacing(4)
+        rows.addLayout(lay)
+        lay.addWidget(QLabel("<b>Status</b>"))
+        lay.addSpacing(4)
+        for status in STATUSES:
+            sw = StatusSwatch(status, theme)
+            label = QLabel(status)
+            label.setObjectName(f"legend_status_{status}")
+            for w in (sw, label):
+                w.setToolTip(f"<b>{status}</b>: {STATUS_HELP[status]}")
+            lay.addWidget(sw)
+            lay.addWidget(label)
+            lay.addSpacing(6)
+            self.swatches.append(sw)
         lay.addStretch(1)
 
     def set_theme(self, theme: Theme) -> None:

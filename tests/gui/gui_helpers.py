@@ -21,12 +21,13 @@ def make_window(qtbot, theme="light", params=None):
     from steadlith_gui.palette import THEMES
 
     w = MainWindow(params, THEMES[theme])
+    # never a modal prompt in tests: edits are discarded on close unless a test says otherwise
+    w.confirm_discard = lambda question: True
     qtbot.addWidget(w)
     w.resize(1400, 900)
     w.show()
     qtbot.waitExposed(w)
     return w
-
 
 
 def load_texts(qtbot, window, text_a, text_b, **kw):

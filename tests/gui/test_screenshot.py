@@ -71,3 +71,23 @@ def test_screenshot_failures_are_one_clear_line(tmp_path, args, expected):
     assert len(lines) == 1 and expected in lines[0], r.stderr
     assert "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_screenshot_of_the_phase_shift_example(tmp_path):
+    """`--example phase-shift` opens the counterexample at its shifted region (README picture)."""
+    out = tmp_path / "phase-shift.png"
+    r = run([sys.executable, "-m", "steadlith_gui", "--example", "phase-shift", "--theme", "light",
+             "--screenshot", str(out)])
+    assert r.returncode == 0, r.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1500, 950)
+    rgb = {QColor(p).name().upper() for p in colours(image, 1)}
+    theme = THEMES["light"]
+    # the shifted chunks' tint and the loud status colour (gutter stripes, overview, headers) are on screen
+    assert theme.status_tints("shifted")[0].name().upper() in rgb
+    assert theme.status["shifted"].upper() in rgb
+
+
+def test_unknown_example_is_one_clear_line(tmp_path):
+    r = run([sys.executable, "-m", "steadlith_gui", "--example", "nope", "--screenshot", str(tmp_path / "x.png")])
+    assert r.returncode == 2 and "invalid choice" in r.stderr and "Traceback" not in r.stderr

@@ -1,0 +1,146 @@
+"""The chunk table: every chunk of A and B, sortable and filterable. Selecting a row
+selects the chunk in its pane (and the other way round, through the main window)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..models import COLUMNS, ChunkFilterProxy, ChunkTableModel
+from ..palette import LIGHT, STATUSES, Theme
+
+VERSION_CHOICES = (("A and B", ""), ("A", "A"), ("B", "B"))
+STATUS_CHOICES = (("any status", ""), ("changed (not reused)", "changed"), *((s, s) for s in STATUSES))
+
+
+class ChunkTable(QWidget):
+    chunk_selected = Signal(str, int)  # side, chunk index: the user selected a row
+
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("chunkTableBox")
+        self.model = ChunkTableModel(theme, self)
+        self.proxy = ChunkFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._quiet = False
+
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("chunkFilter")
+        self.filter_edit.setPlaceholderText("filter: status, kind, hash…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(lambda t: self.proxy.set_filters(text=t))
+        self.version_combo = QComboBox()
+        self.version_combo.setObjectName("chunkVersionFilter")
+        for text, value in VERSION_CHOICES:
+            self.version_combo.addItem(text, value)
+        self.version_combo.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_filters(version=self.version_combo.currentData()))
+        self.status_combo = QComboBox()
+        self.status_combo.setObjectName("chunkStatusFilter")
+        for text, value in STATUS_CHOICES:
+            self.status_combo.addItem(text, value)
+        self.status_combo.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_filters(status=self.status_combo.currentData()))
+        self.count_label = QLabel()
+        self.count_label.setObjectName("chunkCount")
+
+        self.view = QTableView()
+        self.view.setObjectName("chunkTable")
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # unsorted at first (A's chunks, then B's); a header click sorts
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSortingEnabled(True)
+        self.view.setAlternatingRowColors(False)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
+        self.view.setWordWrap(False)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        widths = {"version": 54, "index": 48, "status": 78, "kind": 64, "snapped": 62, "tokens": 56,
+                  "words": 52, "offsets": 110}
+        for c, name in enumerate(COLUMNS):
+            if name in widths:
+                self.view.setColumnWidth(c, widths[name])
+        self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        self.proxy.rowsInserted.connect(self._update_count)
+        self.proxy.rowsRemoved.connect(self._update_count)
+        self.proxy.modelReset.connect(self._update_count)
+        self.proxy.layoutChanged.connect(self._update_count)
+
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        row.addWidget(self.version_combo)
+        row.addWidget(self.status_combo, 1)
+        row.addWidget(self.count_label)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(4)
+        lay.addWidget(self.filter_edit)
+        lay.addLayout(row)
+        lay.addWidget(self.view, 1)
+        self._update_count()
+
+    def set_result(self, a, b, status_a=None, status_b=None) -> None:
+        self._quiet = True
+        try:
+            self.model.set_result(a, b, status_a, status_b)
+        finally:
+            self._quiet = False
+
+    def set_theme(self, theme: Theme) -> None:
+        self.model.set_theme(theme)
+
+    def _update_count(self, *_args) -> None:
+        self.count_label.setText(f"{self.proxy.rowCount():,} of {self.model.rowCount():,}")
+
+    def row_for(self, side: str, index: int) -> int | None:
+        """The view row showing a chunk (None if filtered out)."""
+        src = self.model.row_of(side, index)
+        if src is None:
+            return None
+        proxy_index = self.proxy.mapFromSource(self.model.index(src, 0))
+        return proxy_index.row() if proxy_index.isValid() else None
+
+    def selected_chunk(self) -> tuple[str, int] | None:
+        rows = self.view.selectionModel().selectedRows()
+        if not rows:
+            return None
+        src = self.proxy.mapToSource(rows[0])
+        return self.model.chunk_at_row(src.row())
+
+    def select_chunk(self, side: str, index: int | None) -> None:
+        """Select (and scroll to) a chunk's row without emitting chunk_selected."""
+        self._quiet = True
+        try:
+            sm = self.view.selectionModel()
+            row = self.row_for(side, index) if index is not None else None
+            if row is None:
+                sm.clearSelection()
+                return
+            ix = self.proxy.index(row, 0)
+            sm.select(ix, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            sm.setCurrentIndex(ix, QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.view.scrollTo(ix, QAbstractItemView.ScrollHint.EnsureVisible)
+        finally:
+            self._quiet = False
+
+    def _on_selection(self, *_args) -> None:
+        if self._quiet:
+            return
+        chunk = self.selected_chunk()
+        if chunk is not None:
+            self.chunk_selected.emit(*chunk)

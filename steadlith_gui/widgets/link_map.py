@@ -1,0 +1,265 @@
+"""The link map between the panes, in the spirit of Meld's linkmap.
+
+A band joins each reused chunk of A to its partner in B; between two pairs, the
+regions of shifted, edited, new and removed chunks are bands in their status colours
+(shifted loudest: saturated, hatched, outlined). Each band is a filled-then-stroked
+cubic Bézier shape from the A chunk range's lines to the B chunk range's lines. Only
+the bands touching the visible chunks of either pane are computed and painted; when
+one end is off screen the band becomes a short stub pointing up or down towards it.
+Clicking a band scrolls both panes to it.
+
+The bands come precomputed from the worker (`models.LinkList`); this widget only asks
+each pane where its visible chunks are on screen.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from ..models import LinkList
+from ..palette import LIGHT, STATUS_HELP, Theme
+from .document_pane import ABOVE, BELOW, DocumentPane
+
+LINK_MAP_WIDTH = 56
+STUB = 22  # length of a stub towards an off-screen end, in pixels
+# paint order: quiet first, loud last (on top)
+PAINT_ORDER = {"reused": 0, "removed": 1, "new": 1, "edited": 2, "shifted": 3}
+
+
+class Band(NamedTuple):
+    index: int  # in the LinkList
+    status: str
+    a_lo: int
+    a_hi: int
+    b_lo: int
+    b_hi: int
+    path: QPainterPath
+    stub: str  # "", "A" or "B": the end that is off screen
+
+
+class LinkMap(QWidget):
+    band_clicked = Signal(object)  # Band
+
+    def __init__(self, pane_a: DocumentPane, pane_b: DocumentPane, theme: Theme = LIGHT, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("linkMap")
+        self.pane_a, self.pane_b = pane_a, pane_b
+        self.theme = theme
+        self.links: LinkList | None = None
+        self.paint_count = 0
+        self.setFixedWidth(LINK_MAP_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+        self.setToolTip("")
+        for pane in (pane_a, pane_b):
+            pane.verticalScrollBar().valueChanged.connect(self.update)
+            pane.updateRequest.connect(self._on_pane_update)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(LINK_MAP_WIDTH, 100)
+
+    def set_links(self, links: LinkList | None) -> None:
+        """The bands of the shown comparison (None: nothing to link)."""
+        self.links = links
+        self.update()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.update()
+
+    def _on_pane_update(self, rect, dy: int) -> None:
+        if dy or rect.width() > 4:  # a scroll or a text change; not the caret blinking
+            self.update()
+
+    # -- geometry ------------------------------------------------------------------------
+    def _side_geometry(self, pane: DocumentPane):
+        """(view, locate, y offset in this widget, viewport height) of one pane, or None."""
+        view = pane.view()
+        if view is None:
+            return None
+        dy = self.mapFromGlobal(pane.viewport().mapToGlobal(QPoint(0, 0))).y()
+        return view, pane.y_locator(), dy, pane.viewport().height()
+
+    @staticmethod
+    def _range_y(view, locate, lo: int, hi: int) -> tuple[float, float]:
+        n = view.count
+        if hi > lo:
+            return locate(int(view.starts[lo]))[0], locate(int(view.ends[hi - 1]))[1]
+        # an empty range: the place between chunk lo - 1 and chunk lo
+        if lo < n:
+            y = locate(int(view.starts[lo]))[0]
+        elif n:
+            y = locate(int(view.ends[n - 1]))[1]
+        else:
+            y = ABOVE
+        return y, y
+
+    def bands(self) -> list[Band]:
+        """The bands painted now (visible in at least one pane), in paint order."""
+        links = self.links
+        if links is None or not len(links):
+            return []
+        ga, gb = self._side_geometry(self.pane_a), self._side_geometry(self.pane_b)
+        if ga is None or gb is None:
+            return []
+        va, vb = self.pane_a.visible_chunks(), self.pane_b.visible_chunks()
+        ra = (va.start, va.stop) if len(va) else None
+        rb = (vb.start, vb.stop) if len(vb) else None
+        w = float(self.width())
+        out: list[Band] = []
+        for k in links.visible(ra, rb):
+            a_lo, a_hi, b_lo, b_hi = int(links.a_lo[k]), int(links.a_hi[k]), int(links.b_lo[k]), int(links.b_hi[k])
+            ends = []
+            for (view, locate, dy, h), lo, hi in ((ga, a_lo, a_hi), (gb, b_lo, b_hi)):
+                y0, y1 = self._range_y(view, locate, lo, hi)
+                if y0 == ABOVE and y1 == ABOVE:
+                    ends.append(("above", dy, dy))
+                elif y0 == BELOW and y1 == BELOW:
+                    ends.append(("below", dy + h, dy + h))
+                else:
+                    y0 = -2.0 if y0 == ABOVE else y0
+                    y1 = h + 2.0 if y1 == BELOW else y1
+                    ends.append(("", dy + y0, dy + max(y1, y0 + 1.0)))
+            (sa, a0, a1), (sb, b0, b1) = ends
+            if sa and sb:
+                continue  # neither end on screen
+            if sa:
+                path, stub = self._stub_path(w, b0, b1, sa, to_left=True), "A"
+            elif sb:
+                path, stub = self._stub_path(w, a0, a1, sb, to_left=False), "B"
+            else:
+                path, stub = self._band_path(w, a0, a1, b0, b1), ""
+            out.append(Band(k, links.status[k], a_lo, a_hi, b_lo, b_hi, path, stub))
+        out.sort(key=lambda b: PAINT_ORDER[b.status])
+        return out
+
+    def pair_bands(self) -> list[tuple[int, int, QPainterPath]]:
+        """(a_index, b_index, shape) of every alignment pair drawn now."""
+        return [(b.a_lo, b.b_lo, b.path) for b in self.bands() if b.status == "reused"]
+
+    @staticmethod
+    def _band_path(w: float, a0: float, a1: float, b0: float, b1: float) -> QPainterPath:
+        xm = w * 0.5
+        path = QPainterPath(QPointF(0, a0))
+        path.cubicTo(QPointF(xm, a0), QPointF(xm, b0), QPointF(w, b0))
+        path.lineTo(QPointF(w, b1))
+        path.cubicTo(QPointF(xm, b1), QPointF(xm, a1), QPointF(0, a1))
+        path.closeSubpath()
+        return path
+
+    @staticmethod
+    def _stub_path(w: float, y0: float, y1: float, where: str, to_left: bool) -> QPainterPath:
+        """A tongue from the visible end's lines (at the right edge if to_left, else at the
+        left edge) towards the off-screen end, `STUB` px up or down."""
+        x_from = w if to_left else 0.0
+        x_tip = w * 0.35 if to_left else w * 0.65
+        xm = (x_from + x_tip) / 2
+        tip = (y0 - STUB) if where == "above" else (y1 + STUB)
+        path = QPainterPath(QPointF(x_from, y0))
+        path.cubicTo(QPointF(xm, y0), QPointF(x_tip, (y0 + tip) / 2), QPointF(x_tip, tip))
+        path.cubicTo(QPointF(x_tip, (y1 + tip) / 2), QPointF(xm, y1), QPointF(x_from, y1))
+        path.closeSubpath()
+        return path
+
+    def band_at(self, point: QPointF) -> Band | None:
+        for band in reversed(self.bands()):  # topmost first
+            if band.path.contains(QPointF(point)):
+                return band
+        return None
+
+    # -- painting --------------------------------------------------------------------------
+    def _style(self, status: str) -> tuple[QBrush, QPen, QBrush | None]:
+        t = self.theme
+        c = QColor(t.status[status])
+        fill = QColor(c)
+        if status == "reused":
+            fill.setAlpha(80 if not t.dark else 110)
+            edge = QColor(c).darker(125) if not t.dark else QColor(c).lighter(140)
+            edge.setAlpha(170)
+            return QBrush(fill), QPen(edge, 1.0), None
+        if status == "shifted":
+            fill.setAlpha(215)
+            hatch = QColor(t.base)
+            hatch.setAlpha(150)
+            edge = QColor(c).darker(150) if not t.dark else QColor(c).lighter(130)
+            return QBrush(fill), QPen(edge, 1.6), QBrush(hatch, Qt.BrushStyle.BDiagPattern)
+        # edited / new / removed: clearly coloured, yet quieter than shifted (a big edited
+        # chunk must not out-shout a small phase shift)
+        fill.setAlpha(115 if not t.dark else 95)
+        edge = QColor(c).darker(140) if not t.dark else QColor(c).lighter(110)
+        return QBrush(fill), QPen(edge, 1.2), None
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(self.theme.window))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        bands = self.bands()
+        if not bands:
+            self._paint_empty(p)
+        for band in bands:
+            brush, pen, hatch = self._style(band.status)
+            if band.stub:
+                c = brush.color()
+                c.setAlpha(int(c.alpha() * 0.7))
+                brush = QBrush(c)
+                pen.setStyle(Qt.PenStyle.DashLine)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(brush)
+            p.drawPath(band.path)
+            if hatch is not None:
+                p.setBrush(hatch)
+                p.drawPath(band.path)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(pen)
+            p.drawPath(band.path)
+        p.end()
+        self.paint_count += 1
+
+    def _paint_empty(self, p: QPainter) -> None:
+        if self.links is not None:
+            return
+        p.setPen(QColor(self.theme.mid))
+        x = self.width() / 2
+        top = self.mapFromGlobal(self.pane_a.viewport().mapToGlobal(QPoint(0, 0))).y()
+        p.drawLine(QPointF(x, top), QPointF(x, self.height() - 4))
+
+    # -- interaction -----------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            band = self.band_at(event.position())
+            if band is not None:
+                self.band_clicked.emit(band)
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        band = self.band_at(event.position())
+        self.setCursor(Qt.CursorShape.PointingHandCursor if band is not None else Qt.CursorShape.ArrowCursor)
+        super().mouseMoveEvent(event)
+
+    def event(self, e) -> bool:
+        if e.type() == e.Type.ToolTip:
+            band = self.band_at(QPointF(e.pos()))
+            if band is None:
+                QToolTip.hideText()
+                if self.links is None:
+                    QToolTip.showText(e.globalPos(), "Load two versions to see how their chunks line up", self)
+                return True
+            QToolTip.showText(e.globalPos(), self.band_tooltip(band), self)
+            return True
+        return super().event(e)
+
+    @staticmethod
+    def band_tooltip(band: Band) -> str:
+        def rng(lo: int, hi: int) -> str:
+            if hi <= lo:
+                return f"between chunks {lo - 1} and {lo}" if lo else "before chunk 0"
+            return f"chunk {lo}" if hi - lo == 1 else f"chunks {lo}–{hi - 1}"
+
+        head = f"<b>{band.status}</b>: A {rng(band.a_lo, band.a_hi)} ↔ B {rng(band.b_lo, band.b_hi)}"
+        return f"{head}<br><i>{STATUS_HELP[band.status]}</i><br>Click to show both."

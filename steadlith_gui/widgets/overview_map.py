@@ -1,0 +1,195 @@
+"""The overview map: both documents, whole, as two thin strips coloured by chunk status,
+with the visible region of each pane framed on top. Click or drag to jump.
+
+The strips are rendered once into a cached pixmap (rebuilt only when the result, the
+theme or the size changes); scrolling repaints the cached pixmap and the two frames.
+A strip is scaled to its document's length in Qt positions.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+import numpy as np
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ..models import SideStatus
+from ..palette import LIGHT, STATUSES, Theme, blend
+from .document_pane import DocumentPane
+
+OVERVIEW_WIDTH = 34
+STRIP = 12
+GAP = 3
+MARGIN = 3
+
+
+class OverviewMap(QWidget):
+    jump_requested = Signal(str, int)  # side, Qt position
+
+    def __init__(self, pane_a: DocumentPane, pane_b: DocumentPane, theme: Theme = LIGHT, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("overviewMap")
+        self.panes = {"A": pane_a, "B": pane_b}
+        self.theme = theme
+        self._data: dict[str, tuple | None] = {"A": None, "B": None}  # side -> (layout, status, length)
+        self._cache: QPixmap | None = None
+        self.cache_builds = 0  # how often the strip image was rendered (tests, benchmarks)
+        self.paint_count = 0
+        self.setFixedWidth(OVERVIEW_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
+        self.setToolTip("Overview: A (left strip) and B (right), coloured by chunk status; "
+                        "the frames are the visible parts. Click to jump.")
+        for pane in (pane_a, pane_b):
+            pane.verticalScrollBar().valueChanged.connect(self.update)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(OVERVIEW_WIDTH, 100)
+
+    def set_result(self, side_data: dict[str, tuple | None]) -> None:
+        """side -> (ChunkLayout, SideStatus | None, document length in Qt positions) or None."""
+        self._data = dict(side_data)
+        self._cache = None
+        self.update()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self._cache = None
+        self.update()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        self._cache = None
+        super().resizeEvent(event)
+
+    # -- geometry ----------------------------------------------------------------------
+    def strip_rect(self, side: str) -> QRectF:
+        x = MARGIN + (0 if side == "A" else STRIP + GAP)
+        top = self._top()
+        return QRectF(x, top, STRIP, max(1.0, self.height() - top - MARGIN))
+
+    def _top(self) -> float:
+        # level with the panes' text, below their headers
+        pane = self.panes["A"]
+        return float(max(MARGIN, self.mapFromGlobal(pane.viewport().mapToGlobal(pane.viewport().rect().topLeft())).y()))
+
+    def _length(self, side: str) -> int:
+        d = self._data.get(side)
+        return max(1, d[2]) if d is not None else max(1, self.panes[side].document().characterCount())
+
+    def y_of(self, side: str, position: int) -> float:
+        r = self.strip_rect(side)
+        return r.top() + r.height() * min(max(position / self._length(side), 0.0), 1.0)
+
+    def position_at(self, side: str, y: float) -> int:
+        r = self.strip_rect(side)
+        t = min(max((y - r.top()) / r.height(), 0.0), 1.0)
+        return int(round(t * self._length(side)))
+
+    def side_at(self, x: float) -> str:
+        return "A" if x < MARGIN + STRIP + GAP / 2 else "B"
+
+    def frame_rect(self, side: str) -> QRectF | None:
+        pane = self.panes[side]
+        if pane.document_info is None:
+            return None
+        lo, hi = pane.visible_position_range()
+        r = self.strip_rect(side)
+        y0, y1 = self.y_of(side, lo), self.y_of(side, hi)
+        return QRectF(r.left() - 1.5, y0, r.width() + 3, max(4.0, y1 - y0))
+
+    # -- painting ------------------------------------------------------------------------
+    def strip_colors(self, side: str, rows: int) -> np.ndarray | None:
+        """One ARGB colour per pixel row of a strip: the status of the chunks on that row,
+        the loudest one when several share it (so a one-chunk phase shift in a long
+        document still shows). Vectorized over chunks; a short loop over rows."""
+        d = self._data.get(side)
+        if d is None or rows <= 0:
+            return None
+        layout, status, length = d
+        if not layout.count:
+            return None
+        t = self.theme
+        scale = rows / max(length, 1)
+        top = np.floor(layout.starts * scale).astype(np.int64)
+        bottom = np.maximum(top + 1, np.ceil(layout.ends * scale).astype(np.int64))
+        base = QColor(t.base)
+        if status is not None:
+            # loudness: reused < removed < new < edited < shifted
+            loud = np.array([0, 4, 3, 2, 1], dtype=np.int64)[status.codes.astype(np.int64)]
+            palette = [blend(base, QColor(t.status["reused"]), 0.55)] + [QColor(t.status[s]) for s in STATUSES[1:]]
+            by_loudness = {0: 0, 4: 1, 3: 2, 2: 3, 1: 4}  # loudness -> status code
+        else:
+            loud = (np.arange(layout.count) % 2).astype(np.int64)
+            palette = [QColor(t.tints[0]), QColor(t.tints[1])]
+            by_loudness = {0: 0, 1: 1}
+        argb = np.array([c.rgba() for c in palette], dtype=np.uint32)
+        out = np.full(rows, QColor(t.base).rgba(), dtype=np.uint32)
+        r = np.arange(rows)
+        i0 = np.searchsorted(bottom, r, "right")  # first chunk ending below row r's top
+        i1 = np.searchsorted(top, r, "right")  # chunks starting at or before row r
+        for row in np.flatnonzero(i1 > i0):
+            level = int(loud[i0[row]:i1[row]].max())
+            out[row] = argb[by_loudness[level]]
+        return out
+
+    def _build_cache(self) -> QPixmap:
+        dpr = self.devicePixelRatioF()
+        pm = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
+        pm.setDevicePixelRatio(dpr)
+        t = self.theme
+        pm.fill(QColor(t.window))
+        p = QPainter(pm)
+        base = QColor(t.base)
+        for side in ("A", "B"):
+            r = self.strip_rect(side)
+            p.fillRect(r, base)
+            rows = int(r.height() * dpr)
+            colors = self.strip_colors(side, rows)
+            if colors is not None:
+                image = QImage(colors.tobytes(), 1, rows, 4, QImage.Format.Format_ARGB32)
+                p.drawImage(r, image)
+            p.setPen(QPen(QColor(t.mid), 1))
+            p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5))
+        p.end()
+        self.cache_builds += 1
+        return pm
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        if self._cache is None or self._cache.size() != self.size() * self.devicePixelRatioF():
+            self._cache = self._build_cache()
+        p = QPainter(self)
+        p.drawPixmap(0, 0, self._cache)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        frame = QColor(self.theme.text)
+        for side in ("A", "B"):
+            rect = self.frame_rect(side)
+            if rect is None:
+                continue
+            fill = QColor(self.theme.highlight)
+            fill.setAlpha(40)
+            p.fillRect(rect, fill)
+            p.setPen(QPen(frame, 1.5))
+            p.drawRect(rect)
+        p.end()
+        self.paint_count += 1
+
+    # -- interaction ---------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._drag_side = self.side_at(event.position().x())
+            self._jump(event.position())
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._jump(event.position())
+
+    def _jump(self, point: QPointF) -> None:
+        side = getattr(self, "_drag_side", None) or self.side_at(point.x())
+        self.jump_requested.emit(side, self.position_at(side, point.y()))
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._drag_side = None
+        super().mouseReleaseEvent(event)
+
+
+def side_data(layout, status: SideStatus | None, length: int):
+    return None if layout is None else (layout, status, length)
