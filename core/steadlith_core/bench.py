@@ -105,13 +105,22 @@ def bench_compare(text: str, repeat: int, params: ChunkerParams | None = None) -
     }
 
 
+# Peak RSS in kB. /proc/self/status's VmHWM belongs to this process image alone; on
+# Linux ru_maxrss also carries the parent's peak over fork and exec, which would charge
+# the benchmark's own memory to the probe.
 _MEMORY_PROBE = """
 import resource, sys
+def peak_kb():
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 from steadlith_core import chunk, load_text
 text = load_text(sys.argv[1])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = peak_kb()
 result = chunk(text)
-print(len(result.chunks), before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(len(result.chunks), before, peak_kb())
 """
 
 
