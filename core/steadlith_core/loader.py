@@ -35,7 +35,7 @@ def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> s
         size = p.stat().st_size
         if size > max_bytes:
             raise LoadError(
-                p, f"too large ({size / 1e6:.0f} MB); the limit is {max_bytes / 1e6:.0f} MB"
+                p, f"too large ({size / 2**20:.0f} MiB); the limit is {max_bytes / 2**20:.0f} MiB"
             )
         data = p.read_bytes()
     except FileNotFoundError:
