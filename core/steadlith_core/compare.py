@@ -29,7 +29,6 @@ Definitions (the docstrings of the result types repeat the details):
 
 from __future__ import annotations
 
-import difflib
 from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 from typing import Protocol, Sequence
@@ -37,7 +36,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
-from .diff import EQUAL, DiffOp, word_diff
+from .diff import EQUAL, DiffOp, diff_sequences, word_diff
 from .errors import ComparisonError
 from .normalize import WordStream
 from .pipeline import Chunk, Chunking
@@ -392,8 +391,9 @@ def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], equal: list[DiffOp], inside
             hb = [cb[j].hash for j in range(pb + 1, qb)]
             if set(ha).isdisjoint(hb):
                 continue
-            for blk in difflib.SequenceMatcher(None, ha, hb, autojunk=False).get_matching_blocks():
-                extra.extend((pa + 1 + blk.a + t, pb + 1 + blk.b + t) for t in range(blk.size))
+            for op in diff_sequences(ha, hb):  # bounded, unlike difflib on repeated hashes
+                if op.tag == EQUAL:
+                    extra.extend((pa + 1 + op.a_start + t, pb + 1 + op.b_start + t) for t in range(op.a_end - op.a_start))
     alignment = tuple(sorted(pairs + extra, key=lambda p: p[1]))
     for (i0, j0), (i1, j1) in zip(alignment, alignment[1:]):
         if not (i0 < i1 and j0 < j1):

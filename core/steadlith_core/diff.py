@@ -21,11 +21,14 @@ The algorithm, chosen to stay near-linear on real documents and bounded on hosti
    but nearly only unique 8-word runs. The anchors' heaviest increasing chain (a
    weighted LIS over runs of consecutive anchors, O(R log R)) gives matched blocks;
    the gaps between them are diffed recursively.
-5. A region with no anchor whose exact diff is over budget becomes one ``replace``.
+5. A region with no anchor (repetitive text) is walked along the diagonal: equal runs
+   are followed, and each mismatch is skipped to the nearest point within 32 words
+   where 4 words agree again.
+6. What is left without anchors or an affordable exact diff becomes one ``replace``.
    That is what makes two unrelated documents cheap (no common 8-gram, few unique
    common words): the answer is coarse exactly where there is little to find.
 
-Steps 3-5 mean the result is a shortest edit script (a longest common subsequence) on
+Steps 3-6 mean the result is a shortest edit script (a longest common subsequence) on
 small inputs and a good, not necessarily minimal, one on large inputs. A coarse diff
 only ever marks *more* words as changed, never an unequal word as equal.
 
@@ -57,6 +60,10 @@ MYERS_TOTAL_WORK = 2_000_000
 ANCHOR_KGRAMS = (8, 1)
 # Deeper recursion than this treats a region without a cheap exact diff as replaced.
 MAX_DEPTH = 48
+# Anchorless regions: how far (in words, on each side) a mismatch may be skipped to
+# resynchronize, and how many words must then agree.
+DIAGONAL_WINDOW = 32
+DIAGONAL_MIN_RUN = 4
 
 
 class DiffOp(NamedTuple):
@@ -171,14 +178,57 @@ def _diff_core(a: np.ndarray, b: np.ndarray, a0: int, b0: int, out: list, depth:
         for k in ANCHOR_KGRAMS:
             blocks = _anchor_blocks(a, b, k)
             if blocks:
-                pa = pb = 0
-                for i, j, size in blocks:
-                    _diff_region(a[pa:i], b[pb:j], a0 + pa, b0 + pb, out, depth + 1, budget)
-                    out.append((EQUAL, a0 + i, a0 + i + size, b0 + j, b0 + j + size))
-                    pa, pb = i + size, j + size
-                _diff_region(a[pa:], b[pb:], a0 + pa, b0 + pb, out, depth + 1, budget)
+                _recurse_between(blocks, a, b, a0, b0, out, depth, budget)
                 return
+        # No anchor: text that repeats itself (the same paragraph many times) has no
+        # unique k-gram. Walk the diagonal instead, resynchronizing near each mismatch.
+        blocks = _diagonal_blocks(a, b)
+        if blocks:
+            _recurse_between(blocks, a, b, a0, b0, out, depth, budget)
+            return
     out.append((REPLACE, a0, a0 + n, b0, b0 + m))
+
+
+def _recurse_between(blocks, a, b, a0: int, b0: int, out: list, depth: int, budget: list[int]) -> None:
+    """Emit matched blocks as equal ranges and diff the gaps between them recursively."""
+    pa = pb = 0
+    for i, j, size in blocks:
+        _diff_region(a[pa:i], b[pb:j], a0 + pa, b0 + pb, out, depth + 1, budget)
+        out.append((EQUAL, a0 + i, a0 + i + size, b0 + j, b0 + j + size))
+        pa, pb = i + size, j + size
+    _diff_region(a[pa:], b[pb:], a0 + pa, b0 + pb, out, depth + 1, budget)
+
+
+def _diagonal_blocks(
+    a: np.ndarray, b: np.ndarray, window: int = DIAGONAL_WINDOW, min_run: int = DIAGONAL_MIN_RUN
+) -> list[tuple[int, int, int]]:
+    """Matched blocks found by following equal runs and, at each mismatch, jumping to
+    the nearest (i + x, j + y), x, y <= window, where `min_run` items agree. Linear in
+    the matched length plus window^2 per mismatch; stops at the first mismatch it cannot
+    resolve (the caller diffs the rest). Small edits in repetitive text resolve at once."""
+    n, m = len(a), len(b)
+    la, lb = a.tolist(), b.tolist()
+    blocks: list[tuple[int, int, int]] = []
+    i = j = 0
+    while i < n and j < m:
+        if la[i] == lb[j]:
+            size = _common_prefix(a[i:], b[j:])
+            blocks.append((i, j, size))
+            i, j = i + size, j + size
+            continue
+        jump = None
+        for d in range(1, 2 * window + 1):
+            for x in range(max(0, d - window), min(d, window) + 1):
+                ix, jy = i + x, j + d - x
+                if ix + min_run <= n and jy + min_run <= m and la[ix : ix + min_run] == lb[jy : jy + min_run]:
+                    jump = (ix, jy)
+                    break
+            if jump:
+                break
+        if jump is None:
+            break
+        i, j = jump
+    return blocks
 
 
 def _emit_blocks(blocks: list[tuple[int, int, int]], a0: int, b0: int, n: int, m: int, out: list) -> None:

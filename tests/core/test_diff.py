@@ -153,3 +153,33 @@ def test_degenerate_lengths(n, m):
     ops = diff_sequences(a, b)
     assert_truthful(a, b, ops)
     assert len(ops) == 1 and ops[0].tag == {(0, 5): "insert", (5, 0): "delete", (1, 1): "replace"}[(n, m)]
+
+
+def test_small_edits_in_repetitive_text_are_found_precisely():
+    """A document that repeats one paragraph has no unique k-gram to anchor on; ten
+    one-word substitutions must still cost ten words, not a replace of everything
+    between the first and the last edit (which once marked 700k words as changed)."""
+    paragraph = "The quick brown fox jumps over the lazy dog again and again. " * 8
+    paragraphs = [paragraph] * 400
+    edited = list(paragraphs)
+    for k in range(5, 400, 40):
+        edited[k] = edited[k].replace("lazy", "sleepy", 1)
+    a = normalize("\n\n".join(paragraphs))
+    b = normalize("\n\n".join(edited))
+    ops = word_diff(a, b)
+    check_ops(ops, len(a), len(b))
+    changed = [op for op in ops if op.tag != EQUAL]
+    assert len(changed) == 10
+    assert all(op.tag == "replace" and op.a_end - op.a_start == 1 == op.b_end - op.b_start for op in changed)
+    assert all(b.texts[op.b_start] == "sleepy" for op in changed)
+
+
+def test_one_repeated_word_with_substitutions():
+    """The degenerate case of repetition: one word, scattered substitutions."""
+    a = ["w"] * 20_000
+    b = list(a)
+    for k in range(7, 20_000, 1999):
+        b[k] = "x"
+    ops = diff_sequences(a, b)
+    check_ops(ops, len(a), len(b))
+    assert sum(op.b_end - op.b_start for op in ops if op.tag != EQUAL) == len(range(7, 20_000, 1999))
