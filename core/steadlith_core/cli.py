@@ -122,7 +122,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     params = _params(args)
     text_a, text_b = load_text(args.a), load_text(args.b)
     result = compare(chunk(text_a, params), chunk(text_b, params))
-    if args.html:  # before any output: a failed write is one error line, exit 2, nothing else
+    if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
         write_text_atomic(args.html, render_report(result, args.a, args.b))
     if args.format == "json":
         sys.stdout.write(to_json_text(comparison_json(result, args.a, args.b)))
@@ -236,6 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal or pipe that cannot show a character gets an escape, not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import secrets
 from typing import Any
 
@@ -97,16 +98,29 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     renamed over `path` (os.replace is atomic on one file system). A failed or
     interrupted export therefore never leaves half a file, nor destroys the previous
     one. The temporary file is created with mode 0o666 so the umask applies, as for
-    any ordinary file. Raises ExportError naming the path and the reason.
+    any ordinary file; an existing file keeps its mode. A symbolic link is followed (the
+    file it names is replaced, not the link), and a path that is not a regular file (a
+    device such as /dev/null or /dev/stdout, a pipe) is written to as it is, never
+    replaced. Raises ExportError naming the path and the reason.
     """
-    target = os.fspath(path)
+    shown = os.fspath(path)
+    if not shown:
+        raise ExportError("''", "empty path: name a file to write")
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise ExportError(target, f"cannot encode as UTF-8 ({e.reason} at character {e.start})") from None
-    if os.path.isdir(target):
-        raise ExportError(target, "is a directory, not a file")
-    folder = os.path.dirname(os.path.abspath(target))
+        raise ExportError(shown, f"cannot encode as UTF-8 ({e.reason} at character {e.start})") from None
+    target = os.path.realpath(shown)
+    try:
+        existing = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None and stat.S_ISDIR(existing.st_mode):
+        raise ExportError(shown, "is a directory, not a file")
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        _write_in_place(shown, target, data)
+        return
+    folder = os.path.dirname(target)
     tmp = None
     try:
         for _ in range(8):
@@ -118,24 +132,35 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
             tmp = candidate
             break
         else:
-            raise ExportError(target, "cannot create a temporary file beside it")
+            raise ExportError(shown, "cannot create a temporary file beside it")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        if existing is not None:
+            os.chmod(tmp, stat.S_IMODE(existing.st_mode))
         os.replace(tmp, target)
         tmp = None
     except ExportError:
         raise
     except FileNotFoundError:
-        raise ExportError(target, f"cannot write: folder {folder} does not exist") from None
+        raise ExportError(shown, f"cannot write: folder {folder} does not exist") from None
     except PermissionError:
-        raise ExportError(target, "cannot write: permission denied") from None
+        raise ExportError(shown, "cannot write: permission denied") from None
     except OSError as e:
-        raise ExportError(target, f"cannot write: {e.strerror or e}") from None
+        raise ExportError(shown, f"cannot write: {e.strerror or e}") from None
     finally:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _write_in_place(shown: str, target: str, data: bytes) -> None:
+    """Write to a device or pipe directly: replacing it would destroy it."""
+    try:
+        with open(target, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise ExportError(shown, f"cannot write: {e.strerror or e}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from .errors import LoadError
@@ -27,25 +28,28 @@ def decode_document(data: bytes, origin: object = "<bytes>") -> str:
 
 def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
     """Read a UTF-8 document. Raises LoadError for missing, unreadable, binary,
-    non-UTF-8 or over-large files. An empty file gives ""."""
+    non-UTF-8 or over-large files. An empty file gives "".
+
+    The file is opened once and read with a bound, so a pipe or a device (whose size
+    the file system cannot tell) is also refused once it passes `max_bytes`."""
     p = Path(path)
+    if not os.fspath(path):
+        raise LoadError("''", "empty path: name a file to read")
     try:
-        if p.is_dir():
-            raise LoadError(p, "is a directory, not a file")
-        size = p.stat().st_size
-        if size > max_bytes:
-            raise LoadError(
-                p, f"too large ({size / 2**20:.0f} MiB); the limit is {max_bytes / 2**20:.0f} MiB"
-            )
-        data = p.read_bytes()
+        with open(p, "rb") as f:
+            if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
+                raise LoadError(p, "is a directory, not a file")
+            data = f.read(max_bytes + 1)
     except FileNotFoundError:
         raise LoadError(p, "no such file") from None
     except PermissionError:
         raise LoadError(p, "permission denied") from None
     except IsADirectoryError:
         raise LoadError(p, "is a directory, not a file") from None
+    except LoadError:
+        raise
     except OSError as e:
-        if isinstance(e, LoadError):
-            raise
         raise LoadError(p, f"cannot read: {e.strerror or e}") from None
+    if len(data) > max_bytes:
+        raise LoadError(p, f"too large (over {max_bytes / 2**20:.0f} MiB, the limit)")
     return decode_document(data, p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
@@ -32,9 +33,17 @@ def enc(x: str | bytes | int) -> bytes:
     return len(x).to_bytes(8, "big") + x
 
 
+# No SPEC §6 field can mean anything past 64 bits (the polynomial has degree <= 63); a
+# bound also keeps error messages and decimal encoding away from 4300-digit integers.
+INT_LIMIT = 2**64
+
+
 def _require_int(name: str, value: Any) -> int:
     if type(value) is not int:  # bool is an int subclass; SPEC §6 rejects it too
-        raise ParameterError(name, f"must be an integer, not {type(value).__name__} {value!r}", value)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ParameterError(name, f"must be an integer, not {type(value).__name__} {shown}", value)
+    if not -INT_LIMIT < value < INT_LIMIT:
+        raise ParameterError(name, f"must be below 2^64 in magnitude (got {value.bit_length()} bits)", value)
     return value
 
 
@@ -208,13 +217,13 @@ def _validate(p: ChunkerParams) -> None:
 
 def parse_int(name: str, text: str) -> int:
     """CLI/GUI text to int: decimal or 0x hex, else a ParameterError naming the field."""
-    s = text.strip().replace("_", "")
-    try:
-        if s.lower().startswith(("0x", "-0x")):
-            return int(s, 16)
-        return int(s, 10)
-    except ValueError:
-        raise ParameterError(name, f"expected an integer (decimal or 0x hex), got {text!r}") from None
+    s = text.strip()
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if not re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|[0-9]+)", s):
+        raise ParameterError(name, f"expected an integer (decimal or 0x hex), got {shown!r}")
+    if len(s) > 40:  # past 64 bits whatever the base; int() would refuse 4300 digits anyway
+        raise ParameterError(name, f"must be below 2^64 in magnitude, got {shown!r}")
+    return int(s, 16) if "x" in s.lower() else int(s, 10)
 
 
 def parse_assignments(items: list[str], base: ChunkerParams | None = None) -> ChunkerParams:
@@ -224,8 +233,8 @@ def parse_assignments(items: list[str], base: ChunkerParams | None = None) -> Ch
     for item in items:
         name, sep, value = item.partition("=")
         name = name.strip()
-        if not sep:
-            raise ParameterError(name or item, f"expected NAME=VALUE, got {item!r}")
+        if not sep or not name:
+            raise ParameterError(name or "--set", f"expected NAME=VALUE, got {item!r}")
         if name not in known:
             raise ParameterError(name, f"unknown parameter name; known: {', '.join(sorted(known))}")
         changes[name] = parse_int(name, value) if name in INT_FIELDS else value.strip()

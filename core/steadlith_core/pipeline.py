@@ -32,7 +32,7 @@ from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import BOUNDARY_RULE, ChunkerParams
 from .rabin import window_fingerprints
-from .segment import Cut, segment
+from .segment import Cut, SnapPoints, segment
 
 if TYPE_CHECKING:
     from .compare import Comparison
@@ -122,10 +122,19 @@ class _Document:
         self.symbols = compute_symbols(self.words, encoded)
         self.canonical = CanonicalText(self.words, encoded)
         del encoded  # the largest transient of a run; the rest lives in arrays
+        self._snap_points: SnapPoints | None = None
         self.tokens = _LRU(4)
         self.fingerprints = _LRU(4)
         self.candidates = _LRU(8)
         self.cuts = _LRU(8)
+
+
+    @property
+    def snap_points(self) -> SnapPoints:
+        """Text-only, but computed only once snapping is first asked for."""
+        if self._snap_points is None:
+            self._snap_points = SnapPoints.of(self.words.para, self.words.texts)
+        return self._snap_points
 
 
 def utf8_words(words: WordStream) -> list[bytes]:
@@ -227,7 +236,9 @@ def _run(doc: _Document, p: ChunkerParams) -> Chunking:
         cum.flags.writeable = False
         return tok, cum
 
-    tok, cum = doc.tokens.get(p.token_counter, make_tokens)
+    # keyed by the counter itself, not its id: an id re-registered with another
+    # function must not be answered from the cache
+    tok, cum = doc.tokens.get(counter, make_tokens)
     fp = doc.fingerprints.get(
         (p.window_words, p.polynomial),
         lambda: _frozen(window_fingerprints(doc.symbols, p.window_words, p.polynomial)),
@@ -242,8 +253,8 @@ def _run(doc: _Document, p: ChunkerParams) -> Chunking:
     )
     snap = p.effective_snap_window
     cuts: list[Cut] = doc.cuts.get(
-        (p.token_counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
-        lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, words.para, words.texts),
+        (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
+        lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
     )
     phash = p.params_hash
     chunks = build_chunks(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))

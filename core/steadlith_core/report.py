@@ -7,9 +7,9 @@ that forbids them anyway, so the report stays inert even if a document it quotes
 contains HTML. Every piece of document text, file name and title goes through
 `html.escape(quote=True)`; a document holding `<script>` shows as text.
 
-The kind and status colours live here, Qt-free, so the report and the inspector
-(steadlith_gui/palette.py holds the same hex values today) show one visual language:
-Okabe–Ito kind colours, each kind with its own marker shape, and a loud "shifted".
+The kind and status colours, shapes and labels come from `style.py`, Qt-free, which the
+inspector's palette imports too, so both show one visual language: Okabe–Ito kind
+colours, each kind with its own marker shape, and a loud "shifted".
 
 The report is built from lists joined once (linear in the size of the documents), and
 is deterministic: the same comparison gives the same bytes (no timestamp).
@@ -24,39 +24,20 @@ from .compare import EDITED, NEW, REMOVED, REUSED, SHIFTED, Comparison
 from .identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from .params import FINGERPRINT_ID
 from .pipeline import Chunk, Chunking
+from .style import (  # noqa: F401 - re-exported: the report's visual language
+    KIND_COLOURS,
+    KIND_HELP,
+    KIND_LABELS,
+    KIND_SHAPES,
+    MARKER_KINDS,
+    STATUS_COLOURS,
+    STATUS_HELP,
+    STATUSES,
+    marker_kind,
+)
 
-# -- the visual language (Qt-free; the GUI palette can import these) ------------------
+# -- report-only styling (the shared visual language is in style.py) -----------------
 
-# Marker kinds in legend order. "snapped" is not a core kind: a chunk whose cut was
-# moved by snapping (Chunk.snapped) is drawn with the snapped marker.
-MARKER_KINDS = ("primary", "backup", "hard", "snapped", "end")
-KIND_LABELS = {"primary": "primary", "backup": "backup", "hard": "hard cut", "snapped": "snapped", "end": "end"}
-KIND_SHAPES = {"primary": "bar", "backup": "diamond", "hard": "triangle", "snapped": "circle", "end": "square"}
-KIND_HELP = {
-    "primary": "the fingerprint matched the primary mask (the usual cut)",
-    "backup": "no primary candidate before max_tokens: the last backup candidate was used",
-    "hard": "no candidate at all: forced cut at max_tokens",
-    "snapped": "the cut was moved to a nearby paragraph or sentence end",
-    "end": "end of the document",
-}
-KIND_COLOURS = {
-    "light": {"primary": "#009E73", "backup": "#E69F00", "hard": "#D55E00", "snapped": "#0072B2", "end": "#7A7A7A"},
-    "dark": {"primary": "#2FC896", "backup": "#F5B027", "hard": "#FF7A33", "snapped": "#56B4E9", "end": "#A8A8A8"},
-}
-
-# Statuses in legend order, and their help (worded as in the inspector's legend).
-STATUSES = (REUSED, SHIFTED, EDITED, NEW, REMOVED)
-STATUS_HELP = {
-    REUSED: "same hash in both versions, paired by the alignment: its embedding is reused",
-    SHIFTED: "no word changed, yet the hash differs: the cut moved (a phase shift); it must be re-embedded",
-    EDITED: "holds changed words (or spans a deletion)",
-    NEW: "B only: every word is new",
-    REMOVED: "A only: every word was removed",
-}
-STATUS_COLOURS = {
-    "light": {REUSED: "#A8B4C0", EDITED: "#E6C300", SHIFTED: "#CC1F7A", NEW: "#56B4E9", REMOVED: "#8C8C8C"},
-    "dark": {REUSED: "#56606B", EDITED: "#D9C100", SHIFTED: "#FF4FA8", NEW: "#56B4E9", REMOVED: "#8C8C8C"},
-}
 # How strongly each status tints a chunk's background (blended into the page colour), as
 # in the inspector: shifted loudest, reused quiet (the inspector gives reused chunks its
 # neutral alternating tints; the report, whose chunks are separate boxes, a light grey).
@@ -70,11 +51,6 @@ _SURFACES = {  # page colours of the report (the GUI's base/text/muted/mid)
 }
 
 HASH_PREFIX_CHARS = 12
-
-
-def marker_kind(kind: str, snapped: bool) -> str:
-    """The marker drawn for a chunk's cut: snapped wins over the raw kind (as in the GUI)."""
-    return "snapped" if snapped else kind
 
 
 def blend(colour: str, background: str, alpha: float) -> str:

@@ -5,12 +5,12 @@ at word s it finds, by binary search over cumulative token counts and sorted can
 positions: the first word whose inclusion reaches min_tokens, the first word whose
 inclusion would overflow max_tokens, the first primary candidate in between, and the
 last backup candidate before the overflow. That is the same decision the word loop
-makes, in O(log n) per chunk.
+makes, in O(log n) per chunk, snapping included.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -34,25 +34,52 @@ def ends_sentence(word: str) -> bool:
     return word.rstrip(SENTENCE_CLOSERS).endswith(SENTENCE_ENDS)
 
 
+class SnapPoints(NamedTuple):
+    """Where snapping may move a cut (SPEC §5.2), as sorted cut positions c in [1, n-1]:
+    `paragraphs` where word c starts a paragraph, `sentences` where word c-1 ends one."""
+
+    paragraphs: list[int]
+    sentences: list[int]
+
+    @classmethod
+    def of(cls, para: Sequence[bool], texts: Sequence[str]) -> "SnapPoints":
+        n = len(texts)
+        paragraphs = [c for c in range(1, n) if para[c]]
+        sentences = [c for c in range(1, n) if ends_sentence(texts[c - 1])]
+        return cls(paragraphs, sentences)
+
+
+def _nearest(points: list[int], lo: int, hi: int, e: int) -> int | None:
+    """The point in [lo, hi] nearest to e, the later one on a tie; None if there is none."""
+    first, last = bisect_left(points, lo), bisect_right(points, hi)
+    if first == last:
+        return None
+    k = bisect_left(points, e, first, last)  # points[k] >= e, points[k - 1] < e
+    after = points[k] if k < last else None
+    before = points[k - 1] if k > first else None
+    if before is None or (after is not None and after - e <= e - before):
+        return after
+    return before
+
+
 def snap(
     e: int,
     s: int,
     n: int,
     window: int,
     cum: np.ndarray,
-    para: Sequence[bool],
-    texts: Sequence[str],
+    points: SnapPoints,
     min_tokens: int,
     max_tokens: int,
 ) -> int:
-    """SPEC §5: the kept cut for raw cut `e` of a chunk starting at `s`."""
+    """SPEC §5: the kept cut for raw cut `e` of a chunk starting at `s`. Binary search
+    over the document's snap points, so a wide window costs no more than a narrow one."""
     lo, hi = max(1, e - window), min(n - 1, e + window)
-    paragraphs = [c for c in range(lo, hi + 1) if para[c]]
-    candidates = paragraphs or [c for c in range(lo, hi + 1) if ends_sentence(texts[c - 1])]
-    if not candidates:
+    pick = _nearest(points.paragraphs, lo, hi, e)
+    if pick is None:
+        pick = _nearest(points.sentences, lo, hi, e)
+    if pick is None:
         return e
-    # nearest to e; on equal distance the later one
-    pick = min(candidates, key=lambda c: (abs(c - e), -c))
     if pick > s and min_tokens <= int(cum[pick] - cum[s]) <= max_tokens:
         return pick
     return e
@@ -65,8 +92,7 @@ def segment(
     min_tokens: int,
     max_tokens: int,
     snap_window: int = 0,
-    para: Sequence[bool] = (),
-    texts: Sequence[str] = (),
+    points: SnapPoints | None = None,
 ) -> list[Cut]:
     """Cut the word stream. `cum[i]` is the tokens of words [0, i) (an int64 array of
     n + 1); `primary`/`backup` are the sorted positions of candidate words."""
@@ -103,7 +129,7 @@ def segment(
             end, kind = n, END
         snapped = False
         if snap_window and end < n:
-            kept = snap(end, s, n, snap_window, cum, para, texts, min_tokens, max_tokens)
+            kept = snap(end, s, n, snap_window, cum, points, min_tokens, max_tokens)
             snapped = kept != end
             end = kept
         cuts.append(new_cut(Cut, (s, end, kind, snapped)))

@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import TokenCountError
+from .errors import ParameterError, TokenCountError
 from .normalize import WordStream
 
 # Token counts are summed in int64; a document whose total exceeds this is rejected
@@ -93,7 +93,12 @@ def unregister_counter(counter_id: str) -> None:
 
 
 def get_counter(counter_id: str) -> TokenCounter:
-    return _COUNTERS[counter_id]
+    try:
+        return _COUNTERS[counter_id]
+    except KeyError:
+        raise ParameterError(
+            "token_counter", f"unknown token counter {counter_id!r}; known: {', '.join(_COUNTERS)}", counter_id
+        ) from None
 
 
 def known_counters() -> tuple[str, ...]:

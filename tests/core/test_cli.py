@@ -187,3 +187,49 @@ def test_bench_reports_cold_and_rechunk_speed(capsys, sample):
     report = json.loads(out)
     assert code == 0 and report["chunking"]["words"] == chunk(load_text(sample)).word_count
     assert {"cold_mb_per_s", "rechunk_ms"} <= set(report["chunking"])
+
+
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (["params", "--set", "min_tokens=0x" + "f" * 5000], "min_tokens"),
+        (["params", "--set", "window_words=-" + "9" * 5000], "window_words"),
+        (["params", "--set", "max_tokens=\u0663"], "max_tokens"),  # an Arabic-Indic digit
+        (["params", "--set", "=3"], "--set"),
+    ],
+)
+def test_absurd_integers_are_one_line_errors(capsys, args, field):
+    """Integers past 64 bits, or digits other than ASCII ones, are refused with the
+    field named, never a traceback from Python's 4300-digit conversion limit."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"steadlith: error: {field}")
+
+
+def test_devices_and_pipes_are_read_with_a_bound(tmp_path):
+    """A device reports size 0, so only a bounded read stops /dev/zero."""
+    from steadlith_core import LoadError, load_text
+
+    with pytest.raises(LoadError, match="too large"):
+        load_text("/dev/zero", max_bytes=1 << 20)
+
+
+def test_html_export_never_replaces_a_device_or_a_link(tmp_path, capsys):
+    """`--html /dev/null` writes into the device instead of replacing it, and a link
+    to a report is followed: the file it names is updated, the link stays a link."""
+    import os
+    import stat
+
+    doc = tmp_path / "d.txt"
+    doc.write_text("one two three four five six seven eight nine ten", encoding="utf-8")
+    assert main(["compare", str(doc), str(doc), "--html", "/dev/null"]) == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    real = tmp_path / "report.html"
+    real.write_text("old", encoding="utf-8")
+    real.chmod(0o640)
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    assert main(["compare", str(doc), str(doc), "--html", str(link)]) == 0
+    assert link.is_symlink() and "<!DOCTYPE html>" in real.read_text(encoding="utf-8")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    capsys.readouterr()

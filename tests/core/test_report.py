@@ -19,11 +19,10 @@ from steadlith_core.cli import main
 from steadlith_core.examples import generate_prose, phase_shift_counterexample
 from steadlith_core.report import (
     HASH_PREFIX_CHARS,
-    KIND_COLOURS,
-    STATUS_COLOURS,
     locality_verdict,
     marker_kind,
 )
+from steadlith_core.style import KIND_COLOURS, STATUS_COLOURS
 
 VOID = {"meta", "br", "link", "img", "input", "hr", "area", "base", "col", "embed", "source", "track", "wbr"}
 HOSTILE = ('<script>alert(1)</script> then <img src=x onerror=alert(1)> and &amp; and "double" \'single\' '
