@@ -1,9 +1,21 @@
-"""`steadlith-gui [A] [B] [--demo | --example NAME] [--set NAME=VALUE ...] [--theme light|dark] [--screenshot PATH]`
+"""`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE] [--set NAME=VALUE ...]
+[--theme system|light|dark] [--screenshot PATH] [--export-report PATH]`
 
-Also `python -m steadlith_gui`. With --screenshot the window loads, waits for the
-analysis, saves a PNG of itself and exits: 0 on success, 2 for bad input (arguments,
-parameters, documents), 1 if the picture could not be made. It works without a display
-(QT_QPA_PLATFORM=offscreen is chosen when no display is available).
+Also `python -m steadlith_gui`.
+
+Headless outputs: with --export-report and/or --screenshot the window loads, waits for
+the analysis, writes the HTML report (atomically) and/or a PNG of itself, and exits: 0
+on success, 2 for bad input (arguments, parameters, documents, a workspace, an output
+folder that does not exist, a report without two documents), 1 if a file could not be
+rendered or written. Errors are one line "steadlith-gui: error: ..." on stderr. The
+report alone never shows the window (QT_QPA_PLATFORM=offscreen unless set); a
+screenshot uses offscreen when no display is available.
+
+Precedence: the command line wins. Parameters: --set (applied on top of a generated
+example's or a workspace's parameters), else the example's or the workspace's, else
+the defaults for --demo, else (plain start or files) the last valid parameters the
+settings remember. Theme: --theme, else the choice remembered from View → Theme, else
+follow the system. Headless runs neither read nor write the settings.
 """
 
 from __future__ import annotations
@@ -28,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="steadlith-gui",
         description="Steadlith Inspector: see where and why the content-defined chunker cut two versions of a document.",
+        epilog="Command-line choices win over remembered settings: --set, --example, --demo or --open-workspace "
+               "decide the parameters (otherwise the last ones are restored), --theme the theme. "
+               "--screenshot and --export-report run headless, ignore the remembered settings, and exit "
+               "0 (written), 2 (bad input) or 1 (could not write).",
     )
     p.add_argument("a", nargs="?", metavar="A", help="first version of the document")
     p.add_argument("b", nargs="?", metavar="B", help="second version of the document")
@@ -38,11 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
         + " (generated examples bring their own parameters; --set applies on top)",
     )
     p.add_argument(
+        "--open-workspace", metavar="FILE",
+        help="open a .steadlith workspace (documents, edits, parameters, view options; --set applies on top)",
+    )
+    p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="set a chunker parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
     )
-    p.add_argument("--theme", choices=("light", "dark"), help="colour theme (default: follow the system)")
+    p.add_argument("--theme", choices=("system", "light", "dark"),
+                   help="colour theme for this run (default: the one chosen in View → Theme, else the system's)")
     p.add_argument("--screenshot", metavar="PATH", help="load, wait for the analysis, save the window as PNG, exit")
+    p.add_argument("--export-report", metavar="PATH",
+                   help="load, wait for the analysis, write the self-contained HTML report, exit "
+                        "(without showing the window)")
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     return p
 
@@ -53,14 +77,10 @@ def fail(message: str, code: int = EXIT_INPUT) -> int:
 
 
 def system_theme() -> str:
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QGuiApplication
+    """"dark" if the desktop prefers a dark colour scheme, else "light"."""
+    from .palette import system_theme_name
 
-    hints = QGuiApplication.styleHints()
-    scheme = getattr(hints, "colorScheme", None)
-    if scheme is not None and scheme() == Qt.ColorScheme.Dark:
-        return "dark"
-    return "light"
+    return system_theme_name()
 
 
 def install_excepthook(window) -> None:
@@ -85,33 +105,50 @@ def install_excepthook(window) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if sum(bool(x) for x in (args.demo, args.example, args.a or args.b)) > 1:
-        return fail("give document files, --demo or --example, one of them")
+    if sum(bool(x) for x in (args.demo, args.example, args.a or args.b, args.open_workspace)) > 1:
+        return fail("give document files, --demo, --example or --open-workspace, one of them")
+    # --set applies on top of the defaults, or of a generated example's or a workspace's
+    # parameters (checked once those are known: below, or when the workspace is read)
+    on_top = bool(args.open_workspace or args.example in PAIR_EXAMPLES)
     try:
-        params = parse_assignments(args.set) if args.set else ChunkerParams()
+        params = parse_assignments(args.set) if args.set and not on_top else ChunkerParams()
     except ParameterError as e:
         return fail(f"invalid parameter: {e}")
-    if args.screenshot:
-        out = Path(args.screenshot)
-        if not out.parent.is_dir():
-            return fail(f"cannot write the screenshot: {out.parent} is not a directory")
-        if sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM"):
-            if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-                os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    outputs: list[tuple[str, Path]] = []
+    for option, kind, what in ((args.export_report, "report", "report"), (args.screenshot, "png", "screenshot")):
+        if option:
+            out = Path(option)
+            if out.is_dir():
+                return fail(f"cannot write the {what}: {out} is a directory")
+            if not out.parent.is_dir():
+                return fail(f"cannot write the {what}: {out.parent} is not a directory")
+            outputs.append((kind, out))
+    if args.export_report and not (args.demo or args.example or (args.a and args.b) or args.open_workspace):
+        return fail("--export-report compares two documents: give A and B, --demo, --example or --open-workspace")
+    headless = bool(outputs)
+    if headless and not os.environ.get("QT_QPA_PLATFORM"):
+        if not args.screenshot:  # nothing to show: never open a window
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        elif sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
     from PySide6.QtWidgets import QApplication
 
     from .demo import demo_paths
-    from .main_window import MainWindow, apply_theme
-    from .palette import THEMES
+    from .main_window import MainWindow
+    from .settings import APPLICATION, ORGANIZATION, AppSettings
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "steadlith-gui"])
-    app.setApplicationName("Steadlith Inspector")
-    app.setOrganizationName("Steadlith")
-    theme = THEMES[args.theme or system_theme()]
-    apply_theme(app, theme)
-    window = MainWindow(params, theme)
+    app.setApplicationName(APPLICATION)
+    app.setOrganizationName(ORGANIZATION)
+    settings = AppSettings.memory() if headless else AppSettings.user()
+    theme = args.theme or settings.theme() or "system"
+    window = MainWindow(params, theme, settings=settings)
     install_excepthook(window)
+    if not headless:
+        # the command line decides the parameters when it names any; else the last ones
+        window.restore_settings(params=not (args.set or args.example or args.demo or args.open_workspace),
+                                theme=False)
 
     paths: tuple = (None, None)
     example = None
@@ -132,13 +169,17 @@ def main(argv: list[str] | None = None) -> int:
             return fail(f"invalid parameter: {e}")
 
     def start() -> None:
-        if example is not None:
+        if args.open_workspace:
+            window.open_workspace(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set)
+        elif example is not None:
             window.load_example(example, params=example_params)
         elif any(paths):
-            window.load_files(*paths)
+            window.load_files(*paths, remember=not (args.demo or args.example))
 
-    if args.screenshot:
-        return run_screenshot(app, window, start if (example or any(paths)) else None, Path(args.screenshot), args.timeout)
+    has_input = bool(args.open_workspace or example or any(paths))
+    if headless:
+        return run_headless(app, window, start if has_input else None, outputs, args.timeout,
+                            show=bool(args.screenshot))
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes the app
     window.show()
@@ -146,10 +187,22 @@ def main(argv: list[str] | None = None) -> int:
     return app.exec()
 
 
-def run_screenshot(app, window, start, out: Path, timeout: float) -> int:
-    from PySide6.QtCore import QTimer
+def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: float, show: bool) -> int:
+    """Load (start), wait until the analysis of what was asked for is on screen, write
+    each output in order (the report, then the PNG) through the window's own export
+    functions, and exit."""
+    from PySide6.QtCore import QTimer, qInstallMessageHandler
 
-    done = {"code": None}
+    def quiet(_mode, _context, message: str) -> None:
+        # the offscreen platform's notices about window-manager features it lacks are noise
+        # here (stderr is for the one-line error); every other Qt message still goes out
+        if not message.startswith("This plugin does not support"):
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(quiet)
+    done = {"code": None, "started": False}
+    pending = list(outputs)
+    what = {"report": "report", "png": "screenshot"}
 
     def finish(code: int, message: str | None = None) -> None:
         if done["code"] is not None:
@@ -159,18 +212,40 @@ def run_screenshot(app, window, start, out: Path, timeout: float) -> int:
             print(f"steadlith-gui: error: {message}", file=sys.stderr)
         app.exit(code)
 
-    def save() -> None:
+    def next_output() -> None:
         if done["code"] is not None:
             return
-        app.processEvents()
-        picture = window.grab()
-        if picture.isNull() or not picture.save(str(out), "PNG"):
-            finish(EXIT_RENDER, f"could not render or write the screenshot {out}")
-        else:
+        if not pending:
             finish(EXIT_OK)
+            return
+        kind, path = pending[0]
+        if kind == "report":
+            key = window.export_report(str(path))
+        else:
+            app.processEvents()  # let the panes and docks repaint first
+            key = window.export_png(str(path))
+        if key is None:
+            finish(EXIT_INPUT, f"nothing to write as the {what[kind]}")
+
+    def on_exported(kind: str, _path: str) -> None:
+        if pending and pending[0][0] == kind:
+            pending.pop(0)
+            next_output()
+
+    def on_export_failed(kind: str, message: str) -> None:
+        finish(EXIT_RENDER, f"could not write the {what.get(kind, kind)}: {message}")
 
     def on_ready(_result) -> None:
-        QTimer.singleShot(30, save)  # let the panes and docks repaint first
+        if done["started"] or window.analyzer.busy or window.loader.pending or window.jobs.pending:
+            return  # a newer analysis or load is on its way: wait for what was asked for
+        if any(kind == "report" for kind, _ in pending) and window.comparison is None:
+            a, b = window.documents()
+            missing = "A" if a is None else "B" if b is None else None
+            reason = f"{missing} is missing" if missing else "the versions could not be compared"
+            finish(EXIT_INPUT, f"the report compares two documents, and {reason}")
+            return
+        done["started"] = True
+        QTimer.singleShot(30, next_output)
 
     def on_load_failed(message: str) -> None:
         first = message.splitlines()[0] if message else "cannot load the documents"
@@ -179,16 +254,24 @@ def run_screenshot(app, window, start, out: Path, timeout: float) -> int:
     def on_analysis_failed(message: str) -> None:
         finish(EXIT_INPUT, f"analysis failed: {message}")
 
+    def on_workspace_failed(message: str) -> None:
+        finish(EXIT_INPUT, f"cannot open the workspace: {message.splitlines()[0] if message else ''}")
+
     window.analysis_ready.connect(on_ready)
     window.load_failed.connect(on_load_failed)
     window.analyzer.failed.connect(on_analysis_failed)
+    window.workspace_failed.connect(on_workspace_failed)
+    window.exported.connect(on_exported)
+    window.export_failed.connect(on_export_failed)
     window.resize(*SCREENSHOT_SIZE)
-    window.show()
+    if show:
+        window.show()
     QTimer.singleShot(int(timeout * 1000), lambda: finish(EXIT_RENDER, f"no analysis after {timeout:.0f} s"))
     if start is not None:
-        start()
+        QTimer.singleShot(0, start)
     else:
-        QTimer.singleShot(50, save)
+        done["started"] = True
+        QTimer.singleShot(50, next_output)
     code = app.exec()
     return done["code"] if done["code"] is not None else code
 

@@ -11,17 +11,26 @@ display it. The GUI thread never computes chunks, diffs or statuses. While typin
 keystroke restarts a single-shot timer; when it fires (EDIT_PAUSE_MS after the last
 key) the edited text is sent to the worker. The result re-decorates the panes without
 touching their text, caret or scroll position.
+
+Reviewer workflow: File → Export writes the report (HTML), chunks (JSONL), the
+comparison (JSON) or the window (PNG); `.steadlith` workspaces save and reopen the
+documents, edits, parameters and view options; recent files, the layout, the last
+parameters and the theme choice live in QSettings (settings.py); watched files reload
+when they change on disk (after asking, if edited). Rendering, writing and reading
+files run on the thread pool (worker.Jobs); this module only collects the immutable
+inputs in the GUI thread and shows the outcome.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -29,6 +38,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QSizePolicy,
@@ -38,11 +48,21 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from steadlith_core import ChunkerParams
+from steadlith_core import ChunkerParams, ParameterError, load_text, parse_assignments
 
+from . import exports
 from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES, demo_paths
-from .models import STATUS_CODES, AnalysisResult, EditedSource, LoadedDocument, map_position
-from .palette import LIGHT, THEMES, Theme, qt_palette
+from .models import (
+    STATUS_CODES,
+    AnalysisResult,
+    DocumentError,
+    EditedSource,
+    LoadedDocument,
+    map_position,
+    prepare_document,
+)
+from .palette import LIGHT, THEMES, Theme, qt_palette, system_theme_name
+from .settings import THEME_CHOICES, AppSettings, entry_label, entry_paths
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
@@ -52,11 +72,43 @@ from .widgets.link_map import Band, LinkMap
 from .widgets.message_bar import MessageBar
 from .widgets.overview_map import OverviewMap, side_data
 from .widgets.params_panel import ParamsPanel
-from .worker import Analyzer, DocumentLoader, LoadBatch
+from .worker import Analyzer, DocumentLoader, Jobs, LoadBatch
+from .workspace import SUFFIX as WORKSPACE_SUFFIX
+from .workspace import DocumentRef, Workspace, WorkspaceError, load_workspace, resolve_documents, save_workspace
 
 SIDES = ("A", "B")
 OTHER = {"A": "B", "B": "A"}
 EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
+DISK_CHANGE_PAUSE_MS = 150  # a change on disk is handled once the file was quiet this long
+DISK_MISSING_RETRIES = 6  # a vanished file is looked for again this often (editors replace files)
+THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
+NEEDS_COMPARISON = "it needs two analysed versions. Load A and B (or an example) and wait for the analysis."
+EXPORT_WHAT = {"report": "report", "comparison": "comparison", "chunks-A": "chunks of A", "chunks-B": "chunks of B",
+               "png": "picture of the window"}
+
+
+def with_mnemonic(text: str, used: set[str]) -> str:
+    """`text` with "&" before its first letter or digit not in `used` (which it extends),
+    for menu entries built from data; unchanged if it has one or none is free."""
+    if "&" in text:
+        return text
+    for i, ch in enumerate(text):
+        if ch.isalnum() and ch.lower() not in used:
+            used.add(ch.lower())
+            return text[:i] + "&" + text[i:]
+    return text
+
+
+def _menu_actions(menu: QMenu | None):
+    """Every action of a menu and its submenus, separators left out."""
+    if menu is None:
+        return
+    for act in menu.actions():
+        if act.isSeparator():
+            continue
+        yield act
+        if act.menu() is not None:
+            yield from _menu_actions(act.menu())
 
 
 def apply_theme(app: QApplication, theme: Theme) -> None:
@@ -67,16 +119,50 @@ def apply_theme(app: QApplication, theme: Theme) -> None:
     app.setPalette(qt_palette(theme))
 
 
+def _read_workspace(path: str, assignments: Sequence[str] = ()) -> tuple[Workspace, dict]:
+    """Read, check and index a workspace (thread pool): the Workspace and its documents
+    as LoadedDocuments by side. All or nothing: any problem raises WorkspaceError."""
+    ws = load_workspace(path)
+    if assignments:
+        try:
+            ws = dataclasses.replace(ws, params=parse_assignments(list(assignments), base=ws.params))
+        except ParameterError as e:
+            raise WorkspaceError(path, None, f"invalid parameter given on top of it: {e}") from None
+    docs = {}
+    for side, (text, name, origin) in resolve_documents(ws).items():
+        try:
+            docs[side.upper()] = prepare_document(side.upper(), text, name=name, path=origin)
+        except DocumentError as e:
+            raise WorkspaceError(path, f"documents.{side}", str(e)) from None
+    return ws, docs
+
+
 class MainWindow(QMainWindow):
     analysis_ready = Signal(object)  # AnalysisResult, emitted once the shown result updated
     load_failed = Signal(str)  # a load left (one side of) the documents as they were
     documents_changed = Signal()
     chunk_selected = Signal(str, object)  # side, chunk index (None: cleared)
+    exported = Signal(str, str)  # kind (report, comparison, chunks-A, chunks-B, png), path written
+    export_failed = Signal(str, str)  # kind, message (also shown in the message bar)
+    workspace_opened = Signal(str)  # path: documents, parameters and view applied, analysis started
+    workspace_saved = Signal(str)  # path
+    workspace_failed = Signal(str)  # message: nothing was changed
+    disk_change_handled = Signal(str, str)  # side, outcome: reloaded, unchanged, kept, missing, failed
+    theme_changed = Signal(str)  # the theme now shown: light or dark
 
-    def __init__(self, params: ChunkerParams | None = None, theme: Theme = LIGHT, parent: QWidget | None = None):
+    def __init__(self, params: ChunkerParams | None = None, theme: Theme | str = LIGHT,
+                 parent: QWidget | None = None, *, settings: AppSettings | None = None):
+        """`theme`: a Theme or a choice ("system", "light", "dark"). `settings`: where
+        recent files, layout and last parameters are kept (default: in memory only;
+        the app passes AppSettings.user()). Nothing is restored here: see restore_settings()."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Steadlith Inspector[*]")
+        self.settings = settings if settings is not None else AppSettings.memory()
+        self.theme_choice = theme if isinstance(theme, str) else theme.name
+        if self.theme_choice not in THEME_CHOICES:
+            raise ValueError(f"unknown theme {theme!r}")
+        theme = THEMES[system_theme_name() if self.theme_choice == "system" else self.theme_choice]
         self.theme = theme
         self._docs: dict[str, LoadedDocument | None] = {"A": None, "B": None}
         self._side_seq = {"A": 0, "B": 0}
@@ -94,6 +180,17 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.analyzer = Analyzer(self)
         self.loader = DocumentLoader(self)
+        self.jobs = Jobs(self)
+        self.workspace_path: str | None = None  # the .steadlith file opened or saved last
+        self._workspace_seq = 0  # latest Open workspace request; older ones are dropped
+        self._private_seq = 0  # side sequence numbers of workspace/reload loads (negative)
+        self._pending_loads: set[int] = set()  # loader batches not arrived yet
+        self._recent_seqs: set[int] = set()  # loader batches that count as "recent files"
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._on_file_changed)
+        self._disk_timers: dict[str, QTimer] = {}
+        self._disk_missing: dict[str, int] = {}
+        self._asking_disk: set[str] = set()
 
         # central: message bar, legend, panes with the link map between and the overview beside
         self.message_bar = MessageBar(theme)
@@ -188,7 +285,11 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.params_dock, self.churn_dock], [330, 350], Qt.Orientation.Horizontal)
         self.resizeDocks([self.diagnostics_dock], [250], Qt.Orientation.Vertical)
         self.resizeDocks([self.churn_dock, self.table_dock], [470, 380], Qt.Orientation.Vertical)
-        self.set_theme(theme)
+        self._apply_theme(theme)
+        self._update_actions()
+        hints = QGuiApplication.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):
+            hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
 
     # -- public API --------------------------------------------------------------------
     @property
@@ -226,15 +327,18 @@ class MainWindow(QMainWindow):
         if self._confirm_discard_sides(sources):
             self._load(sources)
 
-    def load_files(self, path_a=None, path_b=None) -> None:
-        """Load files as A and B (None leaves a side as it is). Asynchronous."""
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
+        """Load files as A and B (None leaves a side as it is). Asynchronous. With
+        `remember`, the pair shown afterwards goes to the top of File → Recent files."""
         sources = {}
         if path_a is not None:
             sources["A"] = ("file", str(path_a))
         if path_b is not None:
             sources["B"] = ("file", str(path_b))
         if self._confirm_discard_sides(sources):
-            self._load(sources)
+            seq = self._load(sources)
+            if remember and seq is not None:
+                self._recent_seqs.add(seq)
 
     def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
         """A demo pair (prose, python) or a generated one (phase-shift, small-edit,
@@ -242,7 +346,7 @@ class MainWindow(QMainWindow):
         overrides them); the phase-shift ones jump to the first shifted region once analysed."""
         if name in EXAMPLES:
             a, b = demo_paths(name)
-            self.load_files(a, b)
+            self.load_files(a, b, remember=False)
             return
         ex = PAIR_EXAMPLES[name]
         if not self._confirm_discard_sides(SIDES):
@@ -269,7 +373,26 @@ class MainWindow(QMainWindow):
         self.message_bar.show_message(text, level)
 
     def set_theme(self, theme: Theme | str) -> None:
-        theme = THEMES[theme] if isinstance(theme, str) else theme
+        """Show a theme: a Theme, "light", "dark", or "system" (follow the desktop's
+        colour scheme, now and when it changes). Not remembered: see set_theme_choice."""
+        self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
+
+    def set_theme_choice(self, choice: str, remember: bool = False) -> None:
+        """View → Theme: "system", "light" or "dark"; `remember` keeps it for the next start."""
+        if choice not in THEME_CHOICES:
+            raise ValueError(f"unknown theme {choice!r}; expected one of {', '.join(THEME_CHOICES)}")
+        self.theme_choice = choice
+        self._apply_theme(THEMES[system_theme_name() if choice == "system" else choice])
+        if remember:
+            self.settings.set_theme(choice)
+
+    def _on_color_scheme_changed(self, scheme) -> None:
+        """The desktop switched between light and dark (QStyleHints.colorSchemeChanged)."""
+        if self.theme_choice == "system":
+            self._apply_theme(THEMES[system_theme_name(scheme)])
+
+    def _apply_theme(self, theme: Theme) -> None:
+        changed = theme is not self.theme
         self.theme = theme
         app = QApplication.instance()
         if app is not None:
@@ -281,7 +404,9 @@ class MainWindow(QMainWindow):
             self._update_header(side)
         self._update_status()
         if hasattr(self, "_theme_actions"):
-            self._theme_actions[theme.name].setChecked(True)
+            self._theme_actions[self.theme_choice].setChecked(True)
+        if changed:
+            self.theme_changed.emit(theme.name)
 
     def swap(self) -> None:
         a, b = self._docs["A"], self._docs["B"]
@@ -318,7 +443,7 @@ class MainWindow(QMainWindow):
             if path:
                 paths[s] = path
         if paths:
-            self.load_files(paths.get("A"), paths.get("B"))
+            self.load_files(paths.get("A"), paths.get("B"), remember=False)
 
     def save_as(self, side: str, path: str | Path | None = None) -> bool:
         """Write the pane's text (UTF-8, "\\n" line ends) to `path` (asked if None).
@@ -344,8 +469,460 @@ class MainWindow(QMainWindow):
         pane.document().setModified(False)
         self._update_header(side)
         self._update_title()
+        self._update_watch()
         self.statusBar().showMessage(f"Saved {side} to {path}", 5000)
         return True
+
+    # -- exports ---------------------------------------------------------------------------
+    def shown_names(self) -> tuple[str | None, str | None]:
+        """What the panes call their documents (file name, or the name given to a text)."""
+        out = []
+        for side in SIDES:
+            doc, pane = self._docs[side], self.panes[side]
+            out.append(None if doc is None else (pane.saved_as[0] if pane.saved_as else doc.root.name))
+        return out[0], out[1]
+
+    def export_report(self, path: str | os.PathLike | None = None) -> int | None:
+        """Write the self-contained HTML report of the shown comparison (asked where if
+        `path` is None). Rendering and writing run on the thread pool; `exported` or
+        `export_failed` tells the outcome. Returns the job key, or None if nothing started."""
+        comparison = self.comparison
+        if comparison is None:
+            self.show_message("Export report: " + NEEDS_COMPARISON, "warning")
+            return None
+        name_a, name_b = self.shown_names()
+        path = path or self._ask_save_path("Export report", exports.default_name("report", name_a, name_b),
+                                           "HTML files (*.html *.htm);;All files (*)")
+        if not path:
+            return None
+        return self._run_export("report", exports.report_job(comparison, name_a, name_b, os.fspath(path)))
+
+    def export_comparison(self, path: str | os.PathLike | None = None) -> int | None:
+        """Write the shown comparison as JSON: the schema of `steadlith compare --format json`."""
+        comparison = self.comparison
+        if comparison is None:
+            self.show_message("Export comparison: " + NEEDS_COMPARISON, "warning")
+            return None
+        name_a, name_b = self.shown_names()
+        path = path or self._ask_save_path("Export comparison as JSON",
+                                           exports.default_name("comparison", name_a, name_b),
+                                           "JSON files (*.json);;All files (*)")
+        if not path:
+            return None
+        return self._run_export("comparison", exports.comparison_job(comparison, name_a, name_b, os.fspath(path)))
+
+    def export_chunks(self, side: str, path: str | os.PathLike | None = None) -> int | None:
+        """Write the shown chunks of A or B as JSON Lines (one chunk a line, with its text)."""
+        chunking = self.panes[side].chunking
+        if chunking is None:
+            self.show_message(f"Export chunks of {side}: load {side} and wait for its analysis.", "warning")
+            return None
+        name_a, name_b = self.shown_names()
+        path = path or self._ask_save_path(f"Export chunks of {side} as JSONL",
+                                           exports.default_name(f"chunks-{side}", name_a, name_b),
+                                           "JSON Lines (*.jsonl);;All files (*)")
+        if not path:
+            return None
+        return self._run_export(f"chunks-{side}", exports.chunks_job(chunking, os.fspath(path)))
+
+    def export_png(self, path: str | os.PathLike | None = None) -> int | None:
+        """Save a picture of the window as PNG (grabbed here, encoded and written on the
+        thread pool). `--screenshot` uses this too."""
+        name_a, name_b = self.shown_names()
+        path = path or self._ask_save_path("Export window as PNG", exports.default_name("png", name_a, name_b),
+                                           "PNG images (*.png)")
+        if not path:
+            return None
+        image = self.grab().toImage()
+        return self._run_export("png", exports.png_job(image, os.fspath(path)))
+
+    def _run_export(self, kind: str, fn: Callable[[], str]) -> int:
+        what = EXPORT_WHAT[kind]
+
+        def done(path: str) -> None:
+            self.settings.set_folder("export", os.path.dirname(os.path.abspath(path)))
+            self.show_message(f"Exported the {what} to {path}", "info")
+            self.exported.emit(kind, path)
+
+        def failed(message: str) -> None:
+            self.show_message(f"Could not export the {what}: {message}", "error")
+            self.export_failed.emit(kind, message)
+
+        return self.jobs.start(fn, done, failed)
+
+    def _ask_save_path(self, title: str, name: str, filters: str, which: str = "export") -> str | None:
+        folder = self.settings.folder(which)
+        if folder is None:
+            paths = [self._doc_path(s) for s in ("B", "A")]
+            folder = next((os.path.dirname(p) for p in paths if p), None) or os.getcwd()
+        path, _ = QFileDialog.getSaveFileName(self, title, os.path.join(folder, name), filters)
+        return path or None
+
+    def _update_actions(self) -> None:
+        """Exports are enabled once there is something to export; a disabled one says why."""
+        if not hasattr(self, "act_export_report"):
+            return
+        has_comparison = self.comparison is not None
+        for act, tip in ((self.act_export_report, "Write one self-contained HTML file for reviewers: both "
+                          "documents' chunks by kind and status, the legend, identity, churn, phase-shift "
+                          "regions and the locality verdict"),
+                         (self.act_export_comparison, "Write the comparison as JSON (the schema of "
+                          "`steadlith compare --format json`)")):
+            act.setEnabled(has_comparison)
+            act.setToolTip(tip if has_comparison else "Not available yet: " + NEEDS_COMPARISON)
+            act.setStatusTip(act.toolTip())
+        for side, act in (("A", self.act_export_chunks_a), ("B", self.act_export_chunks_b)):
+            ok = self.panes[side].chunking is not None
+            act.setEnabled(ok)
+            act.setToolTip(f"Write the chunks of {side} as JSON Lines, one chunk a line with its text and hash"
+                           if ok else f"Not available yet: load {side} and wait for its analysis")
+            act.setStatusTip(act.toolTip())
+
+    # -- workspaces ------------------------------------------------------------------------
+    def _doc_path(self, side: str) -> str | None:
+        """The file a side shows (after Save as…, the saved one), absolute; None for a text."""
+        doc, pane = self._docs[side], self.panes[side]
+        if doc is None:
+            return None
+        path = pane.saved_as[1] if pane.saved_as else doc.root.path
+        return os.path.abspath(path) if path else None
+
+    def document_ref(self, side: str) -> DocumentRef | None:
+        """A side as a workspace entry: a file by its path, an edited file with its text, a
+        pasted text (examples, load_texts) with its text."""
+        doc, pane = self._docs[side], self.panes[side]
+        if doc is None:
+            return None
+        name = pane.saved_as[0] if pane.saved_as else doc.root.name
+        path = self._doc_path(side)
+        if pane.modified:
+            text = pane.current_text()
+            return DocumentRef.edited(path, text, name) if path else DocumentRef.pasted(text, name)
+        if path:
+            return DocumentRef.from_file(path, name)
+        return DocumentRef.pasted(doc.root.text, name)  # as given: line ends kept exactly
+
+    def view_options(self) -> dict[str, Any]:
+        """The view part of a workspace."""
+        return {
+            "syntax_colour": self.act_syntax.isChecked(),
+            "sync_scroll": self.act_sync.isChecked(),
+            "theme": self.theme_choice,
+            "edit_a": self.pane_a.editable,
+            "edit_b": self.pane_b.editable,
+            "legend": self.act_legend.isChecked(),
+            "chunk_filter": {
+                "text": self.table.filter_edit.text(),
+                "version": self.table.version_combo.currentData() or "",
+                "status": self.table.status_combo.currentData() or "",
+            },
+        }
+
+    def apply_view_options(self, view: Mapping[str, Any], keep_theme: bool = False) -> None:
+        """Apply a workspace's view options; a key of the wrong type is ignored."""
+        for key, act in (("syntax_colour", self.act_syntax), ("sync_scroll", self.act_sync),
+                         ("legend", self.act_legend)):
+            if isinstance(view.get(key), bool):
+                act.setChecked(view[key])
+        for key, side in (("edit_a", "A"), ("edit_b", "B")):
+            if isinstance(view.get(key), bool):
+                self.set_editable(side, view[key])
+        if not keep_theme and view.get("theme") in THEME_CHOICES:
+            self.set_theme_choice(view["theme"])
+        f = view.get("chunk_filter")
+        if isinstance(f, dict):
+            for combo, key in ((self.table.version_combo, "version"), (self.table.status_combo, "status")):
+                i = combo.findData(f.get(key, ""))
+                if isinstance(f.get(key, ""), str) and i >= 0:
+                    combo.setCurrentIndex(i)
+            if isinstance(f.get("text"), str):
+                self.table.filter_edit.setText(f["text"])
+
+    def current_workspace(self) -> Workspace:
+        """What is shown, as a workspace: documents (with text when edited or pasted), the
+        parameters in force (the last valid ones) and the view options."""
+        return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.params, self.view_options())
+
+    def save_workspace(self, path: str | os.PathLike | None = None) -> int | None:
+        """Save the workspace to `path` (default: the workspace opened or saved last, else
+        ask). Written atomically on the thread pool; `workspace_saved` tells success."""
+        path = path or self.workspace_path
+        if not path:
+            return self.save_workspace_as()
+        return self._write_workspace(os.fspath(path))
+
+    def save_workspace_as(self) -> int | None:
+        name_a, name_b = self.shown_names()
+        start = self.workspace_path or exports.default_name("workspace", name_a, name_b)
+        path = self._ask_save_path("Save workspace as", start,
+                                   f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)", "open")
+        if not path:
+            return None
+        if not os.path.splitext(path)[1]:
+            path += WORKSPACE_SUFFIX
+        return self._write_workspace(path)
+
+    def _write_workspace(self, path: str) -> int:
+        ws = self.current_workspace()  # the pane texts are taken now; JSON and the write run below
+
+        def done(_value) -> None:
+            self.workspace_path = os.path.abspath(path)
+            self.settings.set_folder("open", os.path.dirname(self.workspace_path))
+            self._add_recent({"workspace": self.workspace_path})
+            self._update_title()
+            self.show_message(f"Saved the workspace to {path}", "info")
+            self.workspace_saved.emit(path)
+
+        def failed(message: str) -> None:
+            self.show_message(f"Could not save the workspace: {message}", "error")
+            self.workspace_failed.emit(message)
+
+        return self.jobs.start(lambda: save_workspace(ws, path), done, failed)
+
+    def open_workspace(self, path: str | os.PathLike | None = None, *, keep_theme: bool = False,
+                       assignments: Sequence[str] = ()) -> int | None:
+        """Open a `.steadlith` workspace (asked if `path` is None): its documents,
+        parameters (with `assignments`, NAME=VALUE strings, applied on top) and view
+        options (`keep_theme`: leave the theme alone). Reading, checking and indexing run
+        on the thread pool; on any problem the message is shown, `workspace_failed` is
+        emitted and nothing changes. Asks first if a pane has unsaved edits."""
+        if path is None:
+            folder = self.settings.folder("open") or os.getcwd()
+            path, _ = QFileDialog.getOpenFileName(self, "Open workspace", folder,
+                                                  f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)")
+            if not path:
+                return None
+        path = os.fspath(path)
+        if not self._confirm_discard_sides(SIDES):
+            return None
+        revisions = {s: self.panes[s].revision for s in SIDES}
+        self._workspace_seq += 1
+        seq = self._workspace_seq
+        sets = tuple(assignments)
+
+        def done(value) -> None:
+            if seq != self._workspace_seq:
+                return  # a later Open workspace replaced this one
+            ws, docs = value
+            typed = [s for s in SIDES if self.panes[s].revision != revisions[s] and self.panes[s].modified]
+            if typed and not self._confirm_discard_sides(typed):
+                self.show_message("Opening the workspace was cancelled: your edits are kept.", "info")
+                self.workspace_failed.emit("cancelled")
+                return
+            self._apply_workspace(path, ws, docs, keep_theme)
+
+        def failed(message: str) -> None:
+            if seq != self._workspace_seq:
+                return
+            self.show_message(f"Cannot open the workspace: {message}\nNothing was changed.", "error")
+            self.workspace_failed.emit(message)
+
+        return self.jobs.start(lambda: _read_workspace(path, sets), done, failed)
+
+    def _apply_workspace(self, path: str, ws: Workspace, docs: dict, keep_theme: bool) -> None:
+        self._edit_timer.stop()
+        self._jump_seq = None
+        self._jump_docs = None
+        self._suppress_submit = True
+        try:
+            for side in SIDES:
+                self._side_seq[side] = self._new_private_seq()  # loads still on their way are stale
+                ref = ws.documents[side.lower()]
+                self._set_document(side, docs.get(side), modified=bool(ref is not None and ref.modified))
+            self.set_params(ws.params)
+            self.apply_view_options(ws.view, keep_theme)
+        finally:
+            self._suppress_submit = False
+        self.workspace_path = os.path.abspath(path)
+        self.settings.set_folder("open", os.path.dirname(self.workspace_path))
+        self._add_recent({"workspace": self.workspace_path})
+        self._update_title()
+        for side in SIDES:
+            self._update_header(side)
+        self.documents_changed.emit()
+        self._submit()
+        self.statusBar().showMessage(f"Opened the workspace {path}", 5000)
+        self.workspace_opened.emit(path)
+
+    def _new_private_seq(self) -> int:
+        self._private_seq -= 1
+        return self._private_seq
+
+    # -- recent files ------------------------------------------------------------------------
+    def recent_entries(self) -> list[dict]:
+        return self.settings.recent()
+
+    def _add_recent(self, entry: dict) -> None:
+        self.settings.add_recent(entry)
+        self._rebuild_recent()
+
+    def _remember_documents(self) -> None:
+        a, b = self._doc_path("A"), self._doc_path("B")
+        if a or b:
+            self._add_recent({"a": a, "b": b})
+
+    def open_recent(self, entry: dict) -> None:
+        """Open a Recent files entry; one whose file is gone is removed, with a message."""
+        missing = [p for p in entry_paths(entry) if not os.path.isfile(p)]
+        if missing:
+            self.settings.remove_recent(entry)
+            self._rebuild_recent()
+            self.show_message(f"{' and '.join(missing)} no longer exist{'s' if len(missing) == 1 else ''}: "
+                              "removed from the recent files.", "warning")
+            return
+        if "workspace" in entry:
+            self.open_workspace(entry["workspace"])
+        else:
+            self.load_files(entry.get("a"), entry.get("b"))
+
+    def clear_recent(self) -> None:
+        self.settings.clear_recent()
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        entries = self.settings.recent()
+        for n, entry in enumerate(entries, 1):
+            mnemonic = f"&{n}" if n < 10 else "1&0"
+            act = QAction(f"{mnemonic}  {entry_label(entry)}", menu)
+            where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {v}" for k, v in entry.items() if v)
+            act.setToolTip(where)
+            act.setStatusTip(where.replace("\n", "   "))
+            act.triggered.connect(lambda _c=False, e=entry: self.open_recent(e))
+            menu.addAction(act)
+        menu.addSeparator()
+        clear = QAction("&Clear the list", menu)
+        clear.triggered.connect(self.clear_recent)
+        clear.setEnabled(bool(entries))
+        menu.addAction(clear)
+        menu.menuAction().setEnabled(bool(entries))
+
+    # -- files changed on disk -------------------------------------------------------------------
+    def _update_watch(self) -> None:
+        """Watch exactly the files the panes show."""
+        want = {p for p in (self._doc_path(s) for s in SIDES) if p}
+        have = set(self.watcher.files())
+        if have - want:
+            self.watcher.removePaths(sorted(have - want))
+        add = [p for p in sorted(want - have) if os.path.isfile(p)]
+        if add:
+            self.watcher.addPaths(add)
+
+    def _on_file_changed(self, path: str) -> None:
+        timer = self._disk_timers.get(path)
+        if timer is None:
+            timer = QTimer(self)
+            timer.setSingleShot(True)
+            timer.timeout.connect(lambda p=path: self._handle_disk_change(p))
+            self._disk_timers[path] = timer
+        timer.start(DISK_CHANGE_PAUSE_MS)  # an editor's save can be several events: handle them once
+
+    def _handle_disk_change(self, path: str) -> None:
+        sides = [s for s in SIDES if self._doc_path(s) == path]
+        if not sides:
+            return
+        if not os.path.isfile(path):
+            # editors may delete and then write, or rename over: look again a few times
+            tries = self._disk_missing.get(path, 0)
+            if tries < DISK_MISSING_RETRIES:
+                self._disk_missing[path] = tries + 1
+                self._disk_timers[path].start(DISK_CHANGE_PAUSE_MS * 2)
+                return
+            self._disk_missing.pop(path, None)
+            for side in sides:
+                self.show_message(f"{side}: {path} was removed from disk; the text stays as shown.", "warning")
+                self.disk_change_handled.emit(side, "missing")
+            return
+        self._disk_missing.pop(path, None)
+        self.watcher.addPath(path)  # a file replaced by rename is no longer watched: watch the new one
+        for side in sides:
+            self._disk_changed(side, path)
+
+    def _disk_changed(self, side: str, path: str) -> None:
+        pane, doc = self.panes[side], self._docs[side]
+        if side in self._asking_disk or doc is None:
+            return
+        if pane.modified:
+            if not self._ask_reload(side, path):
+                return
+            self._reload_side(side, path, None)
+        else:
+            # unchanged text (e.g. our own Save as…) needs no reload; compared on the thread pool
+            shown = pane.current_text() if pane.saved_as else doc.root.text
+            self._reload_side(side, path, shown)
+
+    def _ask_reload(self, side: str, path: str) -> bool:
+        self._asking_disk.add(side)
+        try:
+            yes = bool(self.confirm_discard(
+                f"{side} ({os.path.basename(path)}) changed on disk, and you edited it here. "
+                "Reload it from disk and discard your edits?"))
+        finally:
+            self._asking_disk.discard(side)
+        if not yes:
+            self.show_message(f"{side} changed on disk; your edits are kept (File → Reload from disk loads "
+                              "the file).", "warning")
+            self.disk_change_handled.emit(side, "kept")
+        return yes
+
+    def _reload_side(self, side: str, path: str, shown: str | None) -> None:
+        before = self._docs[side]
+        was_modified = self.panes[side].modified
+
+        def read():
+            text = load_text(path)
+            if shown is not None and text == shown:
+                return None
+            return prepare_document(side, text, path=path)
+
+        def done(doc) -> None:
+            if self._docs[side] is not before or self._side_seq[side] in self._pending_loads:
+                return  # the side shows something else by now
+            if doc is None:
+                self.disk_change_handled.emit(side, "unchanged")
+                return
+            if self.panes[side].modified and not was_modified and not self._ask_reload(side, path):
+                return  # typed while the file was read
+            self._side_seq[side] = self._new_private_seq()
+            self._set_document(side, doc)
+            self._submit()
+            self.show_message(f"{side} reloaded: changed on disk", "info")
+            self.disk_change_handled.emit(side, "reloaded")
+
+        def failed(message: str) -> None:
+            self.show_message(f"{side} changed on disk but cannot be reloaded: {message}. "
+                              "The text stays as shown.", "error")
+            self.disk_change_handled.emit(side, "failed")
+
+        self.jobs.start(read, done, failed)
+
+    # -- settings --------------------------------------------------------------------------
+    def restore_settings(self, *, params: bool = True, theme: bool = True, layout: bool = True) -> None:
+        """Restore what the settings remember: window geometry and docks, the last valid
+        parameters, the theme choice (each unless the caller, i.e. the command line, decides it)."""
+        if layout:
+            geometry, state = self.settings.geometry(), self.settings.state()
+            if geometry is not None:
+                self.restoreGeometry(geometry)
+            if state is not None:
+                self.restoreState(state)
+        if params:
+            p = self.settings.params()
+            if p is not None:
+                self.set_params(p)
+        if theme:
+            choice = self.settings.theme()
+            if choice is not None:
+                self.set_theme_choice(choice)
+        self._rebuild_recent()
+
+    def save_settings(self) -> None:
+        """Remember the layout and the last valid parameters (recent files and the theme
+        choice are written when they change)."""
+        self.settings.set_layout(self.saveGeometry(), self.saveState())
+        self.settings.set_params(self.params)
+        self.settings.sync()
 
     # -- selection, navigation, scrolling ----------------------------------------------------
     def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
@@ -523,6 +1100,7 @@ class MainWindow(QMainWindow):
         if not sources:
             return None
         seq = self.loader.load(sources)
+        self._pending_loads.add(seq)
         for side in sources:
             self._side_seq[side] = seq
             self._update_header(side, "loading…")
@@ -530,6 +1108,9 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, batch: LoadBatch) -> None:
         changed = False
+        self._pending_loads.discard(batch.seq)
+        remember = batch.seq in self._recent_seqs
+        self._recent_seqs.discard(batch.seq)
         modified = self._modified_after_load.pop(batch.seq, {})
         for side, doc in batch.documents.items():
             if self._side_seq.get(side) != batch.seq:
@@ -550,6 +1131,8 @@ class MainWindow(QMainWindow):
             self._jump_seq = None
             self._jump_docs = (self._docs["A"], self._docs["B"]) if changed else None
         if changed:
+            if remember:
+                self._remember_documents()
             self.documents_changed.emit()
             self._submit()
 
@@ -568,6 +1151,8 @@ class MainWindow(QMainWindow):
         self.link_map.set_links(None)
         self._update_header(side, "analysing…" if doc is not None else "")
         self._update_title()
+        self._update_actions()
+        self._update_watch()
 
     def _update_title(self) -> None:
         names = []
@@ -575,7 +1160,12 @@ class MainWindow(QMainWindow):
             d = self._docs[s]
             if d is not None:
                 names.append(self.panes[s].saved_as[0] if self.panes[s].saved_as else d.name)
-        self.setWindowTitle("Steadlith Inspector" + (" — " + " ↔ ".join(names) if names else "") + "[*]")
+        title = "Steadlith Inspector"
+        if self.workspace_path:
+            title += " — " + os.path.basename(self.workspace_path)
+        if names:
+            title += (": " if self.workspace_path else " — ") + " ↔ ".join(names)
+        self.setWindowTitle(title + "[*]")
         self.setWindowModified(any(p.modified for p in self.panes.values()))
 
     def _on_files_dropped(self, paths: list[str], side: str | None) -> None:
@@ -715,6 +1305,7 @@ class MainWindow(QMainWindow):
                 if comparison.phase_shift_regions:
                     self.show_region(0)
         self._update_status()
+        self._update_actions()
         self.analysis_ready.emit(result)
 
     def _doc_length(self, side: str) -> int:
@@ -789,33 +1380,61 @@ class MainWindow(QMainWindow):
         return act
 
     def _build_actions(self) -> None:
+        """Menus and shortcuts. Every menu entry has a mnemonic (unique in its menu) and the
+        frequent ones a shortcut; no key sequence is bound twice (tests/gui/test_keyboard.py)."""
         mb = self.menuBar()
         file_menu = mb.addMenu("&File")
+        file_menu.setToolTipsVisible(True)  # a disabled export says why
+        self.file_menu = file_menu
         self.act_open_a = QAction("Open &A…", self, shortcut=QKeySequence.StandardKey.Open)
         self.act_open_a.triggered.connect(lambda: self._open_dialog("A"))
         self.act_open_b = QAction("Open &B…", self, shortcut=QKeySequence("Ctrl+Shift+O"))
         self.act_open_b.triggered.connect(lambda: self._open_dialog("B"))
+        self.act_open_workspace = self._action(
+            "Open &workspace…", self.open_workspace, "Ctrl+Alt+O",
+            tip=f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options")
+        self.recent_menu = QMenu("Recent &files", self)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.setToolTipsVisible(True)
         self.act_swap = QAction("&Swap A and B", self, shortcut=QKeySequence("Ctrl+Shift+S"))
         self.act_swap.triggered.connect(self.swap)
         self.act_reload = QAction("&Reload from disk", self, shortcut=QKeySequence.StandardKey.Refresh)
         self.act_reload.triggered.connect(self.reload)
-        self.act_save_b = self._action("Save B &as…", lambda: self.save_as("B"), "Ctrl+S",
+        self.act_save_b = self._action("Sa&ve B as…", lambda: self.save_as("B"), "Ctrl+S",
                                        tip="Write B as shown, with your edits, to a UTF-8 text file")
-        self.act_save_a = self._action("Save A as…", lambda: self.save_as("A"), "Ctrl+Alt+S",
+        self.act_save_a = self._action("Sav&e A as…", lambda: self.save_as("A"), "Ctrl+Alt+S",
                                        tip="Write A as shown, with your edits, to a UTF-8 text file")
-        self.act_screenshot = QAction("Save &screenshot…", self)
-        self.act_screenshot.triggered.connect(self._save_screenshot_dialog)
-        act_quit = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
-        act_quit.triggered.connect(self.close)
-        for a in (self.act_open_a, self.act_open_b, self.act_swap, self.act_reload):
+        self.act_save_workspace = self._action(
+            "Save wor&kspace", self.save_workspace, "Ctrl+Alt+W",
+            tip="Save the documents (with edited or pasted text), parameters and view options to the "
+                "workspace file (asked the first time)")
+        self.act_save_workspace_as = self._action("Save w&orkspace as…", self.save_workspace_as,
+                                                  tip="Save the workspace to a new file")
+        self.act_export_report = self._action("Export re&port (HTML)…", self.export_report, "Ctrl+E")
+        self.act_export_chunks_a = self._action("Export chunks of A as &JSONL…", lambda: self.export_chunks("A"))
+        self.act_export_chunks_b = self._action("Export chunks of B as JSON&L…", lambda: self.export_chunks("B"))
+        self.act_export_comparison = self._action("Export &comparison as JSON…", self.export_comparison)
+        self.act_export_png = self._action("Export window as P&NG…", self.export_png,
+                                           tip="Save a picture of the window as it is now")
+        self.act_screenshot = self.act_export_png  # the former "Save screenshot…"
+        # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
+        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"))
+        self.act_quit.triggered.connect(self.close)
+        for a in (self.act_open_a, self.act_open_b, self.act_open_workspace):
+            file_menu.addAction(a)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addAction(self.act_swap)
+        file_menu.addAction(self.act_reload)
+        file_menu.addSeparator()
+        for a in (self.act_save_b, self.act_save_a, self.act_save_workspace, self.act_save_workspace_as):
             file_menu.addAction(a)
         file_menu.addSeparator()
-        file_menu.addAction(self.act_save_b)
-        file_menu.addAction(self.act_save_a)
+        for a in (self.act_export_report, self.act_export_chunks_a, self.act_export_chunks_b,
+                  self.act_export_comparison, self.act_export_png):
+            file_menu.addAction(a)
         file_menu.addSeparator()
-        file_menu.addAction(self.act_screenshot)
-        file_menu.addSeparator()
-        file_menu.addAction(act_quit)
+        file_menu.addAction(self.act_quit)
+        self._rebuild_recent()
 
         edit = mb.addMenu("&Edit")
         self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
@@ -839,20 +1458,24 @@ class MainWindow(QMainWindow):
         self.act_syntax.toggled.connect(self._set_syntax)
         view.addAction(self.act_syntax)
         theme_menu = view.addMenu("&Theme")
+        self.theme_menu = theme_menu
         group = QActionGroup(self)
+        group.setExclusive(True)
         self._theme_actions = {}
-        for name in THEMES:
-            act = QAction(name.capitalize(), self, checkable=True)
-            act.setChecked(name == self.theme.name)
-            act.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
+        for name in THEME_CHOICES:
+            act = QAction(THEME_TITLES[name], self, checkable=True)
+            act.setChecked(name == self.theme_choice)
+            act.triggered.connect(lambda _c=False, n=name: self.set_theme_choice(n, remember=True))
             group.addAction(act)
             theme_menu.addAction(act)
             self._theme_actions[name] = act
+        self._theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
         view.addSeparator()
-        view.addAction(self.params_dock.toggleViewAction())
-        view.addAction(self.churn_dock.toggleViewAction())
-        view.addAction(self.diagnostics_dock.toggleViewAction())
-        view.addAction(self.table_dock.toggleViewAction())
+        for dock, text in ((self.params_dock, "&Parameters"), (self.churn_dock, "C&hurn (A → B)"),
+                           (self.diagnostics_dock, "&Diagnostics (A | B)"), (self.table_dock, "&Chunks table")):
+            act = dock.toggleViewAction()
+            act.setText(text)
+            view.addAction(act)
         self.act_legend = QAction("&Legend", self, checkable=True, checked=True)
         self.act_legend.toggled.connect(self.legend.setVisible)
         view.addAction(self.act_legend)
@@ -877,20 +1500,24 @@ class MainWindow(QMainWindow):
 
         self.examples_menu = mb.addMenu("E&xamples")
         self.example_actions = {}
+        used: set[str] = set()
         for name in EXAMPLES:
-            act = QAction(EXAMPLE_TITLES[name], self)
+            act = QAction(with_mnemonic(EXAMPLE_TITLES[name], used), self)
             act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
             self.examples_menu.addAction(act)
             self.example_actions[name] = act
         self.examples_menu.addSeparator()
         for name, ex in PAIR_EXAMPLES.items():
-            act = QAction(ex.title, self)
+            act = QAction(with_mnemonic(ex.title, used), self)
             act.setStatusTip(ex.note)
             act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
             self.examples_menu.addAction(act)
             self.example_actions[name] = act
 
         help_menu = mb.addMenu("&Help")
+        self.act_keys = self._action("&Keyboard shortcuts", self.show_shortcuts,
+                                     tip="List every shortcut of the window")
+        help_menu.addAction(self.act_keys)
         act_about = QAction("&About Steadlith Inspector", self)
         act_about.triggered.connect(self._about)
         help_menu.addAction(act_about)
@@ -903,6 +1530,8 @@ class MainWindow(QMainWindow):
         tb.addAction(self.act_swap)
         ex = QToolButton()
         ex.setText("Examples")
+        ex.setAccessibleName("Examples")
+        ex.setToolTip("Open a built-in example (also the Examples menu, Alt+X)")
         ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         ex.setMenu(self.examples_menu)
         tb.addWidget(ex)
@@ -925,10 +1554,18 @@ class MainWindow(QMainWindow):
         for pane in self.panes.values():
             pane.set_syntax_enabled(enabled)
 
-    def _save_screenshot_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save screenshot", "steadlith.png", "PNG images (*.png)")
-        if path and not self.grab().save(path, "PNG"):
-            self.show_message(f"Could not save the screenshot to {path}", "error")
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard shortcuts: every bound key, in the message bar."""
+        rows = []
+        for menu_action in self.menuBar().actions():
+            for act in _menu_actions(menu_action.menu()):
+                if not act.shortcut().isEmpty():
+                    rows.append(f"{act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)}: "
+                                f"{act.text().replace('&', '').rstrip('…')}")
+        self.show_message("Keyboard shortcuts — " + " · ".join(rows) + ". Every menu entry also has an "
+                          "underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
+                          "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.",
+                          "info")
 
     def _about(self) -> None:
         self.show_message(
@@ -945,6 +1582,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._edit_timer.stop()
+        self.save_settings()
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)
 

@@ -3,6 +3,8 @@
 Boundary kinds use the Okabe–Ito colour-blind-safe palette and never colour alone:
 each kind also has its own marker shape (see widgets/markers.py). The dark theme uses
 lighter variants of the same hues so the markers keep their contrast on a dark base.
+The kind and status colours, shapes and labels are steadlith_core.style's (the HTML
+report uses the same module); this file adds the surfaces of each theme.
 """
 
 from __future__ import annotations
@@ -10,50 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QPalette
+from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
+    KIND_COLOURS,
+    KIND_HELP,
+    KIND_LABELS,
+    KIND_SHAPES,
+    MARKER_KINDS,
+    STATUS_COLOURS,
+    STATUS_HELP,
+    STATUS_LABELS,
+    STATUSES,
+    marker_kind,
+)
 
+# The kinds, statuses, their shapes, labels, help and colours are the core's
+# (steadlith_core.style), shared with the HTML report: one visual language, one copy.
 
-# Marker kinds in legend order. "snapped" is not a core kind: a chunk whose cut was
-# moved by snapping (Chunk.snapped) is drawn with the snapped marker; the tooltip
-# still names the kind of the raw cut.
-MARKER_KINDS = ("primary", "backup", "hard", "snapped", "end")
-KIND_LABELS = {
-    "primary": "primary",
-    "backup": "backup",
-    "hard": "hard cut",
-    "snapped": "snapped",
-    "end": "end",
-}
-KIND_SHAPES = {
-    "primary": "bar",
-    "backup": "diamond",
-    "hard": "triangle",
-    "snapped": "circle",
-    "end": "square",
-}
-KIND_HELP = {
-    "primary": "the fingerprint matched the primary mask (the usual cut)",
-    "backup": "no primary candidate before max_tokens: the last backup candidate was used",
-    "hard": "no candidate at all: forced cut at max_tokens",
-    "snapped": "the cut was moved to a nearby paragraph or sentence end",
-    "end": "end of the document",
-}
-
-# Chunk statuses between versions (steadlith_core.compare): legend and table order.
-STATUSES = ("reused", "shifted", "edited", "new", "removed")
-STATUS_LABELS = {
-    "reused": "reused",
-    "shifted": "shifted",
-    "edited": "edited",
-    "new": "new",
-    "removed": "removed",
-}
-STATUS_HELP = {
-    "reused": "same hash in both versions, paired by the alignment: its embedding is reused",
-    "shifted": "no word changed, yet the hash differs: the cut moved (a phase shift); it must be re-embedded",
-    "edited": "holds changed words (or spans a deletion)",
-    "new": "B only: every word is new",
-    "removed": "A only: every word was removed",
-}
 # How strongly each status tints the chunk background (blend of base and status colour).
 # Shifted is loudest: it is what reviewers come to see; reused stays quiet.
 STATUS_TINT_ALPHA = {"reused": 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24, "removed": 0.24}
@@ -114,20 +88,8 @@ class Theme:
 LIGHT = Theme(
     name="light",
     dark=False,
-    kind={
-        "primary": "#009E73",  # bluish green
-        "backup": "#E69F00",  # orange
-        "hard": "#D55E00",  # vermillion
-        "snapped": "#0072B2",  # blue
-        "end": "#7A7A7A",  # grey
-    },
-    status={
-        "reused": "#A8B4C0",  # quiet
-        "edited": "#E6C300",
-        "shifted": "#CC1F7A",  # loudest: what reviewers come to see
-        "new": "#56B4E9",
-        "removed": "#8C8C8C",
-    },
+    kind=dict(KIND_COLOURS["light"]),
+    status=dict(STATUS_COLOURS["light"]),
     tints=("#E3EEF9", "#F8EBD3"),
     hover_tint="#C9DDF2",
     base="#FFFFFF",
@@ -153,20 +115,8 @@ LIGHT = Theme(
 DARK = Theme(
     name="dark",
     dark=True,
-    kind={
-        "primary": "#2FC896",
-        "backup": "#F5B027",
-        "hard": "#FF7A33",
-        "snapped": "#56B4E9",  # Okabe–Ito sky blue: the blue itself is too dark here
-        "end": "#A8A8A8",
-    },
-    status={
-        "reused": "#56606B",
-        "edited": "#D9C100",
-        "shifted": "#FF4FA8",
-        "new": "#56B4E9",
-        "removed": "#8C8C8C",
-    },
+    kind=dict(KIND_COLOURS["dark"]),
+    status=dict(STATUS_COLOURS["dark"]),
     tints=("#1F3247", "#3D3220"),
     hover_tint="#2E4D6E",
     base="#1B1D21",
@@ -199,11 +149,6 @@ def blend(a: QColor, b: QColor, t: float) -> QColor:
         round(a.green() + (b.green() - a.green()) * t),
         round(a.blue() + (b.blue() - a.blue()) * t),
     )
-
-
-def marker_kind(kind: str, snapped: bool) -> str:
-    """The marker drawn for a chunk's cut: snapped wins over the raw kind."""
-    return "snapped" if snapped else kind
 
 
 def qt_palette(theme: Theme) -> QPalette:
@@ -239,3 +184,17 @@ def qt_palette(theme: Theme) -> QPalette:
     for role in (R.WindowText, R.Text, R.ButtonText):
         pal.setColor(G.Disabled, role, c(disabled))
     return pal
+
+
+def system_theme_name(scheme=None) -> str:
+    """The theme that matches the desktop's colour scheme: "dark" for Qt.ColorScheme.Dark,
+    "light" otherwise (Light, or Unknown on platforms that do not say). `scheme` defaults
+    to the current one (QStyleHints.colorScheme(), Qt 6.5+)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    if scheme is None:
+        hints = QGuiApplication.styleHints() if QGuiApplication.instance() is not None else None
+        getter = getattr(hints, "colorScheme", None)
+        scheme = getter() if getter is not None else None
+    return "dark" if scheme == Qt.ColorScheme.Dark else "light"

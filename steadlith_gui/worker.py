@@ -13,6 +13,10 @@ exist it then compares them (`Pipeline.compare`, which keeps the word diff acros
 parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
 edited pane arrives as an `EditedSource` (its text); the worker indexes it.
+
+`Jobs` runs one-off work the same way (exports, workspace files, reloads of files that
+changed on disk): a function on the pool, then a callback in the GUI thread with its
+value or a one-line message.
 """
 
 from __future__ import annotations
@@ -255,3 +259,49 @@ class DocumentLoader(QObject):
     def _on_failed(self, seq: int, message: str) -> None:
         self._tasks.pop(seq, None)
         self.loaded.emit(LoadBatch(seq, {}, [("?", message)]))
+
+
+class Jobs(QObject):
+    """One-off background work: exports, workspace files, reloads after a change on disk.
+
+    `start(fn, on_done, on_failed)` runs `fn()` on the thread pool; one of the two
+    callbacks is then called in the GUI thread, with fn's value or a one-line message
+    (core errors as they are, anything else named as unexpected). Callbacks of a window
+    that was closed meanwhile are never called (the signals object went with it).
+    """
+
+    finished = Signal(int)  # job key, after its callback ran
+
+    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
+        super().__init__(parent)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._key = 0
+        self._jobs: dict[int, tuple[_Task, Callable[[Any], None], Callable[[str], None]]] = {}
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._on_done)
+        self._signals.failed.connect(self._on_failed)
+
+    def start(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
+              on_failed: Callable[[str], None]) -> int:
+        self._key += 1
+        key = self._key
+        task = _Task(key, fn, self._signals)
+        self._jobs[key] = (task, on_done, on_failed)
+        self._pool.start(task)
+        return key
+
+    @property
+    def pending(self) -> int:
+        return len(self._jobs)
+
+    def _on_done(self, key: int, value) -> None:
+        job = self._jobs.pop(key, None)
+        if job is not None:
+            job[1](value)
+            self.finished.emit(key)
+
+    def _on_failed(self, key: int, message: str) -> None:
+        job = self._jobs.pop(key, None)
+        if job is not None:
+            job[2](message)
+            self.finished.emit(key)

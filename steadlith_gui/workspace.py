@@ -15,7 +15,9 @@ The file is JSON, meant to be readable and diffable by people:
       "params": {SPEC §6 fields, as given (snap_window_words kept even while snapping is off)},
       "params_hash": "32 hex (written for people; checked on load)",
       "view": {"syntax_colour": true, "sync_scroll": true, "theme": "system", "edit_a": false,
-               "edit_b": false, …keys of newer versions are kept as they are}
+               "edit_b": true, "legend": true,
+               "chunk_filter": {"text": "", "version": "" | "A" | "B", "status": "" | "changed" | a status},
+               …keys of newer versions are kept as they are}
     }
 
 - A document's text is written only when the file on disk does not hold it: pasted
@@ -45,13 +47,15 @@ VERSION = 1
 SUFFIX = ".steadlith"
 SIDES = ("a", "b")
 THEMES = ("system", "light", "dark")
-DEFAULT_VIEW: dict[str, Any] = {
+DEFAULT_VIEW: dict[str, Any] = {  # the window's own defaults (B is editable from the start)
     "syntax_colour": True,
     "sync_scroll": True,
     "theme": "system",
     "edit_a": False,
-    "edit_b": False,
+    "edit_b": True,
+    "legend": True,
 }
+CHUNK_FILTER_KEYS = ("text", "version", "status")  # view.chunk_filter: the chunk table's filters
 
 
 class WorkspaceError(SteadlithError):
@@ -238,9 +242,16 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
                                       f"{params.params_hash}); the file was edited inconsistently")
 
     view = dict(_get(data, "view", dict, fail, "view", default={}))
-    for key in ("syntax_colour", "sync_scroll", "edit_a", "edit_b"):
+    for key in ("syntax_colour", "sync_scroll", "edit_a", "edit_b", "legend"):
         if key in view and not isinstance(view[key], bool):
             raise fail(f"view.{key}", f"must be true or false, not {_kind(view[key])}")
+    if "chunk_filter" in view:
+        f = view["chunk_filter"]
+        if not isinstance(f, dict):
+            raise fail("view.chunk_filter", f"must be an object, not {_kind(f)}")
+        for key in CHUNK_FILTER_KEYS:
+            if key in f and not isinstance(f[key], str):
+                raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
         raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {view['theme']!r}")
     return Workspace(documents, params, view)

@@ -103,13 +103,18 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     device such as /dev/null or /dev/stdout, a pipe) is written to as it is, never
     replaced. Raises ExportError naming the path and the reason.
     """
-    shown = os.fspath(path)
-    if not shown:
-        raise ExportError("''", "empty path: name a file to write")
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise ExportError(shown, f"cannot encode as UTF-8 ({e.reason} at character {e.start})") from None
+        raise ExportError(os.fspath(path), f"cannot encode as UTF-8 ({e.reason} at character {e.start})") from None
+    write_bytes_atomic(path, data)
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to `path` with the guarantees of write_text_atomic (a PNG, say)."""
+    shown = os.fspath(path)
+    if not shown:
+        raise ExportError("''", "empty path: name a file to write")
     target = os.path.realpath(shown)
     try:
         existing = os.stat(target)

@@ -29,6 +29,7 @@ class ChunkTable(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("chunkTableBox")
+        self.setAccessibleName("Chunks")
         self.model = ChunkTableModel(theme, self)
         self.proxy = ChunkFilterProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -38,15 +39,18 @@ class ChunkTable(QWidget):
         self.filter_edit.setObjectName("chunkFilter")
         self.filter_edit.setPlaceholderText("filter: status, kind, hash…")
         self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName("Filter chunks")
         self.filter_edit.textChanged.connect(lambda t: self.proxy.set_filters(text=t))
         self.version_combo = QComboBox()
         self.version_combo.setObjectName("chunkVersionFilter")
+        self.version_combo.setAccessibleName("Show chunks of version")
         for text, value in VERSION_CHOICES:
             self.version_combo.addItem(text, value)
         self.version_combo.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(version=self.version_combo.currentData()))
         self.status_combo = QComboBox()
         self.status_combo.setObjectName("chunkStatusFilter")
+        self.status_combo.setAccessibleName("Show chunks with status")
         for text, value in STATUS_CHOICES:
             self.status_combo.addItem(text, value)
         self.status_combo.currentIndexChanged.connect(
@@ -56,6 +60,9 @@ class ChunkTable(QWidget):
 
         self.view = QTableView()
         self.view.setObjectName("chunkTable")
+        self.view.setAccessibleName("Chunk table")
+        self.view.setAccessibleDescription("Every chunk of A and B: version, index, status, kind, tokens, words, "
+                                           "offsets and hash. Selecting a row shows the chunk in its pane.")
         self.view.setModel(self.proxy)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -71,6 +71,7 @@ class ChurnPanel(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("churnPanel")
+        self.setAccessibleName("Churn summary")
         self.theme = theme
         self.comparison = None
         self.values: dict[tuple[str, str], QLabel] = {}
@@ -117,6 +118,7 @@ class ChurnPanel(QWidget):
         self.regions_title = QLabel("<b>Phase-shift regions</b> (click to show)")
         self.regions = QListWidget()
         self.regions.setObjectName("phaseShiftRegions")
+        self.regions.setAccessibleName("Phase-shift regions")
         self.regions.setToolTip("Runs of shifted B chunks: same words as in A, cut elsewhere. Click one to show it.")
         self.regions.setWordWrap(True)
         self.regions.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -163,6 +165,7 @@ class ChurnPanel(QWidget):
             item = QListWidgetItem("no comparison yet")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
+            self.setAccessibleDescription(self.empty.text())
             self._fit_wrapped()
             return
         s = comparison.summary
@@ -184,6 +187,9 @@ class ChurnPanel(QWidget):
         self._style_values()
         held, line = verdict_text(comparison)
         self.verdict.setText(line)
+        self.setAccessibleDescription(
+            f"{s.reused_chunks} of {s.chunks_b} chunks of B reused; {s.tokens_to_embed} tokens to re-embed; "
+            f"{s.shifted_chunks_b} shifted; {len(comparison.phase_shift_regions)} phase-shift regions. {line}")
         self.verdict.setToolTip(
             "SPEC §9: every B chunk lying more than one margin inside a long unchanged region "
             "should be reused by a strictly local chunker" + ("" if held else

@@ -64,6 +64,7 @@ class DiagnosticsPanel(QFrame):
         for r, kind in enumerate(MARKER_KINDS):
             sw = MarkerSwatch(kind, theme, px=14)
             sw.setToolTip(KIND_HELP[kind])
+            sw.setAccessibleDescription(f"{side}: {KIND_HELP[kind]}")
             self.swatches.append(sw)
             kinds.addWidget(sw, r, 0)
             name = QLabel(KIND_LABELS[kind])
@@ -83,6 +84,8 @@ class DiagnosticsPanel(QFrame):
 
         self.histogram = Histogram(theme)
         self.histogram.setObjectName(f"histogram{side}")
+        self.histogram.setAccessibleName(f"Chunk size histogram of {side}")
+        self.setAccessibleName(f"Diagnostics of {side}")
         hist_box = QVBoxLayout()
         hist_box.setSpacing(0)
         caption = QLabel("tokens per chunk")

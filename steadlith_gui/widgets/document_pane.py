@@ -19,6 +19,7 @@ after r applied to its positions. Nothing per keystroke touches the whole docume
 from __future__ import annotations
 
 import html
+import re
 from bisect import bisect_right
 from pathlib import Path
 from typing import NamedTuple
@@ -156,6 +157,9 @@ class ChunkGutter(QWidget):
         super().__init__(pane)
         self.pane = pane
         self.setObjectName(f"gutter{pane.side}")
+        self.setAccessibleName(f"Chunk numbers of {pane.side}")
+        self.setAccessibleDescription("The number of each chunk beside the line where it starts, and a stripe "
+                                      "in the colour of its status")
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(self.pane.gutter_width(), 0)
@@ -178,6 +182,7 @@ class DocumentPane(QPlainTextEdit):
         super().__init__(parent)
         self.side = side
         self.setObjectName(f"pane{side}")
+        self.setAccessibleName(f"Document {side}")
         self.theme = theme
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
@@ -866,6 +871,7 @@ class PaneColumn(QWidget):
         self.pane = pane
         self.header = QLabel()
         self.header.setObjectName(f"header{pane.side}")
+        self.header.setAccessibleName(f"Header of {pane.side}")
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setContentsMargins(4, 2, 4, 2)
         # long names are clipped rather than widening the window
@@ -887,6 +893,7 @@ class PaneColumn(QWidget):
         if doc is None:
             self.header.setText(badge + f"<span style='color:{muted}'>no document</span><br>&nbsp;")
             self.header.setToolTip("")
+            pane.setAccessibleDescription(f"No document {pane.side} loaded")
             return
         name, path = saved_as or (doc.name, doc.path)
         first = f"<b>{html.escape(name)}</b>"
@@ -916,3 +923,7 @@ class PaneColumn(QWidget):
         edited = "\nedited (File → Save as… keeps the edits)" if pane.modified else ""
         editable = "\neditable: type to see the chunks change (Edit menu)" if pane.editable else ""
         self.header.setToolTip(f"{where}\n{doc.size_label}{syntax}{edited}{editable}")
+        plain = re.sub(r"<[^>]+>", "", second).replace("&nbsp;", " ")
+        pane.setAccessibleDescription(
+            f"{name}{', edited' if pane.modified else ''}{', editable' if pane.editable else ''}; {plain}. "
+            "Cut markers by kind sit at each chunk's end; the background tint shows its status.")

@@ -22,6 +22,8 @@ class Histogram(QWidget):
         self.setMinimumSize(150, 100)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
+        self.setAccessibleName("Chunk size histogram")
+        self._describe()
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(320, 140)
@@ -30,7 +32,19 @@ class Histogram(QWidget):
         self.edges = tuple(edges)
         self.counts = tuple(counts)
         self.y_max = max(y_max or 0, max(self.counts, default=0))
+        self._describe()
         self.update()
+
+    def _describe(self) -> None:
+        """The bars in words, for screen readers."""
+        if not self.counts:
+            self.setAccessibleDescription("Tokens per chunk: no chunks")
+            return
+        n = len(self.counts)
+        bins = [f"{self.edges[i] + 1 if i else 1} to {self.edges[i + 1]} tokens: {self.counts[i]}"
+                for i in range(n - 1) if self.counts[i]]
+        over = f"; over max_tokens ({self.edges[n - 1]}): {self.counts[n - 1]}" if self.counts[n - 1] else ""
+        self.setAccessibleDescription(f"Tokens per chunk, {sum(self.counts)} chunks: " + ", ".join(bins) + over)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

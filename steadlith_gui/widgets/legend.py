@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
 from .markers import paint_marker
 
 
@@ -19,6 +19,11 @@ class MarkerSwatch(QWidget):
         self.theme = theme
         self.px = px
         self.setFixedSize(self.sizeHint())
+        if kind is None:
+            self.setAccessibleName("chunk tints: neighbouring chunks alternate between two backgrounds")
+        else:
+            self.setAccessibleName(f"{KIND_LABELS[kind]} cut marker: {KIND_SHAPES[kind]}")
+            self.setAccessibleDescription(KIND_HELP[kind])
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(self.px * 2 if self.kind is None else self.px, self.px)
@@ -50,6 +55,8 @@ class StatusSwatch(QWidget):
         self.theme = theme
         self.px = px
         self.setFixedSize(QSize(int(px * 1.4), px))
+        self.setAccessibleName(f"{status} chunk tint")
+        self.setAccessibleDescription(STATUS_HELP[status])
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -67,6 +74,11 @@ class Legend(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("legend")
+        self.setAccessibleName("Legend")
+        self.setAccessibleDescription(
+            "Cut kinds, each with a colour and a shape: "
+            + "; ".join(f"{KIND_LABELS[k]}: {KIND_SHAPES[k]}" for k in MARKER_KINDS)
+            + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
         self.theme = theme
         self.swatches: list[MarkerSwatch] = []
         rows = QVBoxLayout(self)

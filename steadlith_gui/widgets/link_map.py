@@ -8,6 +8,11 @@ the bands touching the visible chunks of either pane are computed and painted; w
 one end is off screen the band becomes a short stub pointing up or down towards it.
 Clicking a band scrolls both panes to it.
 
+Keyboard: the map takes the focus (Tab); Down/Up step to the next/previous band,
+Home/End to the first/last, Enter shows the current one again, Page Up/Down scroll
+(the other pane follows when scrolling is synchronized). The current band is outlined
+while the map has the focus, and is named in the accessible description.
+
 The bands come precomputed from the worker (`models.LinkList`); this widget only asks
 each pane where its visible chunks are on screen.
 """
@@ -55,6 +60,10 @@ class LinkMap(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
         self.setToolTip("")
+        self.current: int | None = None  # the band keyboard navigation is on (LinkList index)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAccessibleName("Link map")
+        self._describe()
         for pane in (pane_a, pane_b):
             pane.verticalScrollBar().valueChanged.connect(self.update)
             pane.updateRequest.connect(self._on_pane_update)
@@ -65,6 +74,9 @@ class LinkMap(QWidget):
     def set_links(self, links: LinkList | None) -> None:
         """The bands of the shown comparison (None: nothing to link)."""
         self.links = links
+        if links is None or self.current is None or self.current >= len(links):
+            self.current = None
+        self._describe()
         self.update()
 
     def set_theme(self, theme: Theme) -> None:
@@ -216,6 +228,15 @@ class LinkMap(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.setPen(pen)
             p.drawPath(band.path)
+        if self.hasFocus():
+            focus = QColor(self.theme.highlight)
+            current = next((b for b in bands if b.index == self.current), None)
+            if current is not None:
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.setPen(QPen(focus, 2.5))
+                p.drawPath(current.path)
+            p.setPen(QPen(focus, 1.5, Qt.PenStyle.DashLine))
+            p.drawRect(self.rect().adjusted(1, 1, -2, -2))
         p.end()
         self.paint_count += 1
 
@@ -241,6 +262,75 @@ class LinkMap(QWidget):
         band = self.band_at(event.position())
         self.setCursor(Qt.CursorShape.PointingHandCursor if band is not None else Qt.CursorShape.ArrowCursor)
         super().mouseMoveEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        links = self.links
+        key = event.key()
+        K = Qt.Key
+        if key in (K.Key_PageDown, K.Key_PageUp):
+            bar = self.pane_b.verticalScrollBar()
+            bar.triggerAction(bar.SliderAction.SliderPageStepAdd if key == K.Key_PageDown
+                              else bar.SliderAction.SliderPageStepSub)
+            event.accept()
+            return
+        if links is None or not len(links) or key not in (K.Key_Down, K.Key_Up, K.Key_Home, K.Key_End,
+                                                            K.Key_Return, K.Key_Enter, K.Key_Space):
+            super().keyPressEvent(event)
+            return
+        n = len(links)
+        if key == K.Key_Home:
+            k = 0
+        elif key == K.Key_End:
+            k = n - 1
+        elif key in (K.Key_Return, K.Key_Enter, K.Key_Space):
+            k = self.current if self.current is not None else self._first_visible()
+        elif self.current is None:
+            k = self._first_visible()
+        else:
+            k = min(max(self.current + (1 if key == K.Key_Down else -1), 0), n - 1)
+        self.activate(k)
+        event.accept()
+
+    def _first_visible(self) -> int:
+        bands = self.bands()
+        return min((b.index for b in bands), default=0)
+
+    def activate(self, k: int) -> None:
+        """Make band k of the LinkList current and show it (as a click on it would)."""
+        links = self.links
+        if links is None or not 0 <= k < len(links):
+            return
+        self.current = k
+        band = Band(k, links.status[k], int(links.a_lo[k]), int(links.a_hi[k]), int(links.b_lo[k]),
+                    int(links.b_hi[k]), QPainterPath(), "")
+        self._describe()
+        self.band_clicked.emit(band)
+        self.update()
+
+    def _describe(self) -> None:
+        base = ("Bands join each reused chunk of A to its partner in B; coloured bands between them are "
+                "shifted, edited, new or removed chunks. Down and Up step through the bands, Enter shows "
+                "the current one, Page Down and Page Up scroll.")
+        links = self.links
+        if links is None:
+            self.setAccessibleDescription("No comparison yet. " + base)
+            return
+        if self.current is not None:
+            k = self.current
+            band = Band(k, links.status[k], int(links.a_lo[k]), int(links.a_hi[k]), int(links.b_lo[k]),
+                        int(links.b_hi[k]), QPainterPath(), "")
+            text = self.band_tooltip(band).split("<br>")[0].replace("<b>", "").replace("</b>", "")
+            self.setAccessibleDescription(f"Band {k + 1} of {len(links)}: {text}. " + base)
+        else:
+            self.setAccessibleDescription(f"{len(links)} bands. " + base)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
 
     def event(self, e) -> bool:
         if e.type() == e.Type.ToolTip:

@@ -16,6 +16,7 @@ class MessageBar(QFrame):
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("messageBar")
+        self.setAccessibleName("Messages")
         self.theme = theme
         self.level = "info"
         self.history: list[tuple[str, str]] = []
@@ -29,6 +30,7 @@ class MessageBar(QFrame):
         close.setText("✕")
         close.setAutoRaise(True)
         close.setToolTip("Dismiss")
+        close.setAccessibleName("Dismiss message")
         close.clicked.connect(self.dismiss)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 4, 4, 4)
@@ -45,6 +47,7 @@ class MessageBar(QFrame):
         self.history.append((level, text))
         self.icon.setText(ICONS.get(level, ""))
         self.label.setText(text)
+        self.setAccessibleDescription(f"{level}: {text}")
         self._restyle()
         self.show()
         self.shown.emit(level, text)

@@ -4,6 +4,10 @@ with the visible region of each pane framed on top. Click or drag to jump.
 The strips are rendered once into a cached pixmap (rebuilt only when the result, the
 theme or the size changes); scrolling repaints the cached pixmap and the two frames.
 A strip is scaled to its document's length in Qt positions.
+
+Keyboard: the map takes the focus (Tab); Left/Right choose the strip (A or B, framed
+while focused), Up/Down scroll that pane a few lines, Page Up/Down a page, Home/End
+to the start/end (the other pane follows when scrolling is synchronized).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
 
 from ..models import SideStatus
 from ..palette import LIGHT, STATUSES, Theme, blend
@@ -39,6 +43,12 @@ class OverviewMap(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setToolTip("Overview: A (left strip) and B (right), coloured by chunk status; "
                         "the frames are the visible parts. Click to jump.")
+        self.key_side = "B"  # the strip the keyboard scrolls
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAccessibleName("Overview map")
+        self.setAccessibleDescription(
+            "Both documents whole, as two strips coloured by chunk status, with the visible part of each "
+            "pane framed. Left and Right choose the strip, Up, Down, Page Up, Page Down, Home and End scroll it.")
         for pane in (pane_a, pane_b):
             pane.verticalScrollBar().valueChanged.connect(self.update)
 
@@ -169,6 +179,10 @@ class OverviewMap(QWidget):
             p.fillRect(rect, fill)
             p.setPen(QPen(frame, 1.5))
             p.drawRect(rect)
+        if self.hasFocus():
+            p.setPen(QPen(QColor(self.theme.highlight), 1.5, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(self.strip_rect(self.key_side).adjusted(-2.5, -2.5, 2.5, 2.5))
         p.end()
         self.paint_count += 1
 
@@ -189,6 +203,35 @@ class OverviewMap(QWidget):
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802
         self._drag_side = None
         super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        K = Qt.Key
+        key = event.key()
+        if key in (K.Key_Left, K.Key_Right):
+            self.key_side = "A" if key == K.Key_Left else "B"
+            self.update()
+            event.accept()
+            return
+        bar = self.panes[self.key_side].verticalScrollBar()
+        A = QAbstractSlider.SliderAction
+        action = {K.Key_Down: A.SliderSingleStepAdd, K.Key_Up: A.SliderSingleStepSub,
+                  K.Key_PageDown: A.SliderPageStepAdd, K.Key_PageUp: A.SliderPageStepSub,
+                  K.Key_Home: A.SliderToMinimum, K.Key_End: A.SliderToMaximum}.get(key)
+        if action is None:
+            super().keyPressEvent(event)
+            return
+        steps = 3 if key in (K.Key_Down, K.Key_Up) else 1
+        for _ in range(steps):
+            bar.triggerAction(action)
+        event.accept()
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
 
 
 def side_data(layout, status: SideStatus | None, length: int):

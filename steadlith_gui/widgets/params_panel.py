@@ -82,6 +82,7 @@ class ParamsPanel(QWidget):
     def __init__(self, params: ChunkerParams | None = None, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("paramsPanel")
+        self.setAccessibleName("Chunker parameters")
         self.theme = theme
         self._updating = False
         self._valid: ChunkerParams = params or ChunkerParams()
@@ -96,6 +97,7 @@ class ParamsPanel(QWidget):
         # presets
         self.preset = QComboBox()
         self.preset.setObjectName("presetCombo")
+        self.preset.setAccessibleName("Preset")
         self.preset.addItems([*PRESETS, CUSTOM])
         self.preset.setToolTip("Parameter presets; editing any field makes the set Custom")
         row = QHBoxLayout()
@@ -261,6 +263,8 @@ class ParamsPanel(QWidget):
         return label
 
     def _row(self, form: QFormLayout, text: str, widget: QWidget, field: str) -> None:
+        if not widget.accessibleName():
+            widget.setAccessibleName(text.replace("&", "").strip(" :") or field)
         form.addRow(text, widget)
         label = self._error_label(field)
         form.addRow("", label)
@@ -283,6 +287,10 @@ class ParamsPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(bits, 1)
         lay.addWidget(mask, 1)
+        name = text.replace("&", "").strip(" :")
+        bits.setAccessibleName(f"{name} in bits")
+        mask.setAccessibleName(f"{name} in hex")
+        box.setAccessibleName(name)
         self._row(form, text, box, field)
 
     def _masks(self, which: str) -> tuple[QSpinBox, QLineEdit]:

@@ -1,13 +1,28 @@
-"""GUI tests: offscreen Qt, pytest-qt's qtbot, waiting on signals (never sleeping)."""
+"""GUI tests: offscreen Qt, pytest-qt's qtbot, waiting on signals (never sleeping).
+
+Settings are hermetic: every test gets its own QSettings folder (both formats, both
+scopes), so no test reads or writes the developer's real settings, and tests never
+see each other's recent files or window layout."""
 
 import os
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any QApplication exists
 
 import pytest
-from PySide6.QtCore import QThreadPool
+from PySide6.QtCore import QSettings, QThreadPool
 
 from gui_helpers import make_window
+
+
+@pytest.fixture(autouse=True)
+def hermetic_settings(tmp_path_factory, monkeypatch):
+    folder = tmp_path_factory.mktemp("qsettings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, str(folder / scope.name))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / "xdg"))  # for subprocesses too
+    yield folder
 
 
 @pytest.fixture

@@ -16,11 +16,13 @@ def golden_params(name: str):
     return ChunkerParams(**EXPECTED["param_sets"][name]["params"])
 
 
-def make_window(qtbot, theme="light", params=None):
+def make_window(qtbot, theme="light", params=None, settings=None):
+    """A shown window. `theme`: "light", "dark" or "system"; `settings`: an AppSettings
+    (default: in memory only)."""
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.palette import THEMES
 
-    w = MainWindow(params, THEMES[theme])
+    w = MainWindow(params, THEMES.get(theme, theme), settings=settings)
     # never a modal prompt in tests: edits are discarded on close unless a test says otherwise
     w.confirm_discard = lambda question: True
     qtbot.addWidget(w)

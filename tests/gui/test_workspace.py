@@ -131,6 +131,9 @@ _DELETE = object()
         (("params_hash", "0" * 32), "params_hash", "disagrees with the parameters"),
         (("view.theme", "neon"), "view.theme", "must be one of system, light, dark"),
         (("view.sync_scroll", 1), "view.sync_scroll", "must be true or false, not a number (1)"),
+        (("view.legend", "yes"), "view.legend", "must be true or false, not a string"),
+        (("view.chunk_filter", []), "view.chunk_filter", "must be an object, not an array"),
+        (("view.chunk_filter", {"text": 5}), "view.chunk_filter.text", "must be a string, not a number (5)"),
     ],
 )
 def test_malformed_workspaces_are_rejected_naming_the_problem(folder, change, where, message):

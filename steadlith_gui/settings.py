@@ -1,0 +1,221 @@
+"""What the inspector remembers between runs (QSettings, organization "Steadlith",
+application "Steadlith Inspector"): recent files, window geometry and dock layout, the
+last valid parameters, the theme choice, the folder of the last export.
+
+`AppSettings` wraps a QSettings (the user's real settings, `AppSettings.user()`) or a
+plain dict (`AppSettings.memory()`: headless runs and tests that must not touch disk),
+so the window takes one injectable object and never constructs QSettings itself.
+
+Values are validated when read: a corrupt or hand-edited entry is ignored (the
+default is used), never an exception at start-up.
+
+Precedence at start (decided in app.py): the command line wins. `--set`, `--example`,
+`--demo` and `--open-workspace` decide the parameters (the last ones are not
+restored); `--theme` decides the theme for this run (and is not remembered: only a
+choice in View → Theme is). Headless runs (`--screenshot`, `--export-report`) neither
+read nor write the settings, so their output depends on the command line alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+from steadlith_core import ChunkerParams, ParameterError
+
+ORGANIZATION = "Steadlith"
+APPLICATION = "Steadlith Inspector"
+MAX_RECENT = 10
+THEME_CHOICES = ("system", "light", "dark")
+
+K_RECENT = "recent/entries"
+K_GEOMETRY = "window/geometry"
+K_STATE = "window/state"
+K_PARAMS = "params/last"
+K_THEME = "view/theme"
+K_EXPORT_DIR = "paths/export_dir"
+K_OPEN_DIR = "paths/open_dir"
+
+
+def recent_key(entry: dict) -> tuple:
+    """Identity of a recent entry (a workspace, or a pair of document paths)."""
+    if "workspace" in entry:
+        return ("workspace", entry["workspace"])
+    return ("documents", entry.get("a"), entry.get("b"))
+
+
+def entry_paths(entry: dict) -> list[str]:
+    if "workspace" in entry:
+        return [entry["workspace"]]
+    return [p for p in (entry.get("a"), entry.get("b")) if p]
+
+
+def entry_label(entry: dict) -> str:
+    """What the Recent files menu shows for an entry."""
+    if "workspace" in entry:
+        return f"{os.path.basename(entry['workspace'])}  (workspace)"
+    names = [os.path.basename(p) if p else "–" for p in (entry.get("a"), entry.get("b"))]
+    return " ↔ ".join(names)
+
+
+def _valid_entry(e: Any) -> dict | None:
+    if not isinstance(e, dict):
+        return None
+    if "workspace" in e:
+        return {"workspace": e["workspace"]} if isinstance(e["workspace"], str) and e["workspace"] else None
+    a, b = e.get("a"), e.get("b")
+    if not all(x is None or (isinstance(x, str) and x) for x in (a, b)) or not (a or b):
+        return None
+    return {"a": a, "b": b}
+
+
+class AppSettings:
+    """Typed access to the remembered state. `store` is a QSettings or a dict."""
+
+    def __init__(self, store: QSettings | dict | None = None):
+        self.store: QSettings | dict = {} if store is None else store
+
+    @classmethod
+    def user(cls) -> "AppSettings":
+        """The user's settings (INI format everywhere, so the file is readable)."""
+        return cls(QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION))
+
+    @classmethod
+    def memory(cls) -> "AppSettings":
+        """Settings that live as long as the object: nothing is read or written."""
+        return cls({})
+
+    @property
+    def persistent(self) -> bool:
+        return isinstance(self.store, QSettings)
+
+    # -- raw ---------------------------------------------------------------------------
+    def _get(self, key: str) -> Any:
+        if isinstance(self.store, dict):
+            return self.store.get(key)
+        return self.store.value(key)
+
+    def _set(self, key: str, value: Any) -> None:
+        if isinstance(self.store, dict):
+            self.store[key] = value
+        else:
+            self.store.setValue(key, value)
+
+    def _remove(self, key: str) -> None:
+        if isinstance(self.store, dict):
+            self.store.pop(key, None)
+        else:
+            self.store.remove(key)
+
+    def _get_str(self, key: str) -> str | None:
+        v = self._get(key)
+        return v if isinstance(v, str) and v else None
+
+    def sync(self) -> None:
+        if isinstance(self.store, QSettings):
+            self.store.sync()
+
+    # -- recent files ------------------------------------------------------------------
+    def recent(self) -> list[dict]:
+        """Most recent first: {"workspace": path} or {"a": path|None, "b": path|None}."""
+        text = self._get_str(K_RECENT)
+        if text is None:
+            return []
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return []
+        if not isinstance(data, list):
+            return []
+        out, seen = [], set()
+        for e in data:
+            e = _valid_entry(e)
+            if e is not None and recent_key(e) not in seen:
+                seen.add(recent_key(e))
+                out.append(e)
+        return out[:MAX_RECENT]
+
+    def set_recent(self, entries: list[dict]) -> None:
+        self._set(K_RECENT, json.dumps(entries[:MAX_RECENT], ensure_ascii=False))
+
+    def add_recent(self, entry: dict) -> list[dict]:
+        """Put `entry` first (once). A pair also replaces the one-sided entries it
+        completes (A alone, then B: one entry for the pair)."""
+        entry = _valid_entry(entry)
+        if entry is None:
+            return self.recent()
+        key = recent_key(entry)
+
+        def superseded(e: dict) -> bool:
+            if recent_key(e) == key:
+                return True
+            if "workspace" in entry or "workspace" in e:
+                return False
+            return (e.get("b") is None and e.get("a") == entry.get("a")) or (
+                e.get("a") is None and e.get("b") == entry.get("b"))
+
+        entries = [entry] + [e for e in self.recent() if not superseded(e)]
+        self.set_recent(entries)
+        return entries[:MAX_RECENT]
+
+    def remove_recent(self, entry: dict) -> list[dict]:
+        key = recent_key(entry)
+        entries = [e for e in self.recent() if recent_key(e) != key]
+        self.set_recent(entries)
+        return entries
+
+    def clear_recent(self) -> None:
+        self.set_recent([])
+
+    # -- parameters ----------------------------------------------------------------------
+    def params(self) -> ChunkerParams | None:
+        """The last valid parameters, or None (none saved, or the saved ones are invalid)."""
+        text = self._get_str(K_PARAMS)
+        if text is None:
+            return None
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                return None
+            return ChunkerParams.from_dict(data)
+        except (ValueError, TypeError, ParameterError):
+            return None
+
+    def set_params(self, params: ChunkerParams) -> None:
+        self._set(K_PARAMS, json.dumps(params.to_dict(), sort_keys=True))
+
+    # -- theme ---------------------------------------------------------------------------
+    def theme(self) -> str | None:
+        v = self._get_str(K_THEME)
+        return v if v in THEME_CHOICES else None
+
+    def set_theme(self, choice: str) -> None:
+        if choice in THEME_CHOICES:
+            self._set(K_THEME, choice)
+
+    # -- window layout -------------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        return self._bytes(K_GEOMETRY)
+
+    def state(self) -> QByteArray | None:
+        return self._bytes(K_STATE)
+
+    def set_layout(self, geometry: QByteArray, state: QByteArray) -> None:
+        self._set(K_GEOMETRY, QByteArray(geometry))
+        self._set(K_STATE, QByteArray(state))
+
+    def _bytes(self, key: str) -> QByteArray | None:
+        v = self._get(key)
+        if isinstance(v, (bytes, bytearray)):
+            v = QByteArray(bytes(v))
+        return v if isinstance(v, QByteArray) and not v.isEmpty() else None
+
+    # -- folders -------------------------------------------------------------------------
+    def folder(self, which: str) -> str | None:
+        v = self._get_str(K_EXPORT_DIR if which == "export" else K_OPEN_DIR)
+        return v if v and os.path.isdir(v) else None
+
+    def set_folder(self, which: str, path: str) -> None:
+        self._set(K_EXPORT_DIR if which == "export" else K_OPEN_DIR, str(path))

@@ -1,0 +1,90 @@
+"""View → Theme: System (default) follows the desktop's colour scheme and its changes;
+Light and Dark are fixed; the palette and the painted widgets switch; the kind and
+status colours are the core's (steadlith_core.style), shared with the HTML report."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+from steadlith_core import style
+
+from gui_helpers import make_window
+from steadlith_gui.main_window import MainWindow
+from steadlith_gui.palette import DARK, LIGHT, THEMES, system_theme_name
+
+
+def window_colour() -> str:
+    return QApplication.instance().palette().color(QPalette.ColorRole.Window).name().upper()
+
+
+def test_theme_actions_switch_the_palette_and_the_widgets(qtbot, window):
+    acts = window._theme_actions
+    assert [a.text() for a in window.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
+    assert acts["light"].isChecked() and acts["light"].actionGroup().isExclusive()
+    with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
+        acts["dark"].trigger()
+    assert blocker.args == ["dark"] and window.theme is DARK and acts["dark"].isChecked()
+    assert not acts["light"].isChecked() and window_colour() == DARK.window.upper()
+    assert window.link_map.theme is DARK and window.pane_b.theme is DARK and window.churn.theme is DARK
+    image = window.grab().toImage()
+    assert image.pixelColor(window.link_map.geometry().center()).isValid()
+    acts["light"].trigger()
+    assert window.theme is LIGHT and window_colour() == LIGHT.window.upper()
+
+
+def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
+    window._theme_actions["system"].trigger()
+    assert window.theme_choice == "system"
+    hints = QGuiApplication.styleHints()
+    # simulate the desktop switching (offscreen has no desktop that could): the signal Qt emits
+    with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert blocker.args == ["dark"] and window.theme is DARK and window_colour() == DARK.window.upper()
+    with qtbot.waitSignal(window.theme_changed, timeout=2_000):
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert window.theme is LIGHT
+    # a fixed choice ignores the desktop
+    window._theme_actions["dark"].trigger()
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert window.theme is DARK
+    window.set_theme("light")
+
+
+def test_scheme_to_theme_mapping():
+    assert system_theme_name(Qt.ColorScheme.Dark) == "dark"
+    assert system_theme_name(Qt.ColorScheme.Light) == "light"
+    assert system_theme_name(Qt.ColorScheme.Unknown) == "light"  # no preference: light
+
+
+def test_a_window_can_start_following_the_system(qtbot):
+    w = make_window(qtbot, theme="system")
+    expected = system_theme_name()
+    assert w.theme_choice == "system" and w.theme.name == expected and w._theme_actions["system"].isChecked()
+    w.set_theme("light")
+
+
+def test_unknown_theme_is_refused(qtbot):
+    import pytest
+
+    with pytest.raises(ValueError):
+        MainWindow(theme="neon")
+
+
+def test_kind_and_status_colours_are_the_cores():
+    """palette.py holds no hex value of its own for kinds and statuses: the report's and
+    the inspector's visual language is one copy (steadlith_core.style)."""
+    for name, theme in THEMES.items():
+        assert theme.kind == style.KIND_COLOURS[name]
+        assert theme.status == style.STATUS_COLOURS[name]
+    import ast
+    from pathlib import Path
+
+    import steadlith_gui.palette as palette
+
+    tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
+    themes = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Theme"]
+    assert len(themes) == 2
+    for call in themes:
+        kw = {k.arg: k.value for k in call.keywords}
+        assert not isinstance(kw["kind"], ast.Dict) and not isinstance(kw["status"], ast.Dict)
