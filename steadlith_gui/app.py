@@ -103,6 +103,13 @@ def install_excepthook(window) -> None:
     sys.excepthook = hook
 
 
+def _has_display() -> bool:
+    """False only on Linux without an X or Wayland display (macOS and Windows always have one)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if sum(bool(x) for x in (args.demo, args.example, args.a or args.b, args.open_workspace)) > 1:
@@ -129,8 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     if headless and not os.environ.get("QT_QPA_PLATFORM"):
         if not args.screenshot:  # nothing to show: never open a window
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        elif sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        elif not _has_display():
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if not headless and not os.environ.get("QT_QPA_PLATFORM") and not _has_display():
+        # Qt would abort with a page about platform plugins; say what is wrong instead
+        return fail("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                    "run it on a desktop, or render it with --screenshot PATH")
 
     from PySide6.QtWidgets import QApplication
 

@@ -130,3 +130,17 @@ def test_help_documents_the_options():
     for option in ("--export-report", "--open-workspace", "--theme", "--screenshot"):
         assert option in r.stdout
     assert "command-line choices win" in r.stdout.lower().replace("\n", " ")
+
+
+def test_without_a_display_the_window_says_so_in_one_line(tmp_path):
+    """On a headless Linux machine, launching the window is one clear error (exit 2),
+    not Qt's abort with a page about platform plugins."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    proc = subprocess.run([sys.executable, "-m", "steadlith_gui", "--demo"], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("steadlith-gui: error: no display") and proc.stderr.count("\n") == 1
