@@ -125,17 +125,25 @@ class ChunkLayout:
         )
 
     def chunk_at(self, pos: int) -> int | None:
-        """The chunk whose span [start, end] holds Qt position `pos`, if any."""
-        i = int(np.searchsorted(self.starts, pos, "right")) - 1
-        if i >= 0 and pos <= self.ends[i]:
-            return i
-        return None
+        return span_at(self.starts, self.ends, pos)
 
     def visible(self, lo: int, hi: int) -> range:
-        """Indices of the chunks that overlap Qt positions [lo, hi] (span or marker)."""
-        i0 = int(np.searchsorted(self.ends, lo, "left"))
-        i1 = int(np.searchsorted(self.starts, hi, "right"))
-        return range(i0, max(i0, i1))
+        return spans_overlapping(self.starts, self.ends, lo, hi)
+
+
+def span_at(starts: np.ndarray, ends: np.ndarray, pos: int) -> int | None:
+    """The span i with starts[i] <= pos <= ends[i] (sorted, disjoint spans), if any."""
+    i = int(np.searchsorted(starts, pos, "right")) - 1
+    if i >= 0 and pos <= ends[i]:
+        return i
+    return None
+
+
+def spans_overlapping(starts: np.ndarray, ends: np.ndarray, lo: int, hi: int) -> range:
+    """Indices of the sorted, disjoint spans that overlap positions [lo, hi]."""
+    i0 = int(np.searchsorted(ends, lo, "left"))
+    i1 = int(np.searchsorted(starts, hi, "right"))
+    return range(i0, max(i0, i1))
 
 
 STATUS_CODES = {s: i for i, s in enumerate(STATUSES)}  # reused 0, shifted 1, edited 2, new 3, removed 4

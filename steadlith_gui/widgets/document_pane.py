@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSizePolicy, QToolTip, QVB
 from steadlith_core import Chunking
 
 from ..highlight import SyntaxSpans, token_style
-from ..models import STATUS_CODES, ChunkLayout, LoadedDocument, SideStatus
+from ..models import STATUS_CODES, ChunkLayout, LoadedDocument, SideStatus, span_at, spans_overlapping
 from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, STATUSES, Theme
 from .markers import paint_marker
 
@@ -82,15 +82,10 @@ class PaneView(NamedTuple):
         return len(self.markers)
 
     def chunk_at(self, pos: int) -> int | None:
-        i = int(np.searchsorted(self.starts, pos, "right")) - 1
-        if i >= 0 and pos <= self.ends[i]:
-            return i
-        return None
+        return span_at(self.starts, self.ends, pos)
 
     def visible(self, lo: int, hi: int) -> range:
-        i0 = int(np.searchsorted(self.ends, lo, "left"))
-        i1 = int(np.searchsorted(self.starts, hi, "right"))
-        return range(i0, max(i0, i1))
+        return spans_overlapping(self.starts, self.ends, lo, hi)
 
     def changed_visible(self, lo: int, hi: int) -> range:
         i0 = int(np.searchsorted(self.changed_ends, lo, "right"))

@@ -65,3 +65,12 @@ def color_near(image: QImage, x: float, y: float, color: QColor, radius: int = 3
                 ):
                     return True
     return False
+
+
+def type_into(qtbot, pane, position: int, text: str) -> None:
+    """Type `text` into `pane` at Qt position `position`, as a user would."""
+    cursor = pane.textCursor()
+    cursor.setPosition(position)
+    pane.setTextCursor(cursor)
+    pane.setFocus()
+    qtbot.keyClicks(pane, text)

@@ -7,15 +7,7 @@ from steadlith_core import chunk, compare
 from steadlith_core.examples import generate_prose
 
 from compare_helpers import SMALL, small_pair
-from gui_helpers import load_files, load_texts
-
-
-def type_into(qtbot, pane, position: int, text: str) -> None:
-    cursor = pane.textCursor()
-    cursor.setPosition(position)
-    pane.setTextCursor(cursor)
-    pane.setFocus()
-    qtbot.keyClicks(pane, text)
+from gui_helpers import load_files, load_texts, type_into
 
 
 def word_start_in(result, side: str, index: int) -> int:

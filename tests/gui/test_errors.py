@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QLabel, QToolButton
 from steadlith_core import ChunkerParams, TokenCounter, register_counter, unregister_counter
 
-from gui_helpers import load_files, load_texts, set_params
+from gui_helpers import load_files, set_params
 from steadlith_gui.app import install_excepthook
 
 GOOD_A = "The first version of a small document. It has a few sentences.\n\nAnd a second paragraph.\n"

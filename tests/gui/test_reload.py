@@ -10,7 +10,7 @@ import os
 import pytest
 
 from compare_helpers import SMALL, small_pair
-from gui_helpers import load_files
+from gui_helpers import load_files, type_into
 
 TIMEOUT = 10_000
 
@@ -19,14 +19,6 @@ def replace_file(path, text: str) -> None:
     tmp = path.with_name(path.name + ".new")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def type_into(qtbot, pane, position: int, text: str) -> None:
-    cursor = pane.textCursor()
-    cursor.setPosition(position)
-    pane.setTextCursor(cursor)
-    pane.setFocus()
-    qtbot.keyClicks(pane, text)
 
 
 @pytest.fixture()

@@ -11,18 +11,10 @@ from PySide6.QtWidgets import QFileDialog
 from steadlith_core import ChunkerParams
 
 from compare_helpers import SMALL, small_pair
-from gui_helpers import load_files, load_texts, make_window
+from gui_helpers import load_files, load_texts, make_window, type_into
 from steadlith_gui.workspace import load_workspace
 
 EDITED_PARAMS = SMALL.with_changes(max_tokens=48, snap_mode="paragraph-sentence/1", snap_window_words=6)
-
-
-def type_into(qtbot, pane, position: int, text: str) -> None:
-    cursor = pane.textCursor()
-    cursor.setPosition(position)
-    pane.setTextCursor(cursor)
-    pane.setFocus()
-    qtbot.keyClicks(pane, text)
 
 
 def save(qtbot, window, path):
