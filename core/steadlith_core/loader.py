@@ -31,12 +31,17 @@ def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> s
     non-UTF-8 or over-large files. An empty file gives "".
 
     The file is opened once and read with a bound, so a pipe or a device (whose size
-    the file system cannot tell) is also refused once it passes `max_bytes`."""
+    the file system cannot tell) is also refused once it passes `max_bytes`. A named
+    pipe is opened without waiting for a writer: with none, it reads as empty instead
+    of blocking for ever (a GUI worker would never finish)."""
     p = Path(path)
     if not os.fspath(path):
         raise LoadError("''", "empty path: name a file to read")
     try:
-        with open(p, "rb") as f:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)  # only the open must not wait; reads may
+        with os.fdopen(fd, "rb") as f:
             if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
                 raise LoadError(p, "is a directory, not a file")
             data = f.read(max_bytes + 1)

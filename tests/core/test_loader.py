@@ -144,3 +144,19 @@ def test_decode_document_names_its_origin():
     with pytest.raises(LoadError) as info:
         decode_document(b"a\x00b", "clipboard")
     assert str(info.value).startswith("clipboard: ")
+
+
+def test_a_named_pipe_without_a_writer_never_blocks(tmp_path):
+    """Opening a FIFO waits for a writer by default; the inspector's loader thread
+    would then never finish (and the app never exit). With no writer it reads as empty."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = {}
+    worker = threading.Thread(target=lambda: result.setdefault("text", load_text(fifo)), daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "load_text blocked on a FIFO with no writer"
+    assert result["text"] == ""
