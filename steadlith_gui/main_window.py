@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from steadlith_core import ChunkerParams, ParameterError, load_text, parse_assignments
+from steadlith_core.export import write_text_atomic
 
 from . import exports
 from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES, demo_paths
@@ -149,6 +150,8 @@ class MainWindow(QMainWindow):
     workspace_failed = Signal(str)  # message: nothing was changed
     disk_change_handled = Signal(str, str)  # side, outcome: reloaded, unchanged, kept, missing, failed
     theme_changed = Signal(str)  # the theme now shown: light or dark
+    saved = Signal(str, str)  # side, path: Save as… wrote the pane's text
+    save_failed = Signal(str, str)  # side, message (also shown in the message bar)
 
     def __init__(self, params: ChunkerParams | None = None, theme: Theme | str = LIGHT,
                  parent: QWidget | None = None, *, settings: AppSettings | None = None):
@@ -185,6 +188,7 @@ class MainWindow(QMainWindow):
         self._workspace_seq = 0  # latest Open workspace request; older ones are dropped
         self._private_seq = 0  # side sequence numbers of workspace/reload loads (negative)
         self._pending_loads: set[int] = set()  # loader batches not arrived yet
+        self._load_revisions: dict[int, dict[str, int]] = {}  # pane revisions when a batch was requested
         self._recent_seqs: set[int] = set()  # loader batches that count as "recent files"
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._on_file_changed)
@@ -412,74 +416,98 @@ class MainWindow(QMainWindow):
         a, b = self._docs["A"], self._docs["B"]
         if a is None and b is None:
             return
+        if self._pending_loads:
+            self.show_message("Swap A and B: a document is still loading; wait for the load to finish.", "info")
+            return
         if any(self.panes[s].modified or self.panes[s].has_pending_edits for s in SIDES):
             self._swap_edited()
             return
+        # the identity (a Save as… target) goes with the text
+        carried = {s: (self.panes[s].saved_as, self.panes[s].origin_clean) for s in SIDES}
         self._side_seq = {"A": self._side_seq["B"], "B": self._side_seq["A"]}
-        self._set_document("A", b)
-        self._set_document("B", a)
+        self._set_document("A", b, identity=carried["B"])
+        self._set_document("B", a, identity=carried["A"])
         self._submit()
 
     def _swap_edited(self) -> None:
         """Swap keeping the edits: the panes' texts are loaded on the other side."""
-        sources, modified = {}, {}
-        for src in SIDES:
+        sources, modified, emptied = {}, {}, []
+        for src in SIDES:  # take both texts before a side is emptied
             dst = OTHER[src]
-            doc, pane = self._docs[src], self.panes[src]
-            if doc is None:
-                self._side_seq[dst] += 1
-                self._set_document(dst, None)
+            if self._docs[src] is None:
+                emptied.append(dst)
                 continue
-            name, path = pane.saved_as or (doc.name, doc.path)
-            sources[dst] = ("text", pane.current_text(), name, path)
-            modified[dst] = pane.modified
+            name, path = self.side_identity(src)
+            sources[dst] = ("text", self.panes[src].current_text(), name, path)
+            modified[dst] = self.panes[src].modified
+        for dst in emptied:
+            self._side_seq[dst] = self._new_private_seq()  # never a loader batch's number
+            self._set_document(dst, None)
         seq = self._load(sources)
         self._modified_after_load[seq] = modified
 
+    def side_identity(self, side: str) -> tuple[str | None, str | None]:
+        """What a side is: (name, path) of its file after Save as…, else of the document as
+        loaded (path None for a text); (None, None) for an empty side."""
+        doc, pane = self._docs[side], self.panes[side]
+        if doc is None:
+            return None, None
+        return pane.saved_as or (doc.root.name, doc.root.path)
+
     def reload(self) -> None:
         paths = {}
-        for s, d in self._docs.items():
-            path = self.panes[s].saved_as[1] if self.panes[s].saved_as else (d.path if d is not None else None)
+        for s in SIDES:
+            path = self.side_identity(s)[1]
             if path:
                 paths[s] = path
         if paths:
             self.load_files(paths.get("A"), paths.get("B"), remember=False)
 
-    def save_as(self, side: str, path: str | Path | None = None) -> bool:
-        """Write the pane's text (UTF-8, "\\n" line ends) to `path` (asked if None).
-        The pane then counts as saved: no longer modified, named after the file."""
+    def save_as(self, side: str, path: str | Path | None = None) -> int | None:
+        """Write the pane's text (UTF-8, "\\n" line ends) to `path` (asked if None),
+        atomically on the thread pool; `saved` or `save_failed` tells the outcome. The
+        pane then counts as saved: named after the file, and no longer modified unless
+        typed in meanwhile. Returns the job key, or None if nothing started."""
         pane = self.panes[side]
         if pane.document_info is None:
-            return False
+            return None
         if path is None:
-            doc = pane.document_info
-            start = (pane.saved_as[1] if pane.saved_as else doc.path) or doc.name
-            path, _ = QFileDialog.getSaveFileName(self, f"Save {side} as", str(start), "Text files (*);;All files (*)")
+            name, start = self.side_identity(side)
+            path, _ = QFileDialog.getSaveFileName(self, f"Save {side} as", str(start or name),
+                                                  "Text files (*);;All files (*)")
             if not path:
-                return False
+                return None
         path = Path(path)
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as f:
-                f.write(pane.current_text())
-        except OSError as e:
-            self.show_message(f"Cannot save {side} to {path}: {e.strerror or e}", "error")
-            return False
-        pane.saved_as = (path.name, str(path))
-        pane.origin_clean = False  # the clean state is now the saved text, not the loaded one
-        pane.document().setModified(False)
-        self._update_header(side)
-        self._update_title()
-        self._update_watch()
-        self.statusBar().showMessage(f"Saved {side} to {path}", 5000)
-        return True
+        text, revision, origin = pane.current_text(), pane.revision, pane.origin
+
+        def write() -> str:
+            write_text_atomic(path, text)
+            return str(path)
+
+        def done(_value) -> None:
+            if pane.origin is origin:  # still the document that was saved
+                pane.saved_as = (path.name, str(path))
+                pane.origin_clean = False  # the clean state is now the saved text, not the loaded one
+                if pane.revision == revision:  # not typed in since the text was taken
+                    pane.document().setModified(False)
+                self._update_header(side)
+                self._update_title()
+                self._update_watch()
+            self.statusBar().showMessage(f"Saved {side} to {path}", 5000)
+            self.saved.emit(side, str(path))
+
+        def failed(message: str) -> None:
+            self.show_message(f"Cannot save {side}: {message}", "error")
+            self.save_failed.emit(side, message)
+
+        return self.jobs.start(write, done, failed)
 
     # -- exports ---------------------------------------------------------------------------
     def shown_names(self) -> tuple[str | None, str | None]:
         """What the panes call their documents (file name, or the name given to a text)."""
         out = []
         for side in SIDES:
-            doc, pane = self._docs[side], self.panes[side]
-            out.append(None if doc is None else (pane.saved_as[0] if pane.saved_as else doc.root.name))
+            out.append(self.side_identity(side)[0])
         return out[0], out[1]
 
     def export_report(self, path: str | os.PathLike | None = None) -> int | None:
@@ -581,10 +609,7 @@ class MainWindow(QMainWindow):
     # -- workspaces ------------------------------------------------------------------------
     def _doc_path(self, side: str) -> str | None:
         """The file a side shows (after Save as…, the saved one), absolute; None for a text."""
-        doc, pane = self._docs[side], self.panes[side]
-        if doc is None:
-            return None
-        path = pane.saved_as[1] if pane.saved_as else doc.root.path
+        path = self.side_identity(side)[1]
         return os.path.abspath(path) if path else None
 
     def document_ref(self, side: str) -> DocumentRef | None:
@@ -593,7 +618,7 @@ class MainWindow(QMainWindow):
         doc, pane = self._docs[side], self.panes[side]
         if doc is None:
             return None
-        name = pane.saved_as[0] if pane.saved_as else doc.root.name
+        name = self.side_identity(side)[0]
         path = self._doc_path(side)
         if pane.modified:
             text = pane.current_text()
@@ -1101,6 +1126,7 @@ class MainWindow(QMainWindow):
             return None
         seq = self.loader.load(sources)
         self._pending_loads.add(seq)
+        self._load_revisions[seq] = {side: self.panes[side].revision for side in sources}
         for side in sources:
             self._side_seq[side] = seq
             self._update_header(side, "loading…")
@@ -1111,14 +1137,22 @@ class MainWindow(QMainWindow):
         self._pending_loads.discard(batch.seq)
         remember = batch.seq in self._recent_seqs
         self._recent_seqs.discard(batch.seq)
+        swapping = batch.seq in self._modified_after_load
         modified = self._modified_after_load.pop(batch.seq, {})
-        for side, doc in batch.documents.items():
-            if self._side_seq.get(side) != batch.seq:
-                continue  # a later load of this side was requested: this one is stale
+        revisions = self._load_revisions.pop(batch.seq, {})
+        documents = {s: d for s, d in batch.documents.items() if self._side_seq.get(s) == batch.seq}
+        # typed in while the batch loaded: ask again; "no" keeps the edits (a swap is dropped whole)
+        typed = [s for s in documents if self.panes[s].revision != revisions.get(s) and self.panes[s].modified]
+        if typed and not self._confirm_discard_sides(typed):
+            kept = SIDES if swapping else typed
+            documents = {s: d for s, d in documents.items() if s not in kept}
+            self.show_message(f"{'The swap' if swapping else 'Loading ' + ' and '.join(typed)} was cancelled: "
+                              "your edits are kept.", "info")
+        for side, doc in documents.items():
             self._set_document(side, doc, modified.get(side, False))
             changed = True
         for side in SIDES:
-            if self._side_seq[side] == batch.seq and side not in batch.documents:
+            if self._side_seq[side] == batch.seq and side not in documents:
                 self._update_header(side)
         if batch.errors:
             kept = [s for s, _ in batch.errors if self._docs.get(s) is not None]
@@ -1136,11 +1170,13 @@ class MainWindow(QMainWindow):
             self.documents_changed.emit()
             self._submit()
 
-    def _set_document(self, side: str, doc: LoadedDocument | None, modified: bool = False) -> None:
+    def _set_document(self, side: str, doc: LoadedDocument | None, modified: bool = False,
+                      identity: tuple[tuple[str, str] | None, bool] | None = None) -> None:
+        """`identity`: the (saved_as, origin_clean) the pane takes (a swap carries them);
+        default: a new document, named as loaded."""
         self._docs[side] = doc
         pane = self.panes[side]
-        pane.saved_as = None
-        pane.origin_clean = not modified
+        pane.saved_as, pane.origin_clean = identity or (None, not modified)
         if doc is None:
             pane.clear_document()
         else:
@@ -1159,7 +1195,7 @@ class MainWindow(QMainWindow):
         for s in SIDES:
             d = self._docs[s]
             if d is not None:
-                names.append(self.panes[s].saved_as[0] if self.panes[s].saved_as else d.name)
+                names.append(self.side_identity(s)[0])
         title = "Steadlith Inspector"
         if self.workspace_path:
             title += " — " + os.path.basename(self.workspace_path)
@@ -1186,8 +1222,8 @@ class MainWindow(QMainWindow):
             self._on_files_dropped(paths, None)
 
     def _open_dialog(self, side: str) -> None:
-        doc = self._docs[side]
-        start = str(Path(doc.path).parent) if doc is not None and doc.path else ""
+        path = self.side_identity(side)[1]
+        start = str(Path(path).parent) if path else ""
         path, _ = QFileDialog.getOpenFileName(self, f"Open {side}", start, "Text files (*);;All files (*)")
         if path:
             self.load_files(*(path, None) if side == "A" else (None, path))
@@ -1216,7 +1252,7 @@ class MainWindow(QMainWindow):
         if pane.revision == doc.revision:
             return doc
         root = doc.root
-        name, path = pane.saved_as or (root.name, root.path)
+        name, path = self.side_identity(side)
         if not pane.modified and pane.origin_clean:  # undone back to the text as loaded
             return dataclasses.replace(root, revision=pane.revision, origin=root)
         return EditedSource(pane.current_text(), root, pane.revision, name, path)
@@ -1416,7 +1452,6 @@ class MainWindow(QMainWindow):
         self.act_export_comparison = self._action("Export &comparison as JSON…", self.export_comparison)
         self.act_export_png = self._action("Export window as P&NG…", self.export_png,
                                            tip="Save a picture of the window as it is now")
-        self.act_screenshot = self.act_export_png  # the former "Save screenshot…"
         # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
         self.act_quit = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"))
         self.act_quit.triggered.connect(self.close)

@@ -180,9 +180,6 @@ class SideStatus:
             np.asarray(offsets.to_display(ends), dtype=np.int64),
         )
 
-    def status(self, index: int) -> str:
-        return self.statuses[index]
-
     def changed_visible(self, lo: int, hi: int) -> range:
         """Indices of the changed-word runs overlapping Qt positions [lo, hi]."""
         i0 = int(np.searchsorted(self.changed_ends, lo, "right"))

@@ -284,10 +284,6 @@ class DocumentPane(QPlainTextEdit):
         self.gutter.update()
         return True
 
-    def set_chunking(self, chunking: Chunking | None, layout: ChunkLayout | None) -> None:
-        """Show chunks without statuses (kept for callers of the single-document view)."""
-        self.show_result(None, chunking, layout, None)
-
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         self._apply_syntax()
@@ -406,13 +402,6 @@ class DocumentPane(QPlainTextEdit):
     def chunk_span(self, index: int) -> tuple[int, int]:
         v = self.view()
         return int(v.starts[index]), int(v.ends[index])
-
-    def marker_center(self, position: int) -> QPointF:
-        """Viewport point where the marker of a cut at Qt position `position` is drawn."""
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(position)
-        rect = self.cursorRect(cursor)
-        return QPointF(rect.left() + self._space_width() / 2, rect.top() + rect.height() / 2)
 
     def _space_width(self) -> float:
         return self.fontMetrics().horizontalAdvance(" ")

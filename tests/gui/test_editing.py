@@ -124,7 +124,8 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
     # Save B as… (the dialog answers with a path) writes exactly the edited text
     out = tmp_path / "b-edited.txt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: (str(out), ""))
-    window.act_save_b.trigger()
+    with qtbot.waitSignal(window.saved, timeout=10_000):  # written on the thread pool
+        window.act_save_b.trigger()
     assert out.read_text(encoding="utf-8") == "Edited. " + text_b
     assert not pane.modified and not window.isWindowModified()
     assert "b-edited.txt" in window.columns["B"].header.text()
