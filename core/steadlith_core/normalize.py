@@ -64,20 +64,17 @@ class WordStream:
         """Length of each word in code points."""
         return self.ends - self.starts
 
+    def paragraph_spans(self, a: int, b: int) -> list[tuple[int, int]]:
+        """Words [a, b) cut at every paragraph start after the first word, as ranges."""
+        starts = (np.flatnonzero(self.para[a + 1 : b]) + (a + 1)).tolist()
+        bounds = [a, *starts, b]
+        return list(zip(bounds, bounds[1:]))
+
     def canonical_text(self, a: int, b: int) -> str:
-        """SPEC §1.5: words [a, b) joined by "\\n\\n" before paragraph starts, " " otherwise."""
+        """SPEC §1.5: words [a, b) joined by "\n\n" before paragraph starts, " " otherwise."""
         if a >= b:
             return ""
-        joined = " ".join(self.texts[a:b])
-        breaks = np.flatnonzero(self.para[a + 1 : b]) + (a + 1)
-        if breaks.size == 0:
-            return joined
-        # offset in `joined` of the space before each paragraph-starting word
-        spaces = np.cumsum(self.lengths[a:b] + 1)[breaks - a - 1] - 1
-        bounds = [0, *(spaces.tolist())]
-        pieces = [joined[bounds[i] + (i > 0) : bounds[i + 1]] for i in range(len(bounds) - 1)]
-        pieces.append(joined[bounds[-1] + 1 :])
-        return "\n\n".join(pieces)
+        return "\n\n".join(" ".join(self.texts[lo:hi]) for lo, hi in self.paragraph_spans(a, b))
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -164,9 +164,9 @@ class CanonicalText:
 
     def __init__(self, words: WordStream, encoded: list[bytes]):
         n = len(words)
-        para_at = np.flatnonzero(words.para).tolist()
-        bounds = [0, *para_at, n]
-        self.data = b"\n\n".join(b" ".join(encoded[bounds[i] : bounds[i + 1]]) for i in range(len(bounds) - 1))
+        # SPEC §1.5, as WordStream.canonical_text, but joining the words' UTF-8 directly
+        spans = words.paragraph_spans(0, n) if n else []
+        self.data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
         sep = np.where(words.para, 2, 1).astype(np.int64)
         if n:
             sep[0] = 0
