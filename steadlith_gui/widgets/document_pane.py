@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_right
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -893,9 +894,10 @@ class PaneColumn(QWidget):
             parts = [f"{d.chunk_count:,} chunks"]
             st = pane.status_info
             if st is not None:
-                parts.append(f"{st.statuses.count('reused'):,} reused")
+                counts = Counter(st.statuses)
+                parts.append(f"{counts['reused']:,} reused")
                 for s in STATUSES[1:]:
-                    n = st.statuses.count(s)
+                    n = counts[s]
                     if n:
                         parts.append(f"<b style='color:{theme.status[s]}'>{n:,} {s}</b>")
             else:
