@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
-from steadlith_core import Chunking, ChunkerParams
+from steadlith_core import Chunking, ChunkerParams, has_words
 
 from .highlight import SyntaxSpans, syntax_spans
 from .offsets import OffsetMap
@@ -68,10 +68,9 @@ class LoadedDocument:
 def prepare_document(side: str, text: str, name: str | None = None, path: str | None = None) -> LoadedDocument:
     """Check and index a text for display. Runs in the worker thread."""
     shown = name or (os.path.basename(path) if path else f"document {side}")
-    if text == "":
-        raise DocumentError(f"{side} is empty: nothing to chunk ({shown})")
-    if text.isspace():  # SPEC §1 whitespace is exactly str.isspace(): no words at all
-        raise DocumentError(f"{side} has only whitespace: nothing to chunk ({shown})")
+    if not has_words(text):
+        problem = "is empty" if text == "" else "has only whitespace"
+        raise DocumentError(f"{side} {problem}: nothing to chunk ({shown})")
     offsets = OffsetMap(text)
     return LoadedDocument(text, shown, path, offsets, syntax_spans(text, name or path, offsets))
 

@@ -7,9 +7,9 @@ one waits: a newer request replaces the waiting one, and a result whose generati
 not the latest is dropped when it arrives. So a burst of parameter changes costs at
 most two runs, and what is shown always belongs to the last request.
 
-The analysis calls `steadlith_core` through one private `Pipeline`, whose staged
+The analysis calls `steadlith_core` through one private `Analysis`, whose staged
 caches make a parameter change re-run only the stages it touches. When both versions
-exist it then compares them (`Pipeline.compare`, which keeps the word diff across
+exist it then compares them (`Analysis.compare`, which keeps the word diff across
 parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
 edited pane arrives as an `EditedSource` (its text); the worker indexes it.
@@ -26,7 +26,7 @@ import traceback
 from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
-from steadlith_core import ChunkerParams, ComparisonError, LoadError, Pipeline, SteadlithError, load_text
+from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
 
 from .models import (
     AnalysisResult,
@@ -50,7 +50,7 @@ class AnalysisRequest(NamedTuple):
     params: ChunkerParams
 
 
-def analyze(request: AnalysisRequest, pipeline: Pipeline) -> AnalysisResult:
+def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
     """Chunk both documents with the request's parameters and compare them (worker thread)."""
     t0 = time.perf_counter()
     out: list[Any] = []
@@ -130,12 +130,12 @@ class Analyzer(QObject):
     def __init__(
         self,
         parent: QObject | None = None,
-        analyze_fn: Callable[[AnalysisRequest, Pipeline], AnalysisResult] = analyze,
+        analyze_fn: Callable[[AnalysisRequest, Analysis], AnalysisResult] = analyze,
         pool: QThreadPool | None = None,
     ):
         super().__init__(parent)
         self._pool = pool or QThreadPool.globalInstance()
-        self._pipeline = Pipeline(max_documents=6)
+        self._pipeline = Analysis(max_documents=6, pause_gc=True)  # the app owns its process
         self._analyze = analyze_fn
         self._generation = 0
         self._running: AnalysisRequest | None = None

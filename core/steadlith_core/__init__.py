@@ -6,6 +6,8 @@
     ['end']
 """
 
+from ._version import __version__
+from .analysis import Analysis
 from .baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
 from .compare import (
     BaselineChurn,
@@ -35,15 +37,16 @@ from .export import (
 )
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
 from .loader import decode_document, load_text
-from .normalize import NORMALIZER_VERSION, Word, WordStream, normalize
+from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
 from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
-from .pipeline import Chunk, Chunking, Pipeline, chunk
+from .chunks import Chunk, Chunking
+from .pipeline import Pipeline, chunk
+from .presets import PRESETS, preset
 from .report import locality_verdict, render_report
 from .tokens import TokenCounter, register_counter, unregister_counter
 
-__version__ = "1.0.0"
-
 __all__ = [
+    "Analysis",
     "BASELINE_STRATEGY",
     "BOUNDARY_RULE",
     "BaselineChurn",
@@ -64,6 +67,7 @@ __all__ = [
     "LoadError",
     "LocalityViolation",
     "NORMALIZER_VERSION",
+    "PRESETS",
     "ParameterError",
     "PhaseShiftRegion",
     "Pipeline",
@@ -82,10 +86,12 @@ __all__ = [
     "comparison_json",
     "decode_document",
     "diff_sequences",
+    "has_words",
     "load_text",
     "locality_verdict",
     "normalize",
     "parse_assignments",
+    "preset",
     "register_counter",
     "render_report",
     "to_json_text",

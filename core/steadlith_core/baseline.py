@@ -23,7 +23,7 @@ from .errors import ParameterError
 from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import enc
-from .pipeline import CanonicalText, Chunk, Chunking, build_chunks, utf8_words
+from .chunks import CanonicalText, Chunk, Chunking, build_chunks, utf8_words
 
 BASELINE_STRATEGY = "fixed-tokens/1"
 BASELINE_FAMILY = "fixed-tokens"

@@ -10,12 +10,14 @@ import json
 import sys
 from typing import Sequence
 
-from .compare import Comparison, compare
+from .analysis import Analysis
+from .chunks import Chunking
+from .compare import Comparison
 from .errors import SteadlithError
 from .export import chunking_to_json, chunks_jsonl, comparison_json, to_json_text, write_text_atomic
 from .loader import load_text
 from .params import ChunkerParams, parse_assignments
-from .pipeline import Chunking, chunk
+from .presets import PRESETS, preset
 from .report import locality_verdict, render_report
 
 PROG = "steadlith"
@@ -33,11 +35,20 @@ def _add_params_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = (
         "--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
         help="change a parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
     )
+    p.add_argument(
+        "--preset", metavar="NAME",
+        help=f"start from a named parameter set ({', '.join(PRESETS)}); --set changes apply on top",
+    )
     p.add_argument("--format", choices=formats, default="text")
 
 
 def _params(args: argparse.Namespace) -> ChunkerParams:
-    return parse_assignments(args.assignments)
+    return parse_assignments(args.assignments, preset(args.preset) if args.preset is not None else None)
+
+
+def _analysis() -> Analysis:
+    # the command owns its process, so pausing the cyclic GC during runs is its call
+    return Analysis(pause_gc=True)
 
 
 def _preview(text: str, width: int = 36) -> str:
@@ -78,7 +89,7 @@ def format_diagnostics(result: Chunking) -> str:
 
 def cmd_chunk(args: argparse.Namespace) -> int:
     params = _params(args)
-    result = chunk(load_text(args.file), params)
+    result = _analysis().chunk(load_text(args.file), params)
     if args.format == "json":
         sys.stdout.write(to_json_text(chunking_to_json(result)))
     elif args.format == "jsonl":
@@ -121,7 +132,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     params = _params(args)
     text_a, text_b = load_text(args.a), load_text(args.b)
-    result = compare(chunk(text_a, params), chunk(text_b, params))
+    analysis = _analysis()
+    result = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params))
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
         write_text_atomic(args.html, render_report(result, args.a, args.b))
     if args.format == "json":

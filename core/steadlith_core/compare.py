@@ -39,11 +39,10 @@ from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
 from .diff import EQUAL, DiffOp, diff_sequences, word_diff
 from .errors import ComparisonError
 from .normalize import WordStream
-from .pipeline import Chunk, Chunking
+from .chunks import Chunk, Chunking
+from .vocabulary import STATUSES_A, STATUSES_B  # noqa: F401 - re-exported: callers import them from here
+from .vocabulary import EDITED, NEW, REMOVED, REUSED, SHIFTED, is_changed
 
-REUSED, SHIFTED, EDITED, NEW, REMOVED = "reused", "shifted", "edited", "new", "removed"
-STATUSES_A = (REUSED, SHIFTED, EDITED, REMOVED)
-STATUSES_B = (REUSED, SHIFTED, EDITED, NEW)
 SCHEMA = "steadlith-compare/1"
 
 
@@ -271,7 +270,7 @@ def compare(
     With `baseline` (the default), the fixed-size baseline's churn on the same two word
     streams is computed too (it reuses the word diff, so it costs little).
     `ops` (the word diff of a and b) and `fixed` (their baseline chunkings) may be
-    passed in when already known: Pipeline.compare caches both across parameter changes.
+    passed in when already known: Analysis.compare caches both across parameter changes.
     """
     for name, x in (("A", a), ("B", b)):
         if not isinstance(x, Chunking):
@@ -479,7 +478,7 @@ def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, margin:
         j = bisect_left(tok_start, lo)
         while j < len(cb) and int(cum[cb[j].end_word]) <= hi:
             c = cb[j]
-            if status_b[j] != REUSED:
+            if is_changed(status_b[j]):
                 shift = op.a_start - op.b_start
                 a_first = bisect_right(a_chunk_starts, c.start_word + shift) - 1
                 a_last = bisect_right(a_chunk_starts, c.end_word - 1 + shift) - 1
@@ -509,7 +508,7 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
     reused = count(status_b, REUSED)
     reused_tokens = tokens(REUSED)
     hashes_a = {c.hash for c in ca}
-    hits = [c for c in cb if status_b[c.index] != REUSED and c.hash in hashes_a]
+    hits = [c for c in cb if is_changed(status_b[c.index]) and c.hash in hashes_a]
     return ChurnSummary(
         strategy=strategy,
         words_a=len(a.words), words_b=len(b.words),

@@ -14,9 +14,9 @@ import stat
 import secrets
 from typing import Any
 
+from .chunks import Chunk, Chunking
 from .compare import Comparison
 from .errors import ExportError
-from .pipeline import Chunk, Chunking
 
 
 # -- chunks --------------------------------------------------------------------------

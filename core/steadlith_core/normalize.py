@@ -87,6 +87,12 @@ def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+def has_words(text: str) -> bool:
+    """True when `text` holds at least one word (SPEC §1: anything but whitespace).
+    A text without words chunks to nothing; clients refuse it before chunking."""
+    return not (text == "" or text.isspace())  # SPEC §1 whitespace is exactly str.isspace()
+
+
 def normalize(text: str) -> WordStream:
     """Split `text` into words with code-point offsets and paragraph flags."""
     if not isinstance(text, str):

@@ -20,10 +20,11 @@ from __future__ import annotations
 import html
 from typing import Iterable, Sequence
 
-from .compare import EDITED, NEW, REMOVED, REUSED, SHIFTED, Comparison
+from ._version import __version__
+from .chunks import Chunk, Chunking
+from .compare import Comparison
 from .identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from .params import FINGERPRINT_ID
-from .pipeline import Chunk, Chunking
 from .style import (  # noqa: F401 - re-exported: the report's visual language
     KIND_COLOURS,
     KIND_HELP,
@@ -35,6 +36,7 @@ from .style import (  # noqa: F401 - re-exported: the report's visual language
     STATUSES,
     marker_kind,
 )
+from .vocabulary import EDITED, NEW, REMOVED, REUSED, SHIFTED
 
 # -- report-only styling (the shared visual language is in style.py) -----------------
 
@@ -87,8 +89,6 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     shown in the header and as <meta name="generator">.
     """
     if generated_by is None:
-        from . import __version__
-
         generated_by = f"steadlith_core {__version__}"
     if title is None:
         title = f"Steadlith report: {name_a} → {name_b}"

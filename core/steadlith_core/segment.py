@@ -15,8 +15,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-PRIMARY, BACKUP, HARD, END = "primary", "backup", "hard", "end"
-KINDS = (PRIMARY, BACKUP, HARD, END)
+from .vocabulary import BACKUP, END, HARD, KINDS, PRIMARY  # noqa: F401 - KINDS re-exported
 
 SENTENCE_CLOSERS = "\"')]}\u201d\u2019\u00bb"
 SENTENCE_ENDS = (".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")

@@ -14,12 +14,12 @@ inspector's continuous panes need different strengths).
 
 from __future__ import annotations
 
-from .compare import EDITED, NEW, REMOVED, REUSED, SHIFTED
+from .vocabulary import BACKUP, EDITED, END, HARD, NEW, PRIMARY, REMOVED, REUSED, SHIFTED, SNAPPED, STATUSES
 
 # Marker kinds in legend order. "snapped" is not a core kind: a chunk whose cut was
 # moved by snapping (Chunk.snapped) is drawn with the snapped marker; the tooltip
 # still names the kind of the raw cut.
-MARKER_KINDS = ("primary", "backup", "hard", "snapped", "end")
+MARKER_KINDS = (PRIMARY, BACKUP, HARD, SNAPPED, END)
 KIND_LABELS = {"primary": "primary", "backup": "backup", "hard": "hard cut", "snapped": "snapped", "end": "end"}
 KIND_SHAPES = {"primary": "bar", "backup": "diamond", "hard": "triangle", "snapped": "circle", "end": "square"}
 KIND_HELP = {
@@ -46,8 +46,8 @@ KIND_COLOURS = {
     },
 }
 
-# Chunk statuses between versions (steadlith_core.compare), in legend and table order.
-STATUSES = (REUSED, SHIFTED, EDITED, NEW, REMOVED)
+# Chunk statuses between versions (steadlith_core.compare), in legend and table order:
+# vocabulary.STATUSES, re-exported here for the palette.
 STATUS_LABELS = {s: s for s in STATUSES}
 STATUS_HELP = {
     REUSED: "same hash in both versions, paired by the alignment: its embedding is reused",
@@ -70,4 +70,4 @@ STATUS_COLOURS = {
 
 def marker_kind(kind: str, snapped: bool) -> str:
     """The marker drawn for a chunk's cut: snapped wins over the raw kind."""
-    return "snapped" if snapped else kind
+    return SNAPPED if snapped else kind

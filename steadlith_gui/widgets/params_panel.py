@@ -30,6 +30,7 @@ from steadlith_core import (
     BOUNDARY_RULE,
     FINGERPRINT_ID,
     NORMALIZER_VERSION,
+    PRESETS,
     SNAP_MODES,
     ChunkerParams,
     ParameterError,
@@ -40,14 +41,6 @@ from steadlith_core.tokens import known_counters
 from ..highlight import json_html
 from ..palette import LIGHT, Theme
 
-PRESETS: dict[str, ChunkerParams] = {
-    "Default": ChunkerParams(),
-    "Small chunks": ChunkerParams(
-        window_words=4, min_tokens=8, max_tokens=40,
-        primary_mask=0xF, primary_remainder=0xF, backup_mask=0x3, backup_remainder=0x3,
-    ),
-    "Snapping on": ChunkerParams(snap_mode="paragraph-sentence/1", snap_window_words=8),
-}
 CUSTOM = "Custom"
 DEFAULT_SNAP_WINDOW = 8
 BIG = 1_000_000_000

@@ -313,15 +313,15 @@ def test_locality_interior_bounds_are_exact_and_inclusive():
     assert c.summary.checked_ranges == 1
 
 
-def test_pipeline_compare_equals_compare_and_reuses_the_diff_across_parameter_changes():
-    """The inspector re-compares on every parameter change: Pipeline.compare must give
+def test_analysis_compare_equals_compare_and_reuses_the_diff_across_parameter_changes():
+    """The inspector re-compares on every parameter change: Analysis.compare must give
     exactly compare()'s answer while reusing the word diff and the baseline, which
     depend only on the texts (and the baseline on max_tokens and the counter)."""
-    from steadlith_core import Pipeline
+    from steadlith_core import Analysis
     from steadlith_core.examples import phase_shift_counterexample
 
     text_a, text_b, params = phase_shift_counterexample()
-    pipeline = Pipeline()
+    pipeline = Analysis()
     first = pipeline.compare(pipeline.chunk(text_a, params), pipeline.chunk(text_b, params))
     assert first.to_dict() == compare(chunk(text_a, params), chunk(text_b, params)).to_dict()
     changed = params.with_changes(min_tokens=params.min_tokens + 3)

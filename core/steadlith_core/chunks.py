@@ -1,0 +1,150 @@
+"""The chunker's result types and the word arrays they are built from: a leaf module.
+
+`Chunk` and `Chunking` are what every rule returns and every client reads (the
+comparison, the baseline, exports, the inspector); `CanonicalText`, `utf8_words`,
+`compute_symbols` and `build_chunks` are the rule-independent steps that turn a word
+stream and a list of cuts into hashed chunks. Keeping them apart from pipeline.py lets
+the baseline and a second boundary rule build chunks without importing the staged
+pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
+[tool.importlinter]).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple, Sequence
+
+import numpy as np
+import xxhash
+
+from .diagnostics import Diagnostics
+from .normalize import NORMALIZER_VERSION, WordStream
+from .params import BOUNDARY_RULE, ChunkerParams
+
+
+class Chunk(NamedTuple):
+    index: int
+    start_word: int
+    end_word: int
+    start: int  # code point where the first word starts
+    end: int  # code point where the last word ends
+    kind: str  # primary | backup | hard | end
+    snapped: bool
+    tokens: int
+    text: str  # canonical text (SPEC §1.5)
+    hash: str
+
+    @property
+    def word_count(self) -> int:
+        return self.end_word - self.start_word
+
+
+@dataclass(frozen=True, eq=False)
+class Chunking:
+    """The immutable result of chunking one text with one parameter set."""
+
+    text: str
+    words: WordStream
+    params: ChunkerParams
+    params_hash: str
+    chunks: tuple[Chunk, ...]
+    diagnostics: Diagnostics
+    word_tokens: np.ndarray  # tokens of each word
+    cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
+    fingerprints: np.ndarray
+    canonical: "CanonicalText"  # the stream's canonical UTF-8, for slicing chunk texts
+    normalizer_version: str = NORMALIZER_VERSION
+    boundary_rule: str = BOUNDARY_RULE
+
+    @property
+    def word_count(self) -> int:
+        return len(self.words)
+
+    @cached_property
+    def _chunk_start_words(self) -> list[int]:
+        return [c.start_word for c in self.chunks]
+
+    @cached_property
+    def _chunk_start_offsets(self) -> list[int]:
+        return [c.start for c in self.chunks]
+
+    def chunk_at_word(self, k: int) -> int:
+        """Index of the chunk holding word k."""
+        return bisect_right(self._chunk_start_words, k) - 1
+
+    def chunk_at_offset(self, offset: int) -> int | None:
+        """Index of the chunk whose span [start, end) holds code point `offset`, if any."""
+        i = bisect_right(self._chunk_start_offsets, offset) - 1
+        if i >= 0 and offset < self.chunks[i].end:
+            return i
+        return None
+
+
+def utf8_words(words: WordStream) -> list[bytes]:
+    try:
+        return list(map(str.encode, words.texts))
+    except UnicodeEncodeError:  # lone surrogates: only possible in a str built in Python
+        return [w.encode("utf-8", "surrogatepass") for w in words.texts]
+
+
+def compute_symbols(words: WordStream, encoded: list[bytes] | None = None) -> np.ndarray:
+    """s_k = xxh3_64(utf8(word), seed = 1 if para else 0) for every word (SPEC §3)."""
+    encoded = utf8_words(words) if encoded is None else encoded
+    h = xxhash.xxh3_64_intdigest
+    out = np.fromiter(map(h, encoded), dtype=np.uint64, count=len(encoded))
+    for k in np.flatnonzero(words.para).tolist():
+        out[k] = h(encoded[k], 1)
+    out.flags.writeable = False
+    return out
+
+
+class CanonicalText:
+    """The canonical UTF-8 text of the whole stream (SPEC §1.5) with each word's byte
+    offsets in it, so a chunk's canonical text is one slice instead of a join.
+
+    Only bytes are kept: a chunk's str is decoded from its slice, which costs less
+    memory than holding a second copy of the document as str."""
+
+    def __init__(self, words: WordStream, encoded: list[bytes]):
+        n = len(words)
+        # SPEC §1.5, as WordStream.canonical_text, but joining the words' UTF-8 directly
+        spans = words.paragraph_spans(0, n) if n else []
+        self.data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
+        sep = np.where(words.para, 2, 1).astype(np.int64)
+        if n:
+            sep[0] = 0
+        byte_lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
+        self.byte_ends = np.cumsum(byte_lengths + sep)
+        self.byte_starts = self.byte_ends - byte_lengths
+
+
+def build_chunks(
+    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool]], cum: np.ndarray, prefix: bytes
+) -> tuple[Chunk, ...]:
+    """Chunks for cuts (start word, end word, kind, snapped): offsets, tokens, canonical
+    text sliced from `canon`, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)."""
+    if not cuts:
+        return ()
+    first = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=len(cuts))
+    last = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts)) - 1
+    columns = zip(
+        cuts,
+        words.starts[first].tolist(),
+        words.ends[last].tolist(),
+        (cum[last + 1] - cum[first]).tolist(),
+        canon.byte_starts[first].tolist(),
+        canon.byte_ends[last].tolist(),
+    )
+    data = canon.data
+    h = xxhash.xxh3_128_hexdigest
+    new = tuple.__new__  # Chunk(...) through its Python-level __new__ costs a microsecond a chunk
+    out = []
+    for i, ((s, e, kind, snapped), start, end, tokens, bs, be) in enumerate(columns):
+        piece = data[bs:be]
+        # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
+        digest = h(prefix + (be - bs).to_bytes(8, "big") + piece)
+        text = piece.decode("utf-8", "surrogatepass")
+        out.append(new(Chunk, (i, s, e, start, end, kind, snapped, tokens, text, digest)))
+    return tuple(out)

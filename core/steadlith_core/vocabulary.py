@@ -1,0 +1,28 @@
+"""The names the core's results use for cut kinds and chunk statuses: a leaf module.
+
+They live here, not in segment.py or compare.py, so that whatever only needs the
+words (the visual language in style.py, a table header, a legend) does not pull in
+the chunker or the analysis. This module imports nothing.
+"""
+
+from __future__ import annotations
+
+# Kinds of cut of tttd-v1 (SPEC §4): the kind of the chunk that ends at the cut.
+PRIMARY, BACKUP, HARD, END = "primary", "backup", "hard", "end"
+KINDS = (PRIMARY, BACKUP, HARD, END)
+# Not a kind of cut: a chunk whose cut snapping moved (Chunk.snapped) is drawn with
+# this marker, while its kind stays that of the raw cut.
+SNAPPED = "snapped"
+
+# Statuses of a chunk between two versions (compare.py defines them precisely).
+REUSED, SHIFTED, EDITED, NEW, REMOVED = "reused", "shifted", "edited", "new", "removed"
+STATUSES = (REUSED, SHIFTED, EDITED, NEW, REMOVED)  # legend and table order
+STATUSES_A = (REUSED, SHIFTED, EDITED, REMOVED)
+STATUSES_B = (REUSED, SHIFTED, EDITED, NEW)
+
+
+def is_changed(status: str) -> bool:
+    """A chunk is *changed* when it is not reused: its embedding must be computed again,
+    whatever the reason (edited, shifted, new or removed). The one place this rule is
+    spelled: churn counts, locality violations and "next change" navigation follow it."""
+    return status != REUSED
