@@ -1,0 +1,117 @@
+"""The staged pipeline re-runs only the stages a parameter change touches, and pauses
+the process-wide garbage collector only when its caller asks for it."""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from contextlib import contextmanager
+
+import pytest
+
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
+from steadlith_core import pipeline as pipeline_module
+from steadlith_core.examples import generate_prose
+from steadlith_core.pipeline import gc_paused
+
+TEXT = generate_prose(20_000, seed=5)
+BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_remainder=0x1F)
+
+
+@pytest.fixture
+def stage_calls(monkeypatch):
+    """Counts calls of the stage functions the pipeline calls, by stage name."""
+    calls: Counter[str] = Counter()
+    for stage in ("normalize", "compute_symbols", "window_fingerprints", "segment", "build_chunks"):
+        original = getattr(pipeline_module, stage)
+
+        def counted(*args, _original=original, _stage=stage, **kwargs):
+            calls[_stage] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(pipeline_module, stage, counted)
+    return calls
+
+
+def _fingerprint(result):
+    return result.params_hash, [(c.start_word, c.end_word, c.kind, c.snapped, c.hash) for c in result.chunks]
+
+
+def test_a_min_tokens_change_reruns_neither_normalization_nor_fingerprinting(stage_calls):
+    """Moving the min_tokens slider re-cuts and re-hashes; the text stages and the
+    fingerprints come from the caches, and the result is what a cold run gives."""
+    pipeline = Pipeline()
+    pipeline.chunk(TEXT, BASE)
+    assert stage_calls == Counter(normalize=1, compute_symbols=1, window_fingerprints=1, segment=1, build_chunks=1)
+    stage_calls.clear()
+
+    changed = BASE.with_changes(min_tokens=BASE.min_tokens + 7)
+    warm = pipeline.chunk(TEXT, changed)
+    assert stage_calls == Counter(segment=1, build_chunks=1)
+    assert _fingerprint(warm) == _fingerprint(Pipeline().chunk(TEXT, changed))
+    assert _fingerprint(warm) != _fingerprint(pipeline.chunk(TEXT, BASE))  # the change did move cuts
+
+
+def test_a_window_change_refingerprints_but_does_not_renormalize(stage_calls):
+    """The counterpart: a change the fingerprints depend on re-runs them, and only them
+    of the text-side stages (so the counting above would see a stage that re-ran)."""
+    pipeline = Pipeline()
+    pipeline.chunk(TEXT, BASE)
+    stage_calls.clear()
+    pipeline.chunk(TEXT, BASE.with_changes(window_words=BASE.window_words + 1))
+    assert stage_calls == Counter(window_fingerprints=1, segment=1, build_chunks=1)
+
+
+@contextmanager
+def gc_watching_counter():
+    """A token counter (chars4) that records whether the cyclic GC was enabled while it counted."""
+    seen: list[bool] = []
+
+    def count(words):
+        seen.append(gc.isenabled())
+        return (words.lengths + 3) // 4
+
+    counter = TokenCounter("test-gc-watch/1", "chars4, watching the GC", vectorized=count)
+    register_counter(counter)
+    try:
+        yield counter.id, seen
+    finally:
+        unregister_counter(counter.id)
+
+
+@pytest.fixture
+def gc_enabled():
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_the_gc_is_left_alone_unless_the_caller_pauses_it(gc_enabled):
+    """A library call must not switch off the host program's garbage collector; a
+    caller that owns its process opts in, and the collector is back on afterwards."""
+    with gc_watching_counter() as (cid, seen):
+        Pipeline().chunk(TEXT, BASE.with_changes(token_counter=cid))
+        assert seen == [True]
+        Pipeline(pause_gc=True).chunk(TEXT, BASE.with_changes(token_counter=cid))
+        assert seen == [True, False]
+    assert gc.isenabled()
+
+
+def test_a_caller_that_disabled_the_gc_keeps_it_disabled(gc_enabled):
+    gc.disable()
+    Pipeline(pause_gc=True).chunk("a few words", BASE)
+    assert not gc.isenabled()
+
+
+def test_overlapping_pauses_reenable_the_gc_only_when_the_last_one_ends(gc_enabled):
+    """Two analyses in two threads overlap; the first to finish must not switch the
+    collector back on under the other, nor the last leave it off."""
+    first, second = gc_paused(), gc_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
