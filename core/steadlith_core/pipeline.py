@@ -130,7 +130,8 @@ class Pipeline:
         params = params if params is not None else ChunkerParams()
         run = RULES.get(type(params))
         if run is None:
-            raise TypeError(f"params must be ChunkerParams, not {type(params).__name__}")
+            known = " or ".join(t.__name__ for t in RULES)
+            raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
             doc: Document = self._docs.get(text, lambda: Document(text))
             return run(doc, params)

@@ -6,13 +6,17 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 
 from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
 from steadlith_core import pipeline as pipeline_module
 from steadlith_core.examples import generate_prose
-from steadlith_core.pipeline import gc_paused
+from steadlith_core.chunks import build_chunks
+from steadlith_core.identity import chunk_hash_prefix
+from steadlith_core.pipeline import Document, gc_paused
+from steadlith_core.tokens import get_counter
 
 TEXT = generate_prose(20_000, seed=5)
 BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_remainder=0x1F)
@@ -60,6 +64,34 @@ def test_a_window_change_refingerprints_but_does_not_renormalize(stage_calls):
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(window_words=BASE.window_words + 1))
     assert stage_calls == Counter(window_fingerprints=1, segment=1, build_chunks=1)
+
+
+@dataclass(frozen=True)
+class EveryFewWords:
+    """Parameters of a toy second rule: a cut every `n` words."""
+
+    n: int = 5
+
+
+def run_every_few_words(doc: Document, p: EveryFewWords) -> tuple:
+    _, cum = doc.tokens(get_counter("words/1"))
+    cuts = doc.stage("toy-cuts").get(p.n, lambda: [(s, min(s + p.n, len(doc.words)), "end", False)
+                                                   for s in range(0, len(doc.words), p.n)])
+    return build_chunks(doc.words, doc.canonical, cuts, cum, chunk_hash_prefix("toy", "toy"))
+
+
+def test_a_second_rule_plugs_in_and_shares_the_text_stages(stage_calls, monkeypatch):
+    """A boundary rule is one entry of pipeline.RULES; switching a document between
+    rules re-runs only the rule's own stages, never normalization."""
+    monkeypatch.setitem(pipeline_module.RULES, EveryFewWords, run_every_few_words)
+    pipeline = Pipeline()
+    pipeline.chunk(TEXT, BASE)
+    stage_calls.clear()
+    toy = pipeline.chunk(TEXT, EveryFewWords(7))
+    assert stage_calls == Counter()  # none of tttd-v1's stages, and no normalization
+    assert [c.word_count for c in toy[:-1]] == [7] * (len(toy) - 1)
+    with pytest.raises(TypeError, match="ChunkerParams or EveryFewWords"):
+        pipeline.chunk(TEXT, {"n": 7})
 
 
 @contextmanager
