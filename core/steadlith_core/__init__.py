@@ -9,6 +9,7 @@
 from ._version import __version__
 from .analysis import Analysis
 from .baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
+from .chunks import Chunk, Chunking
 from .compare import (
     BaselineChurn,
     ChurnSummary,
@@ -39,7 +40,6 @@ from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
 from .loader import decode_document, load_text
 from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
 from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
-from .chunks import Chunk, Chunking
 from .pipeline import Pipeline, chunk
 from .presets import PRESETS, preset
 from .report import locality_verdict, render_report

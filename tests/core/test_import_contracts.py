@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import grimp
-import pytest
-
-importlinter_cli = pytest.importorskip("importlinter.cli", reason="import-linter is in the test extra")
+import grimp  # import-linter's graph builder; both come with the test extra
+from importlinter import cli as importlinter_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +22,7 @@ def test_import_contracts_are_kept(capsys):
                                          no_logo=True)
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "0 broken" in out and "4 kept" in out, out
+    assert ", 0 broken" in out, out
 
 
 def test_the_graph_counts_imports_made_inside_functions():
