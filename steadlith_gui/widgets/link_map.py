@@ -13,7 +13,7 @@ Home/End to the first/last, Enter shows the current one again, Page Up/Down scro
 (the other pane follows when scrolling is synchronized). The current band is outlined
 while the map has the focus, and is named in the accessible description.
 
-The bands come precomputed from the worker (`models.LinkList`); this widget only asks
+The bands come precomputed from the worker (`viewmodel.LinkList`); this widget only asks
 each pane where its visible chunks are on screen.
 """
 
@@ -25,7 +25,7 @@ from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ..models import LinkList
+from ..viewmodel import LinkList
 from ..palette import LIGHT, STATUS_HELP, Theme
 from .document_pane import ABOVE, BELOW, DocumentPane
 
