@@ -1,71 +1,15 @@
 """The link map: one band per alignment pair in view, status regions, stubs, clicks;
 synchronized scrolling keeps partners level."""
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHBoxLayout, QWidget
 from steadlith_core import chunk, compare
 from steadlith_core.examples import phase_shift_counterexample
 
 from compare_helpers import SMALL, band_point, chunk_top_y, chunk_visible, small_pair
 from gui_helpers import load_texts, set_params
 from steadlith_gui.palette import DARK, LIGHT
-from steadlith_gui.viewmodel import ChunkLayout, LinkList, SideStatus, prepare_document
-from steadlith_gui.widgets.document_pane import DocumentPane
-from steadlith_gui.widgets.link_map import LinkMap
-
-
-def link_views(qtbot, text_a: str, text_b: str, params, theme=LIGHT):
-    """Two panes and the link map between them, alone (no window), over the core's
-    chunkings and comparison of the two texts. Tall enough to show both texts whole."""
-    docs = {"A": prepare_document("A", text_a), "B": prepare_document("B", text_b)}
-    c = compare(chunk(text_a, params), chunk(text_b, params))
-    host = QWidget()
-    row = QHBoxLayout(host)
-    panes = {s: DocumentPane(s, theme) for s in "AB"}
-    link_map = LinkMap(panes["A"], panes["B"], theme)
-    row.addWidget(panes["A"])
-    row.addWidget(link_map)
-    row.addWidget(panes["B"])
-    for side, chunking in (("A", c.a), ("B", c.b)):
-        doc = docs[side]
-        panes[side].set_document(doc)
-        assert panes[side].show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
-                                       SideStatus.build(side, c, doc.offsets))
-    link_map.set_links(LinkList.build(c.status_a, c.status_b, c.alignment))
-    qtbot.addWidget(host)
-    host.resize(900, 1500)
-    host.show()
-    qtbot.waitExposed(host)
-    link_map.host = host  # the host owns the widgets: keep it alive as long as they are used
-    return c, docs, panes, link_map
-
-
-def chunk_lines_y(pane, doc, chunk_, link_map) -> list[float]:
-    """Link-map y of the middle of every line of a core chunk (code-point offsets
-    turned into the pane's positions, then into the pane's lines)."""
-    start, end = (int(doc.offsets.to_display(x)) for x in (chunk_.start, chunk_.end))
-    locate = pane.y_locator()
-    dy = link_map.mapFromGlobal(pane.viewport().mapToGlobal(QPoint(0, 0))).y()
-    ys = []
-    y, bottom = locate(start)[0], locate(end)[1]
-    while y < bottom:
-        y0, y1 = locate(pane.position_at_y(y + 1))
-        ys.append(dy + (y0 + y1) / 2)
-        y = y1
-    return ys
-
-
-def over(fill: QColor, alpha: int, background: QColor) -> QColor:
-    """`fill` at `alpha` painted over `background`."""
-    a = alpha / 255
-    return QColor(*(round(f * a + b * (1 - a)) for f, b in (
-        (fill.red(), background.red()), (fill.green(), background.green()), (fill.blue(), background.blue()))))
-
-
-def same(c1: QColor, c2: QColor, tolerance: int = 3) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in (
-        (c1.red(), c2.red()), (c1.green(), c2.green()), (c1.blue(), c2.blue())))
+from view_helpers import chunk_lines_y, link_views, over, same
 
 
 def load_counterexample(qtbot, window):
