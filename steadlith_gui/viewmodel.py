@@ -1,7 +1,7 @@
 """The inspector's display logic, free of Qt: what the widgets show, computed from
-core results in plain Python and numpy (built in the worker thread, never changed
-afterwards). Importing this module loads no PySide6 (a test checks), so every rule of
-presentation here can be tested without a QApplication.
+core results in plain Python and numpy (mostly in the worker thread; immutable once
+built). Importing this module loads no PySide6 (tests/gui/test_viewmodel.py checks in
+a fresh interpreter), so these rules of presentation are testable without a QApplication.
 
 - `LoadedDocument`: a document as shown (source text, name, offset map, syntax spans);
   an edited document remembers the loaded one it came from (`origin`) and the editor
