@@ -27,6 +27,24 @@ def shown_pane(qtbot, text: str, params, theme=LIGHT, size=(700, 500)):
     return pane, chunking, doc
 
 
+def compared_pane(qtbot, text_a: str, text_b: str, params, side: str = "B", theme=LIGHT, size=(700, 500)):
+    """One DocumentPane alone, showing its side of the core's comparison of two texts
+    (statuses, changed words)."""
+    c = compare(chunk(text_a, params), chunk(text_b, params))
+    doc = prepare_document(side, text_a if side == "A" else text_b)
+    chunking = c.a if side == "A" else c.b
+    pane = DocumentPane(side, theme)
+    pane.setPalette(qt_palette(theme))
+    pane.set_document(doc)
+    assert pane.show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
+                            SideStatus.build(side, c, doc.offsets))
+    qtbot.addWidget(pane)
+    pane.resize(*size)
+    pane.show()
+    qtbot.waitExposed(pane)
+    return pane, c, doc
+
+
 def link_views(qtbot, text_a: str, text_b: str, params, theme=LIGHT):
     """Two panes and the link map between them, alone (no window), over the core's
     chunkings and comparison of the two texts. Tall enough to show both texts whole."""
