@@ -13,7 +13,7 @@ Home/End to the first/last, Enter shows the current one again, Page Up/Down scro
 (the other pane follows when scrolling is synchronized). The current band is outlined
 while the map has the focus, and is named in the accessible description.
 
-The bands come precomputed from the worker (`models.LinkList`); this widget only asks
+The bands come precomputed from the worker (`viewmodel.LinkList`); this widget only asks
 each pane where its visible chunks are on screen.
 """
 
@@ -25,7 +25,7 @@ from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ..models import LinkList
+from ..viewmodel import LinkList
 from ..palette import LIGHT, STATUS_HELP, Theme
 from .document_pane import ABOVE, BELOW, DocumentPane
 
@@ -46,7 +46,51 @@ class Band(NamedTuple):
     stub: str  # "", "A" or "B": the end that is off screen
 
 
+def range_y(view, locate, lo: int, hi: int) -> tuple[float, float]:
+    """Viewport y from the top of chunk lo's first line to the bottom of chunk hi - 1's
+    last (ABOVE / BELOW off screen); an empty range is the place before chunk lo."""
+    n = view.count
+    if hi > lo:
+        return locate(int(view.starts[lo]))[0], locate(int(view.ends[hi - 1]))[1]
+    # an empty range: the place between chunk lo - 1 and chunk lo
+    if lo < n:
+        y = locate(int(view.starts[lo]))[0]
+    elif n:
+        y = locate(int(view.ends[n - 1]))[1]
+    else:
+        y = ABOVE
+    return y, y
+
+
+def band_path(w: float, a0: float, a1: float, b0: float, b1: float) -> QPainterPath:
+    """A band from [a0, a1] at the left edge to [b0, b1] at the right, Bézier sides
+    (meld's link map shape)."""
+    xm = w * 0.5
+    path = QPainterPath(QPointF(0, a0))
+    path.cubicTo(QPointF(xm, a0), QPointF(xm, b0), QPointF(w, b0))
+    path.lineTo(QPointF(w, b1))
+    path.cubicTo(QPointF(xm, b1), QPointF(xm, a1), QPointF(0, a1))
+    path.closeSubpath()
+    return path
+
+
+def stub_path(w: float, y0: float, y1: float, where: str, to_left: bool) -> QPainterPath:
+    """A tongue from the visible end's lines (at the right edge if to_left, else at the
+    left edge) towards the off-screen end, `STUB` px up or down."""
+    x_from = w if to_left else 0.0
+    x_tip = w * 0.35 if to_left else w * 0.65
+    xm = (x_from + x_tip) / 2
+    tip = (y0 - STUB) if where == "above" else (y1 + STUB)
+    path = QPainterPath(QPointF(x_from, y0))
+    path.cubicTo(QPointF(xm, y0), QPointF(x_tip, (y0 + tip) / 2), QPointF(x_tip, tip))
+    path.cubicTo(QPointF(x_tip, (y1 + tip) / 2), QPointF(xm, y1), QPointF(x_from, y1))
+    path.closeSubpath()
+    return path
+
+
 class LinkMap(QWidget):
+    """The bands between pane A and pane B; asks each pane where its chunks are."""
+
     band_clicked = Signal(object)  # Band
 
     def __init__(self, pane_a: DocumentPane, pane_b: DocumentPane, theme: Theme = LIGHT, parent: QWidget | None = None):
@@ -96,20 +140,6 @@ class LinkMap(QWidget):
         dy = self.mapFromGlobal(pane.viewport().mapToGlobal(QPoint(0, 0))).y()
         return view, pane.y_locator(), dy, pane.viewport().height()
 
-    @staticmethod
-    def _range_y(view, locate, lo: int, hi: int) -> tuple[float, float]:
-        n = view.count
-        if hi > lo:
-            return locate(int(view.starts[lo]))[0], locate(int(view.ends[hi - 1]))[1]
-        # an empty range: the place between chunk lo - 1 and chunk lo
-        if lo < n:
-            y = locate(int(view.starts[lo]))[0]
-        elif n:
-            y = locate(int(view.ends[n - 1]))[1]
-        else:
-            y = ABOVE
-        return y, y
-
     def bands(self) -> list[Band]:
         """The bands painted now (visible in at least one pane), in paint order."""
         links = self.links
@@ -127,7 +157,7 @@ class LinkMap(QWidget):
             a_lo, a_hi, b_lo, b_hi = int(links.a_lo[k]), int(links.a_hi[k]), int(links.b_lo[k]), int(links.b_hi[k])
             ends = []
             for (view, locate, dy, h), lo, hi in ((ga, a_lo, a_hi), (gb, b_lo, b_hi)):
-                y0, y1 = self._range_y(view, locate, lo, hi)
+                y0, y1 = range_y(view, locate, lo, hi)
                 if y0 == ABOVE and y1 == ABOVE:
                     ends.append(("above", dy, dy))
                 elif y0 == BELOW and y1 == BELOW:
@@ -140,11 +170,11 @@ class LinkMap(QWidget):
             if sa and sb:
                 continue  # neither end on screen
             if sa:
-                path, stub = self._stub_path(w, b0, b1, sa, to_left=True), "A"
+                path, stub = stub_path(w, b0, b1, sa, to_left=True), "A"
             elif sb:
-                path, stub = self._stub_path(w, a0, a1, sb, to_left=False), "B"
+                path, stub = stub_path(w, a0, a1, sb, to_left=False), "B"
             else:
-                path, stub = self._band_path(w, a0, a1, b0, b1), ""
+                path, stub = band_path(w, a0, a1, b0, b1), ""
             out.append(Band(k, links.status[k], a_lo, a_hi, b_lo, b_hi, path, stub))
         out.sort(key=lambda b: PAINT_ORDER[b.status])
         return out
@@ -152,30 +182,6 @@ class LinkMap(QWidget):
     def pair_bands(self) -> list[tuple[int, int, QPainterPath]]:
         """(a_index, b_index, shape) of every alignment pair drawn now."""
         return [(b.a_lo, b.b_lo, b.path) for b in self.bands() if b.status == "reused"]
-
-    @staticmethod
-    def _band_path(w: float, a0: float, a1: float, b0: float, b1: float) -> QPainterPath:
-        xm = w * 0.5
-        path = QPainterPath(QPointF(0, a0))
-        path.cubicTo(QPointF(xm, a0), QPointF(xm, b0), QPointF(w, b0))
-        path.lineTo(QPointF(w, b1))
-        path.cubicTo(QPointF(xm, b1), QPointF(xm, a1), QPointF(0, a1))
-        path.closeSubpath()
-        return path
-
-    @staticmethod
-    def _stub_path(w: float, y0: float, y1: float, where: str, to_left: bool) -> QPainterPath:
-        """A tongue from the visible end's lines (at the right edge if to_left, else at the
-        left edge) towards the off-screen end, `STUB` px up or down."""
-        x_from = w if to_left else 0.0
-        x_tip = w * 0.35 if to_left else w * 0.65
-        xm = (x_from + x_tip) / 2
-        tip = (y0 - STUB) if where == "above" else (y1 + STUB)
-        path = QPainterPath(QPointF(x_from, y0))
-        path.cubicTo(QPointF(xm, y0), QPointF(x_tip, (y0 + tip) / 2), QPointF(x_tip, tip))
-        path.cubicTo(QPointF(x_tip, (y1 + tip) / 2), QPointF(xm, y1), QPointF(x_from, y1))
-        path.closeSubpath()
-        return path
 
     def band_at(self, point: QPointF) -> Band | None:
         for band in reversed(self.bands()):  # topmost first

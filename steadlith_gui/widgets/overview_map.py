@@ -17,7 +17,7 @@ import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
 
-from ..models import SideStatus
+from ..viewmodel import SideStatus
 from ..palette import LIGHT, STATUSES, Theme, blend
 from .document_pane import DocumentPane
 

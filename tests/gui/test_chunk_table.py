@@ -100,3 +100,38 @@ def test_clicking_a_chunk_in_a_pane_selects_its_row(qtbot, window):
     assert len(rows) == 1 and cell(window.chunk_table, rows[0].row(), "version") == "A"
     # a new result (another parameter) keeps the selection
     assert result.a.chunks[i].hash
+
+
+def test_model_and_filter_alone_over_a_comparison(qtbot):
+    """The model and its filter without a window or a view: rows read the core's chunks
+    (through the model's public `chunk`), the filter keeps what a user asks for."""
+    from steadlith_core import chunk, compare
+
+    from steadlith_gui.models import ChunkFilterProxy
+
+    a, b, params = phase_shift_counterexample()
+    c = compare(chunk(a, params), chunk(b, params))
+    model = ChunkTableModel()
+    model.set_result(c.a, c.b, c.status_a, c.status_b)
+    proxy = ChunkFilterProxy()
+    proxy.setSourceModel(model)
+    na = len(c.a.chunks)
+    assert model.chunk("A", 2) is c.a.chunks[2] and model.chunk("B", 0) is c.b.chunks[0]
+    assert model.chunk_at_row(na + 1) == ("B", 1) and model.row_of("B", 1) == na + 1
+
+    def shown() -> list[tuple[str, int]]:
+        return [model.chunk_at_row(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
+
+    proxy.set_filters(version="B", status="changed")
+    assert shown() == [("B", j) for j, s in enumerate(c.status_b) if s != "reused"]
+    # the text filter searches the chunk's hash (read through model.chunk)
+    target = c.b.chunks[5]
+    proxy.set_filters(version="", status="", text=target.hash[:12].upper())
+    assert shown() == [("B", 5)]
+    proxy.set_filters(text="backup")
+    assert shown() and all(model.chunk(side, i).kind == "backup" for side, i in shown())
+    # sorting the proxy sorts the model by the column's number, ties in natural order
+    proxy.set_filters(text="")
+    proxy.sort(COLUMNS.index("tokens"), Qt.SortOrder.DescendingOrder)
+    tokens = [model.chunk(side, i).tokens for side, i in shown()]
+    assert tokens == sorted(tokens, reverse=True) and len(tokens) == na + len(c.b.chunks)

@@ -117,26 +117,34 @@ def test_overview_map_click_jumps_and_caches_its_strips(qtbot, window):
     assert chunk_visible(window.pane_b, last)
 
 
-@pytest.mark.parametrize("what, key, shift", [("shifted", Qt.Key.Key_F8, False), ("changed", Qt.Key.Key_F7, False)])
-def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key, shift):
+@pytest.mark.parametrize("what, key", [("shifted", Qt.Key.Key_F8), ("changed", Qt.Key.Key_F7)])
+def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
+    """The key steps to the next chunk of its kind; with Shift, back to the previous one."""
     result = load_example(qtbot, window, "phase-shift")
     c = result.comparison
     pane = window.pane_b
     pane.setFocus()
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)
+    window.select_chunk("B", None)
     wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused")]
-    act = window.nav_actions[f"next_{what}"]
-    assert act.shortcut() == QKeySequence(key)  # listed in the Navigate menu with its shortcut
+    assert len(wanted) >= 3
+    act, back = window.nav_actions[f"next_{what}"], window.nav_actions[f"prev_{what}"]
+    # listed in the Navigate menu with their shortcuts
+    assert act.shortcut() == QKeySequence(key)
+    assert back.shortcut() == QKeySequence(Qt.KeyboardModifier.ShiftModifier | key)
     nav_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Navigate")
-    assert act in nav_menu.actions()
+    assert act in nav_menu.actions() and back in nav_menu.actions()
     for expected in wanted[:3]:
-        act.trigger()
+        qtbot.keyClick(pane, key)
         assert window.selection == ("B", expected)
         assert pane.textCursor().position() == pane.chunk_span(expected)[0]
         assert chunk_visible(pane, expected)
-    window.nav_actions[f"prev_{what}"].trigger()
+    qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
     assert window.selection == ("B", wanted[1])
+    assert pane.textCursor().position() == pane.chunk_span(wanted[1])[0]
+    qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
+    assert window.selection == ("B", wanted[0])
 
 
 def test_navigation_by_boundary_and_by_keyboard(qtbot, window):

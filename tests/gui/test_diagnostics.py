@@ -1,10 +1,13 @@
 """The diagnostics dock shows the core's numbers for A and B side by side."""
 
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
-from steadlith_core import load_text
+from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts
-from steadlith_gui.palette import MARKER_KINDS
+from steadlith_gui.palette import LIGHT, MARKER_KINDS
+from steadlith_gui.viewmodel import AnalysisResult, prepare_document
+from steadlith_gui.widgets.diagnostics import DiagnosticsView
 
 
 def value(panel, key):
@@ -41,23 +44,35 @@ def test_diagnostics_match_the_core(qtbot, window):
     assert [window.diagnostics_a.histogram.y_max, window.diagnostics_b.histogram.y_max] == peaks
 
 
-def test_histograms_of_two_versions_share_a_scale(qtbot, window):
-    window.set_params(golden_params("small"))
+def diagnostics_view(qtbot, text_a: str, text_b: str, params) -> tuple[DiagnosticsView, AnalysisResult]:
+    """The diagnostics view alone (no window) over the core's chunkings of two texts."""
+    docs = [prepare_document(side, t) for side, t in (("A", text_a), ("B", text_b))]
+    a, b = (chunk(d.text, params) for d in docs)
+    result = AnalysisResult(a, b, None, params, 1, *docs, None, None, 1.5, 2.5, 4.0)
+    view = DiagnosticsView()
+    qtbot.addWidget(view)
+    view.resize(1000, 300)
+    view.show_result(result)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, result
+
+
+def test_histograms_of_two_versions_share_a_scale(qtbot):
     text = load_text(GOLDEN / "long.txt")
-    result = load_texts(qtbot, window, text, text[: len(text) // 2])
+    view, result = diagnostics_view(qtbot, text, text[: len(text) // 2], golden_params("small"))
     peak = max(max(c.diagnostics.histogram_counts) for c in (result.a, result.b))
-    assert window.diagnostics_a.histogram.y_max == window.diagnostics_b.histogram.y_max == peak
+    assert max(result.b.diagnostics.histogram_counts) < peak  # the half document has the lower peak
+    assert view.panel_a.histogram.y_max == view.panel_b.histogram.y_max == peak
+    assert view.panel_b.value("time") == "2.5 ms"
 
 
-def test_histogram_paints_over_max_bin_in_hard_colour(qtbot, window):
-    from PySide6.QtGui import QColor
-
+def test_histogram_paints_over_max_bin_in_hard_colour(qtbot):
     text = load_text(GOLDEN / "mixed.txt")  # holds a word longer than max_tokens of 'small'
-    window.set_params(golden_params("small"))
-    result = load_texts(qtbot, window, text, text)
+    view, result = diagnostics_view(qtbot, text, text, golden_params("small"))
     assert result.a.diagnostics.chunks_over_max >= 1
-    hist = window.diagnostics_a.histogram
+    hist = view.panel_a.histogram
     image = hist.grab().toImage()
     rect = hist._bar_rect(len(hist.counts) - 1, hist._plot_rect())
     c = image.pixelColor(int(rect.center().x()), int(rect.bottom() - 1))
-    assert c == QColor(window.theme.kind["hard"])
+    assert c == QColor(LIGHT.kind["hard"])

@@ -2,11 +2,14 @@
 synchronized scrolling keeps partners level."""
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from steadlith_core import chunk, compare
 from steadlith_core.examples import phase_shift_counterexample
 
 from compare_helpers import SMALL, band_point, chunk_top_y, chunk_visible, small_pair
 from gui_helpers import load_texts, set_params
+from steadlith_gui.palette import DARK, LIGHT
+from view_helpers import chunk_lines_y, link_views, over, same
 
 
 def load_counterexample(qtbot, window):
@@ -115,3 +118,56 @@ def test_no_comparison_draws_no_bands_and_says_why(qtbot, window):
     result = set_params(qtbot, window, SMALL)
     assert result.comparison is None and window.link_map.bands() == []
     window.link_map.repaint()  # the empty state paints
+
+
+def test_bands_are_painted_where_the_core_puts_the_pairs(qtbot):
+    """Pixels, not paths: at the lines of a reused pair's A chunk (left edge) and of its
+    B partner (right edge) the link map shows the reused band's colour; at the lines of
+    the phase-shift region the loud shifted fill and its hatch; below both documents'
+    last lines, nothing but the background."""
+    text_a, text_b, params = phase_shift_counterexample()
+    theme = LIGHT
+    c, docs, panes, link_map = link_views(qtbot, text_a, text_b, params, theme)
+    assert panes["A"].visible_chunks() == range(len(c.a.chunks))  # both texts whole: every band in view
+    assert panes["B"].visible_chunks() == range(len(c.b.chunks))
+    image = link_map.grab().toImage()
+    w = link_map.width()
+    bg = QColor(theme.window)
+    reused = over(QColor(theme.status["reused"]), 80, bg)
+    # the inner lines of each chunk: its first and last line may be shared with a neighbour
+    checked = 0
+    for i, j in c.alignment:
+        ya = chunk_lines_y(panes["A"], docs["A"], c.a.chunks[i], link_map)[1:-1]
+        yb = chunk_lines_y(panes["B"], docs["B"], c.b.chunks[j], link_map)[1:-1]
+        for y in ya:
+            assert same(image.pixelColor(3, int(y)), reused), (i, j, y)
+        for y in yb:
+            assert same(image.pixelColor(w - 4, int(y)), reused), (i, j, y)
+        checked += bool(ya) and bool(yb)
+    assert checked >= len(c.alignment) // 2
+    # the shifted region: loud fill and its hatch, never the reused colour
+    shifted = over(QColor(theme.status["shifted"]), 215, bg)
+    hatch = over(QColor(theme.base), 150, shifted)
+    region = c.phase_shift_regions[0]
+    seen = set()
+    for k in range(*region.b_chunks):
+        for y in chunk_lines_y(panes["B"], docs["B"], c.b.chunks[k], link_map)[1:-1]:
+            for x in range(w - 12, w - 3):
+                px = image.pixelColor(x, int(y))
+                assert not same(px, reused)
+                seen |= {name for name, col in (("fill", shifted), ("hatch", hatch)) if same(px, col)}
+    assert seen == {"fill", "hatch"}
+    # below the last line of both documents there is no band
+    end = max(chunk_lines_y(panes[s], docs[s], ch.chunks[-1], link_map)[-1] for s, ch in (("A", c.a), ("B", c.b)))
+    assert end + 40 < link_map.height()
+    for x in (3, w // 2, w - 4):
+        assert same(image.pixelColor(x, int(end + 30)), bg, tolerance=0)
+
+
+def test_dark_bands_are_painted_in_the_dark_colours(qtbot):
+    text_a, text_b, params = phase_shift_counterexample()
+    c, docs, panes, link_map = link_views(qtbot, text_a, text_b, params, DARK)
+    image = link_map.grab().toImage()
+    i, _ = c.alignment[-1]
+    y = chunk_lines_y(panes["A"], docs["A"], c.a.chunks[i], link_map)[1]
+    assert same(image.pixelColor(3, int(y)), over(QColor(DARK.status["reused"]), 110, QColor(DARK.window)))

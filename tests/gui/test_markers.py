@@ -7,7 +7,8 @@ from steadlith_core import chunk, load_text
 from steadlith_gui.offsets import OffsetMap
 from steadlith_gui.palette import MARKER_KINDS, THEMES, marker_kind
 
-from gui_helpers import GOLDEN, color_near, golden_params, load_texts, make_window
+from gui_helpers import GOLDEN, color_near, golden_params, load_texts
+from view_helpers import shown_pane
 
 
 def expected_center(pane, position):
@@ -21,49 +22,60 @@ def expected_center(pane, position):
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_each_kind_painted_at_core_position_in_its_colour(qtbot, theme):
-    window = make_window(qtbot, theme)
-    try:
-        text = load_text(GOLDEN / "mixed.txt")  # CRLF and CR line ends, an oversize word
-        params = golden_params("small-snap")
-        window.set_params(params)
-        result = load_texts(qtbot, window, text, text)
-        core = chunk(text, params)
-        assert [c.hash for c in result.a.chunks] == [c.hash for c in core.chunks]
-
-        offsets = OffsetMap(text)
-        pane = window.pane_a
-        colors = {k: QColor(THEMES[theme].kind[k]) for k in MARKER_KINDS}
-        checked = set()
-        for c in core.chunks:
-            kind = marker_kind(c.kind, c.snapped)
-            if kind in checked:
-                continue
-            pos = offsets.to_display(c.end)
-            pane.scroll_to_position(pos)
-            image = pane.viewport().grab().toImage()
-            x, y = expected_center(pane, pos)
-            assert color_near(image, x, y, colors[kind]), f"no {kind} marker at chunk {c.index}'s cut"
-            for other in MARKER_KINDS:
-                if other != kind:
-                    assert not color_near(image, x, y, colors[other]), f"{other} colour at a {kind} cut"
-            checked.add(kind)
-        assert checked == set(MARKER_KINDS), "the test document must hold every kind of cut"
-
-        # a control: in the middle of a chunk, far from its cuts, no marker colour at all.
-        # Probe the space before a word, where no glyph is drawn: anti-aliased text can
-        # hold any grey, the end marker's colour included; and keep the caret away.
-        c = max(core.chunks, key=lambda c: c.end_word - c.start_word)  # many words: its middle is far from cuts
-        middle = core.words[(c.start_word + c.end_word) // 2]
-        pos = offsets.to_display(middle.start)
-        window.pane_b.setFocus()
+    """The pane alone, over the core's chunking: every kind of cut has its marker where
+    the core cut, in its colour and no other kind's."""
+    text = load_text(GOLDEN / "mixed.txt")  # CRLF and CR line ends, an oversize word
+    pane, core, doc = shown_pane(qtbot, text, golden_params("small-snap"), THEMES[theme])
+    offsets = doc.offsets
+    colors = {k: QColor(THEMES[theme].kind[k]) for k in MARKER_KINDS}
+    checked = set()
+    for c in core.chunks:
+        kind = marker_kind(c.kind, c.snapped)
+        if kind in checked:
+            continue
+        pos = offsets.to_display(c.end)
         pane.scroll_to_position(pos)
         image = pane.viewport().grab().toImage()
         x, y = expected_center(pane, pos)
-        x -= pane.fontMetrics().horizontalAdvance(" ")
-        for kind in MARKER_KINDS:
-            assert not color_near(image, x, y, colors[kind], radius=1), f"{kind} colour inside chunk {c.index}"
-    finally:
-        window.set_theme("light")
+        assert color_near(image, x, y, colors[kind]), f"no {kind} marker at chunk {c.index}'s cut"
+        for other in MARKER_KINDS:
+            if other != kind:
+                assert not color_near(image, x, y, colors[other]), f"{other} colour at a {kind} cut"
+        checked.add(kind)
+    assert checked == set(MARKER_KINDS), "the test document must hold every kind of cut"
+
+    # a control: in the middle of a chunk, far from its cuts, no marker colour at all.
+    # Probe the space before a word, where no glyph is drawn: anti-aliased text can
+    # hold any grey, the end marker's colour included; and keep the caret away (the
+    # pane is read-only: no caret is drawn).
+    c = max(core.chunks, key=lambda c: c.end_word - c.start_word)  # many words: its middle is far from cuts
+    middle = core.words[(c.start_word + c.end_word) // 2]
+    pos = offsets.to_display(middle.start)
+    pane.scroll_to_position(pos)
+    image = pane.viewport().grab().toImage()
+    x, y = expected_center(pane, pos)
+    x -= pane.fontMetrics().horizontalAdvance(" ")
+    for kind in MARKER_KINDS:
+        assert not color_near(image, x, y, colors[kind], radius=1), f"{kind} colour inside chunk {c.index}"
+
+
+def test_the_window_shows_the_cuts_of_the_analysis_it_ran(qtbot, window):
+    """The same markers reach the window's pane through the worker."""
+    text = load_text(GOLDEN / "mixed.txt")
+    params = golden_params("small-snap")
+    window.set_params(params)
+    result = load_texts(qtbot, window, text, text)
+    core = chunk(text, params)
+    assert [c.hash for c in result.a.chunks] == [c.hash for c in core.chunks]
+    pane = window.pane_a
+    c = core.chunks[0]
+    pos = OffsetMap(text).to_display(c.end)
+    pane.scroll_to_position(pos)
+    window.pane_b.setFocus()  # the caret away from the probed cut
+    image = pane.viewport().grab().toImage()
+    x, y = expected_center(pane, pos)
+    kind = marker_kind(c.kind, c.snapped)
+    assert color_near(image, x, y, QColor(window.theme.kind[kind])), f"no {kind} marker at chunk 0's cut"
 
 
 def test_legend_shows_every_kind(window):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QColor, QImage
+from steadlith_core import ChunkerParams, chunk
 
 from steadlith_gui.palette import THEMES
 
@@ -45,14 +46,25 @@ def test_screenshot_is_a_real_picture(tmp_path, command, theme):
 
 
 def test_screenshot_of_files_with_parameters(tmp_path):
+    """`--set` reaches the analysis on screen: the window's own report, written after the
+    same run's screenshot was taken from the same window, carries the set parameters'
+    hash and the chunk counts the core gives with them (not the defaults')."""
     a, b = tmp_path / "a.py", tmp_path / "b.py"
-    a.write_text("def f(x):\n    return x + 1\n" * 40, encoding="utf-8")
-    b.write_text("def f(x):\n    return x + 2\n" * 40, encoding="utf-8")
-    out = tmp_path / "files.png"
+    text_a, text_b = "def f(x):\n    return x + 1\n" * 40, "def f(x):\n    return x + 2\n" * 40
+    a.write_text(text_a, encoding="utf-8")
+    b.write_text(text_b, encoding="utf-8")
+    out, report = tmp_path / "files.png", tmp_path / "files.html"
     r = run([sys.executable, "-m", "steadlith_gui", str(a), str(b), "--set", "min_tokens=8", "--set",
-             "max_tokens=0x40", "--screenshot", str(out)])
+             "max_tokens=0x40", "--screenshot", str(out), "--export-report", str(report)])
     assert r.returncode == 0, r.stderr
     assert not QImage(str(out)).isNull()
+    wanted, default = ChunkerParams(min_tokens=8, max_tokens=64), ChunkerParams()
+    html = report.read_text(encoding="utf-8")
+    assert f'<code class="phash">{wanted.params_hash}</code>' in html
+    assert default.params_hash not in html
+    counts = f"{len(chunk(text_a, wanted).chunks)} | {len(chunk(text_b, wanted).chunks)}"
+    assert counts != f"{len(chunk(text_a, default).chunks)} | {len(chunk(text_b, default).chunks)}"
+    assert f"<td>{counts}</td>" in html
 
 
 @pytest.mark.parametrize(

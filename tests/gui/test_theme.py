@@ -4,12 +4,13 @@ status colours are the core's (steadlith_core.style), shared with the HTML repor
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 from steadlith_core import style
 
 from gui_helpers import make_window
+from pytestqt.exceptions import TimeoutError
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.palette import DARK, LIGHT, THEMES, system_theme_name
 
@@ -27,10 +28,43 @@ def test_theme_actions_switch_the_palette_and_the_widgets(qtbot, window):
     assert blocker.args == ["dark"] and window.theme is DARK and acts["dark"].isChecked()
     assert not acts["light"].isChecked() and window_colour() == DARK.window.upper()
     assert window.link_map.theme is DARK and window.pane_b.theme is DARK and window.churn.theme is DARK
-    image = window.grab().toImage()
-    assert image.pixelColor(window.link_map.geometry().center()).isValid()
+    assert_painted(qtbot, window, DARK)
     acts["light"].trigger()
     assert window.theme is LIGHT and window_colour() == LIGHT.window.upper()
+    assert_painted(qtbot, window, LIGHT)
+
+
+def assert_painted(qtbot, window, theme) -> None:
+    # the application palette reaches the text area through posted events: wait for the repaint
+    try:
+        qtbot.waitUntil(lambda: painted_surfaces(window) == surfaces(theme), timeout=2_000)
+    except TimeoutError:
+        pass  # the assertion below says what differs
+    assert painted_surfaces(window) == surfaces(theme)
+
+
+def surfaces(theme) -> dict[str, str]:
+    return {"link map": theme.window.upper(), "text": theme.base.upper(), "gutter": theme.gutter_bg.upper()}
+
+
+def painted_surfaces(window) -> dict[str, str]:
+    """The colours actually painted on the link map's background, a pane's text area and
+    its gutter, read from the window's pixels (away from any text, line or marker)."""
+    image = window.grab().toImage()
+    pane = window.pane_b
+
+    def at(widget, x: int, y: int) -> str:
+        return image.pixelColor(widget.mapTo(window, QPoint(x, y))).name().upper()
+
+    vp, gutter, link_map = pane.viewport(), pane.gutter, window.link_map
+    return {"link map": at(link_map, 4, link_map.height() // 2),
+            "text": at(vp, vp.width() - 4, vp.height() - 4),
+            "gutter": at(gutter, 3, gutter.height() - 4)}
+
+
+def test_the_two_themes_paint_different_surfaces():
+    """Otherwise the switch above would prove nothing."""
+    assert all(surfaces(LIGHT)[k] != surfaces(DARK)[k] for k in surfaces(LIGHT))
 
 
 def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):

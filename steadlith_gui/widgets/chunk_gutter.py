@@ -1,0 +1,111 @@
+"""The gutter beside a document pane: chunk numbers by the lines where chunks start,
+and a stripe in the status colour of every chunk that was not reused."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QWidget
+
+from ..palette import STATUSES
+from ..viewmodel import STATUS_CODES, PaneView
+from .chunk_painter import visible_range
+from .pane_geometry import ABOVE, BELOW
+
+if TYPE_CHECKING:
+    from .document_pane import DocumentPane
+
+
+class ChunkGutter(QWidget):
+    """Chunk numbers beside the lines where chunks start, and a status stripe."""
+
+    STRIPE = 5  # width of the status stripe at the gutter's right edge
+
+    def __init__(self, pane: "DocumentPane"):
+        super().__init__(pane)
+        self.pane = pane
+        self.setObjectName(f"gutter{pane.side}")
+        self.setAccessibleName(f"Chunk numbers of {pane.side}")
+        self.setAccessibleDescription("The number of each chunk beside the line where it starts, and a stripe "
+                                      "in the colour of its status")
+
+    def preferred_width(self) -> int:
+        """Room for the widest chunk number (at least two digits) and the stripe."""
+        layout = self.pane.layout_info
+        n = layout.count if layout is not None else 0
+        digits = max(2, len(str(max(n - 1, 0))))
+        return self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 14 + self.STRIPE
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.preferred_width(), 0)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        pane = self.pane
+        theme = pane.theme
+        p = QPainter(self)
+        p.fillRect(event.rect(), QColor(theme.gutter_bg))
+        p.setPen(QColor(theme.mid))
+        x_edge = self.width() - 1
+        p.drawLine(x_edge, event.rect().top(), x_edge, event.rect().bottom())
+        view = pane.view()
+        visible = pane.visible_blocks() if view is not None else []
+        if visible:
+            if view.codes is not None:
+                self._paint_status_stripe(p, visible, view)
+            self._paint_numbers(p, visible, view)
+        p.end()
+
+    def _paint_numbers(self, p: QPainter, visible, view: PaneView) -> None:
+        """One label per line: the first chunk starting on it, with "+" if more do;
+        bold for the hovered or selected chunk."""
+        pane = self.pane
+        fg = QColor(pane.theme.gutter_fg)
+        strong = QColor(pane.theme.text)
+        font = QFont(pane.font())
+        bold = QFont(font)
+        bold.setBold(True)
+        fm_h = pane.fontMetrics().height()
+        starts = view.starts
+        for block, top in visible:
+            lo = block.position()
+            hi = lo + max(block.length() - 1, 0)
+            i0 = int(np.searchsorted(starts, lo, "left"))
+            i1 = int(np.searchsorted(starts, hi, "left" if hi > lo else "right"))
+            tl = block.layout()
+            seen: dict[int, list[int]] = {}
+            for i in range(i0, i1):
+                line = tl.lineForTextPosition(int(starts[i]) - lo)
+                if line.isValid():
+                    seen.setdefault(line.lineNumber(), []).append(i)
+            for line_no, idx in seen.items():
+                line = tl.lineAt(line_no)
+                label = str(idx[0]) if len(idx) == 1 else f"{idx[0]}+"
+                strong_label = pane.hovered in idx or pane.selected in idx
+                p.setFont(bold if strong_label else font)
+                p.setPen(strong if strong_label else fg)
+                y = int(top + line.y())
+                p.drawText(
+                    QRect(0, y, self.width() - 6 - self.STRIPE, max(int(line.height()), fm_h)),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    label,
+                )
+
+    def _paint_status_stripe(self, p: QPainter, visible, view: PaneView) -> None:
+        """A bar at the right edge beside every non-reused chunk, in its status colour."""
+        pane = self.pane
+        locate = pane.y_locator()
+        height = pane.viewport().height()
+        x = self.width() - 1 - self.STRIPE
+        for i in view.visible(*visible_range(visible)):
+            code = int(view.codes[i])
+            if code == STATUS_CODES["reused"]:
+                continue
+            y0 = locate(int(view.starts[i]))[0]
+            y1 = locate(int(view.ends[i]))[1]
+            y0 = 0.0 if y0 == ABOVE else y0
+            y1 = float(height) if y1 == BELOW else y1
+            color = QColor(pane.theme.status[STATUSES[code]])
+            p.fillRect(QRectF(x, y0 + 1, self.STRIPE, max(2.0, y1 - y0 - 2)), color)

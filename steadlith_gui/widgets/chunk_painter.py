@@ -1,0 +1,160 @@
+"""What a document pane paints over its text: chunk tints, changed-word underlines, cut
+markers and the selection frame (meld's `gutterrendererchunk` keeps its chunk drawing
+apart from the text view the same way).
+
+Everything is painted for the visible blocks only, from sorted Qt positions (a
+`PaneView`): a new result costs one repaint, whatever the size of the document.
+Tints go under the text, the rest above it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+
+from ..palette import STATUSES
+from ..viewmodel import PaneView
+from .markers import paint_marker
+
+if TYPE_CHECKING:
+    from .document_pane import DocumentPane
+
+VisibleBlocks = list  # [(QTextBlock, top y in the viewport)], see PaneGeometry.visible_blocks
+
+
+def line_rects(visible: VisibleBlocks, ox: float, spans) -> Iterator[tuple[object, QRectF]]:
+    """(tag, rectangle) covering Qt position spans [(s, e, tag)] on the visible lines."""
+    for block, top in visible:
+        lo = block.position()
+        hi = lo + block.length() - 1
+        if hi <= lo:
+            continue
+        tl = block.layout()
+        lines = None
+        for s, e, tag in spans:
+            rs, re = max(s, lo) - lo, min(e, hi) - lo
+            if re <= rs:
+                continue
+            if lines is None:
+                lines = [tl.lineAt(k) for k in range(tl.lineCount())]
+            for line in lines:
+                ls = line.textStart()
+                le = ls + line.textLength()
+                a, b = max(rs, ls), min(re, le)
+                if b <= a:
+                    continue
+                x1 = line.cursorToX(a)[0]
+                x2 = line.cursorToX(b)[0]
+                yield tag, QRectF(ox + x1, top + line.y(), x2 - x1, line.height())
+
+
+def visible_range(visible: VisibleBlocks) -> tuple[int, int]:
+    """First and last Qt position of the visible blocks."""
+    first, _ = visible[0]
+    last, _ = visible[-1]
+    return first.position(), last.position() + last.length() - 1
+
+
+class ChunkPainter:
+    """Paints one pane's chunks; reads the pane's theme, hover and selection."""
+
+    def __init__(self, pane: "DocumentPane"):
+        self.pane = pane
+
+    def paint_under_text(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        self._paint_tints(p, visible, view)
+
+    def paint_over_text(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        self._paint_changed_underlines(p, visible, view)
+        self._paint_markers(p, visible, view)
+        self._paint_selection(p, visible, view)
+
+    def _paint_tints(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        """Alternating tints without a comparison; with one, the status's pair of tints,
+        and the changed words in a stronger colour on top."""
+        pane = self.pane
+        theme = pane.theme
+        hover = QColor(theme.hover_tint)
+        if view.codes is None:
+            palette = [(QColor(theme.tints[0]), QColor(theme.tints[1]))]
+        else:
+            palette = [theme.status_tints(s) for s in STATUSES]
+        codes = view.codes
+        lo, hi = visible_range(visible)
+        spans = []
+        for i in view.visible(lo, hi):
+            if i == pane.hovered:
+                color = hover
+            else:
+                pair = palette[int(codes[i])] if codes is not None else palette[0]
+                color = pair[i % 2]
+            spans.append((int(view.starts[i]), int(view.ends[i]), color))
+        ox = pane.contentOffset().x()
+        for color, rect in line_rects(visible, ox, spans):
+            p.fillRect(rect, color)
+        if view.changed_starts.size:
+            changed = theme.changed_word_color()
+            cspans = [(int(view.changed_starts[k]), int(view.changed_ends[k]), changed)
+                      for k in view.changed_visible(lo, hi)]
+            for color, rect in line_rects(visible, ox, cspans):
+                p.fillRect(rect, color)
+
+    def _paint_changed_underlines(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        if not view.changed_starts.size:
+            return
+        ks = view.changed_visible(*visible_range(visible))
+        if not ks:
+            return
+        theme = self.pane.theme
+        color = QColor(theme.status["edited"]).darker(135 if not theme.dark else 100)
+        p.setPen(QPen(color, 2))
+        spans = [(int(view.changed_starts[k]), int(view.changed_ends[k]), None) for k in ks]
+        for _, rect in line_rects(visible, self.pane.contentOffset().x(), spans):
+            y = rect.bottom() - 1.5
+            p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+
+    def _paint_markers(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        """A marker after the last word of every chunk, shaped and coloured by its kind."""
+        pane = self.pane
+        ox = pane.contentOffset().x()
+        half_space = pane.fontMetrics().horizontalAdvance(" ") / 2
+        outline = QColor(pane.theme.base)
+        colors = {k: QColor(v) for k, v in pane.theme.kind.items()}
+        ends, markers = view.ends, view.markers
+        for block, top in visible:
+            lo = block.position()
+            hi = lo + block.length() - 1
+            tl = block.layout()
+            i0 = int(np.searchsorted(ends, lo, "left"))
+            i1 = int(np.searchsorted(ends, hi, "right"))
+            for i in range(i0, i1):
+                rel = int(ends[i]) - lo
+                line = tl.lineForTextPosition(rel)
+                if not line.isValid():
+                    continue
+                h = line.height()
+                center = QPointF(ox + line.cursorToX(rel)[0] + half_space, top + line.y() + h / 2)
+                size = min(half_space * 2.1, h * 0.62)
+                kind = markers[i]
+                paint_marker(p, kind, center, size, colors[kind], outline, height=h - 2)
+
+    def _paint_selection(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
+        """A frame around the selected chunk (solid) and its partner (dashed): one outline
+        around the union of its line rectangles."""
+        pane = self.pane
+        for index, style in ((pane.selected, Qt.PenStyle.SolidLine), (pane.partner_selected, Qt.PenStyle.DashLine)):
+            if index is None or not 0 <= index < view.count:
+                continue
+            s, e = int(view.starts[index]), int(view.ends[index])
+            path = QPainterPath()
+            for _, r in line_rects(visible, pane.contentOffset().x(), [(s, e, None)]):
+                path.addRect(r.adjusted(-1.5, -0.5, 1.5, 0.5))
+            if path.isEmpty():
+                continue
+            p.setPen(QPen(QColor(pane.theme.highlight), 2, style))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.drawPath(path.simplified())

@@ -1,0 +1,137 @@
+"""Where positions of a document pane are on screen, and scrolling to them.
+
+A mixin for `QPlainTextEdit` subclasses that have `view()` (a `PaneView` or None):
+the painter, the gutter, the link map and the window's navigation all ask these
+questions, so they are answered in one place.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QTextCursor
+
+ABOVE, BELOW = float("-inf"), float("inf")  # y of a position above / below the viewport
+
+
+class PaneGeometry:
+    """Position ↔ viewport geometry and scrolling of a QPlainTextEdit with chunks."""
+
+    def _clamp(self, position: int) -> int:
+        return max(0, min(int(position), self.document().characterCount() - 1))
+
+    def scroll_to_position(self, position: int) -> None:
+        """Move the caret to `position` and centre it."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._clamp(position))
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    def move_caret(self, position: int) -> None:
+        """Move the caret to `position` without scrolling."""
+        cursor = self.textCursor()
+        cursor.setPosition(self._clamp(position))
+        vb = self.verticalScrollBar().value()
+        self.setTextCursor(cursor)
+        self.verticalScrollBar().setValue(vb)
+
+    def line_height(self) -> float:
+        return float(self.fontMetrics().lineSpacing())
+
+    def scroll_position_to_y(self, position: int, y: float) -> None:
+        """Scroll (without moving the caret) so the line holding `position` is at viewport
+        y ≈ `y`. The scroll bar of a QPlainTextEdit counts lines; the blocks between
+        the new top and the target are laid out first so the count is exact."""
+        doc = self.document()
+        position = self._clamp(position)
+        block = doc.findBlock(position)
+        if not block.isValid():
+            return
+        self.blockBoundingRect(block)  # lays the block out
+        line = block.layout().lineForTextPosition(position - block.position())
+        line_no = line.lineNumber() if line.isValid() else 0
+        above = max(0, int(round((y - self.contentsMargins().top()) / self.line_height())))
+        need, b = above - line_no, block.previous()
+        while need > 0 and b.isValid():
+            self.blockBoundingRect(b)
+            need -= max(1, b.layout().lineCount())
+            b = b.previous()
+        target = block.firstLineNumber() + line_no - above
+        bar = self.verticalScrollBar()
+        bar.setValue(max(bar.minimum(), min(bar.maximum(), target)))
+
+    def scroll_chunk_into_view(self, index: int, fraction: float = 0.25, force: bool = False) -> None:
+        """Scroll so chunk `index` starts at `fraction` of the height (unless it is
+        already wholly visible and not forced)."""
+        v = self.view()
+        if v is None or not 0 <= index < v.count:
+            return
+        start, end = int(v.starts[index]), int(v.ends[index])
+        if not force:
+            lo, hi = self.visible_position_range()
+            if lo <= start and end <= hi:
+                return
+        self.scroll_position_to_y(start, self.viewport().height() * fraction)
+
+    def position_at_y(self, y: float) -> int:
+        return self.cursorForPosition(QPoint(2, int(y))).position()
+
+    def visible_position_range(self) -> tuple[int, int]:
+        vp = self.viewport()
+        lo = self.cursorForPosition(QPoint(0, 0)).position()
+        hi = self.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
+        return lo, hi
+
+    def visible_chunks(self) -> range:
+        v = self.view()
+        if v is None:
+            return range(0)
+        return v.visible(*self.visible_position_range())
+
+    def visible_blocks(self) -> list:
+        """[(block, top y in the viewport)] of the blocks on screen, in order."""
+        out = []
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        height = self.viewport().height()
+        while block.isValid():
+            geo = self.blockBoundingGeometry(block).translated(offset)
+            if geo.top() > height:
+                break
+            if block.isVisible():
+                out.append((block, geo.top()))
+            block = block.next()
+        return out
+
+    def y_locator(self):
+        """A function pos -> (top, bottom) of the line holding `pos` in viewport y,
+        or (ABOVE, ABOVE) / (BELOW, BELOW) for positions outside the visible blocks."""
+        visible = self.visible_blocks()
+        if not visible:
+            return lambda pos: (ABOVE, ABOVE)
+        positions = [b.position() for b, _ in visible]
+        last_block, _ = visible[-1]
+        first_pos = positions[0]
+        end_pos = last_block.position() + last_block.length() - 1
+        height = self.viewport().height()
+
+        def locate(pos: int) -> tuple[float, float]:
+            if pos < first_pos:
+                return ABOVE, ABOVE
+            if pos > end_pos:
+                return BELOW, BELOW
+            k = bisect_right(positions, pos) - 1
+            block, top = visible[k]
+            line = block.layout().lineForTextPosition(pos - positions[k])
+            if not line.isValid():
+                return top, top
+            y0 = top + line.y()
+            y1 = y0 + line.height()
+            if y0 > height:
+                return BELOW, BELOW
+            if y1 < 0:
+                return ABOVE, ABOVE
+            return y0, y1
+
+        return locate

@@ -1,0 +1,62 @@
+"""Syntax colours for a document pane, from pygments spans computed in the worker."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
+
+from ..highlight import SyntaxSpans, token_style
+
+if TYPE_CHECKING:
+    from .document_pane import DocumentPane
+
+
+class PygmentsHighlighter(QSyntaxHighlighter):
+    """Applies precomputed pygments token spans (Qt positions) block by block."""
+
+    def __init__(self, pane: "DocumentPane"):
+        super().__init__(None)
+        self._pane = pane
+        self._spans: SyntaxSpans | None = None
+        self._formats: list[QTextCharFormat | None] = []
+
+    def configure(self, spans: SyntaxSpans | None, style_name: str) -> None:
+        self._spans = spans
+        self._formats = []
+        if spans is None:
+            return
+        for ttype in spans.types:
+            st = token_style(style_name, ttype)
+            if not (st.get("color") or st.get("bold") or st.get("italic")):
+                self._formats.append(None)
+                continue
+            fmt = QTextCharFormat()
+            if st.get("color"):
+                fmt.setForeground(QColor("#" + st["color"]))
+            if st.get("bold"):
+                fmt.setFontWeight(QFont.Weight.Bold)
+            if st.get("italic"):
+                fmt.setFontItalic(True)
+            self._formats.append(fmt)
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        spans = self._spans
+        if spans is None:
+            return
+        starts, ends = self._pane.current_syntax(spans)
+        block = self.currentBlock()
+        lo = block.position()
+        hi = lo + block.length() - 1
+        i = int(np.searchsorted(ends, lo, "right"))
+        kinds, formats = spans.kinds, self._formats
+        n = len(starts)
+        while i < n and starts[i] < hi:
+            fmt = formats[kinds[i]]
+            if fmt is not None:
+                s = max(int(starts[i]), lo)
+                e = min(int(ends[i]), hi)
+                if e > s:
+                    self.setFormat(s - lo, e - s, fmt)
+            i += 1
