@@ -73,7 +73,7 @@ from .widgets.link_map import Band, LinkMap
 from .widgets.message_bar import MessageBar
 from .widgets.overview_map import OverviewMap, side_data
 from .widgets.params_panel import ParamsPanel
-from .worker import Analyzer, DocumentLoader, Jobs, LoadBatch
+from .worker import Analyzer, DocumentLoader, FileSource, Jobs, LoadBatch, TextSource
 from .workspace import SUFFIX as WORKSPACE_SUFFIX
 from .workspace import DocumentRef, Workspace, WorkspaceError, load_workspace, resolve_documents, save_workspace
 
@@ -325,9 +325,9 @@ class MainWindow(QMainWindow):
         `analysis_ready` (or `load_failed`). Asks before discarding edits."""
         sources = {}
         if text_a is not None:
-            sources["A"] = ("text", text_a, name_a or "A (text)")
+            sources["A"] = TextSource(text_a, name_a or "A (text)")
         if text_b is not None:
-            sources["B"] = ("text", text_b, name_b or "B (text)")
+            sources["B"] = TextSource(text_b, name_b or "B (text)")
         if self._confirm_discard_sides(sources):
             self._load(sources)
 
@@ -336,9 +336,9 @@ class MainWindow(QMainWindow):
         `remember`, the pair shown afterwards goes to the top of File → Recent files."""
         sources = {}
         if path_a is not None:
-            sources["A"] = ("file", str(path_a))
+            sources["A"] = FileSource(str(path_a))
         if path_b is not None:
-            sources["B"] = ("file", str(path_b))
+            sources["B"] = FileSource(str(path_b))
         if self._confirm_discard_sides(sources):
             seq = self._load(sources)
             if remember and seq is not None:
@@ -363,7 +363,7 @@ class MainWindow(QMainWindow):
                 self.set_params(params)
             finally:
                 self._suppress_submit = False
-        seq = self._load({"A": ("text", text_a, ex.names[0]), "B": ("text", text_b, ex.names[1])})
+        seq = self._load({"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])})
         self._jump_seq = seq if ex.jump_to_shift else None
         self._jump_docs = None
         if ex.note:
@@ -438,7 +438,7 @@ class MainWindow(QMainWindow):
                 emptied.append(dst)
                 continue
             name, path = self.side_identity(src)
-            sources[dst] = ("text", self.panes[src].current_text(), name, path)
+            sources[dst] = TextSource(self.panes[src].current_text(), name, path)
             modified[dst] = self.panes[src].modified
         for dst in emptied:
             self._side_seq[dst] = self._new_private_seq()  # never a loader batch's number
@@ -636,11 +636,7 @@ class MainWindow(QMainWindow):
             "edit_a": self.pane_a.editable,
             "edit_b": self.pane_b.editable,
             "legend": self.act_legend.isChecked(),
-            "chunk_filter": {
-                "text": self.table.filter_edit.text(),
-                "version": self.table.version_combo.currentData() or "",
-                "status": self.table.status_combo.currentData() or "",
-            },
+            "chunk_filter": self.table.filter_state(),
         }
 
     def apply_view_options(self, view: Mapping[str, Any], keep_theme: bool = False) -> None:
@@ -656,12 +652,7 @@ class MainWindow(QMainWindow):
             self.set_theme_choice(view["theme"])
         f = view.get("chunk_filter")
         if isinstance(f, dict):
-            for combo, key in ((self.table.version_combo, "version"), (self.table.status_combo, "status")):
-                i = combo.findData(f.get(key, ""))
-                if isinstance(f.get(key, ""), str) and i >= 0:
-                    combo.setCurrentIndex(i)
-            if isinstance(f.get("text"), str):
-                self.table.filter_edit.setText(f["text"])
+            self.table.set_filter_state(f)
 
     def current_workspace(self) -> Workspace:
         """What is shown, as a workspace: documents (with text when edited or pasted), the
