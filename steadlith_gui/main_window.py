@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -38,13 +38,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QScrollArea,
-    QSizePolicy,
     QStyleFactory,
-    QToolBar,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -52,7 +48,8 @@ from steadlith_core import ChunkerParams, ParameterError, load_text, parse_assig
 from steadlith_core.export import write_text_atomic
 
 from . import exports
-from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES, demo_paths
+from .actions import build_menus, shortcut_rows
+from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from .models import (
     STATUS_CODES,
     AnalysisResult,
@@ -63,7 +60,8 @@ from .models import (
     prepare_document,
 )
 from .palette import LIGHT, THEMES, Theme, qt_palette, system_theme_name
-from .settings import THEME_CHOICES, AppSettings, entry_label, entry_paths
+from .recent import RecentFilesMenu
+from .settings import THEME_CHOICES, AppSettings
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
@@ -82,34 +80,9 @@ OTHER = {"A": "B", "B": "A"}
 EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 DISK_CHANGE_PAUSE_MS = 150  # a change on disk is handled once the file was quiet this long
 DISK_MISSING_RETRIES = 6  # a vanished file is looked for again this often (editors replace files)
-THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
 NEEDS_COMPARISON = "it needs two analysed versions. Load A and B (or an example) and wait for the analysis."
 EXPORT_WHAT = {"report": "report", "comparison": "comparison", "chunks-A": "chunks of A", "chunks-B": "chunks of B",
                "png": "picture of the window"}
-
-
-def with_mnemonic(text: str, used: set[str]) -> str:
-    """`text` with "&" before its first letter or digit not in `used` (which it extends),
-    for menu entries built from data; unchanged if it has one or none is free."""
-    if "&" in text:
-        return text
-    for i, ch in enumerate(text):
-        if ch.isalnum() and ch.lower() not in used:
-            used.add(ch.lower())
-            return text[:i] + "&" + text[i:]
-    return text
-
-
-def _menu_actions(menu: QMenu | None):
-    """Every action of a menu and its submenus, separators left out."""
-    if menu is None:
-        return
-    for act in menu.actions():
-        if act.isSeparator():
-            continue
-        yield act
-        if act.menu() is not None:
-            yield from _menu_actions(act.menu())
 
 
 def apply_theme(app: QApplication, theme: Theme) -> None:
@@ -230,31 +203,17 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.params_panel)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
-        self.params_dock = QDockWidget("Parameters", self)
-        self.params_dock.setObjectName("paramsDock")
-        self.params_dock.setWidget(scroll)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.params_dock)
-
+        area = Qt.DockWidgetArea
+        self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, area.LeftDockWidgetArea)
         self.churn = ChurnPanel(theme)
-        self.churn_dock = QDockWidget("Churn  (A → B)", self)
-        self.churn_dock.setObjectName("churnDock")
-        self.churn_dock.setWidget(self.churn)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.churn_dock)
-
+        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", self.churn, area.RightDockWidgetArea)
         self.diagnostics = DiagnosticsView(theme)
-        self.diagnostics_a = self.diagnostics.panel_a
-        self.diagnostics_b = self.diagnostics.panel_b
-        self.diagnostics_dock = QDockWidget("Diagnostics  (A | B)", self)
-        self.diagnostics_dock.setObjectName("diagnosticsDock")
-        self.diagnostics_dock.setWidget(self.diagnostics)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.diagnostics_dock)
-
+        self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
+        self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", self.diagnostics,
+                                               area.BottomDockWidgetArea)
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
-        self.table_dock = QDockWidget("Chunks", self)
-        self.table_dock.setObjectName("chunkTableDock")
-        self.table_dock.setWidget(self.table)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.table_dock)
+        self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, area.RightDockWidgetArea)
         self.splitDockWidget(self.churn_dock, self.table_dock, Qt.Orientation.Vertical)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
@@ -264,7 +223,10 @@ class MainWindow(QMainWindow):
         self._edit_timer.setInterval(EDIT_PAUSE_MS)
         self._edit_timer.timeout.connect(self._on_edit_pause)
 
-        self._build_actions()
+        self.recent_menu = RecentFilesMenu(self.settings, self)
+        self.recent_menu.open_requested.connect(self.open_recent)
+        self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
+        build_menus(self)
         self._build_status()
 
         # wiring
@@ -294,6 +256,13 @@ class MainWindow(QMainWindow):
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
+
+    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
 
     # -- public API --------------------------------------------------------------------
     @property
@@ -684,7 +653,7 @@ class MainWindow(QMainWindow):
         def done(_value) -> None:
             self.workspace_path = os.path.abspath(path)
             self.settings.set_folder("open", os.path.dirname(self.workspace_path))
-            self._add_recent({"workspace": self.workspace_path})
+            self.recent_menu.add({"workspace": self.workspace_path})
             self._update_title()
             self.show_message(f"Saved the workspace to {path}", "info")
             self.workspace_saved.emit(path)
@@ -751,7 +720,7 @@ class MainWindow(QMainWindow):
             self._suppress_submit = False
         self.workspace_path = os.path.abspath(path)
         self.settings.set_folder("open", os.path.dirname(self.workspace_path))
-        self._add_recent({"workspace": self.workspace_path})
+        self.recent_menu.add({"workspace": self.workspace_path})
         self._update_title()
         for side in SIDES:
             self._update_header(side)
@@ -766,53 +735,18 @@ class MainWindow(QMainWindow):
 
     # -- recent files ------------------------------------------------------------------------
     def recent_entries(self) -> list[dict]:
-        return self.settings.recent()
-
-    def _add_recent(self, entry: dict) -> None:
-        self.settings.add_recent(entry)
-        self._rebuild_recent()
+        return self.recent_menu.entries()
 
     def _remember_documents(self) -> None:
         a, b = self._doc_path("A"), self._doc_path("B")
         if a or b:
-            self._add_recent({"a": a, "b": b})
+            self.recent_menu.add({"a": a, "b": b})
 
     def open_recent(self, entry: dict) -> None:
-        """Open a Recent files entry; one whose file is gone is removed, with a message."""
-        missing = [p for p in entry_paths(entry) if not os.path.isfile(p)]
-        if missing:
-            self.settings.remove_recent(entry)
-            self._rebuild_recent()
-            self.show_message(f"{' and '.join(missing)} no longer exist{'s' if len(missing) == 1 else ''}: "
-                              "removed from the recent files.", "warning")
-            return
         if "workspace" in entry:
             self.open_workspace(entry["workspace"])
         else:
             self.load_files(entry.get("a"), entry.get("b"))
-
-    def clear_recent(self) -> None:
-        self.settings.clear_recent()
-        self._rebuild_recent()
-
-    def _rebuild_recent(self) -> None:
-        menu = self.recent_menu
-        menu.clear()
-        entries = self.settings.recent()
-        for n, entry in enumerate(entries, 1):
-            mnemonic = f"&{n}" if n < 10 else "1&0"
-            act = QAction(f"{mnemonic}  {entry_label(entry)}", menu)
-            where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {v}" for k, v in entry.items() if v)
-            act.setToolTip(where)
-            act.setStatusTip(where.replace("\n", "   "))
-            act.triggered.connect(lambda _c=False, e=entry: self.open_recent(e))
-            menu.addAction(act)
-        menu.addSeparator()
-        clear = QAction("&Clear the list", menu)
-        clear.triggered.connect(self.clear_recent)
-        clear.setEnabled(bool(entries))
-        menu.addAction(clear)
-        menu.menuAction().setEnabled(bool(entries))
 
     # -- files changed on disk -------------------------------------------------------------------
     def _update_watch(self) -> None:
@@ -931,7 +865,7 @@ class MainWindow(QMainWindow):
             choice = self.settings.theme()
             if choice is not None:
                 self.set_theme_choice(choice)
-        self._rebuild_recent()
+        self.recent_menu.rebuild()
 
     def save_settings(self) -> None:
         """Remember the layout and the last valid parameters (recent files and the theme
@@ -1212,7 +1146,7 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self._on_files_dropped(paths, None)
 
-    def _open_dialog(self, side: str) -> None:
+    def open_dialog(self, side: str) -> None:
         path = self.side_identity(side)[1]
         start = str(Path(path).parent) if path else ""
         path, _ = QFileDialog.getOpenFileName(self, f"Open {side}", start, "Text files (*);;All files (*)")
@@ -1365,15 +1299,15 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         r = self._result
         if r is None:
-            self._shown_label.setText("")
+            self.shown_label.setText("")
             self.statusBar().showMessage("Open two versions of a document (File → Open A / Open B), drop files, or try Examples.")
             return
         h = r.params.params_hash
-        self._shown_label.setText(
+        self.shown_label.setText(
             f"shown: params <code>{h[:8]}…{h[-4:]}</code> &nbsp; <span style='color:{self.theme.muted}'>"
             f"{r.ms_total:.1f} ms</span>"
         )
-        self._shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
+        self.shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
         parts = []
         for side, c in (("A", r.a), ("B", r.b)):
             if c is not None:
@@ -1390,210 +1324,21 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._busy_label)
         self._update_status()
 
-    def _action(self, text: str, slot, shortcut=None, checkable: bool = False, checked: bool = False,
-                tip: str | None = None) -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        if checkable:
-            act.setCheckable(True)
-            act.setChecked(checked)
-            act.toggled.connect(slot)
-        else:
-            act.triggered.connect(lambda _c=False: slot())
-        if tip:
-            act.setStatusTip(tip)
-            act.setToolTip(tip)
-        return act
-
-    def _build_actions(self) -> None:
-        """Menus and shortcuts. Every menu entry has a mnemonic (unique in its menu) and the
-        frequent ones a shortcut; no key sequence is bound twice (tests/gui/test_keyboard.py)."""
-        mb = self.menuBar()
-        file_menu = mb.addMenu("&File")
-        file_menu.setToolTipsVisible(True)  # a disabled export says why
-        self.file_menu = file_menu
-        self.act_open_a = QAction("Open &A…", self, shortcut=QKeySequence.StandardKey.Open)
-        self.act_open_a.triggered.connect(lambda: self._open_dialog("A"))
-        self.act_open_b = QAction("Open &B…", self, shortcut=QKeySequence("Ctrl+Shift+O"))
-        self.act_open_b.triggered.connect(lambda: self._open_dialog("B"))
-        self.act_open_workspace = self._action(
-            "Open &workspace…", self.open_workspace, "Ctrl+Alt+O",
-            tip=f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options")
-        self.recent_menu = QMenu("Recent &files", self)
-        self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.setToolTipsVisible(True)
-        self.act_swap = QAction("&Swap A and B", self, shortcut=QKeySequence("Ctrl+Shift+S"))
-        self.act_swap.triggered.connect(self.swap)
-        self.act_reload = QAction("&Reload from disk", self, shortcut=QKeySequence.StandardKey.Refresh)
-        self.act_reload.triggered.connect(self.reload)
-        self.act_save_b = self._action("Sa&ve B as…", lambda: self.save_as("B"), "Ctrl+S",
-                                       tip="Write B as shown, with your edits, to a UTF-8 text file")
-        self.act_save_a = self._action("Sav&e A as…", lambda: self.save_as("A"), "Ctrl+Alt+S",
-                                       tip="Write A as shown, with your edits, to a UTF-8 text file")
-        self.act_save_workspace = self._action(
-            "Save wor&kspace", self.save_workspace, "Ctrl+Alt+W",
-            tip="Save the documents (with edited or pasted text), parameters and view options to the "
-                "workspace file (asked the first time)")
-        self.act_save_workspace_as = self._action("Save w&orkspace as…", self.save_workspace_as,
-                                                  tip="Save the workspace to a new file")
-        self.act_export_report = self._action("Export re&port (HTML)…", self.export_report, "Ctrl+E")
-        self.act_export_chunks_a = self._action("Export chunks of A as &JSONL…", lambda: self.export_chunks("A"))
-        self.act_export_chunks_b = self._action("Export chunks of B as JSON&L…", lambda: self.export_chunks("B"))
-        self.act_export_comparison = self._action("Export &comparison as JSON…", self.export_comparison)
-        self.act_export_png = self._action("Export window as P&NG…", self.export_png,
-                                           tip="Save a picture of the window as it is now")
-        # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
-        self.act_quit = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"))
-        self.act_quit.triggered.connect(self.close)
-        for a in (self.act_open_a, self.act_open_b, self.act_open_workspace):
-            file_menu.addAction(a)
-        file_menu.addMenu(self.recent_menu)
-        file_menu.addAction(self.act_swap)
-        file_menu.addAction(self.act_reload)
-        file_menu.addSeparator()
-        for a in (self.act_save_b, self.act_save_a, self.act_save_workspace, self.act_save_workspace_as):
-            file_menu.addAction(a)
-        file_menu.addSeparator()
-        for a in (self.act_export_report, self.act_export_chunks_a, self.act_export_chunks_b,
-                  self.act_export_comparison, self.act_export_png):
-            file_menu.addAction(a)
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_quit)
-        self._rebuild_recent()
-
-        edit = mb.addMenu("&Edit")
-        self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
-                                     tip="Undo the last edit in the focused editable pane (B at first)")
-        self.act_redo = self._action("&Redo", self.redo, QKeySequence.StandardKey.Redo)
-        self.act_edit_b = self._action("Edit &B", lambda on: self.set_editable("B", on), checkable=True, checked=True,
-                                       tip="Type into B: the analysis reruns after a short pause")
-        self.act_edit_a = self._action("Allow editing &A", lambda on: self.set_editable("A", on), checkable=True,
-                                       tip="Type into A too")
-        for a in (self.act_undo, self.act_redo):
-            edit.addAction(a)
-        edit.addSeparator()
-        edit.addAction(self.act_edit_b)
-        edit.addAction(self.act_edit_a)
-
-        view = mb.addMenu("&View")
-        self.act_sync = self._action("S&ynchronized scrolling", self._set_sync, "Ctrl+Shift+Y", checkable=True,
-                                     checked=True, tip="Keep aligned chunks level while either pane scrolls")
-        view.addAction(self.act_sync)
-        self.act_syntax = QAction("&Syntax colour for code", self, checkable=True, checked=True)
-        self.act_syntax.toggled.connect(self._set_syntax)
-        view.addAction(self.act_syntax)
-        theme_menu = view.addMenu("&Theme")
-        self.theme_menu = theme_menu
-        group = QActionGroup(self)
-        group.setExclusive(True)
-        self._theme_actions = {}
-        for name in THEME_CHOICES:
-            act = QAction(THEME_TITLES[name], self, checkable=True)
-            act.setChecked(name == self.theme_choice)
-            act.triggered.connect(lambda _c=False, n=name: self.set_theme_choice(n, remember=True))
-            group.addAction(act)
-            theme_menu.addAction(act)
-            self._theme_actions[name] = act
-        self._theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
-        view.addSeparator()
-        for dock, text in ((self.params_dock, "&Parameters"), (self.churn_dock, "C&hurn (A → B)"),
-                           (self.diagnostics_dock, "&Diagnostics (A | B)"), (self.table_dock, "&Chunks table")):
-            act = dock.toggleViewAction()
-            act.setText(text)
-            view.addAction(act)
-        self.act_legend = QAction("&Legend", self, checkable=True, checked=True)
-        self.act_legend.toggled.connect(self.legend.setVisible)
-        view.addAction(self.act_legend)
-
-        nav = mb.addMenu("&Navigate")
-        self.nav_actions = {}
-        for key, text, shortcut, what, direction in (
-            ("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
-            ("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
-            ("next_changed", "Next &changed chunk", "F7", "changed", 1),
-            ("prev_changed", "Previous c&hanged chunk", "Shift+F7", "changed", -1),
-            ("next_shifted", "Next &shifted chunk", "F8", "shifted", 1),
-            ("prev_shifted", "Previous sh&ifted chunk", "Shift+F8", "shifted", -1),
-        ):
-            act = self._action(text, lambda w=what, d=direction: self.navigate(w, d), shortcut,
-                               tip="In the pane that last had the focus (B at first)")
-            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            self.nav_actions[key] = act
-            nav.addAction(act)
-            if key in ("prev_boundary", "prev_changed"):
-                nav.addSeparator()
-
-        self.examples_menu = mb.addMenu("E&xamples")
-        self.example_actions = {}
-        used: set[str] = set()
-        for name in EXAMPLES:
-            act = QAction(with_mnemonic(EXAMPLE_TITLES[name], used), self)
-            act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
-            self.examples_menu.addAction(act)
-            self.example_actions[name] = act
-        self.examples_menu.addSeparator()
-        for name, ex in PAIR_EXAMPLES.items():
-            act = QAction(with_mnemonic(ex.title, used), self)
-            act.setStatusTip(ex.note)
-            act.triggered.connect(lambda _c=False, n=name: self.load_example(n))
-            self.examples_menu.addAction(act)
-            self.example_actions[name] = act
-
-        help_menu = mb.addMenu("&Help")
-        self.act_keys = self._action("&Keyboard shortcuts", self.show_shortcuts,
-                                     tip="List every shortcut of the window")
-        help_menu.addAction(self.act_keys)
-        act_about = QAction("&About Steadlith Inspector", self)
-        act_about.triggered.connect(self._about)
-        help_menu.addAction(act_about)
-
-        tb = QToolBar("Main", self)
-        tb.setObjectName("mainToolbar")
-        tb.setMovable(False)
-        tb.addAction(self.act_open_a)
-        tb.addAction(self.act_open_b)
-        tb.addAction(self.act_swap)
-        ex = QToolButton()
-        ex.setText("Examples")
-        ex.setAccessibleName("Examples")
-        ex.setToolTip("Open a built-in example (also the Examples menu, Alt+X)")
-        ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        ex.setMenu(self.examples_menu)
-        tb.addWidget(ex)
-        tb.addSeparator()
-        tb.addAction(self.nav_actions["prev_shifted"])
-        tb.addAction(self.nav_actions["next_shifted"])
-        self.nav_actions["prev_shifted"].setIconText("◀ shifted")
-        self.nav_actions["next_shifted"].setIconText("shifted ▶")
-        spacer = QWidget()
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        tb.addWidget(spacer)
-        self._shown_label = QLabel("")
-        self._shown_label.setObjectName("shownHash")
-        self._shown_label.setTextFormat(Qt.TextFormat.RichText)
-        self._shown_label.setContentsMargins(0, 0, 8, 0)
-        tb.addWidget(self._shown_label)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
-
     def _set_syntax(self, enabled: bool) -> None:
         for pane in self.panes.values():
             pane.set_syntax_enabled(enabled)
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard shortcuts: every bound key, in the message bar."""
-        rows = []
-        for menu_action in self.menuBar().actions():
-            for act in _menu_actions(menu_action.menu()):
-                if not act.shortcut().isEmpty():
-                    rows.append(f"{act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)}: "
-                                f"{act.text().replace('&', '').rstrip('…')}")
-        self.show_message("Keyboard shortcuts — " + " · ".join(rows) + ". Every menu entry also has an "
-                          "underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
-                          "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.",
-                          "info")
+        self.show_message("Keyboard shortcuts — " + " · ".join(shortcut_rows(self)) + ". Every menu entry also "
+                          "has an underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
+                          "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.", "info")
 
-    def _about(self) -> None:
+    def set_view_option(self, key: str, value: Any) -> None:
+        """View menu toggles: sync_scroll, syntax_colour, legend."""
+        {"sync_scroll": self._set_sync, "syntax_colour": self._set_syntax, "legend": self.legend.setVisible}[key](value)
+
+    def about(self) -> None:
         self.show_message(
             "Steadlith Inspector shows where and why the content-defined chunker (tttd-v1) cut two versions "
             "of a document, which chunks an edit kept and which it cost (shifted chunks are the phase shift). "
