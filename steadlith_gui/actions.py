@@ -38,13 +38,28 @@ class ActionSpec:
     window_shortcut: bool = False  # active anywhere in the window, not only in its menu's widget
 
 
+def show_shortcuts(window) -> None:
+    """Help → Keyboard shortcuts: every bound key, in the message bar."""
+    window.show_message("Keyboard shortcuts — " + " · ".join(shortcut_rows(window)) + ". Every menu entry also "
+                        "has an underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
+                        "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.", "info")
+
+
+def about(window) -> None:
+    window.show_message(
+        "Steadlith Inspector shows where and why the content-defined chunker (tttd-v1) cut two versions "
+        "of a document, which chunks an edit kept and which it cost (shifted chunks are the phase shift). "
+        "Hover a chunk for its details; change parameters on the left; type into B to see the effect live.",
+        "info")
+
+
 def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
     return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
 
 
 ACTIONS = (
-    ActionSpec("open_a", "Open &A…", lambda w: w.open_dialog("A"), QKeySequence.StandardKey.Open),
-    ActionSpec("open_b", "Open &B…", lambda w: w.open_dialog("B"), "Ctrl+Shift+O"),
+    ActionSpec("open_a", "Open &A…", lambda w: w.documents_ctl.open_dialog("A"), QKeySequence.StandardKey.Open),
+    ActionSpec("open_b", "Open &B…", lambda w: w.documents_ctl.open_dialog("B"), "Ctrl+Shift+O"),
     ActionSpec("open_workspace", "Open &workspace…", lambda w: w.open_workspace(), "Ctrl+Alt+O",
                f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options"),
     ActionSpec("swap", "&Swap A and B", lambda w: w.swap(), "Ctrl+Shift+S"),
@@ -64,26 +79,26 @@ ACTIONS = (
                tip="Save a picture of the window as it is now"),
     # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
     ActionSpec("quit", "&Quit", lambda w: w.close(), "Ctrl+Q"),
-    ActionSpec("undo", "&Undo", lambda w: w.undo(), QKeySequence.StandardKey.Undo,
+    ActionSpec("undo", "&Undo", lambda w: w.editing.undo(), QKeySequence.StandardKey.Undo,
                "Undo the last edit in the focused editable pane (B at first)"),
-    ActionSpec("redo", "&Redo", lambda w: w.redo(), QKeySequence.StandardKey.Redo),
+    ActionSpec("redo", "&Redo", lambda w: w.editing.redo(), QKeySequence.StandardKey.Redo),
     ActionSpec("edit_b", "Edit &B", lambda w, on: w.set_editable("B", on), checkable=True, checked=True,
                tip="Type into B: the analysis reruns after a short pause"),
     ActionSpec("edit_a", "Allow editing &A", lambda w, on: w.set_editable("A", on), checkable=True,
                tip="Type into A too"),
-    ActionSpec("sync", "S&ynchronized scrolling", lambda w, on: w.set_view_option("sync_scroll", on), "Ctrl+Shift+Y",
+    ActionSpec("sync", "S&ynchronized scrolling", lambda w, on: w.session.set_view(sync_scroll=on), "Ctrl+Shift+Y",
                "Keep aligned chunks level while either pane scrolls", checkable=True, checked=True),
-    ActionSpec("syntax", "&Syntax colour for code", lambda w, on: w.set_view_option("syntax_colour", on),
+    ActionSpec("syntax", "&Syntax colour for code", lambda w, on: w.session.set_view(syntax_colour=on),
                checkable=True, checked=True),
-    ActionSpec("legend", "&Legend", lambda w, on: w.set_view_option("legend", on), checkable=True, checked=True),
+    ActionSpec("legend", "&Legend", lambda w, on: w.session.set_view(legend=on), checkable=True, checked=True),
     _nav("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
     _nav("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
     _nav("next_changed", "Next &changed chunk", "F7", "changed", 1),
     _nav("prev_changed", "Previous c&hanged chunk", "Shift+F7", "changed", -1),
     _nav("next_shifted", "Next &shifted chunk", "F8", "shifted", 1),
     _nav("prev_shifted", "Previous sh&ifted chunk", "Shift+F8", "shifted", -1),
-    ActionSpec("keys", "&Keyboard shortcuts", lambda w: w.show_shortcuts(), tip="List every shortcut of the window"),
-    ActionSpec("about", "&About Steadlith Inspector", lambda w: w.about()),
+    ActionSpec("keys", "&Keyboard shortcuts", show_shortcuts, tip="List every shortcut of the window"),
+    ActionSpec("about", "&About Steadlith Inspector", about),
 )
 NAV_IDS = ("next_boundary", "prev_boundary", "next_changed", "prev_changed", "next_shifted", "prev_shifted")
 

@@ -12,7 +12,7 @@ caches make a parameter change re-run only the stages it touches. When both vers
 exist it then compares them (`Pipeline.compare`, which keeps the word diff across
 parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
-edited pane arrives as an `EditedSource` (its text); the worker indexes it.
+edited pane arrives as an `EditedText` (its text); the worker indexes it.
 
 `Jobs` runs one-off work the same way (exports, workspace files, reloads of files that
 changed on disk): a function on the pool, then a callback in the GUI thread with its
@@ -29,11 +29,11 @@ from typing import Any, Callable, NamedTuple
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import ChunkerParams, ComparisonError, LoadError, Pipeline, SteadlithError, load_text
 
+from .session import EditedText
 from .models import (
     AnalysisResult,
     ChunkLayout,
     DocumentError,
-    EditedSource,
     LinkList,
     LoadedDocument,
     SideStatus,
@@ -41,7 +41,7 @@ from .models import (
     prepare_document,
 )
 
-Source = LoadedDocument | EditedSource | None
+Source = LoadedDocument | EditedText | None
 
 
 class AnalysisRequest(NamedTuple):
