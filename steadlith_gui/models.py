@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
-from steadlith_core import Chunking, ChunkerParams
+from steadlith_core import Chunking, ChunkerParams, Comparison
 
 from .highlight import SyntaxSpans, syntax_spans
 from .offsets import OffsetMap
@@ -326,7 +326,7 @@ def map_position(pos: int, src_starts, src_ends, src_length: int, dst_starts, ds
 class AnalysisResult(NamedTuple):
     a: Chunking | None  # the shown chunking of A
     b: Chunking | None  # the shown chunking of B
-    comparison: object | None  # steadlith_core Comparison of A and B (None unless both exist)
+    comparison: Comparison | None  # of A and B (None unless both exist)
     params: ChunkerParams
     generation: int
     doc_a: LoadedDocument | None
