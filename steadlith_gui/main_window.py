@@ -1,7 +1,7 @@
 """The inspector window: two versions of a document, their cuts by kind, how their
 chunks line up, what the edit cost, live parameters and live editing.
 
-Layout: the central widget holds the message bar, the legend and a horizontal row
+Layout (layout.py): the central widget holds the message bar, the legend and a row
 `panes_row` = [pane A | link map | pane B | overview map]. Parameters (left), churn
 (right), diagnostics and the chunk table (bottom) are docks.
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QThreadPool, Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QThreadPool, Signal
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from steadlith_core import ChunkerParams
 
 from .actions import build_menus
@@ -30,6 +30,7 @@ from .disk_watch import ReloadOnChange
 from .documents import DocumentController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
+from .layout import build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
@@ -38,15 +39,6 @@ from .recent import RecentFilesMenu
 from .session import SIDES, THEME_CHOICES, Session
 from .settings import AppSettings
 from .theme import ThemeController, resolve
-from .widgets.chunk_table import ChunkTable
-from .widgets.churn import ChurnPanel
-from .widgets.diagnostics import DiagnosticsView
-from .widgets.document_pane import DocumentPane, PaneColumn
-from .widgets.legend import Legend
-from .widgets.link_map import LinkMap
-from .widgets.message_bar import MessageBar
-from .widgets.overview_map import OverviewMap
-from .widgets.params_panel import ParamsPanel
 from .worker import Jobs
 from .workspace_controller import WorkspaceController
 
@@ -82,81 +74,17 @@ class MainWindow(QMainWindow):
         # asked before edits are discarded (close, reload, load over them); tests replace it
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
-        self._build_central(theme)
-        self._build_docks(params, theme)
+        build_widgets(self, params, theme)
         self.session = Session(self.params_panel.params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
-        self.busy_label = QLabel("")
-        self.busy_label.setObjectName("busyLabel")
-        self.statusBar().addPermanentWidget(self.busy_label)
         self._build_parts()
         self.setAcceptDrops(True)
-        self.resize(1500, 950)
-        self.resizeDocks([self.params_dock, self.churn_dock], [330, 350], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.diagnostics_dock], [250], Qt.Orientation.Vertical)
-        self.resizeDocks([self.churn_dock, self.table_dock], [470, 380], Qt.Orientation.Vertical)
+        size_docks(self)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
-
-    def _build_central(self, theme: Theme) -> None:
-        self.message_bar = MessageBar(theme)
-        self.legend = Legend(theme)
-        self.pane_a = DocumentPane("A", theme)
-        self.pane_b = DocumentPane("B", theme)
-        self.pane_b.set_editable(True)
-        self.panes = {"A": self.pane_a, "B": self.pane_b}
-        self.columns = {s: PaneColumn(self.panes[s]) for s in SIDES}
-        self.link_map = LinkMap(self.pane_a, self.pane_b, theme)
-        self.overview = OverviewMap(self.pane_a, self.pane_b, theme)
-        central = QWidget()
-        central.setObjectName("central")
-        v = QVBoxLayout(central)
-        v.setContentsMargins(6, 4, 6, 2)
-        v.setSpacing(4)
-        v.addWidget(self.message_bar)
-        v.addWidget(self.legend)
-        self.panes_row = QHBoxLayout()
-        self.panes_row.setSpacing(0)
-        self.panes_row.addWidget(self.columns["A"], 1)
-        self.panes_row.addWidget(self.link_map)
-        self.panes_row.addWidget(self.columns["B"], 1)
-        self.panes_row.addSpacing(4)
-        self.panes_row.addWidget(self.overview)
-        v.addLayout(self.panes_row, 1)
-        self.setCentralWidget(central)
-
-    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _build_docks(self, params: ChunkerParams | None, theme: Theme) -> None:
-        self.params_panel = ParamsPanel(params, theme)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.params_panel)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width()
-                               + scroll.verticalScrollBar().sizeHint().width() + 4)
-        area = Qt.DockWidgetArea
-        self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, area.LeftDockWidgetArea)
-        self.churn = ChurnPanel(theme)
-        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", self.churn, area.RightDockWidgetArea)
-        self.diagnostics = DiagnosticsView(theme)
-        self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
-        self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", self.diagnostics,
-                                               area.BottomDockWidgetArea)
-        self.table = ChunkTable(theme)
-        self.chunk_table = self.table.view
-        self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, area.RightDockWidgetArea)
-        self.splitDockWidget(self.churn_dock, self.table_dock, Qt.Orientation.Vertical)
-        self.setCorner(Qt.Corner.BottomLeftCorner, area.LeftDockWidgetArea)
-        self.setDockNestingEnabled(True)
 
     def _build_parts(self) -> None:
         s = self.session
