@@ -140,35 +140,41 @@ class LoadOutcome(NamedTuple):
 
 
 class Session:
-    """Events (all synchronous): `document_replaced(side)` a side shows another document
-    (or none); `side_changed(side)` its name, path or state changed; `documents_changed()` a load or workspace replaced documents;
-    `params_changed(params)`; `view_changed(ViewOptions)`; `analysis_wanted()` the
-    analysis inputs changed; `result_changed(result, consistent)`; `message(text, level)`;
-    `load_failed(text)`."""
+    """Both sides, the parameters per rule, the view options and the latest result.
+    Its events are synchronous and carry what changed (see __init__)."""
 
     def __init__(self, params: Any = None, *, confirm: Callable[[str], bool] | None = None,
                  text_provider: Callable[[str], str] | None = None):
+        """`confirm(question)`: asked before edits are discarded (a dialog in the window).
+        `text_provider(side)`: the side's text as the editor holds it now."""
         self.sides = {s: SideState() for s in SIDES}
         self._params: dict[str, Any] = {rule: typ() for rule, typ in PARAMS_TYPES.items()}
-        self.rule = "tttd-v1"
+        self.rule = "tttd-v1"  # the rule the sides are chunked with
         if params is not None:
             self._params[rule_of(params)] = params
         self.view = ViewOptions()
         self.result: Any = None  # AnalysisResult of the latest analysis
         self.taken = {"A": False, "B": False}  # the sides that show the latest result
         self.consistent = False  # both sides show the result's chunkings: its comparison applies
-        self.alignment: dict[str, np.ndarray] = {}
-        self.workspace_path: str | None = None
+        self.alignment: dict[str, np.ndarray] = {}  # the comparison's aligned pairs, by side, when consistent
+        self.workspace_path: str | None = None  # the .steadlith file opened or saved last
         self.confirm = confirm or (lambda question: True)
         self.text_provider = text_provider or (lambda side: self.sides[side].doc.text)
         self._private_seq = 0
-        self._pending: dict[int, dict] = {}  # load seq -> {revisions, remember, modified}
+        self._pending: dict[int, dict] = {}  # load seq -> revisions at the request, remember, modified, swap
         self._jump_seq: int | None = None
         self._jump_docs: tuple | None = None
         self._held = 0
-        for name in ("document_replaced", "side_changed", "documents_changed", "params_changed", "view_changed",
-                     "analysis_wanted", "result_changed", "message", "load_failed"):
-            setattr(self, name, Event())
+
+        self.document_replaced = Event()  # (side): another document, or none; its chunks come with a result
+        self.side_changed = Event()  # (side): its name, path or load state changed, not its text
+        self.documents_changed = Event()  # (): a load or a workspace replaced documents
+        self.params_changed = Event()  # (params): new parameters for their rule
+        self.view_changed = Event()  # (ViewOptions)
+        self.analysis_wanted = Event()  # (): the analysis inputs changed; see analysis_inputs()
+        self.result_changed = Event()  # (result, consistent)
+        self.message = Event()  # (text, level): for the user
+        self.load_failed = Event()  # (text)
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:

@@ -14,9 +14,10 @@ parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
 edited pane arrives as an `EditedText` (its text); the worker indexes it.
 
-`Jobs` runs one-off work the same way (exports, workspace files, reloads of files that
-changed on disk): a function on the pool, then a callback in the GUI thread with its
-value or a one-line message.
+`DocumentLoader` reads and indexes `FileSource`s and `TextSource`s; `Jobs` runs one-off
+work (exports, workspace files, reloads of files that changed on disk): a function on
+the pool, then a callback in the GUI thread with its value or a one-line message. All
+three share `PoolRunner`: numbered tasks and their outcome back in the GUI thread.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from typing import Any, Callable, NamedTuple
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import ChunkerParams, ComparisonError, LoadError, Pipeline, SteadlithError, load_text
 
-from .session import EditedText
 from .models import (
     AnalysisResult,
     ChunkLayout,
@@ -40,6 +40,7 @@ from .models import (
     materialize,
     prepare_document,
 )
+from .session import EditedText
 
 Source = LoadedDocument | EditedText | None
 
