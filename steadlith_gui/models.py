@@ -19,7 +19,6 @@ from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old ho
     AnalysisResult,
     ChunkLayout,
     DocumentError,
-    EditedSource,
     LinkList,
     LoadedDocument,
     PaneView,

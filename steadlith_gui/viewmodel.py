@@ -6,8 +6,6 @@ a fresh interpreter), so these rules of presentation are testable without a QApp
 - `LoadedDocument`: a document as shown (source text, name, offset map, syntax spans);
   an edited document remembers the loaded one it came from (`origin`) and the editor
   revision its text was taken at.
-- `EditedSource`: the text of an edited pane, to be turned into a LoadedDocument by
-  the worker (offset map and syntax spans are O(document): never on the GUI thread).
 - `ChunkLayout`: a `Chunking`'s chunk spans and cut markers in Qt positions.
 - `SideStatus`: one side's chunk statuses and changed-word runs (Qt positions).
 - `PaneView`: what a pane paints now (a layout and statuses, shifted by pending edits).
@@ -74,19 +72,10 @@ def prepare_document(side: str, text: str, name: str | None = None, path: str | 
     return LoadedDocument(text, shown, path, offsets, syntax_spans(text, name or path, offsets))
 
 
-class EditedSource(NamedTuple):
-    """An edited pane's text, taken at editor revision `revision` (edits normalize line
-    ends to "\n": a QTextDocument keeps no line-end characters)."""
-
-    text: str
-    origin: LoadedDocument  # the loaded document being edited (LoadedDocument.root)
-    revision: int
-    name: str
-    path: str | None
-
-
 def materialize(side: str, source) -> LoadedDocument | None:
-    """A LoadedDocument for an analysis request entry (worker thread)."""
+    """A LoadedDocument for an analysis request entry (worker thread): an edited pane's
+    text (session.EditedText) gets its offset map and syntax spans here, never on the
+    GUI thread, since both are O(document)."""
     if source is None or isinstance(source, LoadedDocument):
         return source
     doc = prepare_document(side, source.text, name=source.name, path=source.path)

@@ -12,17 +12,19 @@ caches make a parameter change re-run only the stages it touches. When both vers
 exist it then compares them (`Analysis.compare`, which keeps the word diff across
 parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
-edited pane arrives as an `EditedSource` (its text); the worker indexes it.
+edited pane arrives as an `EditedText` (its text); the worker indexes it.
 
-`Jobs` runs one-off work the same way (exports, workspace files, reloads of files that
-changed on disk): a function on the pool, then a callback in the GUI thread with its
-value or a one-line message.
+`DocumentLoader` reads and indexes `FileSource`s and `TextSource`s; `Jobs` runs one-off
+work (exports, workspace files, reloads of files that changed on disk): a function on
+the pool, then a callback in the GUI thread with its value or a one-line message. All
+three share `PoolRunner`: numbered tasks and their outcome back in the GUI thread.
 """
 
 from __future__ import annotations
 
 import time
 import traceback
+from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -32,15 +34,15 @@ from .models import (
     AnalysisResult,
     ChunkLayout,
     DocumentError,
-    EditedSource,
     LinkList,
     LoadedDocument,
     SideStatus,
     materialize,
     prepare_document,
 )
+from .session import EditedText
 
-Source = LoadedDocument | EditedSource | None
+Source = LoadedDocument | EditedText | None
 
 
 class AnalysisRequest(NamedTuple):
@@ -119,7 +121,48 @@ class _Task(QRunnable):
             pass
 
 
-class Analyzer(QObject):
+class PoolRunner(QObject):
+    """What the three runners share: a thread pool, numbered tasks, and their outcome
+    delivered in the GUI thread to `_on_done(key, value)` or `_on_failed(key, message)`."""
+
+    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
+        super().__init__(parent)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._key = 0
+        self._tasks: dict[int, _Task] = {}
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._done)
+        self._signals.failed.connect(self._failed)
+
+    def _run(self, fn: Callable[[], Any], key: int | None = None) -> int:
+        if key is None:
+            self._key += 1
+            key = self._key
+        task = _Task(key, fn, self._signals)
+        self._tasks[key] = task
+        self._pool.start(task)
+        return key
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    def _done(self, key: int, value) -> None:
+        self._tasks.pop(key, None)
+        self._on_done(key, value)
+
+    def _failed(self, key: int, message: str) -> None:
+        self._tasks.pop(key, None)
+        self._on_failed(key, message)
+
+    def _on_done(self, key: int, value) -> None:
+        raise NotImplementedError
+
+    def _on_failed(self, key: int, message: str) -> None:
+        raise NotImplementedError
+
+
+class Analyzer(PoolRunner):
     """Runs analyses in the background; emits only results of the latest request."""
 
     result_ready = Signal(object)  # AnalysisResult of the latest generation
@@ -133,31 +176,25 @@ class Analyzer(QObject):
         analyze_fn: Callable[[AnalysisRequest, Analysis], AnalysisResult] = analyze,
         pool: QThreadPool | None = None,
     ):
-        super().__init__(parent)
-        self._pool = pool or QThreadPool.globalInstance()
+        super().__init__(parent, pool)
         self._pipeline = Analysis(max_documents=6, pause_gc=True)  # the app owns its process
         self._analyze = analyze_fn
-        self._generation = 0
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
-        self._tasks: dict[int, _Task] = {}
         self.dropped_count = 0
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
 
     @property
     def generation(self) -> int:
         """Generation of the latest request."""
-        return self._generation
+        return self._key
 
     @property
     def busy(self) -> bool:
         return self._running is not None
 
     def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams) -> int:
-        self._generation += 1
-        request = AnalysisRequest(self._generation, doc_a, doc_b, params)
+        self._key += 1
+        request = AnalysisRequest(self._key, doc_a, doc_b, params)
         if self._running is None:
             self._start(request)
         else:
@@ -168,17 +205,14 @@ class Analyzer(QObject):
         was_busy = self._running is not None
         self._running = request
         pipeline, fn = self._pipeline, self._analyze
-        task = _Task(request.generation, lambda: fn(request, pipeline), self._signals)
-        self._tasks[request.generation] = task
-        self._pool.start(task)
+        self._run(lambda: fn(request, pipeline), request.generation)
         if not was_busy:
             self.busy_changed.emit(True)
 
     def _finish(self, generation: int) -> bool:
         """Bookkeeping when a run ends; True if its result is the latest."""
-        self._tasks.pop(generation, None)
         self._running = None
-        latest = generation == self._generation
+        latest = generation == self._key
         if not latest:
             self.dropped_count += 1
             self.dropped.emit(generation)
@@ -198,25 +232,38 @@ class Analyzer(QObject):
             self.failed.emit(message)
 
 
+@dataclass(frozen=True)
+class FileSource:
+    """A document to read from a file."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class TextSource:
+    """A document given as text (pasted, an example, an edited text moved by a swap);
+    `path` is the file it stands for, if any."""
+
+    text: str
+    name: str
+    path: str | None = None
+
+
 class LoadBatch(NamedTuple):
     seq: int
     documents: dict  # side -> LoadedDocument
     errors: list  # (side, message)
 
 
-def _prepare(sources: dict) -> tuple[dict, list]:
+def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
     documents: dict[str, LoadedDocument] = {}
     errors: list[tuple[str, str]] = []
     for side, source in sources.items():
         try:
-            if source[0] == "file":
-                path = str(source[1])
-                text = load_text(path)
-                documents[side] = prepare_document(side, text, path=path)
-            else:  # ("text", text, name[, path])
-                text, name = source[1], source[2]
-                path = source[3] if len(source) > 3 else None
-                documents[side] = prepare_document(side, text, name=name, path=path)
+            if isinstance(source, FileSource):
+                documents[side] = prepare_document(side, load_text(source.path), path=source.path)
+            else:
+                documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError) as e:
             errors.append((side, f"Cannot load {side}: {e}"))
         except BaseException as e:  # noqa: BLE001
@@ -224,44 +271,24 @@ def _prepare(sources: dict) -> tuple[dict, list]:
     return documents, errors
 
 
-class DocumentLoader(QObject):
+class DocumentLoader(PoolRunner):
     """Reads and indexes documents in the background, one batch per request."""
 
     loaded = Signal(object)  # LoadBatch
 
-    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
-        super().__init__(parent)
-        self._pool = pool or QThreadPool.globalInstance()
-        self._seq = 0
-        self._tasks: dict[int, _Task] = {}
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
-
-    def load(self, sources: dict) -> int:
-        """sources: side -> ("file", path) or ("text", text, name[, path]). Returns the batch seq."""
-        self._seq += 1
-        seq = self._seq
-        task = _Task(seq, lambda: _prepare(sources), self._signals)
-        self._tasks[seq] = task
-        self._pool.start(task)
-        return seq
-
-    @property
-    def pending(self) -> int:
-        return len(self._tasks)
+    def load(self, sources: dict[str, FileSource | TextSource]) -> int:
+        """Read and index `sources` (side -> source). Returns the batch seq."""
+        return self._run(lambda: _prepare(sources))
 
     def _on_done(self, seq: int, value) -> None:
-        self._tasks.pop(seq, None)
         documents, errors = value
         self.loaded.emit(LoadBatch(seq, documents, errors))
 
     def _on_failed(self, seq: int, message: str) -> None:
-        self._tasks.pop(seq, None)
         self.loaded.emit(LoadBatch(seq, {}, [("?", message)]))
 
 
-class Jobs(QObject):
+class Jobs(PoolRunner):
     """One-off background work: exports, workspace files, reloads after a change on disk.
 
     `start(fn, on_done, on_failed)` runs `fn()` on the thread pool; one of the two
@@ -273,35 +300,21 @@ class Jobs(QObject):
     finished = Signal(int)  # job key, after its callback ran
 
     def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None):
-        super().__init__(parent)
-        self._pool = pool or QThreadPool.globalInstance()
-        self._key = 0
-        self._jobs: dict[int, tuple[_Task, Callable[[Any], None], Callable[[str], None]]] = {}
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
+        super().__init__(parent, pool)
+        self._callbacks: dict[int, tuple[Callable[[Any], None], Callable[[str], None]]] = {}
 
     def start(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
               on_failed: Callable[[str], None]) -> int:
-        self._key += 1
-        key = self._key
-        task = _Task(key, fn, self._signals)
-        self._jobs[key] = (task, on_done, on_failed)
-        self._pool.start(task)
+        key = self._run(fn)
+        self._callbacks[key] = (on_done, on_failed)
         return key
 
-    @property
-    def pending(self) -> int:
-        return len(self._jobs)
-
     def _on_done(self, key: int, value) -> None:
-        job = self._jobs.pop(key, None)
-        if job is not None:
-            job[1](value)
-            self.finished.emit(key)
+        on_done, _ = self._callbacks.pop(key)
+        on_done(value)
+        self.finished.emit(key)
 
     def _on_failed(self, key: int, message: str) -> None:
-        job = self._jobs.pop(key, None)
-        if job is not None:
-            job[2](message)
-            self.finished.emit(key)
+        _, on_failed = self._callbacks.pop(key)
+        on_failed(message)
+        self.finished.emit(key)

@@ -25,6 +25,7 @@ STATUS_CHOICES = (("any status", ""), ("changed (not reused)", "changed"), *((s,
 
 class ChunkTable(QWidget):
     chunk_selected = Signal(str, int)  # side, chunk index: the user selected a row
+    filter_changed = Signal(dict)  # filter_state(), after the user or set_filter_state changed it
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
@@ -40,21 +41,21 @@ class ChunkTable(QWidget):
         self.filter_edit.setPlaceholderText("filter: status, kind, hash…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.setAccessibleName("Filter chunks")
-        self.filter_edit.textChanged.connect(lambda t: self.proxy.set_filters(text=t))
+        self.filter_edit.textChanged.connect(lambda t: self._filter(text=t))
         self.version_combo = QComboBox()
         self.version_combo.setObjectName("chunkVersionFilter")
         self.version_combo.setAccessibleName("Show chunks of version")
         for text, value in VERSION_CHOICES:
             self.version_combo.addItem(text, value)
         self.version_combo.currentIndexChanged.connect(
-            lambda _i: self.proxy.set_filters(version=self.version_combo.currentData()))
+            lambda _i: self._filter(version=self.version_combo.currentData()))
         self.status_combo = QComboBox()
         self.status_combo.setObjectName("chunkStatusFilter")
         self.status_combo.setAccessibleName("Show chunks with status")
         for text, value in STATUS_CHOICES:
             self.status_combo.addItem(text, value)
         self.status_combo.currentIndexChanged.connect(
-            lambda _i: self.proxy.set_filters(status=self.status_combo.currentData()))
+            lambda _i: self._filter(status=self.status_combo.currentData()))
         self.count_label = QLabel()
         self.count_label.setObjectName("chunkCount")
 
@@ -100,6 +101,28 @@ class ChunkTable(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.view, 1)
         self._update_count()
+
+    def _filter(self, **changes) -> None:
+        self.proxy.set_filters(**changes)
+        self.filter_changed.emit(self.filter_state())
+
+    def filter_state(self) -> dict[str, str]:
+        """The filters as a workspace saves them: text, version ("", "A", "B") and status
+        ("", "changed" or a status name)."""
+        return {"text": self.filter_edit.text(), "version": self.version_combo.currentData() or "",
+                "status": self.status_combo.currentData() or ""}
+
+    def set_filter_state(self, state: dict) -> None:
+        """Apply saved filters; an unknown version or status, or a value that is not a
+        string, leaves that filter as it is."""
+        for combo, key in ((self.version_combo, "version"), (self.status_combo, "status")):
+            value = state.get(key, "")
+            i = combo.findData(value) if isinstance(value, str) else -1
+            if i >= 0 and i != combo.currentIndex():
+                combo.setCurrentIndex(i)
+        text = state.get("text")
+        if isinstance(text, str) and text != self.filter_edit.text():
+            self.filter_edit.setText(text)
 
     def set_result(self, a, b, status_a=None, status_b=None) -> None:
         self._quiet = True

@@ -112,8 +112,6 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.selected: int | None = None
         self.partner_selected: int | None = None  # the selected chunk's partner shown in the other pane
         self.paint_count = 0  # for benchmarks and tests: paints of the viewport so far
-        self.saved_as: tuple[str, str] | None = None  # (name, path) after "Save as…"
-        self.origin_clean = True  # the unmodified state is the text as loaded (not a saved edit)
 
         self.edits = EditTracker()  # revisions, and the edits since the shown result
         self._loading = False

@@ -135,3 +135,22 @@ def test_model_and_filter_alone_over_a_comparison(qtbot):
     proxy.sort(COLUMNS.index("tokens"), Qt.SortOrder.DescendingOrder)
     tokens = [model.chunk(side, i).tokens for side, i in shown()]
     assert tokens == sorted(tokens, reverse=True) and len(tokens) == na + len(c.b.chunks)
+
+
+def test_filter_state_round_trips_and_ignores_unknown_values(qtbot):
+    from steadlith_gui.widgets.chunk_table import ChunkTable
+
+    table = ChunkTable()
+    qtbot.addWidget(table)
+    changes = []
+    table.filter_changed.connect(changes.append)
+    assert table.filter_state() == {"text": "", "version": "", "status": ""}
+    table.set_filter_state({"text": "backup", "version": "B", "status": "shifted"})
+    assert table.filter_state() == {"text": "backup", "version": "B", "status": "shifted"}
+    assert table.version_combo.currentText() == "B" and table.status_combo.currentText() == "shifted"
+    assert changes[-1] == table.filter_state()
+    table.set_filter_state({"version": "C", "status": 7, "text": None})  # unknown or wrong type: kept
+    assert table.filter_state() == {"text": "backup", "version": "B", "status": "shifted"}
+    table.status_combo.setCurrentIndex(table.status_combo.findData("changed"))  # as a user would
+    assert changes[-1]["status"] == "changed"
+

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_texts
-from steadlith_gui.main_window import _menu_actions
+from steadlith_gui.actions import menu_actions
 
 
 def mnemonic(text: str) -> str | None:
@@ -59,7 +59,7 @@ def test_every_menu_entry_has_a_mnemonic_or_a_shortcut_and_mnemonics_are_unique(
     # fill the dynamic menu too
     window.settings.add_recent({"workspace": str(tmp_path / "w.steadlith")})
     window.settings.add_recent({"a": str(tmp_path / "a.md"), "b": str(tmp_path / "b.md")})
-    window._rebuild_recent()
+    window.recent_menu.rebuild()
     for title, menu in menus(window):
         letters = []
         for act in menu.actions():
@@ -82,7 +82,7 @@ def test_every_menu_entry_has_a_mnemonic_or_a_shortcut_and_mnemonics_are_unique(
 def test_the_shortcut_list_names_every_shortcut(window):
     window.act_keys.trigger()
     text = window.message_bar.text()
-    for act in _menu_actions(window.file_menu):
+    for act in menu_actions(window.file_menu):
         if not act.shortcut().isEmpty():
             assert act.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in text
 

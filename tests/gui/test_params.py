@@ -156,3 +156,18 @@ def test_unparsable_hex_is_explained(qtbot, window):
     label = error_label(window, "primary_remainder")
     assert label.isVisible() and "integer" in label.text()
     assert hash_text(window) == ChunkerParams().params_hash
+
+
+def test_the_parameters_signal_alone_drives_the_repaint(qtbot, window):
+    """The analysis uses the parameters the panel announced, not a read-back of the panel:
+    announced parameters the panel's widgets never held still re-chunk both panes."""
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    announced = ChunkerParams(min_tokens=50, max_tokens=300)
+    assert window.params_panel.params != announced
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.params_panel.params_changed.emit(announced)
+    result = blocker.args[0]
+    assert result.params == announced and window.session.params == announced
+    assert window.result.a.params == announced and window.result.b.params == announced
+    assert window.pane_b.chunking is result.b and window.table.model.rowCount() == len(result.a.chunks) + len(
+        result.b.chunks)

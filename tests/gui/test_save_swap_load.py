@@ -44,11 +44,11 @@ def test_swap_after_save_as_keeps_the_saved_file_with_its_text(qtbot, window, tm
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
         window.swap()
     assert window.pane_a.toPlainText() == edited
-    assert window._doc_path("A") == str(pc) and window.side_identity("A") == ("c.txt", str(pc))
+    assert window.session.sides["A"].path == str(pc) and window.side_identity("A") == ("c.txt", str(pc))
     ref = window.document_ref("A")
     assert ref.path == str(pc) and ref.name == "c.txt"
     assert window.shown_names() == ("c.txt", "a.txt")
-    assert window._doc_path("B") == str(pa)
+    assert window.session.sides["B"].path == str(pa)
     assert sorted(window.watcher.files()) == sorted([str(pa), str(pc)])  # b.txt no longer shown
     assert "c.txt" in window.windowTitle()
 
@@ -95,7 +95,7 @@ def test_typing_during_a_swap_keeps_the_edits_on_no(qtbot, window):
 
 
 def test_save_as_writes_atomically_on_the_thread_pool(qtbot, window, tmp_path, monkeypatch):
-    import steadlith_gui.main_window as mw
+    import steadlith_gui.file_output as mw
 
     pa, pb, a, b = loaded_files(qtbot, window, tmp_path)
     threads = []
@@ -110,7 +110,7 @@ def test_save_as_writes_atomically_on_the_thread_pool(qtbot, window, tmp_path, m
     assert blocker.args == ["B", str(pc)]
     assert threads and threads[0] is not threading.main_thread()
     assert pc.read_text(encoding="utf-8") == window.pane_b.toPlainText()
-    assert not window.pane_b.modified and window.pane_b.saved_as == ("c.txt", str(pc))
+    assert not window.pane_b.modified and window.session.sides["B"].saved_as == ("c.txt", str(pc))
 
 
 def test_save_as_failure_is_shown_and_keeps_the_pane_modified(qtbot, window, tmp_path):
@@ -123,7 +123,7 @@ def test_save_as_failure_is_shown_and_keeps_the_pane_modified(qtbot, window, tmp
         window.save_as("B", target)
     assert blocker.args[0] == "B"
     assert "Cannot save B" in window.message_bar.text() and str(target) in window.message_bar.text()
-    assert window.pane_b.modified and window.pane_b.saved_as is None
+    assert window.pane_b.modified and window.session.sides["B"].saved_as is None
 
 
 def test_swap_while_a_load_is_pending_is_refused(qtbot, window):
@@ -144,7 +144,7 @@ def test_swap_with_an_empty_side_uses_a_private_sequence_number(qtbot, window):
         window.swap()
     assert window.pane_a.toPlainText() == "Edit. Only B here." and window.documents()[1] is None
     # B is empty now: its sequence number must not be one the loader hands out
-    assert window._side_seq["B"] < 0
+    assert window.session.sides["B"].seq < 0
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
         window.load_texts(None, "B again.")
     assert window.pane_b.toPlainText() == "B again."

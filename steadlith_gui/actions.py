@@ -1,0 +1,266 @@
+"""Menus, shortcuts and the toolbar as data (meld's action tuples, napari's qactions).
+
+Each `ActionSpec` becomes `window.act_<id>`; `MENUS` places them. A handler gets the
+window when triggered (and the checked state, for a checkable action), so the table
+names what an entry does without holding widgets. Every menu entry has a mnemonic
+(unique in its menu) and the frequent ones a shortcut; no key sequence is bound twice
+(tests/gui/test_keyboard.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolBar, QToolButton, QWidget
+
+from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
+from .settings import THEME_CHOICES
+from .workspace import SUFFIX as WORKSPACE_SUFFIX
+
+THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
+SEPARATOR = "-"
+NAV_TIP = "In the pane that last had the focus (B at first)"
+SAVE_TIP = "Write {} as shown, with your edits, to a UTF-8 text file"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str  # the window attribute is act_<id>
+    text: str
+    handler: Callable[..., Any]  # handler(window) or, checkable, handler(window, checked)
+    shortcut: str | QKeySequence.StandardKey | None = None
+    tip: str | None = None
+    checkable: bool = False
+    checked: bool = False
+    window_shortcut: bool = False  # active anywhere in the window, not only in its menu's widget
+
+
+def show_shortcuts(window) -> None:
+    """Help → Keyboard shortcuts: every bound key, in the message bar."""
+    window.show_message("Keyboard shortcuts — " + " · ".join(shortcut_rows(window)) + ". Every menu entry also "
+                        "has an underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
+                        "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.", "info")
+
+
+def about(window) -> None:
+    window.show_message(
+        "Steadlith Inspector shows where and why the content-defined chunker (tttd-v1) cut two versions "
+        "of a document, which chunks an edit kept and which it cost (shifted chunks are the phase shift). "
+        "Hover a chunk for its details; change parameters on the left; type into B to see the effect live.",
+        "info")
+
+
+def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
+    return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
+
+
+ACTIONS = (
+    ActionSpec("open_a", "Open &A…", lambda w: w.documents_ctl.open_dialog("A"), QKeySequence.StandardKey.Open),
+    ActionSpec("open_b", "Open &B…", lambda w: w.documents_ctl.open_dialog("B"), "Ctrl+Shift+O"),
+    ActionSpec("open_workspace", "Open &workspace…", lambda w: w.open_workspace(), "Ctrl+Alt+O",
+               f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options"),
+    ActionSpec("swap", "&Swap A and B", lambda w: w.swap(), "Ctrl+Shift+S"),
+    ActionSpec("reload", "&Reload from disk", lambda w: w.reload(), QKeySequence.StandardKey.Refresh),
+    ActionSpec("save_b", "Sa&ve B as…", lambda w: w.save_as("B"), "Ctrl+S", SAVE_TIP.format("B")),
+    ActionSpec("save_a", "Sav&e A as…", lambda w: w.save_as("A"), "Ctrl+Alt+S", SAVE_TIP.format("A")),
+    ActionSpec("save_workspace", "Save wor&kspace", lambda w: w.save_workspace(), "Ctrl+Alt+W",
+               "Save the documents (with edited or pasted text), parameters and view options to the "
+               "workspace file (asked the first time)"),
+    ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.save_workspace_as(),
+               tip="Save the workspace to a new file"),
+    ActionSpec("export_report", "Export re&port (HTML)…", lambda w: w.export_report(), "Ctrl+E"),
+    ActionSpec("export_chunks_a", "Export chunks of A as &JSONL…", lambda w: w.export_chunks("A")),
+    ActionSpec("export_chunks_b", "Export chunks of B as JSON&L…", lambda w: w.export_chunks("B")),
+    ActionSpec("export_comparison", "Export &comparison as JSON…", lambda w: w.export_comparison()),
+    ActionSpec("export_png", "Export window as P&NG…", lambda w: w.export_png(),
+               tip="Save a picture of the window as it is now"),
+    # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
+    ActionSpec("quit", "&Quit", lambda w: w.close(), "Ctrl+Q"),
+    ActionSpec("undo", "&Undo", lambda w: w.editing.undo(), QKeySequence.StandardKey.Undo,
+               "Undo the last edit in the focused editable pane (B at first)"),
+    ActionSpec("redo", "&Redo", lambda w: w.editing.redo(), QKeySequence.StandardKey.Redo),
+    ActionSpec("edit_b", "Edit &B", lambda w, on: w.set_editable("B", on), checkable=True, checked=True,
+               tip="Type into B: the analysis reruns after a short pause"),
+    ActionSpec("edit_a", "Allow editing &A", lambda w, on: w.set_editable("A", on), checkable=True,
+               tip="Type into A too"),
+    ActionSpec("sync", "S&ynchronized scrolling", lambda w, on: w.session.set_view(sync_scroll=on), "Ctrl+Shift+Y",
+               "Keep aligned chunks level while either pane scrolls", checkable=True, checked=True),
+    ActionSpec("syntax", "&Syntax colour for code", lambda w, on: w.session.set_view(syntax_colour=on),
+               checkable=True, checked=True),
+    ActionSpec("legend", "&Legend", lambda w, on: w.session.set_view(legend=on), checkable=True, checked=True),
+    _nav("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
+    _nav("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
+    _nav("next_changed", "Next &changed chunk", "F7", "changed", 1),
+    _nav("prev_changed", "Previous c&hanged chunk", "Shift+F7", "changed", -1),
+    _nav("next_shifted", "Next &shifted chunk", "F8", "shifted", 1),
+    _nav("prev_shifted", "Previous sh&ifted chunk", "Shift+F8", "shifted", -1),
+    ActionSpec("keys", "&Keyboard shortcuts", show_shortcuts, tip="List every shortcut of the window"),
+    ActionSpec("about", "&About Steadlith Inspector", about),
+)
+NAV_IDS = ("next_boundary", "prev_boundary", "next_changed", "prev_changed", "next_shifted", "prev_shifted")
+
+#: Menus in order: action ids, SEPARATOR, or "@name" for a part built in code.
+MENUS = (
+    ("&File", ("open_a", "open_b", "open_workspace", "@recent", "swap", "reload", SEPARATOR, "save_b", "save_a",
+               "save_workspace", "save_workspace_as", SEPARATOR, "export_report", "export_chunks_a",
+               "export_chunks_b", "export_comparison", "export_png", SEPARATOR, "quit")),
+    ("&Edit", ("undo", "redo", SEPARATOR, "edit_b", "edit_a")),
+    ("&View", ("sync", "syntax", "@theme", SEPARATOR, "@docks", "legend")),
+    ("&Navigate", ("next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
+                   "next_shifted", "prev_shifted")),
+    ("E&xamples", ("@examples",)),
+    ("&Help", ("keys", "about")),
+)
+DOCK_TITLES = (("params_dock", "&Parameters"), ("churn_dock", "C&hurn (A → B)"),
+               ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"))
+
+
+def with_mnemonic(text: str, used: set[str]) -> str:
+    """`text` with "&" before its first letter or digit not in `used` (which it extends),
+    for menu entries built from data; unchanged if it has one or none is free."""
+    if "&" in text:
+        return text
+    for i, ch in enumerate(text):
+        if ch.isalnum() and ch.lower() not in used:
+            used.add(ch.lower())
+            return text[:i] + "&" + text[i:]
+    return text
+
+
+def make_action(window, spec: ActionSpec) -> QAction:
+    act = QAction(spec.text, window)
+    if spec.shortcut is not None:
+        act.setShortcut(QKeySequence(spec.shortcut))
+    if spec.checkable:
+        act.setCheckable(True)
+        act.setChecked(spec.checked)
+        act.toggled.connect(lambda on, h=spec.handler: h(window, on))
+    else:
+        act.triggered.connect(lambda _c=False, h=spec.handler: h(window))
+    if spec.tip:
+        act.setStatusTip(spec.tip)
+        act.setToolTip(spec.tip)
+    if spec.window_shortcut:
+        act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    return act
+
+
+def build_menus(window) -> None:
+    """Create every action as window.act_<id>, the menus, the theme group, the examples
+    and the toolbar."""
+    for spec in ACTIONS:
+        setattr(window, f"act_{spec.id}", make_action(window, spec))
+    window.nav_actions = {key: getattr(window, f"act_{key}") for key in NAV_IDS}
+    parts = {"@recent": _recent, "@theme": _theme, "@docks": _docks, "@examples": _examples}
+    for title, items in MENUS:
+        menu = window.menuBar().addMenu(title)
+        for item in items:
+            if item == SEPARATOR:
+                menu.addSeparator()
+            elif item in parts:
+                parts[item](window, menu)
+            else:
+                menu.addAction(getattr(window, f"act_{item}"))
+        if title == "&File":
+            menu.setToolTipsVisible(True)  # a disabled export says why
+            window.file_menu = menu
+        elif title == "E&xamples":
+            window.examples_menu = menu
+    _toolbar(window)
+
+
+def _recent(window, menu: QMenu) -> None:
+    menu.addMenu(window.recent_menu)
+
+
+def _theme(window, menu: QMenu) -> None:
+    window.theme_menu = menu.addMenu("&Theme")
+    group = QActionGroup(window)
+    group.setExclusive(True)
+    window._theme_actions = {}
+    for name in THEME_CHOICES:
+        act = QAction(THEME_TITLES[name], window, checkable=True)
+        act.setChecked(name == window.theme_choice)
+        act.triggered.connect(lambda _c=False, n=name: window.set_theme_choice(n, remember=True))
+        group.addAction(act)
+        window.theme_menu.addAction(act)
+        window._theme_actions[name] = act
+    window._theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
+
+
+def _docks(window, menu: QMenu) -> None:
+    for attr, text in DOCK_TITLES:
+        act = getattr(window, attr).toggleViewAction()
+        act.setText(text)
+        menu.addAction(act)
+
+
+def _examples(window, menu: QMenu) -> None:
+    window.example_actions = {}
+    used: set[str] = set()
+    entries = [(name, EXAMPLE_TITLES[name], None) for name in EXAMPLES]
+    entries += [(name, ex.title, ex.note) for name, ex in PAIR_EXAMPLES.items()]
+    for n, (name, title, note) in enumerate(entries):
+        if n == len(EXAMPLES):
+            menu.addSeparator()
+        act = QAction(with_mnemonic(title, used), window)
+        if note:
+            act.setStatusTip(note)
+        act.triggered.connect(lambda _c=False, e=name: window.load_example(e))
+        menu.addAction(act)
+        window.example_actions[name] = act
+
+
+def _toolbar(window) -> None:
+    tb = QToolBar("Main", window)
+    tb.setObjectName("mainToolbar")
+    tb.setMovable(False)
+    for act in (window.act_open_a, window.act_open_b, window.act_swap):
+        tb.addAction(act)
+    ex = QToolButton()
+    ex.setText("Examples")
+    ex.setAccessibleName("Examples")
+    ex.setToolTip("Open a built-in example (also the Examples menu, Alt+X)")
+    ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    ex.setMenu(window.examples_menu)
+    tb.addWidget(ex)
+    tb.addSeparator()
+    tb.addAction(window.act_prev_shifted)
+    tb.addAction(window.act_next_shifted)
+    window.act_prev_shifted.setIconText("◀ shifted")
+    window.act_next_shifted.setIconText("shifted ▶")
+    spacer = QWidget()
+    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+    tb.addWidget(spacer)
+    window.shown_label = QLabel("")
+    window.shown_label.setObjectName("shownHash")
+    window.shown_label.setTextFormat(Qt.TextFormat.RichText)
+    window.shown_label.setContentsMargins(0, 0, 8, 0)
+    tb.addWidget(window.shown_label)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+
+
+def menu_actions(menu: QMenu | None):
+    """Every action of a menu and its submenus, separators left out."""
+    if menu is None:
+        return
+    for act in menu.actions():
+        if act.isSeparator():
+            continue
+        yield act
+        if act.menu() is not None:
+            yield from menu_actions(act.menu())
+
+
+def shortcut_rows(window) -> list[str]:
+    """"key: entry" for every menu entry with a shortcut, in menu order."""
+    rows = []
+    for menu_action in window.menuBar().actions():
+        for act in menu_actions(menu_action.menu()):
+            if not act.shortcut().isEmpty():
+                rows.append(f"{act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)}: "
+                            f"{act.text().replace('&', '').rstrip('…')}")
+    return rows

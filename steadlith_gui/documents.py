@@ -1,0 +1,127 @@
+"""Opening documents: the loader and the analyzer on the Qt side of the session.
+
+Loads (files, texts, examples, swaps, drops) go to the loader thread; batches that
+arrive are handed to the session, which decides what is still wanted. The session asks
+for an analysis (`analysis_wanted`) and this controller submits its inputs to the
+worker; a result goes back to the session, whose `result_changed` the presenter renders.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog
+
+from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
+from .session import OTHER, SIDES, Session
+from .worker import Analyzer, DocumentLoader, FileSource, LoadBatch, TextSource
+
+
+class DocumentController(QObject):
+    def __init__(self, window, session: Session):
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.analyzer = Analyzer(window)
+        self.loader = DocumentLoader(window)
+        self.loader.loaded.connect(self._on_loaded)
+        self.analyzer.result_ready.connect(session.accept_result)
+        session.analysis_wanted.connect(self.submit)
+
+    def submit(self) -> None:
+        self.window.editing.cancel_pause()
+        a, b, params = self.session.analysis_inputs()
+        if a is not None or b is not None:
+            self.analyzer.submit(a, b, params)
+
+    def _start(self, sources: dict, **kw) -> int | None:
+        if not sources:
+            return None
+        seq = self.loader.load(sources)
+        self.session.begin_load(seq, tuple(sources), **kw)
+        for side in sources:
+            self.window.presenter.update_header(side, "loading…")
+        return seq
+
+    def load_texts(self, text_a: str | None, text_b: str | None, name_a: str | None = None,
+                   name_b: str | None = None) -> None:
+        sources = {}
+        if text_a is not None:
+            sources["A"] = TextSource(text_a, name_a or "A (text)")
+        if text_b is not None:
+            sources["B"] = TextSource(text_b, name_b or "B (text)")
+        if self.session.confirm_discard(sources):
+            self._start(sources)
+
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
+        sources = {s: FileSource(str(p)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
+        if self.session.confirm_discard(sources):
+            self._start(sources, remember=remember)
+
+    def load_example(self, name: str, params=None) -> None:
+        if name in EXAMPLES:
+            self.load_files(*demo_paths(name), remember=False)
+            return
+        ex = PAIR_EXAMPLES[name]
+        if not self.session.confirm_discard(SIDES):
+            return
+        text_a, text_b, ex_params = ex.make()
+        params = params or ex_params
+        if params is not None:
+            with self.session.hold_analysis():  # the load below asks once, with these parameters
+                self.window.set_params(params)
+        seq = self._start({"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])})
+        self.session.jump_to_first_shift_after(seq if ex.jump_to_shift else None)
+        if ex.note:
+            self.window.show_message(ex.note, "info")
+
+    def swap(self) -> None:
+        plan = self.session.swap_plan()
+        if plan == "refused":
+            self.window.show_message("Swap A and B: a document is still loading; wait for the load to finish.", "info")
+        elif plan == "identities":
+            self.session.swap_identities()
+        elif plan == "reload":
+            self._swap_edited()
+
+    def _swap_edited(self) -> None:
+        """Swap keeping the edits: the texts as shown are loaded on the other side."""
+        sources, modified, emptied = {}, {}, []
+        for src in SIDES:  # take both texts before a side is emptied
+            dst = OTHER[src]
+            st = self.session.sides[src]
+            if st.doc is None:
+                emptied.append(dst)
+                continue
+            name, path = st.identity
+            sources[dst] = TextSource(self.session.current_text(src), name, path)
+            modified[dst] = st.modified
+        for dst in emptied:
+            self.session.sides[dst].seq = self.session.new_private_seq()  # never a loader batch's number
+            self.session.set_document(dst, None)
+        self._start(sources, modified=modified, swap=True)
+
+    def reload(self) -> None:
+        paths = {s: self.session.identity(s)[1] for s in SIDES}
+        if any(paths.values()):
+            self.load_files(paths["A"], paths["B"], remember=False)
+
+    def _on_loaded(self, batch: LoadBatch) -> None:
+        outcome = self.session.loaded(batch.seq, batch.documents, batch.errors)
+        if outcome.remember:
+            self.window.remember_documents()
+
+    def open_dialog(self, side: str) -> None:
+        path = self.session.identity(side)[1]
+        start = str(Path(path).parent) if path else ""
+        path, _ = QFileDialog.getOpenFileName(self.window, f"Open {side}", start, "Text files (*);;All files (*)")
+        if path:
+            self.load_files(*(path, None) if side == "A" else (None, path))
+
+    def files_dropped(self, paths: list[str], side: str | None) -> None:
+        if len(paths) >= 2:
+            self.load_files(paths[0], paths[1])
+        elif paths:
+            target = side or "A"
+            self.load_files(*(paths[0], None) if target == "A" else (None, paths[0]))

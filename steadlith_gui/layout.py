@@ -1,0 +1,99 @@
+"""The window's widget tree: the central row of panes and maps, the four docks and the
+status bar label (what meld keeps in a .ui template). Only construction and placement
+happen here; the parts in main_window wire the widgets to the session."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QMainWindow, QScrollArea, QVBoxLayout, QWidget
+from steadlith_core import ChunkerParams
+
+from .palette import Theme
+from .session import SIDES
+from .widgets.chunk_table import ChunkTable
+from .widgets.churn import ChurnPanel
+from .widgets.diagnostics import DiagnosticsView
+from .widgets.document_pane import DocumentPane, PaneColumn
+from .widgets.legend import Legend
+from .widgets.link_map import LinkMap
+from .widgets.message_bar import MessageBar
+from .widgets.overview_map import OverviewMap
+from .widgets.params_panel import ParamsPanel
+
+AREA = Qt.DockWidgetArea
+
+
+def build_widgets(window: QMainWindow, params: ChunkerParams | None, theme: Theme) -> None:
+    """Create every widget as an attribute of `window` and place it."""
+    _build_central(window, theme)
+    _build_docks(window, params, theme)
+    window.busy_label = QLabel("")
+    window.busy_label.setObjectName("busyLabel")
+    window.statusBar().addPermanentWidget(window.busy_label)
+
+
+def size_docks(window: QMainWindow) -> None:
+    window.resize(1500, 950)
+    window.resizeDocks([window.params_dock, window.churn_dock], [330, 350], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.diagnostics_dock], [250], Qt.Orientation.Vertical)
+    window.resizeDocks([window.churn_dock, window.table_dock], [470, 380], Qt.Orientation.Vertical)
+
+
+def _build_central(w: QMainWindow, theme: Theme) -> None:
+    """Message bar, legend, then [pane A | link map | pane B | overview] (`panes_row`)."""
+    w.message_bar = MessageBar(theme)
+    w.legend = Legend(theme)
+    w.pane_a = DocumentPane("A", theme)
+    w.pane_b = DocumentPane("B", theme)
+    w.pane_b.set_editable(True)
+    w.panes = {"A": w.pane_a, "B": w.pane_b}
+    w.columns = {s: PaneColumn(w.panes[s]) for s in SIDES}
+    w.link_map = LinkMap(w.pane_a, w.pane_b, theme)
+    w.overview = OverviewMap(w.pane_a, w.pane_b, theme)
+    central = QWidget()
+    central.setObjectName("central")
+    v = QVBoxLayout(central)
+    v.setContentsMargins(6, 4, 6, 2)
+    v.setSpacing(4)
+    v.addWidget(w.message_bar)
+    v.addWidget(w.legend)
+    w.panes_row = QHBoxLayout()
+    w.panes_row.setSpacing(0)
+    w.panes_row.addWidget(w.columns["A"], 1)
+    w.panes_row.addWidget(w.link_map)
+    w.panes_row.addWidget(w.columns["B"], 1)
+    w.panes_row.addSpacing(4)
+    w.panes_row.addWidget(w.overview)
+    v.addLayout(w.panes_row, 1)
+    w.setCentralWidget(central)
+
+
+def add_dock(w: QMainWindow, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    dock = QDockWidget(title, w)
+    dock.setObjectName(name)
+    dock.setWidget(widget)
+    w.addDockWidget(area, dock)
+    return dock
+
+
+def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> None:
+    """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
+    w.params_panel = ParamsPanel(params, theme)
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(w.params_panel)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setMinimumWidth(w.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
+    w.params_dock = add_dock(w, "Parameters", "paramsDock", scroll, AREA.LeftDockWidgetArea)
+    w.churn = ChurnPanel(theme)
+    w.churn_dock = add_dock(w, "Churn  (A → B)", "churnDock", w.churn, AREA.RightDockWidgetArea)
+    w.diagnostics = DiagnosticsView(theme)
+    w.diagnostics_a, w.diagnostics_b = w.diagnostics.panel_a, w.diagnostics.panel_b
+    w.diagnostics_dock = add_dock(w, "Diagnostics  (A | B)", "diagnosticsDock", w.diagnostics,
+                                  AREA.BottomDockWidgetArea)
+    w.table = ChunkTable(theme)
+    w.chunk_table = w.table.view
+    w.table_dock = add_dock(w, "Chunks", "chunkTableDock", w.table, AREA.RightDockWidgetArea)
+    w.splitDockWidget(w.churn_dock, w.table_dock, Qt.Orientation.Vertical)
+    w.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
+    w.setDockNestingEnabled(True)

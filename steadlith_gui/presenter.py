@@ -1,0 +1,126 @@
+"""Renders the session: documents into the panes, an analysis result into the panes,
+link map, overview, churn, chunk table and diagnostics, and the headers, title and
+status bar. It reads the session and the result, never a widget's state back."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QObject
+
+from .session import SIDES, Session
+from .widgets.overview_map import side_data
+
+
+class ResultPresenter(QObject):
+    def __init__(self, window, session: Session):
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        session.document_replaced.connect(self._on_document_replaced)
+        session.side_changed.connect(self._on_side_changed)
+        session.result_changed.connect(self._on_result)
+        window.analyzer.failed.connect(self._on_analysis_failed)
+        window.analyzer.busy_changed.connect(self._on_busy)
+
+    def _on_document_replaced(self, side: str) -> None:
+        w, st = self.window, self.session.sides[side]
+        pane = w.panes[side]
+        if st.doc is None:
+            pane.clear_document()
+        else:
+            pane.set_document(st.doc, st.modified)
+        if w.selection is not None:
+            w.select_chunk(w.selection[0], None, scroll=False)
+        w.link_map.set_links(None)
+        self.update_header(side, "analysing…" if st.doc is not None else "")
+        self.update_title()
+
+    def _on_side_changed(self, side: str) -> None:
+        self.update_header(side)
+        self.update_title()
+
+    def _on_result(self, result, consistent: bool) -> None:
+        w, session = self.window, self.session
+        sides = session.sides
+        for side, doc, chunking, layout in (("A", result.doc_a, result.a, result.layout_a),
+                                            ("B", result.doc_b, result.b, result.layout_b)):
+            if session.taken[side]:
+                w.panes[side].show_result(doc, chunking, layout, result.side_status(side))
+        comparison = result.comparison if consistent else None
+        w.link_map.set_links(result.links if comparison is not None else None)
+        w.overview.set_result({
+            side: side_data(layout if sides[side].chunking is chunking else None,
+                            status if comparison is not None else None,
+                            w.panes[side].document().characterCount())
+            for side, chunking, layout, status in (("A", result.a, result.layout_a, result.status_a),
+                                                   ("B", result.b, result.layout_b, result.status_b))
+        })
+        w.churn.show_comparison(comparison, self._empty_churn_message(result))
+        w.table.set_result(sides["A"].chunking, sides["B"].chunking,
+                           comparison.status_a if comparison is not None else None,
+                           comparison.status_b if comparison is not None else None)
+        for side in SIDES:
+            self.update_header(side)
+        if w.selection is not None:
+            w.select_chunk(*w.selection, scroll=False)
+        w.diagnostics.show_result(result)
+        if session.take_jump():
+            w.show_region(0)
+        self.update_status()
+        w.exports.update_actions()
+        w.analysis_ready.emit(result)
+
+    @staticmethod
+    def _empty_churn_message(result) -> str:
+        if result.comparison_error:
+            return f"No comparison: {result.comparison_error}"
+        if result.a is None or result.b is None:
+            missing = "A" if result.a is None else "B"
+            return (f"Load {missing} too: the churn of an edit needs two versions. "
+                    "Reused chunks, tokens to re-embed, phase shifts and the locality check appear here.")
+        return "Analysing the versions shown…"
+
+    def _on_analysis_failed(self, message: str) -> None:
+        self.window.show_message(f"Analysis failed: {message}. The previous result stays on screen.", "error")
+        for side in SIDES:
+            self.update_header(side)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.window.busy_label.setText("● analysing…" if busy else "")
+
+    def update_header(self, side: str, status: str = "") -> None:
+        st = self.session.sides[side]
+        if st.has_pending_edits and not status:
+            status = "edited: analysis after a pause"
+        self.window.columns[side].update_header(status, st.saved_as)
+
+    def update_title(self) -> None:
+        names = [st.identity[0] for st in self.session.sides.values() if st.doc is not None]
+        title = "Steadlith Inspector"
+        ws = self.session.workspace_path
+        if ws:
+            title += " — " + os.path.basename(ws)
+        if names:
+            title += (": " if ws else " — ") + " ↔ ".join(names)
+        self.window.setWindowTitle(title + "[*]")
+        self.window.setWindowModified(any(st.modified for st in self.session.sides.values()))
+
+    def update_status(self) -> None:
+        w, r = self.window, self.session.result
+        if r is None:
+            w.shown_label.setText("")
+            w.statusBar().showMessage(
+                "Open two versions of a document (File → Open A / Open B), drop files, or try Examples.")
+            return
+        h = r.params.params_hash
+        w.shown_label.setText(f"shown: params <code>{h[:8]}…{h[-4:]}</code> &nbsp; "
+                              f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
+        w.shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
+        parts = [f"{side}: {c.diagnostics.chunk_count:,} chunks" for side, c in (("A", r.a), ("B", r.b))
+                 if c is not None]
+        timing = f"analysis {r.ms_total:.1f} ms (A {r.ms_a:.1f} · B {r.ms_b:.1f}"
+        if r.comparison is not None:
+            timing += f" · compare {r.ms_compare:.1f}"
+        parts.append(timing + ")")
+        w.statusBar().showMessage("   ·   ".join(parts))

@@ -1,0 +1,155 @@
+"""`.steadlith` workspaces: what is shown, saved from the session; a saved one read on
+the thread pool and applied to the session all at once (or not at all)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Sequence
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog
+from steadlith_core import ParameterError, parse_assignments
+
+from . import exports
+from .models import DocumentError, prepare_document
+from .session import SIDES, Session
+from .workspace import SUFFIX as WORKSPACE_SUFFIX
+from .workspace import DocumentRef, Workspace, WorkspaceError, load_workspace, resolve_documents, save_workspace
+
+
+def read_workspace(path: str, assignments: Sequence[str] = ()) -> tuple[Workspace, dict]:
+    """Read, check and index a workspace (thread pool): the Workspace and its documents
+    as LoadedDocuments by side. All or nothing: any problem raises WorkspaceError."""
+    ws = load_workspace(path)
+    if assignments:
+        try:
+            ws = dataclasses.replace(ws, params=parse_assignments(list(assignments), base=ws.params))
+        except ParameterError as e:
+            raise WorkspaceError(path, None, f"invalid parameter given on top of it: {e}") from None
+    docs = {}
+    for side, (text, name, origin) in resolve_documents(ws).items():
+        try:
+            docs[side.upper()] = prepare_document(side.upper(), text, name=name, path=origin)
+        except DocumentError as e:
+            raise WorkspaceError(path, f"documents.{side}", str(e)) from None
+    return ws, docs
+
+
+class WorkspaceController(QObject):
+    def __init__(self, window, session: Session):
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self._seq = 0  # latest Open workspace request; older ones are dropped
+
+    def document_ref(self, side: str) -> DocumentRef | None:
+        """A side as a workspace entry: a file by its path, an edited file with its text, a
+        pasted text (examples, load_texts) with its text."""
+        st = self.session.sides[side]
+        if st.doc is None:
+            return None
+        name, path = st.identity[0], st.path
+        if st.modified:
+            text = self.session.current_text(side)
+            return DocumentRef.edited(path, text, name) if path else DocumentRef.pasted(text, name)
+        if path:
+            return DocumentRef.from_file(path, name)
+        return DocumentRef.pasted(st.doc.root.text, name)  # as given: line ends kept exactly
+
+    def current_workspace(self) -> Workspace:
+        return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.session.params,
+                         self.session.view.as_dict())
+
+    def save(self, path: str | os.PathLike | None = None) -> int | None:
+        path = path or self.session.workspace_path
+        if not path:
+            return self.save_as()
+        return self._write(os.fspath(path))
+
+    def save_as(self) -> int | None:
+        name_a, name_b = self.window.shown_names()
+        start = self.session.workspace_path or exports.default_name("workspace", name_a, name_b)
+        path = self.window.exports.ask_save_path("Save workspace as", start,
+                                                 f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)", "open")
+        if not path:
+            return None
+        if not os.path.splitext(path)[1]:
+            path += WORKSPACE_SUFFIX
+        return self._write(path)
+
+    def _remember(self, path: str) -> None:
+        self.session.workspace_path = os.path.abspath(path)
+        self.window.settings.set_folder("open", os.path.dirname(self.session.workspace_path))
+        self.window.recent_menu.add({"workspace": self.session.workspace_path})
+        self.window.presenter.update_title()
+
+    def _write(self, path: str) -> int:
+        ws = self.current_workspace()  # the texts are taken now; JSON and the write run below
+        w = self.window
+
+        def done(_value) -> None:
+            self._remember(path)
+            w.show_message(f"Saved the workspace to {path}", "info")
+            w.workspace_saved.emit(path)
+
+        def failed(message: str) -> None:
+            w.show_message(f"Could not save the workspace: {message}", "error")
+            w.workspace_failed.emit(message)
+
+        return w.jobs.start(lambda: save_workspace(ws, path), done, failed)
+
+    def open(self, path: str | os.PathLike | None = None, *, keep_theme: bool = False,
+             assignments: Sequence[str] = ()) -> int | None:
+        w, session = self.window, self.session
+        if path is None:
+            folder = w.settings.folder("open") or os.getcwd()
+            path, _ = QFileDialog.getOpenFileName(w, "Open workspace", folder,
+                                                  f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)")
+            if not path:
+                return None
+        path = os.fspath(path)
+        if not session.confirm_discard(SIDES):
+            return None
+        revisions = {s: session.sides[s].revision for s in SIDES}
+        self._seq += 1
+        seq = self._seq
+        sets = tuple(assignments)
+
+        def done(value) -> None:
+            if seq != self._seq:
+                return  # a later Open workspace replaced this one
+            ws, docs = value
+            typed = [s for s in SIDES if session.sides[s].revision != revisions[s] and session.sides[s].modified]
+            if typed and not session.confirm_discard(typed):
+                w.show_message("Opening the workspace was cancelled: your edits are kept.", "info")
+                w.workspace_failed.emit("cancelled")
+                return
+            self._apply(path, ws, docs, keep_theme)
+
+        def failed(message: str) -> None:
+            if seq != self._seq:
+                return
+            w.show_message(f"Cannot open the workspace: {message}\nNothing was changed.", "error")
+            w.workspace_failed.emit(message)
+
+        return w.jobs.start(lambda: read_workspace(path, sets), done, failed)
+
+    def _apply(self, path: str, ws: Workspace, docs: dict, keep_theme: bool) -> None:
+        session, w = self.session, self.window
+        w.editing.cancel_pause()
+        session.jump_to_first_shift_after(None)
+        with session.hold_analysis():
+            for side in SIDES:
+                session.sides[side].seq = session.new_private_seq()  # loads still on their way are stale
+                ref = ws.documents[side.lower()]
+                session.set_document(side, docs.get(side), modified=bool(ref is not None and ref.modified))
+            w.set_params(ws.params)
+            session.apply_view(ws.view, keep_theme)
+        self._remember(path)
+        for side in SIDES:
+            w.presenter.update_header(side)
+        session.documents_changed.emit()
+        session.request_analysis()
+        w.statusBar().showMessage(f"Opened the workspace {path}", 5000)
+        w.workspace_opened.emit(path)
