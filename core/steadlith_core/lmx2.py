@@ -126,35 +126,57 @@ def compute_keys(
 # -- stage 3: cuts -----------------------------------------------------------------------
 
 
-def window_max(values: np.ndarray, pos: np.ndarray, reach: int) -> np.ndarray:
-    """For each i, the maximum of values[j] over every j with |pos[j] - pos[i]| <= reach
-    (`pos` strictly increasing): a sparse table, then two lookups a query."""
+def _floor_log2(v: np.ndarray) -> np.ndarray:
+    return np.frexp(v)[1].astype(np.int64) - 1  # exact for positive ints below 2^53
+
+
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray:
+    """For each index i in `candidates`, whether values[i] >= values[j] for every j with
+    |pos[j] - pos[i]| <= reach (`pos` strictly increasing; equal values both qualify).
+
+    A candidate smaller than a neighbour in reach is dropped first (two comparisons a
+    cut remove most); the rest get a range-maximum query on a sparse table."""
     m = values.size
-    if m == 0:
-        return values.copy()
-    lo = np.searchsorted(pos, pos - reach, "left")
-    hi = np.searchsorted(pos, pos + reach, "right")
-    length = hi - lo
-    top = int(length.max()).bit_length() - 1
+    if candidates.size == 0:
+        return np.zeros(0, dtype=bool)
+    near = np.diff(pos) <= reach
+    left_ok = np.ones(m, dtype=bool)
+    left_ok[1:] = ~near | (values[1:] >= values[:-1])
+    right_ok = np.ones(m, dtype=bool)
+    right_ok[:-1] = ~near | (values[:-1] >= values[1:])
+    keep = left_ok[candidates] & right_ok[candidates]
+    cand = candidates[keep]
+    result = np.zeros(candidates.size, dtype=bool)
+    if cand.size == 0:
+        return result
+    at = pos[cand]
+    lo = np.searchsorted(pos, at - reach, "left")
+    hi = np.searchsorted(pos, at + reach, "right")
+    level = _floor_log2(hi - lo)
+    top = int(level.max())
     table = np.empty((top + 1, m), dtype=values.dtype)
     table[0] = values
     for k in range(1, top + 1):
         step = 1 << (k - 1)
         table[k, : m - step] = np.maximum(table[k - 1, : m - step], table[k - 1, step:])
         table[k, m - step :] = table[k - 1, m - step :]  # never read by a query
-    level = np.floor(np.log2(length)).astype(np.int64)
     flat = table.ravel()
     row = level * m
-    return np.maximum(flat[row + lo], flat[row + hi - (1 << level)])
+    best = np.maximum(flat[row + lo], flat[row + hi - (1 << level)])
+    result[keep] = values[cand] >= best
+    return result
 
 
-def _nearest_distances(marked: np.ndarray, cum: np.ndarray) -> np.ndarray:
-    """For each cut, the token distance to the nearest marked cut other than itself on
-    each side, as the smaller of the two (cuts 0 and n must be marked)."""
-    idx = np.arange(marked.size)
-    prev = np.maximum.accumulate(np.where(marked, idx, 0))
-    nxt = np.minimum.accumulate(np.where(marked, idx, marked.size - 1)[::-1])[::-1]
-    return np.minimum(cum - cum[prev], cum[nxt] - cum)
+def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
+    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
+    distance < `distance`. Each marked cut covers an index range; a running count of
+    range starts minus range ends tells which cuts are covered."""
+    n1 = cum.size
+    at = cum[marked]
+    first = np.searchsorted(cum, at - distance, "right")
+    stop = np.searchsorted(cum, at + distance, "left")
+    cover = np.bincount(first, minlength=n1 + 1)[:n1] - np.bincount(stop, minlength=n1 + 1)[:n1]
+    return np.cumsum(cover) > 0
 
 
 class Lmx2Cuts(NamedTuple):
@@ -173,26 +195,24 @@ def compute_cuts(
     n = word_tokens.size
     edges = np.zeros(n + 1, dtype=bool)
     edges[0] = edges[n] = True
+    primary = np.zeros(n + 1, dtype=bool)
+    fill = np.zeros(n + 1, dtype=bool)
     if n < 2:
-        empty = np.zeros(n + 1, dtype=bool)
-        return Lmx2Cuts(edges, empty, empty, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
+        return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     long_word = word_tokens >= min_tokens
     edges[1:n] = long_word[:-1] | long_word[1:]
-    interior = slice(1, n)
-    x = cum[interior]
+    x = cum[1:n]  # interior cut c sits at index c - 1 of x and of the key slices
 
-    far_from_edges = _nearest_distances(edges, cum) >= min_tokens
-    best_1 = window_max(keys.key_1[interior], x, horizon)
-    primary = np.zeros(n + 1, dtype=bool)
-    primary[interior] = far_from_edges[interior] & ~edges[interior] & (keys.key_1[interior] == best_1)
+    # S: away from every edge, and a maximum of key_1 among all interior cuts in reach
+    blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
+    candidates = np.flatnonzero(~blocked[1:n])
+    primary[candidates[local_maxima(keys.key_1[1:n], x, horizon, candidates)] + 1] = True
 
+    # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
     chosen = edges | primary
-    zone = np.zeros(n + 1, dtype=bool)
-    zone[interior] = ~chosen[interior] & (_nearest_distances(chosen, cum)[interior] >= gate)
-    zone_keys = np.where(zone[interior], keys.key_2[interior], np.uint64(0))
-    best_2 = window_max(zone_keys, x, fill_horizon)
-    fill = np.zeros(n + 1, dtype=bool)
-    fill[interior] = zone[interior] & (zone_keys == best_2)
+    zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
+    every = np.arange(zone.size)
+    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, every)]] = True
     return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
 
 
