@@ -366,10 +366,6 @@ def chunk_lmx2(text: str, params: Lmx2Params | None = None) -> Lmx2Chunking:
     return Lmx2Chunking(text, words, p, phash, chunks, boundaries, diagnostics, tok, cum, keys, cuts, canonical)
 
 
-def class_name(r: int) -> str:
-    return CLASS_NAMES[r]
-
-
 __all__ = [
     "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "Lmx2Chunking", "Lmx2Cuts", "Lmx2Diagnostics", "Lmx2Keys",
     "Lmx2Span", "boundary_classes", "chunk_lmx2", "compute_cuts", "compute_keys", "spans", "window_hashes",

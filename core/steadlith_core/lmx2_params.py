@@ -90,9 +90,13 @@ class Lmx2Params:
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any], base: "Lmx2Params | None" = None) -> "Lmx2Params":
-        """Defaults (or `base`) changed by `values` (without `boundary_rule`)."""
+        """Defaults (or `base`) changed by `values`; a `boundary_rule` in them must be ours."""
+        values = dict(values)
+        rule = values.pop("boundary_rule", LMX2_RULE)
+        if rule != LMX2_RULE:
+            raise ParameterError("boundary_rule", f"Lmx2Params are the parameters of {LMX2_RULE}, not {rule!r}", rule)
         _reject_foreign_names(values, LMX2_RULE)
-        return replace(base or cls(), **dict(values))
+        return replace(base or cls(), **values)
 
     def with_changes(self, **changes: Any) -> "Lmx2Params":
         return Lmx2Params.from_dict(changes, base=self)

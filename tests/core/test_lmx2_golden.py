@@ -163,3 +163,14 @@ def test_the_rules_never_share_a_chunk_hash():
     (a,), (b,) = chunk_lmx2(text).chunks, chunk(text).chunks
     assert a.text == b.text
     assert a.hash != b.hash
+
+
+def test_changes_keep_the_rule_and_are_validated():
+    p = Lmx2Params().with_changes(min_tokens=50)
+    assert (p.min_tokens, p.gate, p.margin) == (50, 231, 96 + 231 + 128 + 32)
+    assert Lmx2Params.from_dict({"boundary_rule": "lmx2-v1", "horizon": 200}).horizon == 200
+    for change, field in (({"window_words": 4}, "window_words"), ({"boundary_rule": "tttd-v1"}, "boundary_rule"),
+                          ({"max_tokens": 100}, "max_tokens")):
+        with pytest.raises(ParameterError) as info:
+            Lmx2Params.from_dict(change)
+        assert info.value.field == field
