@@ -130,6 +130,24 @@ def _floor_log2(v: np.ndarray) -> np.ndarray:
     return np.frexp(v)[1].astype(np.int64) - 1  # exact for positive ints below 2^53
 
 
+DENSE_SPAN_SLACK = 4096  # token spans this much past 4 per position are searched instead
+
+
+def _reach_bounds(pos: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi): the indices j with |pos[j] - a| <= reach, for each a in `at` (a value
+    of `pos`). Token positions are integers: when they span few tokens (any real text)
+    a running count of positions answers each query with one lookup, cheaper than two
+    binary searches; long words can make positions sparse, and then it searches."""
+    span = int(pos[-1] - pos[0])
+    if span > 4 * pos.size + DENSE_SPAN_SLACK:
+        return np.searchsorted(pos, at - reach, "left"), np.searchsorted(pos, at + reach, "right")
+    below = np.zeros(span + 2, dtype=np.int64)  # below[t]: how many positions lie below pos[0] + t
+    below[pos - pos[0] + 1] = 1
+    np.cumsum(below, out=below)
+    rel = at - pos[0]
+    return below[np.maximum(rel - reach, 0)], below[np.minimum(rel + reach + 1, span + 1)]
+
+
 def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray:
     """For each index i in `candidates`, whether values[i] >= values[j] for every j with
     |pos[j] - pos[i]| <= reach (`pos` strictly increasing; equal values both qualify).
@@ -149,9 +167,7 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     result = np.zeros(candidates.size, dtype=bool)
     if cand.size == 0:
         return result
-    at = pos[cand]
-    lo = np.searchsorted(pos, at - reach, "left")
-    hi = np.searchsorted(pos, at + reach, "right")
+    lo, hi = _reach_bounds(pos, pos[cand], reach)
     level = _floor_log2(hi - lo)
     top = int(level.max())
     table = np.empty((top + 1, m), dtype=values.dtype)

@@ -81,3 +81,26 @@ def test_fast_path_equals_oracle(text, p):
     n = fast.word_count
     assert [int(k) for k in fast.keys.key_1[1:n]] == [o.key_1[c] for c in range(1, n)]
     assert [int(k) for k in fast.keys.key_2[1:n]] == [o.key_2[c] for c in range(1, n)]
+
+
+@given(st.lists(st.integers(1, 60), min_size=1, max_size=80), st.integers(1, 100), st.data())
+def test_both_ways_of_finding_the_reach_agree(gaps, reach, data):
+    """Dense token positions use a running count, sparse ones binary search (long words);
+    small streams only ever take the first way, so both are checked here directly."""
+    import numpy as np
+
+    from steadlith_core import lmx2
+
+    pos = np.cumsum(np.array(gaps, dtype=np.int64))
+    at = pos[data.draw(st.lists(st.integers(0, pos.size - 1), max_size=20))] if pos.size else pos
+    want = (
+        [sum(1 for p in pos.tolist() if p < a - reach) for a in at.tolist()],
+        [sum(1 for p in pos.tolist() if p <= a + reach) for a in at.tolist()],
+    )
+    for slack in (10**9, -(10**9)):
+        old, lmx2.DENSE_SPAN_SLACK = lmx2.DENSE_SPAN_SLACK, slack
+        try:
+            lo, hi = lmx2._reach_bounds(pos, at, reach)
+        finally:
+            lmx2.DENSE_SPAN_SLACK = old
+        assert (lo.tolist(), hi.tolist()) == want
