@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.session = Session(self.params_panel.params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
+        self._view_shown = None  # the view options last applied to the widgets (see _show_view)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
         self._build_parts()
@@ -104,24 +105,34 @@ class MainWindow(QMainWindow):
         s.message.connect(self.show_message)
         s.load_failed.connect(self.load_failed.emit)
         s.documents_changed.connect(self.documents_changed.emit)
-        self.recent_menu.open_requested.connect(self.open_recent)
+        self.recent_menu.open_requested.connect(self._open_entry)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
         self.presenter.update_status()
 
     def _show_view(self, view) -> None:
-        """Widgets follow the session's view options (a workspace, or a menu toggle)."""
-        for act, on in ((self.act_sync, view.sync_scroll), (self.act_syntax, view.syntax_colour),
-                        (self.act_legend, view.legend), (self.act_edit_a, view.edit_a), (self.act_edit_b, view.edit_b)):
-            act.setChecked(on)  # unchanged: no signal; changed: its handler sets the same value again
-        for side, on in (("A", view.edit_a), ("B", view.edit_b)):
-            if self.panes[side].editable != on:
-                self.set_editable(side, on)
-        for pane in self.panes.values():
-            pane.set_syntax_enabled(view.syntax_colour)
-        self.legend.setVisible(view.legend)
-        self.table.set_filter_state(view.chunk_filter)
+        """Widgets follow the session's view options (a workspace, or a menu toggle).
+        Only what changed since the last call is applied: some of it is O(document)
+        (syntax colouring), and a key typed in the table filter changes the view too."""
+        shown, self._view_shown = self._view_shown, view
+        def changed(name: str) -> bool:
+            return shown is None or getattr(shown, name) != getattr(view, name)
+
+        for act, name in ((self.act_sync, "sync_scroll"), (self.act_syntax, "syntax_colour"),
+                          (self.act_legend, "legend"), (self.act_edit_a, "edit_a"), (self.act_edit_b, "edit_b")):
+            if changed(name):
+                act.setChecked(getattr(view, name))  # its handler sets the same value again: no loop
+        for side, name in (("A", "edit_a"), ("B", "edit_b")):
+            if changed(name) and self.panes[side].editable != getattr(view, name):
+                self.set_editable(side, getattr(view, name))
+        if changed("syntax_colour"):
+            for pane in self.panes.values():
+                pane.set_syntax_enabled(view.syntax_colour)
+        if changed("legend"):
+            self.legend.setVisible(view.legend)
+        if changed("chunk_filter"):
+            self.table.set_filter_state(view.chunk_filter)
 
     # -- state, read from the session ------------------------------------------------------
     @property
@@ -246,6 +257,10 @@ class MainWindow(QMainWindow):
             self.recent_menu.add({"a": a, "b": b})
 
     def open_recent(self, entry: dict) -> None:
+        """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""
+        self.recent_menu.choose(entry)
+
+    def _open_entry(self, entry: dict) -> None:
         if "workspace" in entry:
             self.open_workspace(entry["workspace"])
         else:

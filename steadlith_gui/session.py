@@ -23,10 +23,14 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
 from steadlith_core import ChunkerParams
+from steadlith_core.vocabulary import STATUSES
 
 SIDES = ("A", "B")
 OTHER = {"A": "B", "B": "A"}
 THEME_CHOICES = ("system", "light", "dark")
+#: What the chunk table's filters can be set to ("" is "any"); the table offers exactly these.
+FILTER_VERSIONS = ("", "A", "B")
+FILTER_STATUSES = ("", "changed", *STATUSES)
 
 #: The parameters type of each boundary rule; a second rule adds its own entry.
 PARAMS_TYPES: dict[str, type] = {"tttd-v1": ChunkerParams}
@@ -126,11 +130,18 @@ class ViewOptions:
                     changes["theme"] = value
             elif f.name == "chunk_filter":
                 if isinstance(value, dict):
-                    changes[f.name] = {k: (value[k] if isinstance(value.get(k), str) else old)
+                    changes[f.name] = {k: (value[k] if _filter_value_ok(k, value.get(k)) else old)
                                        for k, old in self.chunk_filter.items()}
             elif isinstance(value, bool):
                 changes[f.name] = value
         return dataclasses.replace(self, **changes)
+
+
+def _filter_value_ok(key: str, value: Any) -> bool:
+    """A chunk filter value the table can show: free text, or one of its choices."""
+    if not isinstance(value, str):
+        return False
+    return key == "text" or value in {"version": FILTER_VERSIONS, "status": FILTER_STATUSES}.get(key, ())
 
 
 class LoadOutcome(NamedTuple):

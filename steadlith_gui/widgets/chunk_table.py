@@ -17,10 +17,14 @@ from PySide6.QtWidgets import (
 )
 
 from ..models import COLUMNS, ChunkFilterProxy, ChunkTableModel
-from ..palette import LIGHT, STATUSES, Theme
+from ..palette import LIGHT, Theme
+from ..session import FILTER_STATUSES, FILTER_VERSIONS
 
-VERSION_CHOICES = (("A and B", ""), ("A", "A"), ("B", "B"))
-STATUS_CHOICES = (("any status", ""), ("changed (not reused)", "changed"), *((s, s) for s in STATUSES))
+_VERSION_LABELS = {"": "A and B"}
+_STATUS_LABELS = {"": "any status", "changed": "changed (not reused)"}
+# the session accepts exactly these values, so a workspace cannot hold a filter not shown
+VERSION_CHOICES = tuple((_VERSION_LABELS.get(v, v), v) for v in FILTER_VERSIONS)
+STATUS_CHOICES = tuple((_STATUS_LABELS.get(s, s), s) for s in FILTER_STATUSES)
 
 
 class ChunkTable(QWidget):

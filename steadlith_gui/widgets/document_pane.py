@@ -219,6 +219,8 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         return self._highlighter.document() is not None
 
     def set_syntax_enabled(self, enabled: bool) -> None:
+        if enabled == self._syntax_enabled:
+            return  # re-highlighting is O(document): never for a no-op
         self._syntax_enabled = enabled
         self._apply_syntax()
 

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 from steadlith_core.examples import phase_shift_counterexample
 
 from compare_helpers import chunk_visible, position_point
-from gui_helpers import load_texts
+from gui_helpers import load_texts, make_window
 from steadlith_gui.models import COLUMNS, ChunkTableModel
 
 
@@ -154,3 +154,26 @@ def test_filter_state_round_trips_and_ignores_unknown_values(qtbot):
     table.status_combo.setCurrentIndex(table.status_combo.findData("changed"))  # as a user would
     assert changes[-1]["status"] == "changed"
 
+
+
+def test_typing_in_the_table_filter_does_not_recolour_the_documents(qtbot, monkeypatch):
+    """A key in the filter box changes the session's view options; applying them must
+    not re-run syntax colouring (O(document): seconds on a large code file), only what
+    changed. Counted on the highlighter of both panes."""
+    from steadlith_gui.widgets.syntax_highlighter import PygmentsHighlighter
+
+    calls = []
+    original = PygmentsHighlighter.rehighlight
+    monkeypatch.setattr(PygmentsHighlighter, "rehighlight", lambda self: (calls.append(1), original(self)))
+    window = make_window(qtbot)
+    code = "def f(x):\n    return x + 1\n\n" * 40
+    load_texts(qtbot, window, code, code.replace("x + 1", "x + 2", 1), name_a="a.py", name_b="b.py")
+    calls.clear()
+    qtbot.keyClicks(window.table.filter_edit, "prim")
+    window.act_legend.trigger()
+    window.act_legend.trigger()
+    assert window.session.view.chunk_filter["text"] == "prim"
+    assert calls == []
+    window.act_syntax.trigger()  # a real change still recolours: off, then on again
+    window.act_syntax.trigger()
+    assert window.session.view.syntax_colour and calls

@@ -235,6 +235,11 @@ def test_view_options_are_what_a_workspace_saves():
     assert rec.names() == ["view_changed"]
     s.apply_view({"theme": "light", "edit_a": True}, keep_theme=True)
     assert s.view.theme == "dark" and s.view.edit_a
+    # a workspace's filter value the table does not offer is not kept (nor saved again)
+    s.apply_view({"chunk_filter": {"version": "Z", "status": "bogus", "text": "hash"}})
+    assert s.view.chunk_filter == {"text": "hash", "version": "", "status": "shifted"}
+    s.apply_view({"chunk_filter": {"version": "A", "status": "changed"}})
+    assert s.view.chunk_filter == {"text": "hash", "version": "A", "status": "changed"}
 
 
 def test_an_example_with_a_jump_shows_its_first_shifted_region_once():

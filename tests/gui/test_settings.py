@@ -139,3 +139,12 @@ def test_theme_choice_is_remembered_only_when_chosen_in_the_menu(qtbot):
 def test_command_line_precedence_is_documented():
     text = " ".join(build_parser().format_help().split())
     assert "Command-line choices win over remembered settings" in text
+
+
+def test_open_recent_from_a_script_removes_a_missing_entry_as_the_menu_does(qtbot, tmp_path):
+    pa, pb = write_pair(tmp_path)
+    w = make_window(qtbot, settings=AppSettings.user())
+    load_files(qtbot, w, pa, pb)
+    os.remove(pa)
+    w.open_recent({"a": str(pa), "b": str(pb)})
+    assert "removed from the recent files" in w.message_bar.text() and w.recent_entries() == []
