@@ -155,6 +155,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.repeat < 1:
         raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
+    if args.sizes is not None:
+        from .bench import bench_sizes, format_sizes
+
+        if args.sizes < 1:
+            raise SteadlithError(f"--sizes must be >= 1 (MB), got {args.sizes}")
+        sizes = bench_sizes(range(1, args.sizes + 1))
+        print(json.dumps(sizes, indent=2) if args.format == "json" else format_sizes(sizes))
+        return 0
     if args.file:
         text, name = load_text(args.file), args.file
     else:
@@ -346,10 +354,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the self-contained HTML report (both documents, statuses, identity) to PATH")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("bench", help="benchmark chunking, word diff and compare (medians)")
+    p = sub.add_parser("bench", help="benchmark chunking (both rules side by side), word diff and compare (medians)")
     p.add_argument("file", nargs="?", help="document to chunk (default: built-in 1 MB prose)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
+    p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
+                   help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
+                        "exceptions, SPEC-lmx2 §5) or over max_tokens, both rules at defaults on MB streams "
+                        "of 1 MB of generated prose (seeds 1..MB; default 4)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     return parser
