@@ -1,4 +1,4 @@
-"""steadlith_core: the Qt-free content-defined chunker of Steadlith (tttd-v1).
+"""steadlith_core: the Qt-free content-defined chunker of Steadlith (rules tttd-v1 and lmx2-v1).
 
     >>> from steadlith_core import chunk, ChunkerParams
     >>> result = chunk("Some text to index.", ChunkerParams(min_tokens=1, max_tokens=64))
@@ -7,7 +7,7 @@
 """
 
 from ._version import __version__
-from .analysis import Analysis
+from .analysis import Analysis, compare_rules
 from .baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
 from .chunks import Chunk, Chunking
 from .compare import (
@@ -18,7 +18,7 @@ from .compare import (
     PhaseShiftRegion,
     compare,
 )
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, Lmx2Diagnostics
 from .diff import DiffOp, diff_sequences, word_diff
 from .errors import (
     ComparisonError,
@@ -33,15 +33,18 @@ from .export import (
     chunking_to_json,
     chunks_jsonl,
     comparison_json,
+    rules_comparison_json,
     to_json_text,
     write_text_atomic,
 )
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
 from .loader import decode_document, load_text
 from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
-from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
+from .lmx2_params import BOUNDARY_RULES, LMX2_RULE, Lmx2Params
+from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams
+from .rules import params_from_mapping, parse_assignments, parse_rule_assignments, rule_of
 from .pipeline import Pipeline, chunk
-from .presets import PRESETS, preset
+from .presets import LMX2_PRESETS, PRESETS, RULE_PRESETS, preset
 from .report import locality_verdict, render_report
 from .tokens import TokenCounter, register_counter, unregister_counter
 
@@ -49,6 +52,7 @@ __all__ = [
     "Analysis",
     "BASELINE_STRATEGY",
     "BOUNDARY_RULE",
+    "BOUNDARY_RULES",
     "BaselineChurn",
     "Chunk",
     "ChunkerParams",
@@ -64,10 +68,15 @@ __all__ = [
     "FixedChunking",
     "FixedTokenParams",
     "IDENTITY_SCHEMA_VERSION",
+    "LMX2_PRESETS",
+    "LMX2_RULE",
     "LoadError",
+    "Lmx2Diagnostics",
+    "Lmx2Params",
     "LocalityViolation",
     "NORMALIZER_VERSION",
     "PRESETS",
+    "RULE_PRESETS",
     "ParameterError",
     "PhaseShiftRegion",
     "Pipeline",
@@ -83,6 +92,7 @@ __all__ = [
     "chunking_to_json",
     "chunks_jsonl",
     "compare",
+    "compare_rules",
     "comparison_json",
     "decode_document",
     "diff_sequences",
@@ -90,10 +100,14 @@ __all__ = [
     "load_text",
     "locality_verdict",
     "normalize",
+    "params_from_mapping",
     "parse_assignments",
+    "parse_rule_assignments",
     "preset",
     "register_counter",
     "render_report",
+    "rule_of",
+    "rules_comparison_json",
     "to_json_text",
     "unregister_counter",
     "word_diff",

@@ -11,13 +11,15 @@ the hashes and the chunk analysis.
 from __future__ import annotations
 
 import threading
+from typing import Iterable, Mapping
 
 from .baseline import FixedChunking, baseline_for
-from .chunks import Chunking
+from .chunks import AnyParams, Chunking
 from .compare import Comparison, check_comparable, compare
 from .diff import DiffOp, word_diff
-from .params import ChunkerParams
+from .errors import ParameterError
 from .pipeline import Pipeline, LRU, gc_paused
+from .rules import rule_of
 
 
 class Analysis:
@@ -38,8 +40,14 @@ class Analysis:
             self._diffs.data.clear()
             self._baselines.data.clear()
 
-    def chunk(self, text: str, params: ChunkerParams | None = None) -> Chunking:
+    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
         return self.pipeline.chunk(text, params)
+
+    def compare_rules(self, text_a: str, text_b: str,
+                      params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
+        """compare_rules() over this Analysis's caches (the word diff is computed once
+        for all rules, each document normalized once)."""
+        return compare_rules(text_a, text_b, params, analysis=self)
 
     def compare(self, a: Chunking, b: Chunking, *, baseline: bool = True) -> Comparison:
         """compare(a, b), with the word diff and the baselines taken from the caches."""
@@ -54,3 +62,25 @@ class Analysis:
     def _baseline(self, x: Chunking) -> FixedChunking:
         key = (x.text, x.params.max_tokens, x.params.token_counter)
         return self._baselines.get(key, lambda: baseline_for(x))
+
+
+def compare_rules(text_a: str, text_b: str, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
+                  analysis: Analysis | None = None, baseline: bool = True) -> dict[str, Comparison]:
+    """The same two versions compared under several boundary rules: `{rule: Comparison}`,
+    in the order given. `params` is `{rule id: its parameters}` (as from
+    rules.parse_rule_assignments) or just the parameter sets, one per rule. Each
+    Comparison checks locality at its own rule's margin and carries the fixed-size
+    baseline at its own max_tokens (the same baseline when the rules share it)."""
+    if isinstance(params, Mapping):
+        items = list(params.items())
+        for rule, p in items:
+            if rule_of(p) != rule:
+                raise ParameterError("boundary_rule", f"parameters of {rule_of(p)} given for {rule}", rule)
+    else:
+        items = [(rule_of(p), p) for p in params]
+    rules = [rule for rule, _ in items]
+    if len(set(rules)) != len(rules):
+        raise ParameterError("boundary_rule", f"each rule once, got {', '.join(rules)}", rules)
+    analysis = analysis if analysis is not None else Analysis()
+    return {rule: analysis.compare(analysis.chunk(text_a, p), analysis.chunk(text_b, p), baseline=baseline)
+            for rule, p in items}

@@ -23,7 +23,7 @@ from .errors import ParameterError
 from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import enc
-from .chunks import CanonicalText, Chunk, Chunking, build_chunks, utf8_words
+from .chunks import CanonicalText, Chunk, Chunking, build_chunks, cut_boundary, utf8_words
 
 BASELINE_STRATEGY = "fixed-tokens/1"
 BASELINE_FAMILY = "fixed-tokens"
@@ -100,14 +100,14 @@ def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.nd
         canonical = CanonicalText(words, utf8_words(words))
     cuts = fixed_cuts(cum_tokens, params.max_tokens)
     last = len(cuts) - 1
-    kinds = [(s, e, END if i == last else WINDOW, False) for i, (s, e) in enumerate(cuts)]
+    kinds = [(s, e, END if i == last else WINDOW, False, cut_boundary(words, e)) for i, (s, e) in enumerate(cuts)]
     phash = params.params_hash
     chunks = build_chunks(words, canonical, kinds, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
     return FixedChunking(words, params, phash, chunks, word_tokens, cum_tokens)
 
 
 def baseline_for(result: Chunking) -> FixedChunking:
-    """The baseline over a tttd-v1 chunking's own stream: window = its max_tokens."""
+    """The baseline over a chunking's own stream (either rule): window = its max_tokens."""
     params = FixedTokenParams(result.params.max_tokens, result.params.token_counter)
     return fixed_chunking(result.words, result.word_tokens, result.cum_tokens, params, result.canonical)
 

@@ -1,4 +1,6 @@
-"""`steadlith bench`: medians of cold chunking, staged re-chunking, word diff and compare()."""
+"""`steadlith bench`: medians of cold chunking, staged re-chunking, word diff and compare(),
+for tttd-v1 and, side by side on the same document, lmx2-v1; `--sizes` measures how
+often each rule's chunks fall under min_tokens or over max_tokens on long streams."""
 
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
+from .chunks import AnyParams, Chunking
 from .compare import compare
 from .diff import EQUAL, word_diff
+from .lmx2_params import Lmx2Params
 from .normalize import normalize
 from .params import ChunkerParams
 from .pipeline import Pipeline
@@ -32,9 +36,15 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def rechunk_cases(base: ChunkerParams, runs: int) -> dict[str, list[ChunkerParams]]:
+def rechunk_cases(base: AnyParams, runs: int) -> dict[str, list[AnyParams]]:
     """For each kind of change, `runs` parameter sets that differ from each other and
     from `base`, so that no timed run is answered from the cut cache."""
+    if isinstance(base, Lmx2Params):  # the changes that leave lmx2-v1's keys cached
+        return {
+            "min_tokens": [base.with_changes(min_tokens=max(1, base.min_tokens // 2 + i)) for i in range(runs)],
+            "max_tokens": [base.with_changes(max_tokens=base.max_tokens * 2 + i) for i in range(runs)],
+            "horizon": [base.with_changes(horizon=base.horizon * 2 + i) for i in range(runs)],
+        }
     d_mask = (1 << base.degree) - 1
     primary = (base.primary_mask | base.primary_mask << 1) & d_mask  # one more mask bit
     backup = (base.backup_mask | base.backup_mask << 1) & d_mask
@@ -49,7 +59,7 @@ def rechunk_cases(base: ChunkerParams, runs: int) -> dict[str, list[ChunkerParam
     }
 
 
-def bench_chunking(text: str, params: ChunkerParams, repeat: int) -> dict:
+def bench_chunking(text: str, params: AnyParams, repeat: int) -> dict:
     mb = len(text.encode("utf-8")) / 1e6
     cold_ms = _median_ms(lambda: _pipeline().chunk(text, params), repeat)
     pipeline = _pipeline()
@@ -146,6 +156,104 @@ def peak_memory_mb(n_chars: int) -> dict:
             "rss_before_chunking_mb": round(before_kb / 1024, 1), "peak_rss_mb": round(peak_kb / 1024, 1)}
 
 
+def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:
+    """Both rules at their defaults on the same document in one process: cold chunking
+    (and the ratio lmx2-v1 / tttd-v1, target <= 1.5) and warm re-chunking. `tttd` is
+    tttd-v1's bench_chunking result when already measured."""
+    tttd = tttd if tttd is not None else bench_chunking(text, ChunkerParams(), repeat)
+    lmx2 = bench_chunking(text, Lmx2Params(), repeat)
+    return {"tttd-v1": tttd, "lmx2-v1": lmx2, "cold_ratio_lmx2_over_tttd": round(lmx2["cold_ms"] / tttd["cold_ms"], 3)}
+
+
+def _size_exception(result: Chunking, i: int) -> bool:
+    """Whether chunk i may be under min_tokens by its rule: tttd-v1's last chunk; for
+    lmx2-v1 the exceptions of SPEC-lmx2 §5 (a span between two edge cuts, or two cuts
+    of the same level with equal keys)."""
+    c = result.chunks[i]
+    if result.boundary_rule != "lmx2-v1":
+        return i == len(result.chunks) - 1
+    cuts, keys = result.stages.cuts, result.stages.keys
+    s, e = c.start_word, c.end_word
+    if cuts.edges[s] and cuts.edges[e]:
+        return True
+    if cuts.primary[s] and cuts.primary[e] and keys.key_1[s] == keys.key_1[e]:
+        return True
+    return bool(cuts.fill[s] and cuts.fill[e] and keys.key_2[s] == keys.key_2[e])
+
+
+def size_rates(result: Chunking) -> dict:
+    """Chunks under min_tokens (all, and outside the rule's exceptions) and over
+    max_tokens (all, and those longer than one word), with rates per chunk."""
+    p = result.params
+    chunks = result.chunks
+    under = [i for i, c in enumerate(chunks) if c.tokens < p.min_tokens]
+    over = [c for c in chunks if c.tokens > p.max_tokens]
+    n = len(chunks)
+    unexplained = sum(1 for i in under if not _size_exception(result, i))
+    multi_word_over = sum(1 for c in over if c.word_count > 1)
+    return {
+        "chunks": n, "under_min": len(under), "under_min_unexcepted": unexplained,
+        "under_min_unexcepted_rate": unexplained / n if n else 0.0,
+        "over_max": len(over), "over_max_multi_word": multi_word_over,
+        "over_max_multi_word_rate": multi_word_over / n if n else 0.0,
+        "mean_tokens": round(sum(c.tokens for c in chunks) / n, 1) if n else 0.0,
+    }
+
+
+def bench_sizes(seeds: Sequence[int] = (1, 2, 3, 4), n_chars: int = 1_000_000) -> dict:
+    """Size rates of both rules at their defaults on generated prose, one stream per
+    seed: per seed, the total, and the median rate over seeds."""
+    from .examples import generate_prose
+
+    pipeline = _pipeline()
+    out: dict = {"seeds": list(seeds), "chars_per_seed": n_chars, "rules": {}}
+    per_rule: dict[str, list[dict]] = {"tttd-v1": [], "lmx2-v1": []}
+    for seed in seeds:
+        text = generate_prose(n_chars, seed=seed)
+        for rule, params in (("tttd-v1", ChunkerParams()), ("lmx2-v1", Lmx2Params())):
+            per_rule[rule].append(size_rates(pipeline.chunk(text, params)))
+        pipeline.clear()
+    for rule, rows in per_rule.items():
+        total = {k: sum(r[k] for r in rows) for k in ("chunks", "under_min", "under_min_unexcepted", "over_max",
+                                                      "over_max_multi_word")}
+        out["rules"][rule] = {
+            "per_seed": rows, "total": total,
+            "median_under_min_unexcepted_rate": statistics.median(r["under_min_unexcepted_rate"] for r in rows),
+            "median_over_max_multi_word_rate": statistics.median(r["over_max_multi_word_rate"] for r in rows),
+        }
+    return out
+
+
+def format_sizes(report: dict) -> str:
+    seeds = report['seeds']
+    lines = [f"sizes         generated prose, seeds {seeds[0]}-{seeds[-1]}, "
+             f"{report['chars_per_seed'] / 1e6:g} MB each, default parameters"]
+    for rule, r in report["rules"].items():
+        t = r["total"]
+        lines.append(
+            f"  {rule:<9} {t['chunks']} chunks: under min_tokens {t['under_min']} ({t['under_min_unexcepted']} outside "
+            f"the rule's exceptions, median rate {r['median_under_min_unexcepted_rate']:.2e}); over max_tokens "
+            f"{t['over_max']} ({t['over_max_multi_word']} of more than one word, median rate "
+            f"{r['median_over_max_multi_word_rate']:.2e})")
+    return "\n".join(lines)
+
+
+def format_rules(rules: dict) -> str:
+    t, m = rules["tttd-v1"], rules["lmx2-v1"]
+    lines = [
+        f"both rules    same document, default parameters            {'tttd-v1':>10} {'lmx2-v1':>10}",
+        f"  cold chunk  ms                                            {t['cold_ms']:>10.1f} {m['cold_ms']:>10.1f}"
+        f"   lmx2/tttd {rules['cold_ratio_lmx2_over_tttd']:.2f}x (target <= 1.5x)",
+        f"  chunks                                                    {t['chunks']:>10} {m['chunks']:>10}",
+    ]
+    for change in dict.fromkeys([*t["rechunk_ms_per_mb"], *m["rechunk_ms_per_mb"]]):
+        cells = [f"{x['rechunk_ms_per_mb'][change]:>10.2f}" if change in x["rechunk_ms_per_mb"] else f"{'–':>10}"
+                 for x in (t, m)]
+        lines.append(f"  re-chunk after a {change:<10} change, ms/MB              {cells[0]} {cells[1]}"
+                     "   (target <= 10 ms/MB)")
+    return "\n".join(lines)
+
+
 def format_report(report: dict) -> str:
     c = report["chunking"]
     lines = [
@@ -169,6 +277,8 @@ def format_report(report: dict) -> str:
             f"compare       chunk both + compare {m['compare_edited_ms']:6.1f} ms   (edited pair, baseline included; "
             f"{m['compare_edited']['reused_chunk_ratio']:.1%} of {m['compare_edited']['chunks_b']} chunks reused)",
         ]
+    if "rules" in report:
+        lines.append(format_rules(report["rules"]))
     for name, value in report.get("extra", {}).items():
         lines.append(f"{name:<13} {value}")
     if "memory" in report:
@@ -184,6 +294,7 @@ def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
               extra: Callable[[str, int], dict] | None = None, with_compare: bool = True) -> str:
     report: dict = {"document": name, "repeat": repeat, "python": sys.version.split()[0],
                     "chunking": bench_chunking(text, ChunkerParams(), repeat)}
+    report["rules"] = bench_rules(text, repeat, tttd=report["chunking"])
     if with_compare:
         report["compare"] = bench_compare(text, repeat)
     if extra is not None:

@@ -2,8 +2,8 @@
 
 `Chunk` and `Chunking` are what every rule returns and every client reads (the
 comparison, the baseline, exports, the inspector); `CanonicalText`, `utf8_words`,
-`compute_symbols` and `build_chunks` are the rule-independent steps that turn a word
-stream and a list of cuts into hashed chunks. Keeping them apart from pipeline.py lets
+`compute_symbols`, `boundary_classes`/`cut_boundaries` and `build_chunks` are the
+rule-independent steps that turn a word stream and a list of cuts into hashed chunks. Keeping them apart from pipeline.py lets
 the baseline and a second boundary rule build chunks without importing the staged
 pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
 [tool.importlinter]).
@@ -14,14 +14,22 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 
 import numpy as np
 import xxhash
 
-from .diagnostics import Diagnostics
-from .normalize import NORMALIZER_VERSION, WordStream
+from .diagnostics import Diagnostics, Lmx2Diagnostics
+from .normalize import NORMALIZER_VERSION, WordStream, code_points
 from .params import BOUNDARY_RULE, ChunkerParams
+from .segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
+from .vocabulary import END, PARAGRAPH, SENTENCE, WORD
+
+if TYPE_CHECKING:
+    from .lmx2_params import Lmx2Params
+
+# The parameters of any boundary rule (each rule owns its type; pipeline.RULES maps them).
+AnyParams = Union[ChunkerParams, "Lmx2Params"]
 
 
 class Chunk(NamedTuple):
@@ -30,11 +38,12 @@ class Chunk(NamedTuple):
     end_word: int
     start: int  # code point where the first word starts
     end: int  # code point where the last word ends
-    kind: str  # primary | backup | hard | end
-    snapped: bool
+    kind: str  # tttd-v1: primary | backup | hard | end; lmx2-v1: primary | fill | long-word | end
+    snapped: bool  # tttd-v1 only: snapping moved the cut (always False under lmx2-v1)
     tokens: int
     text: str  # canonical text (SPEC §1.5)
     hash: str
+    boundary: str  # paragraph | sentence | word | end: the class of the end cut (SPEC-lmx2 §4)
 
     @property
     def word_count(self) -> int:
@@ -43,20 +52,25 @@ class Chunk(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class Chunking:
-    """The immutable result of chunking one text with one parameter set."""
+    """The immutable result of chunking one text with one parameter set, of either
+    boundary rule: `params` is a ChunkerParams (tttd-v1) or an Lmx2Params (lmx2-v1),
+    and `boundary_rule` names the rule. `diagnostics` is a Diagnostics or an
+    Lmx2Diagnostics accordingly; `fingerprints` are tttd-v1's Rabin fingerprints (None
+    under lmx2-v1), `stages` lmx2-v1's keys and cuts (lmx2.Lmx2Stages; None under tttd-v1)."""
 
     text: str
     words: WordStream
-    params: ChunkerParams
+    params: AnyParams
     params_hash: str
     chunks: tuple[Chunk, ...]
-    diagnostics: Diagnostics
+    diagnostics: Diagnostics | Lmx2Diagnostics
     word_tokens: np.ndarray  # tokens of each word
     cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
-    fingerprints: np.ndarray
+    fingerprints: np.ndarray | None
     canonical: "CanonicalText"  # the stream's canonical UTF-8, for slicing chunk texts
     normalizer_version: str = NORMALIZER_VERSION
     boundary_rule: str = BOUNDARY_RULE
+    stages: Any = None
 
     @property
     def word_count(self) -> int:
@@ -120,11 +134,48 @@ class CanonicalText:
         self.byte_starts = self.byte_ends - byte_lengths
 
 
+_MARK_CODE_POINTS = np.array(sorted({ord(ch) for ch in SENTENCE_CLOSERS + "".join(SENTENCE_ENDS)}), dtype=np.uint32)
+CLASS_NAMES = (WORD, SENTENCE, PARAGRAPH)  # indexed by the class r of SPEC-lmx2 §2
+
+
+def boundary_classes(text: str, words: WordStream) -> np.ndarray:
+    """r(c) of SPEC-lmx2 §2 with the preference on, for every cut c in 0..n (uint8):
+    2 where word c starts a paragraph, else 1 where word c-1 ends a sentence (closers
+    stripped, SPEC §5), else 0. Entries 0 and n are meaningless (edges have no class).
+    Text only, so it serves every rule; only words ending in a mark or a closer are
+    tested in Python."""
+    n = len(words)
+    r = np.zeros(n + 1, dtype=np.uint8)
+    if n == 0:
+        return r
+    last = code_points(text)[words.ends - 1]
+    texts = words.texts
+    maybe = np.flatnonzero(np.isin(last, _MARK_CODE_POINTS)).tolist()
+    ends = [k + 1 for k in maybe if ends_sentence(texts[k])]
+    r[ends] = 1
+    r[:n][words.para] = 2
+    r[n] = 0
+    return r
+
+
+def cut_boundary(words: WordStream, e: int) -> str:
+    """The boundary of a chunk ending at cut `e` (SPEC-lmx2 §4), from the words alone:
+    the same class boundary_classes gives, for one cut (a rule that has no class array,
+    like tttd-v1, pays per chunk rather than per word)."""
+    if e >= len(words):
+        return END
+    if words.para[e]:
+        return PARAGRAPH
+    return SENTENCE if ends_sentence(words.texts[e - 1]) else WORD
+
+
 def build_chunks(
-    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool]], cum: np.ndarray, prefix: bytes
+    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool, str]], cum: np.ndarray,
+    prefix: bytes,
 ) -> tuple[Chunk, ...]:
-    """Chunks for cuts (start word, end word, kind, snapped): offsets, tokens, canonical
-    text sliced from `canon`, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)."""
+    """Chunks for cuts (start word, end word, kind, snapped, boundary): offsets, tokens,
+    canonical text sliced from `canon`, and the SPEC §7 hash under `prefix`
+    (chunk_hash_prefix). The boundary is reported, never hashed."""
     if not cuts:
         return ()
     first = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=len(cuts))
@@ -141,10 +192,10 @@ def build_chunks(
     h = xxhash.xxh3_128_hexdigest
     new = tuple.__new__  # Chunk(...) through its Python-level __new__ costs a microsecond a chunk
     out = []
-    for i, ((s, e, kind, snapped), start, end, tokens, bs, be) in enumerate(columns):
+    for i, ((s, e, kind, snapped, boundary), start, end, tokens, bs, be) in enumerate(columns):
         piece = data[bs:be]
         # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
         digest = h(prefix + (be - bs).to_bytes(8, "big") + piece)
         text = piece.decode("utf-8", "surrogatepass")
-        out.append(new(Chunk, (i, s, e, start, end, kind, snapped, tokens, text, digest)))
+        out.append(new(Chunk, (i, s, e, start, end, kind, snapped, tokens, text, digest, boundary)))
     return tuple(out)

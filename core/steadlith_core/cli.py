@@ -11,14 +11,17 @@ import sys
 from typing import Sequence
 
 from .analysis import Analysis
-from .chunks import Chunking
+from .chunks import AnyParams, Chunking
 from .compare import Comparison
-from .errors import SteadlithError
-from .export import chunking_to_json, chunks_jsonl, comparison_json, to_json_text, write_text_atomic
+from .diagnostics import Lmx2Diagnostics
+from .errors import ParameterError, SteadlithError
+from .export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
+                     write_text_atomic)
+from .lmx2_params import LMX2_RULE, Lmx2Params
 from .loader import load_text
-from .params import ChunkerParams, parse_assignments
-from .presets import PRESETS, preset
+from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
+from .rules import parse_assignments, parse_rule_assignments, parse_rules, rule_of
 
 PROG = "steadlith"
 
@@ -33,16 +36,20 @@ class _Parser(argparse.ArgumentParser):
 def _add_params_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
     p.add_argument(
         "--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
-        help="change a parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
+        help="change a parameter (SPEC §6 / SPEC-lmx2 §1 name; integers in decimal or 0x hex); repeatable. "
+             "boundary_rule=lmx2-v1 selects the strictly local rule and its fields (horizon, fill_horizon, "
+             "key_tokens, boundary_preference); a field of the other rule is an error",
     )
+    names = [n for presets in RULE_PRESETS.values() for n in presets]
     p.add_argument(
         "--preset", metavar="NAME",
-        help=f"start from a named parameter set ({', '.join(PRESETS)}); --set changes apply on top",
+        help=f"start from a named parameter set ({', '.join(names)}); it selects its rule; --set changes "
+             "apply on top",
     )
     p.add_argument("--format", choices=formats, default="text")
 
 
-def _params(args: argparse.Namespace) -> ChunkerParams:
+def _params(args: argparse.Namespace) -> AnyParams:
     return parse_assignments(args.assignments, preset(args.preset) if args.preset is not None else None)
 
 
@@ -58,12 +65,13 @@ def _preview(text: str, width: int = 36) -> str:
 
 def format_chunking(result: Chunking, name: str) -> str:
     lines = [f"{name}: {result.word_count} words, {len(result.chunks)} chunks, params {result.params_hash}"]
-    header = f"{'#':>5} {'words':>15} {'code points':>17} {'kind':<8} {'snap':<4} {'tokens':>6}  {'hash':<32}  text"
+    header = (f"{'#':>5} {'words':>15} {'code points':>17} {'kind':<9} {'snap':<4} {'boundary':<9} {'tokens':>6}  "
+              f"{'hash':<32}  text")
     lines.append(header)
     for c in result.chunks:
         lines.append(
-            f"{c.index:>5} {f'{c.start_word}-{c.end_word}':>15} {f'{c.start}-{c.end}':>17} {c.kind:<8} "
-            f"{'yes' if c.snapped else '':<4} {c.tokens:>6}  {c.hash}  {_preview(c.text)}"
+            f"{c.index:>5} {f'{c.start_word}-{c.end_word}':>15} {f'{c.start}-{c.end}':>17} {c.kind:<9} "
+            f"{'yes' if c.snapped else '':<4} {c.boundary:<9} {c.tokens:>6}  {c.hash}  {_preview(c.text)}"
         )
     lines.append("")
     lines.append(format_diagnostics(result))
@@ -76,15 +84,32 @@ def format_diagnostics(result: Chunking) -> str:
     def num(x: float | None, fmt: str = "{}") -> str:
         return "–" if x is None else fmt.format(x)
 
-    return "\n".join([
+    interior = d.paragraph_boundaries + d.sentence_boundaries + d.word_boundaries
+    lines = [
         f"chunks        {d.chunk_count}   ({d.total_tokens} tokens in {d.word_count} words)",
         f"tokens/chunk  min {num(d.tokens_min)}  mean {num(d.tokens_mean, '{:.1f}')}  median {num(d.tokens_median)}"
         f"  p90 {num(d.tokens_p90)}  max {num(d.tokens_max)}",
-        f"kinds         primary {d.primary}  backup {d.backup}  hard {d.hard}  end {d.end}  snapped {d.snapped}",
-        f"hard-cut rate {d.hard_cut_rate:.1%}   over max_tokens {d.chunks_over_max}",
-        f"identity      {d.normalizer_version}  {result.boundary_rule}  params {d.params_hash}"
-        f"  snapping {'on' if d.snapping else 'off'}",
-    ])
+    ]
+    if isinstance(d, Lmx2Diagnostics):
+        lines += [
+            f"kinds         primary {d.primary}  fill {d.fill}  long-word {d.long_word}  end {d.end}",
+            f"sizes         under min_tokens {d.chunks_under_min}   over max_tokens {d.chunks_over_max}"
+            "   (SPEC-lmx2 §5: measured, not guaranteed)",
+            f"cuts at       paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})  sentence ends "
+            f"{d.sentence_boundaries} ({d.sentence_share:.1%})  other {d.word_boundaries}  of {interior} cuts",
+            f"locality      gate {d.gate}  margin {d.margin} tokens ({result.params.margin_formula})",
+            f"identity      {d.normalizer_version}  {result.boundary_rule}  params {d.params_hash}",
+        ]
+    else:
+        lines += [
+            f"kinds         primary {d.primary}  backup {d.backup}  hard {d.hard}  end {d.end}  snapped {d.snapped}",
+            f"hard-cut rate {d.hard_cut_rate:.1%}   over max_tokens {d.chunks_over_max}",
+            f"cuts at       paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})  sentence ends "
+            f"{d.sentence_boundaries} ({d.sentence_share:.1%})  other {d.word_boundaries}  of {interior} cuts",
+            f"identity      {d.normalizer_version}  {result.boundary_rule}  params {d.params_hash}"
+            f"  snapping {'on' if d.snapping else 'off'}",
+        ]
+    return "\n".join(lines)
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
@@ -101,17 +126,26 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
 def cmd_params(args: argparse.Namespace) -> int:
     params = _params(args)
+    lmx2 = isinstance(params, Lmx2Params)
     if args.format == "json":
-        print(json.dumps({
+        data = {
             "params": params.to_dict(),
             "canonical_fields": params.canonical_fields(),
             "canonical_bytes_hex": params.canonical_bytes().hex(),
             "params_hash": params.params_hash,
-        }, indent=2))
+        }
+        if lmx2:
+            data["gate"] = params.gate
+        data["margin"] = params.margin
+        data["margin_formula"] = params.margin_formula
+        print(json.dumps(data, indent=2))
     else:
         for key, value in params.canonical_fields():
             print(f"{key:<18} {value}")
         print(f"{'params_hash':<18} {params.params_hash}")
+        if lmx2:  # the derived values SPEC-lmx2 §1 and §7 define
+            print(f"{'gate':<18} {params.gate}")
+            print(f"{'margin':<18} {params.margin}  ({params.margin_formula})")
     return 0
 
 
@@ -121,6 +155,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.repeat < 1:
         raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
+    if args.sizes is not None:
+        from .bench import bench_sizes, format_sizes
+
+        if args.sizes < 1:
+            raise SteadlithError(f"--sizes must be >= 1 (MB), got {args.sizes}")
+        sizes = bench_sizes(range(1, args.sizes + 1))
+        print(json.dumps(sizes, indent=2) if args.format == "json" else format_sizes(sizes))
+        return 0
     if args.file:
         text, name = load_text(args.file), args.file
     else:
@@ -130,6 +172,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    if args.rules is not None:
+        return _compare_rules(args)
     params = _params(args)
     text_a, text_b = load_text(args.a), load_text(args.b)
     analysis = _analysis()
@@ -141,6 +185,71 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print(format_comparison(result, args.a, args.b))
     return 1 if args.fail_on_violation and not result.locality_held else 0
+
+
+def _compare_rules(args: argparse.Namespace) -> int:
+    rules = parse_rules(args.rules)
+    bases = {}
+    if args.preset is not None:
+        base = preset(args.preset)
+        if rule_of(base) not in rules:
+            raise ParameterError("--preset", f"{args.preset!r} is a {rule_of(base)} preset, not one of --rules "
+                                             f"{', '.join(rules)}")
+        bases[rule_of(base)] = base
+    params = parse_rule_assignments(args.assignments, rules, bases)
+    text_a, text_b = load_text(args.a), load_text(args.b)
+    comparisons = _analysis().compare_rules(text_a, text_b, params)
+    if args.html is not None:  # before any output, as for one rule
+        first = next(iter(comparisons.values()))
+        write_text_atomic(args.html, render_report(first, args.a, args.b, rules=comparisons))
+    if args.format == "json":
+        sys.stdout.write(to_json_text(rules_comparison_json(comparisons, args.a, args.b)))
+    else:
+        print(format_rules(comparisons, args.a, args.b))
+    failed = any(not c.locality_held for c in comparisons.values())
+    return 1 if args.fail_on_violation and failed else 0
+
+
+def format_rules(comparisons: dict[str, Comparison], name_a: str = "A", name_b: str = "B") -> str:
+    """Several rules on one pair, side by side, with the fixed-size baseline last."""
+    first = next(iter(comparisons.values()))
+    s0 = first.summary
+    columns: list[tuple[str, object]] = [(rule, c.summary) for rule, c in comparisons.items()]
+    seen = set()
+    for c in comparisons.values():
+        if c.baseline is not None and c.baseline.params_hash not in seen:
+            seen.add(c.baseline.params_hash)
+            columns.append((f"{c.baseline.strategy} ({c.baseline.max_tokens})", c.baseline.summary))
+    width = max(22, *(len(name) + 2 for name, _ in columns))
+
+    def row(label: str, cell) -> str:
+        return f"{label:<22}" + "".join(f"{cell(s):>{width}}" for _, s in columns)
+
+    lines = [
+        f"A   {name_a}: {s0.words_a} words, {s0.tokens_a} tokens",
+        f"B   {name_b}: {s0.words_b} words, {s0.tokens_b} tokens",
+        f"diff  {_n(s0.edits, 'edit')}: {_n(s0.changed_words_a, 'word')} of A deleted or replaced, "
+        f"{_n(s0.changed_words_b, 'word')} of B inserted or replacing",
+        "",
+        f"{'':<22}" + "".join(f"{name:>{width}}" for name, _ in columns),
+        row("chunks A | B", lambda s: f"{s.chunks_a} | {s.chunks_b}"),
+        row("reused chunks", lambda s: f"{s.reused_chunks} ({_pct(s.reused_chunk_ratio)})"),
+        row("reused tokens", lambda s: f"{s.reused_tokens} ({_pct(s.reused_token_ratio)})"),
+        row("tokens to embed", lambda s: f"{s.tokens_to_embed}"),
+        row("shifted chunks", lambda s: f"{s.shifted_chunks_b}"),
+        row("longest resync", lambda s: f"{s.longest_resync_tokens}"),
+        row("margin", lambda s: f"{s.margin}"),
+        row("violations", lambda s: f"{s.violations} in {s.checked_ranges}"),
+        row("locality", lambda s: "held" if s.locality_held else "NOT HELD"),
+        row("cuts at paragraph end", lambda s: _pct(s.paragraph_cut_share_b)),
+        row("cuts at sentence end", lambda s: _pct(s.sentence_cut_share_b)),
+        row("mean chunk (tokens)", lambda s: f"{s.mean_chunk_tokens_b:.1f}"),
+        "",
+    ]
+    for rule, c in comparisons.items():
+        lines.append(f"{rule:<9} params {c.a.params_hash}; margin {c.margin} = {c.a.params.margin_formula}")
+        lines.append(f"{'':<9} {locality_verdict(c)}")
+    return "\n".join(lines)
 
 
 def _pct(x: float) -> str:
@@ -215,7 +324,7 @@ def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_l
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (tttd-v1).")
+    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("chunk", help="chunk a UTF-8 file and list its chunks")
@@ -232,16 +341,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("a", help="the old version (UTF-8 file)")
     p.add_argument("b", help="the new version (UTF-8 file)")
     _add_params_options(p)
+    p.add_argument("--rules", metavar="RULE,RULE",
+                   help="compare under each of these boundary rules (tttd-v1,lmx2-v1) side by side, with the "
+                        "fixed-size baseline; --set then applies each field to every listed rule that has it "
+                        "(min_tokens, max_tokens, token_counter to both; window_words, masks, snapping to tttd-v1 "
+                        "only; horizon, fill_horizon, key_tokens, boundary_preference to lmx2-v1 only); a field "
+                        "none of them has is an error; --preset sets the start of its own rule")
     p.add_argument("--fail-on-violation", action="store_true",
-                   help="exit 1 when the SPEC §9 locality check finds a violation")
+                   help="exit 1 when the locality check (at the rule's own margin) finds a violation; with "
+                        "--rules, when it finds one under any of the rules")
     p.add_argument("--html", metavar="PATH",
                    help="also write the self-contained HTML report (both documents, statuses, identity) to PATH")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("bench", help="benchmark chunking, word diff and compare (medians)")
+    p = sub.add_parser("bench", help="benchmark chunking (both rules side by side), word diff and compare (medians)")
     p.add_argument("file", nargs="?", help="document to chunk (default: built-in 1 MB prose)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
+    p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
+                   help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
+                        "exceptions, SPEC-lmx2 §5) or over max_tokens, both rules at defaults on MB streams "
+                        "of 1 MB of generated prose (seeds 1..MB; default 4)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     return parser

@@ -24,7 +24,9 @@ Definitions (the docstrings of the result types repeat the details):
   deletion point, i.e. A's words between two of its words were removed).
   **A statuses**: `reused`, `shifted`, `removed` (every word changed), `edited`.
 - **Phase-shift regions**: maximal runs of consecutive shifted B chunks.
-- **Locality check** (SPEC §9): see `LocalityViolation`.
+- **Locality check** (SPEC §9): see `LocalityViolation`. The margin is the rule's own
+  (`params.margin`: SPEC §9's formula for tttd-v1, SPEC-lmx2 §7's for lmx2-v1, which
+  the rule guarantees); `margin_formula` says which.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from .errors import ComparisonError
 from .normalize import WordStream
 from .chunks import Chunk, Chunking
 from .vocabulary import STATUSES_A, STATUSES_B  # noqa: F401 - re-exported: callers import them from here
-from .vocabulary import EDITED, NEW, REMOVED, REUSED, SHIFTED, is_changed
+from .vocabulary import EDITED, NEW, PARAGRAPH, REMOVED, REUSED, SENTENCE, SHIFTED, is_changed
 
 SCHEMA = "steadlith-compare/1"
 
@@ -108,7 +110,8 @@ class LocalityViolation:
 
     An equal range of at least 2 * margin tokens is checked; its interior is its B token
     range minus `margin` tokens at both ends; every B chunk lying wholly in the interior
-    should be reused if the strategy were strictly local. tttd-v1 is not (SPEC §9).
+    should be reused if the strategy were strictly local. tttd-v1 is not (SPEC §9);
+    lmx2-v1 is, at its margin (SPEC-lmx2 §7), so a violation there is a defect.
     """
 
     equal_a_words: Range
@@ -138,7 +141,10 @@ class ChurnSummary:
     chunks_b and reused_token_ratio = reused_tokens / tokens_b; both are 1.0 when B has
     no chunks (nothing to embed). tokens_to_embed / chunks_to_embed: B chunks that are
     not reused. longest_resync_tokens: the largest resync distance of any phase-shift
-    region (0 when there is none).
+    region (0 when there is none). margin_formula: how `margin` was derived from the
+    rule's parameters. paragraph_cut_share_b / sentence_cut_share_b: the share of B's
+    interior cuts at paragraph / sentence ends (Chunk.boundary); mean_chunk_tokens_b:
+    B's mean chunk size (0.0 without chunks).
     """
 
     strategy: str
@@ -172,6 +178,10 @@ class ChurnSummary:
     checked_ranges: int
     violations: int
     locality_held: bool
+    margin_formula: str = ""
+    paragraph_cut_share_b: float = 0.0
+    sentence_cut_share_b: float = 0.0
+    mean_chunk_tokens_b: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -228,7 +238,7 @@ class Comparison:
                 {
                     "index": ch.index, "start_word": ch.start_word, "end_word": ch.end_word,
                     "start_token": int(cum[ch.start_word]), "end_token": int(cum[ch.end_word]),
-                    "tokens": ch.tokens, "kind": ch.kind, "hash": ch.hash,
+                    "tokens": ch.tokens, "kind": ch.kind, "boundary": ch.boundary, "hash": ch.hash,
                     "status": status[ch.index], "partner": partner[ch.index],
                 }
                 for ch in c.chunks
@@ -242,6 +252,7 @@ class Comparison:
             "params": self.a.params.to_dict(),
             "locality_held": self.locality_held,
             "margin": self.margin,
+            "margin_formula": self.a.params.margin_formula,
             "summary": self.summary.to_dict(),
             "phase_shift_regions": [r.to_dict() for r in self.phase_shift_regions],
             "violations": [v.to_dict() for v in self.violations],
@@ -264,7 +275,8 @@ def compare(
     ops: Sequence[DiffOp] | None = None,
     fixed: tuple[FixedChunking, FixedChunking] | None = None,
 ) -> Comparison:
-    """Compare two chunkings of two versions made with the same normalizer and parameters.
+    """Compare two chunkings of two versions made with the same normalizer, boundary
+    rule and parameters (either rule; the locality check uses the rule's own margin).
 
     Raises ComparisonError when they differ in normalizer, boundary rule or parameters.
     With `baseline` (the default), the fixed-size baseline's churn on the same two word
@@ -277,13 +289,13 @@ def compare(
             raise TypeError(f"compare() takes two Chunking results; {name} is {type(x).__name__}")
     check_comparable(a, b)
     ops = tuple(ops) if ops is not None else word_diff(a.words, b.words)
-    margin = a.params.margin
-    result = _analyse(ops, a, b, margin, a.boundary_rule)
+    margin, formula = a.params.margin, a.params.margin_formula
+    result = _analyse(ops, a, b, margin, a.boundary_rule, formula)
     base = None
     if baseline:
         fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
         base = BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter,
-                             _analyse(ops, fa, fb, margin, BASELINE_STRATEGY).summary)
+                             _analyse(ops, fa, fb, margin, BASELINE_STRATEGY, formula).summary)
     return Comparison(a, b, ops, result.status_a, result.status_b, result.partner_a, result.partner_b,
                       result.alignment, result.regions, result.violations, margin, result.checked_ranges,
                       result.summary, base)
@@ -321,7 +333,8 @@ class _Analysis:
     summary: ChurnSummary
 
 
-def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str) -> _Analysis:
+def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str,
+             margin_formula: str) -> _Analysis:
     ca, cb = a.chunks, b.chunks
     equal = [op for op in ops if op.tag == EQUAL]
     changed_a = _changed_prefix(ops, len(a.words), side="a")
@@ -344,7 +357,7 @@ def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, marg
     regions = _phase_shift_regions(ops, a, b, status_b, partner_b)
     violations, checked = _locality(equal, a, b, margin, status_b)
     summary = _summary(strategy, ops, a, b, status_a, status_b, regions, violations, checked, margin,
-                       changed_a, changed_b)
+                       changed_a, changed_b, margin_formula)
     return _Analysis(status_a, status_b, tuple(partner_a), tuple(partner_b), alignment, regions,
                      violations, checked, summary)
 
@@ -495,7 +508,7 @@ def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, margin:
 def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream,
              status_a: Sequence[str], status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
              violations: Sequence[LocalityViolation], checked: int, margin: int,
-             changed_a: np.ndarray, changed_b: np.ndarray) -> ChurnSummary:
+             changed_a: np.ndarray, changed_b: np.ndarray, margin_formula: str) -> ChurnSummary:
     ca, cb = a.chunks, b.chunks
     tokens_b = int(b.cum_tokens[-1])
 
@@ -509,6 +522,7 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
     reused_tokens = tokens(REUSED)
     hashes_a = {c.hash for c in ca}
     hits = [c for c in cb if is_changed(status_b[c.index]) and c.hash in hashes_a]
+    interior = [c.boundary for c in cb[:-1]]  # every chunk but the last ends at an interior cut
     return ChurnSummary(
         strategy=strategy,
         words_a=len(a.words), words_b=len(b.words),
@@ -531,6 +545,10 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
         longest_resync_tokens=max((r.resync_distance_tokens for r in regions), default=0),
         margin=margin, checked_ranges=checked, violations=len(violations),
         locality_held=not violations,
+        margin_formula=margin_formula,
+        paragraph_cut_share_b=interior.count(PARAGRAPH) / len(interior) if interior else 0.0,
+        sentence_cut_share_b=interior.count(SENTENCE) / len(interior) if interior else 0.0,
+        mean_chunk_tokens_b=tokens_b / len(cb) if cb else 0.0,
     )
 
 

@@ -1,4 +1,8 @@
-"""Per-run diagnostics (SPEC §8)."""
+"""Per-run diagnostics: SPEC §8 for tttd-v1, SPEC-lmx2 §8 for lmx2-v1.
+
+Both report the boundary classes of their cuts (paragraph, sentence, word) and the
+share of interior cuts at paragraph and at sentence ends, so the two rules can be
+compared on where they cut, not only on how much they reuse."""
 
 from __future__ import annotations
 
@@ -34,12 +38,94 @@ class Diagnostics:
     normalizer_version: str
     params_hash: str
     snapping: bool
+    paragraph_boundaries: int = 0
+    sentence_boundaries: int = 0
+    word_boundaries: int = 0
+    paragraph_share: float = 0.0  # of the interior cuts (every chunk end but the last)
+    sentence_share: float = 0.0
+    boundary_rule: str = "tttd-v1"
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["histogram_edges"] = list(self.histogram_edges)
         d["histogram_counts"] = list(self.histogram_counts)
         return d
+
+
+@dataclass(frozen=True)
+class Lmx2Diagnostics:
+    """SPEC-lmx2 §8, with the token sizes of SPEC §8."""
+
+    chunk_count: int
+    word_count: int
+    total_tokens: int
+    tokens_min: int | None
+    tokens_mean: float | None
+    tokens_median: float | None
+    tokens_p90: int | None
+    tokens_max: int | None
+    histogram_edges: tuple[int, ...]
+    histogram_counts: tuple[int, ...]
+    primary: int
+    fill: int
+    long_word: int
+    end: int
+    paragraph_boundaries: int
+    sentence_boundaries: int
+    word_boundaries: int
+    paragraph_share: float
+    sentence_share: float
+    chunks_under_min: int  # SPEC-lmx2 §5 allows some (between two edges, equal keys)
+    chunks_over_max: int
+    gate: int
+    margin: int
+    normalizer_version: str
+    params_hash: str
+    boundary_rule: str = "lmx2-v1"
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["histogram_edges"] = list(self.histogram_edges)
+        d["histogram_counts"] = list(self.histogram_counts)
+        return d
+
+
+def boundary_counts(boundaries: Sequence[str]) -> dict:
+    """Counts of paragraph, sentence and word boundaries, and the shares of the first
+    two among interior cuts (0.0 when a document is one chunk)."""
+    para, sent, word = (sum(1 for b in boundaries if b == name) for name in ("paragraph", "sentence", "word"))
+    interior = para + sent + word
+    return {
+        "paragraph_boundaries": para, "sentence_boundaries": sent, "word_boundaries": word,
+        "paragraph_share": para / interior if interior else 0.0,
+        "sentence_share": sent / interior if interior else 0.0,
+    }
+
+
+def _sizes(sizes: Sequence[int], max_tokens: int) -> dict:
+    n = len(sizes)
+    edges, counts = histogram(sizes, max_tokens)
+    return {
+        "chunk_count": n, "total_tokens": int(sum(sizes)),
+        "tokens_min": min(sizes) if n else None, "tokens_mean": sum(sizes) / n if n else None,
+        "tokens_median": statistics.median(sizes) if n else None,
+        "tokens_p90": p90_nearest_rank(sizes) if n else None, "tokens_max": max(sizes) if n else None,
+        "histogram_edges": edges, "histogram_counts": counts,
+    }
+
+
+def compute_lmx2(sizes: Sequence[int], kinds: Sequence[str], boundaries: Sequence[str], word_count: int,
+                 min_tokens: int, max_tokens: int, gate: int, margin: int, normalizer_version: str,
+                 params_hash: str) -> Lmx2Diagnostics:
+    kinds = list(kinds)
+    return Lmx2Diagnostics(
+        word_count=word_count, **_sizes(sizes, max_tokens),
+        primary=kinds.count("primary"), fill=kinds.count("fill"), long_word=kinds.count("long-word"),
+        end=kinds.count("end"), **boundary_counts(boundaries),
+        chunks_under_min=sum(1 for t in sizes if t < min_tokens),
+        chunks_over_max=sum(1 for t in sizes if t > max_tokens),
+        gate=gate, margin=margin, normalizer_version=normalizer_version, params_hash=params_hash,
+    )
 
 
 def p90_nearest_rank(sizes: Sequence[int]) -> int:
@@ -68,6 +154,7 @@ def compute(
     normalizer_version: str,
     params_hash: str,
     snapping: bool,
+    boundaries: Sequence[str] = (),
 ) -> Diagnostics:
     n = len(sizes)
     edges, counts = histogram(sizes, max_tokens)
@@ -94,4 +181,5 @@ def compute(
         normalizer_version=normalizer_version,
         params_hash=params_hash,
         snapping=snapping,
+        **boundary_counts(boundaries),
     )

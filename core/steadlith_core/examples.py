@@ -1,9 +1,11 @@
 """Deterministic demo documents: generated prose for benchmarks and tests, scattered
-edits, and the SPEC §9 phase-shift counterexample."""
+edits, the SPEC §9 phase-shift counterexample and its answer under lmx2-v1, and a
+realistic pair of real prose where the two rules part ways."""
 
 from __future__ import annotations
 
 import random
+from importlib import resources
 
 _VOCABULARY = (
     "the of and to in is that for it as with was on be by this are from or an at which "
@@ -76,6 +78,54 @@ def phase_shift_counterexample():
     at = int(normalize(text_a).starts[_COUNTEREXAMPLE_WORD])
     text_b = text_a[:at] + COUNTEREXAMPLE_INSERTION + " " + text_a[at:]
     return text_a, text_b, counterexample_params()
+
+
+def counterexample_lmx2_params():
+    """lmx2-v1 at the counterexample's sizes (min 8, max 40 tokens) with its smallest
+    useful reaches: the "lmx2 Small chunks" preset. margin = 8 + 16 + 10 + 6 = 40 tokens."""
+    from .presets import LMX2_PRESETS
+
+    return LMX2_PRESETS["lmx2 Small chunks"]
+
+
+def phase_shift_answer():
+    """The counterexample's pair under both rules: `{"tttd-v1": Comparison, "lmx2-v1":
+    Comparison}`. tttd-v1 breaks locality (11 shifted chunks); lmx2-v1 holds it, and
+    reuses 34 of B's 36 chunks: only the two next to the inserted sentence are new
+    work (tests/core/test_examples.py pins the numbers)."""
+    from .analysis import compare_rules
+
+    text_a, text_b, params = phase_shift_counterexample()
+    return compare_rules(text_a, text_b, {"tttd-v1": params, "lmx2-v1": counterexample_lmx2_params()})
+
+
+# -- a realistic pair: real prose, one inserted sentence ----------------------------------
+
+TOOL_LIBRARY_ANCHOR = "turned away three times. "
+TOOL_LIBRARY_INSERTION = "It sounds obvious, but it took us a year to see it. "
+
+
+def tool_library_text() -> str:
+    """The tool library notes (data/tool-library.md, written for this project; see
+    data/NOTICE): about 17,000 characters of ordinary prose in Markdown."""
+    return resources.files(__package__).joinpath("data", "tool-library.md").read_text(encoding="utf-8")
+
+
+def tool_library_example():
+    """`(text_a, text_b, {"tttd-v1": ChunkerParams(), "lmx2-v1": Lmx2Params()})`: B
+    inserts one sentence into A, and both rules run at their default parameters.
+
+    tttd-v1 breaks locality on it (one chunk a margin away from the edit is not reused:
+    two shifted chunks, a resync 742 tokens after the insertion, past its 528-token
+    margin); lmx2-v1 holds, re-embedding only the chunk that holds the new sentence.
+    An edit a writer makes every day, not a constructed worst case."""
+    from .lmx2_params import Lmx2Params
+    from .params import ChunkerParams
+
+    text_a = tool_library_text()
+    at = text_a.index(TOOL_LIBRARY_ANCHOR) + len(TOOL_LIBRARY_ANCHOR)
+    text_b = text_a[:at] + TOOL_LIBRARY_INSERTION + text_a[at:]
+    return text_a, text_b, {"tttd-v1": ChunkerParams(), "lmx2-v1": Lmx2Params()}
 
 
 # -- scattered edits, for benchmarks and tests -------------------------------------------

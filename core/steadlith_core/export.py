@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import secrets
-from typing import Any
+from typing import Any, Mapping
 
 from .chunks import Chunk, Chunking
 from .compare import Comparison
@@ -24,18 +24,20 @@ from .errors import ExportError
 
 def chunk_record(c: Chunk) -> dict[str, Any]:
     """The per-chunk fields of `steadlith chunk --format json` (word range, code-point
-    range in the source text, kind, snapped, tokens, hash)."""
+    range in the source text, kind, snapped, tokens, hash, boundary)."""
     return {
         "index": c.index, "start_word": c.start_word, "end_word": c.end_word,
         "start": c.start, "end": c.end, "kind": c.kind, "snapped": c.snapped,
-        "tokens": c.tokens, "hash": c.hash,
+        "tokens": c.tokens, "hash": c.hash, "boundary": c.boundary,
     }
 
 
 def chunking_to_json(result: Chunking) -> dict[str, Any]:
-    """What `steadlith chunk --format json` prints: identity, chunks, diagnostics."""
+    """What `steadlith chunk --format json` prints: identity, chunks, diagnostics (of
+    either rule; `params` starts with its `boundary_rule`)."""
     return {
         "normalizer_version": result.normalizer_version,
+        "boundary_rule": result.boundary_rule,
         "params": result.params.to_dict(),
         "params_hash": result.params_hash,
         "word_count": result.word_count,
@@ -50,8 +52,10 @@ def chunks_jsonl(result: Chunking) -> str:
 
     Schema of a line (every key always present):
       index, start_word, end_word (half-open word range), start, end (code points of the
-      first word's start and the last word's end in the source text), kind ("primary" |
-      "backup" | "hard" | "end"), snapped (bool), tokens (int), hash (32 hex, SPEC §7),
+      first word's start and the last word's end in the source text), kind (tttd-v1:
+      "primary" | "backup" | "hard" | "end"; lmx2-v1: "primary" | "fill" | "long-word" |
+      "end"), snapped (bool), tokens (int), hash (32 hex, SPEC §7), boundary
+      ("paragraph" | "sentence" | "word" | "end": the class of the end cut),
       text (the canonical chunk text: the string the hash is computed over),
       params_hash (32 hex: the parameters that produced the cut and salt the hash).
 
@@ -80,6 +84,42 @@ def comparison_json(comparison: Comparison, name_a: str | None = None, name_b: s
     baseline). Names are the paths as given on the command line, or what the inspector
     shows for a document (null when unknown)."""
     return {"files": {"a": name_a, "b": name_b}, **comparison.to_dict()}
+
+
+RULES_SCHEMA = "steadlith-compare-rules/1"
+
+
+def rule_summary(c: Comparison) -> dict[str, Any]:
+    """One rule's part of a side-by-side comparison: identity, margin and its formula,
+    the verdict, the churn summary, violations and phase-shift regions (no chunk lists)."""
+    return {
+        "boundary_rule": c.a.boundary_rule,
+        "params": c.a.params.to_dict(),
+        "params_hash": c.a.params_hash,
+        "margin": c.margin,
+        "margin_formula": c.a.params.margin_formula,
+        "locality_held": c.locality_held,
+        "summary": c.summary.to_dict(),
+        "violations": [v.to_dict() for v in c.violations],
+        "phase_shift_regions": [r.to_dict() for r in c.phase_shift_regions],
+    }
+
+
+def rules_comparison_json(comparisons: Mapping[str, Comparison], name_a: str | None = None,
+                          name_b: str | None = None) -> dict[str, Any]:
+    """What `steadlith compare --rules ... --format json` prints (schema
+    "steadlith-compare-rules/1"): one `rule_summary` per rule, in order, and the
+    fixed-size baselines they were measured against (one per distinct window)."""
+    baselines: dict[str, Any] = {}
+    for c in comparisons.values():
+        if c.baseline is not None:
+            baselines.setdefault(c.baseline.params_hash, c.baseline.to_dict())
+    return {
+        "schema": RULES_SCHEMA,
+        "files": {"a": name_a, "b": name_b},
+        "rules": [rule_summary(c) for c in comparisons.values()],
+        "baselines": list(baselines.values()),
+    }
 
 
 def to_json_text(data: Any) -> str:

@@ -1,7 +1,7 @@
 """Boundary rule `lmx2-v1` (SPEC-lmx2 §2-§8): every cut decided from the words near it.
 
-Stages and what each depends on, so a pipeline can cache them separately:
-    classes   text                                      (paragraph / sentence / word)
+Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
+    classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
     keys      text, token counter, key_tokens, boundary_preference
     cuts      keys + token counter + min/max/horizon/fill_horizon
     chunks    cuts + params hash
@@ -13,53 +13,19 @@ except the sentence test of the few words that end in a mark or a closer.
 
 from __future__ import annotations
 
-import statistics
-from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from . import tokens as token_counters
-from .diagnostics import histogram, p90_nearest_rank
-from .identity import chunk_hash_prefix
-from .lmx2_params import LMX2_RULE, Lmx2Params
-from .normalize import NORMALIZER_VERSION, WordStream, code_points, normalize
-from .pipeline import CanonicalText, Chunk, build_chunks, compute_symbols, utf8_words
-from .segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
+from .chunks import CLASS_NAMES, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
+from .vocabulary import BOUNDARIES, END, FILL, LMX2_KINDS, LONG_WORD, PARAGRAPH, PRIMARY, SENTENCE, WORD  # noqa: F401
 
 CHUNKER_FAMILY = "cdc-lmx2"
 KEY_BASE = 0x9E3779B97F4A7C15
 _FMIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _FMIX_2 = np.uint64(0x94D049BB133111EB)
 
-PRIMARY, FILL, LONG_WORD, END = "primary", "fill", "long-word", "end"
-KINDS = (PRIMARY, FILL, LONG_WORD, END)
-WORD, SENTENCE, PARAGRAPH = "word", "sentence", "paragraph"
-BOUNDARIES = (PARAGRAPH, SENTENCE, WORD, END)
-CLASS_NAMES = (WORD, SENTENCE, PARAGRAPH)  # indexed by the class r of SPEC-lmx2 §2
-
-_MARK_CODE_POINTS = np.array(sorted({ord(ch) for ch in SENTENCE_CLOSERS + "".join(SENTENCE_ENDS)}), dtype=np.uint32)
-
-
-# -- stage 1: boundary classes (text only) ---------------------------------------------
-
-
-def boundary_classes(text: str, words: WordStream) -> np.ndarray:
-    """r(c) of SPEC-lmx2 §2 with the preference on, for every cut c in 0..n (uint8):
-    2 where word c starts a paragraph, else 1 where word c-1 ends a sentence (closers
-    stripped, SPEC §5), else 0. Entries 0 and n are meaningless (edges have no class)."""
-    n = len(words)
-    r = np.zeros(n + 1, dtype=np.uint8)
-    if n == 0:
-        return r
-    last = code_points(text)[words.ends - 1]
-    texts = words.texts
-    maybe = np.flatnonzero(np.isin(last, _MARK_CODE_POINTS)).tolist()
-    ends = [k + 1 for k in maybe if ends_sentence(texts[k])]
-    r[ends] = 1
-    r[:n][words.para] = 2
-    r[n] = 0
-    return r
+KINDS = LMX2_KINDS
 
 
 # -- stage 2: keys ----------------------------------------------------------------------
@@ -257,133 +223,16 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     ]
 
 
-# -- diagnostics and the result ------------------------------------------------------------
+class Lmx2Stages(NamedTuple):
+    """lmx2-v1's own stages of one chunking (Chunking.stages): the boundary class of
+    every cut, the keys and the cut sets, for diagnostics and for the inspector."""
 
-
-@dataclass(frozen=True)
-class Lmx2Diagnostics:
-    """SPEC-lmx2 §8, with the token sizes of SPEC §8."""
-
-    chunk_count: int
-    word_count: int
-    total_tokens: int
-    tokens_min: int | None
-    tokens_mean: float | None
-    tokens_median: float | None
-    tokens_p90: int | None
-    tokens_max: int | None
-    histogram_edges: tuple[int, ...]
-    histogram_counts: tuple[int, ...]
-    primary: int
-    fill: int
-    long_word: int
-    end: int
-    paragraph_boundaries: int
-    sentence_boundaries: int
-    word_boundaries: int
-    chunks_under_min: int
-    chunks_over_max: int
-    gate: int
-    margin: int
-    normalizer_version: str
-    params_hash: str
-    boundary_rule: str = LMX2_RULE
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["histogram_edges"] = list(self.histogram_edges)
-        d["histogram_counts"] = list(self.histogram_counts)
-        return d
-
-
-def diagnose(chunks: tuple[Chunk, ...], boundaries: tuple[str, ...], word_count: int, p: Lmx2Params) -> Lmx2Diagnostics:
-    sizes = [c.tokens for c in chunks]
-    kinds = [c.kind for c in chunks]
-    n = len(sizes)
-    edges, counts = histogram(sizes, p.max_tokens)
-    return Lmx2Diagnostics(
-        chunk_count=n,
-        word_count=word_count,
-        total_tokens=int(sum(sizes)),
-        tokens_min=min(sizes) if n else None,
-        tokens_mean=sum(sizes) / n if n else None,
-        tokens_median=statistics.median(sizes) if n else None,
-        tokens_p90=p90_nearest_rank(sizes) if n else None,
-        tokens_max=max(sizes) if n else None,
-        histogram_edges=edges,
-        histogram_counts=counts,
-        primary=kinds.count(PRIMARY),
-        fill=kinds.count(FILL),
-        long_word=kinds.count(LONG_WORD),
-        end=kinds.count(END),
-        paragraph_boundaries=boundaries.count(PARAGRAPH),
-        sentence_boundaries=boundaries.count(SENTENCE),
-        word_boundaries=boundaries.count(WORD),
-        chunks_under_min=sum(1 for t in sizes if t < p.min_tokens),
-        chunks_over_max=sum(1 for t in sizes if t > p.max_tokens),
-        gate=p.gate,
-        margin=p.margin,
-        normalizer_version=NORMALIZER_VERSION,
-        params_hash=p.params_hash,
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class Lmx2Chunking:
-    """The immutable result of chunking one text under lmx2-v1. Shaped like Chunking;
-    `boundaries[i]` is the boundary class of `chunks[i]` until Chunk carries it."""
-
-    text: str
-    words: WordStream
-    params: Lmx2Params
-    params_hash: str
-    chunks: tuple[Chunk, ...]
-    boundaries: tuple[str, ...]
-    diagnostics: Lmx2Diagnostics
-    word_tokens: np.ndarray
-    cum_tokens: np.ndarray
+    classes: np.ndarray
     keys: Lmx2Keys
     cuts: Lmx2Cuts
-    canonical: CanonicalText
-    normalizer_version: str = NORMALIZER_VERSION
-    boundary_rule: str = LMX2_RULE
-
-    @property
-    def word_count(self) -> int:
-        return len(self.words)
-
-
-def chunk_lmx2(text: str, params: Lmx2Params | None = None) -> Lmx2Chunking:
-    """Chunk `text` under lmx2-v1 with `params` (the defaults when None), cold."""
-    if not isinstance(text, str):
-        raise TypeError(f"chunk_lmx2() takes a str, not {type(text).__name__}")
-    p = params if params is not None else Lmx2Params()
-    if not isinstance(p, Lmx2Params):
-        raise TypeError(f"params must be Lmx2Params, not {type(p).__name__}")
-    words = normalize(text)
-    encoded = utf8_words(words)
-    symbols = compute_symbols(words, encoded)
-    canonical = CanonicalText(words, encoded)
-    del encoded
-    tok = token_counters.get_counter(p.token_counter).count(words)
-    cum = np.zeros(len(words) + 1, dtype=np.int64)
-    np.cumsum(tok, out=cum[1:])
-    classes = boundary_classes(text, words)
-    keys = compute_keys(symbols, cum, classes, p.key_tokens, p.prefers_boundaries)
-    cuts = compute_cuts(keys, tok, cum, p.min_tokens, p.gate, p.horizon, p.fill_horizon)
-    found = spans(cuts, classes)
-    phash = p.params_hash
-    chunks = build_chunks(
-        words, canonical, [(s.start_word, s.end_word, s.kind, False) for s in found], cum,
-        chunk_hash_prefix(phash, CHUNKER_FAMILY),
-    )
-    boundaries = tuple(s.boundary for s in found)
-    diagnostics = diagnose(chunks, boundaries, len(words), p)
-    return Lmx2Chunking(text, words, p, phash, chunks, boundaries, diagnostics, tok, cum, keys, cuts, canonical)
 
 
 __all__ = [
-    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "Lmx2Chunking", "Lmx2Cuts", "Lmx2Diagnostics", "Lmx2Keys",
-    "Lmx2Span", "boundary_classes", "chunk_lmx2", "compute_cuts", "compute_keys", "spans", "window_hashes",
-    "window_max",
+    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Span", "Lmx2Stages",
+    "compute_cuts", "compute_keys", "local_maxima", "spans", "window_hashes",
 ]

@@ -1,6 +1,6 @@
 """Lmx2Params: the parameters of boundary rule `lmx2-v1`, their validation, canonical
-bytes and hash (SPEC-lmx2 §1, §6), and the one parser that picks a rule's parameter
-type from a field mapping."""
+bytes and hash (SPEC-lmx2 §1, §6), and which fields belong to which rule (rules.py
+parses a field mapping of either rule into its type)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import xxhash
 from . import tokens
 from .errors import ParameterError
 from .params import BOUNDARY_RULE as TTTD_RULE
-from .params import ChunkerParams, _require_int, enc
+from .params import ChunkerParams, require_int, enc
 
 LMX2_RULE = "lmx2-v1"
 BOUNDARY_RULES = (TTTD_RULE, LMX2_RULE)
@@ -41,6 +41,7 @@ class Lmx2Params:
     boundary_preference: str = PREFERENCE_ON
 
     boundary_rule = LMX2_RULE  # a class constant, not a field: the type is the rule
+    margin_formula = "fill_horizon + gate + horizon + key_tokens (SPEC-lmx2 §7)"
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -85,7 +86,7 @@ class Lmx2Params:
 
     def to_dict(self) -> dict[str, int | str]:
         """The SPEC-lmx2 §1 fields, `boundary_rule` first, so that
-        `params_from_mapping(p.to_dict()) == p`."""
+        `rules.params_from_mapping(p.to_dict()) == p`."""
         return {"boundary_rule": LMX2_RULE, **{f.name: getattr(self, f.name) for f in fields(self)}}
 
     @classmethod
@@ -121,27 +122,8 @@ def _reject_foreign_names(values: Mapping[str, Any], rule: str) -> None:
             raise ParameterError(name, f"a {other} field, not a field of {rule}", values[name])
 
 
-def params_from_mapping(values: Mapping[str, Any]) -> ChunkerParams | Lmx2Params:
-    """A field mapping, with an optional `boundary_rule`, as the parameters of that rule
-    (`tttd-v1` when absent). Errors are ParameterErrors naming the field."""
-    rule = values.get("boundary_rule", TTTD_RULE)
-    fields_only = {k: v for k, v in values.items() if k != "boundary_rule"}
-    every = frozenset().union(*RULE_FIELDS.values())
-    for name in fields_only:  # unknown to both rules: rejected whatever the rule says
-        if name not in every:
-            raise ParameterError(str(name), "unknown parameter name", fields_only[name])
-    if not isinstance(rule, str) or rule not in BOUNDARY_RULES:
-        raise ParameterError(
-            "boundary_rule", f"unknown boundary rule {rule!r}; known: {', '.join(BOUNDARY_RULES)}", rule
-        )
-    _reject_foreign_names(fields_only, rule)
-    if rule == LMX2_RULE:
-        return Lmx2Params(**fields_only)
-    return ChunkerParams(**fields_only)
-
-
 def _require_bounded(name: str, value: Any, low: int, low_rule: str) -> int:
-    v = _require_int(name, value)
+    v = require_int(name, value)
     if v < low:
         raise ParameterError(name, f"must be >= {low_rule}, got {v}", v)
     if v > LMX2_INT_LIMIT:

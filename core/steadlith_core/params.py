@@ -38,7 +38,9 @@ def enc(x: str | bytes | int) -> bytes:
 INT_LIMIT = 2**64
 
 
-def _require_int(name: str, value: Any) -> int:
+def require_int(name: str, value: Any) -> int:
+    """`value` if it is an int (not a bool) below 2^64 in magnitude, else a
+    ParameterError naming `name`: the type rule of SPEC §6, shared by every rule."""
     if type(value) is not int:  # bool is an int subclass; SPEC §6 rejects it too
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ParameterError(name, f"must be an integer, not {type(value).__name__} {shown}", value)
@@ -67,6 +69,9 @@ class ChunkerParams:
     max_tokens: int = 512
     snap_mode: str = SNAP_OFF
     snap_window_words: int = 0
+
+    boundary_rule = BOUNDARY_RULE  # a class constant, not a field: the type is the rule
+    margin_formula = "max_tokens + window_words + snap_window_words (SPEC §9)"
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -117,14 +122,23 @@ class ChunkerParams:
         return params_hash(self)
 
     def to_dict(self) -> dict[str, int | str]:
-        """The SPEC §6 fields as canonically meant (snap window 0 when snapping is off)."""
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        """`boundary_rule` first, then the SPEC §6 fields as canonically meant (snap
+        window 0 when snapping is off): the same shape as Lmx2Params.to_dict, so a
+        mapping says which rule it is for (rules.params_from_mapping reads it back)."""
+        d: dict[str, int | str] = {"boundary_rule": BOUNDARY_RULE}
+        d.update((f.name, getattr(self, f.name)) for f in fields(self))
         d["snap_window_words"] = self.effective_snap_window
         return d
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any], base: "ChunkerParams | None" = None) -> "ChunkerParams":
-        """Defaults (or `base`) changed by `values`; unknown names are a ParameterError."""
+        """Defaults (or `base`) changed by `values`; unknown names are a ParameterError.
+        A `boundary_rule` in `values` must be tttd-v1's (to_dict writes it)."""
+        values = dict(values)
+        rule = values.pop("boundary_rule", BOUNDARY_RULE)
+        if rule != BOUNDARY_RULE:
+            raise ParameterError("boundary_rule", f"ChunkerParams are the parameters of {BOUNDARY_RULE}, "
+                                 f"not {rule!r}", rule)
         known = {f.name for f in fields(cls)}
         for name in values:
             if name not in known:
@@ -154,7 +168,7 @@ _IRREDUCIBLE_CACHE: dict[int, bool] = {}
 
 def check_polynomial(value: Any) -> int:
     """Validate a polynomial alone (the GUI checks it as the user types)."""
-    p = _require_int("polynomial", value)
+    p = require_int("polynomial", value)
     if p <= 0:
         raise ParameterError("polynomial", "must be a positive integer (a polynomial over GF(2))", p)
     d = degree(p)
@@ -171,14 +185,14 @@ def check_polynomial(value: Any) -> int:
 
 
 def _check_mask(p: ChunkerParams, mask_name: str, rem_name: str, d: int) -> None:
-    mask = _require_int(mask_name, getattr(p, mask_name))
+    mask = require_int(mask_name, getattr(p, mask_name))
     if mask < 0:
         raise ParameterError(mask_name, f"must be >= 0, got {mask}", mask)
     if mask >= 1 << d:
         raise ParameterError(
             mask_name, f"must fit the {d}-bit fingerprint of a degree-{d} polynomial (< 2^{d})", mask
         )
-    rem = _require_int(rem_name, getattr(p, rem_name))
+    rem = require_int(rem_name, getattr(p, rem_name))
     if rem < 0 or rem & ~mask:
         raise ParameterError(
             rem_name, f"must only use bits of {mask_name} ({mask:#x}); got {rem:#x}", rem
@@ -186,7 +200,7 @@ def _check_mask(p: ChunkerParams, mask_name: str, rem_name: str, d: int) -> None
 
 
 def _validate(p: ChunkerParams) -> None:
-    window = _require_int("window_words", p.window_words)
+    window = require_int("window_words", p.window_words)
     if window < 1:
         raise ParameterError("window_words", f"must be >= 1, got {window}", window)
     d = degree(check_polynomial(p.polynomial))
@@ -198,17 +212,17 @@ def _validate(p: ChunkerParams) -> None:
             f"unknown token counter {p.token_counter!r}; known: {', '.join(tokens.known_counters())}",
             p.token_counter,
         )
-    lo = _require_int("min_tokens", p.min_tokens)
+    lo = require_int("min_tokens", p.min_tokens)
     if lo < 1:
         raise ParameterError("min_tokens", f"must be >= 1 (no empty chunks), got {lo}", lo)
-    hi = _require_int("max_tokens", p.max_tokens)
+    hi = require_int("max_tokens", p.max_tokens)
     if hi < lo:
         raise ParameterError("max_tokens", f"must be >= min_tokens ({lo}), got {hi}", hi)
     if not isinstance(p.snap_mode, str) or p.snap_mode not in SNAP_MODES:
         raise ParameterError(
             "snap_mode", f"unknown snap mode {p.snap_mode!r}; known: {', '.join(SNAP_MODES)}", p.snap_mode
         )
-    sw = _require_int("snap_window_words", p.snap_window_words)
+    sw = require_int("snap_window_words", p.snap_window_words)
     if sw < 0:
         raise ParameterError("snap_window_words", f"must be >= 0, got {sw}", sw)
     if p.snapping and sw < 1:
@@ -224,18 +238,3 @@ def parse_int(name: str, text: str) -> int:
     if len(s) > 40:  # past 64 bits whatever the base; int() would refuse 4300 digits anyway
         raise ParameterError(name, f"must be below 2^64 in magnitude, got {shown!r}")
     return int(s, 16) if "x" in s.lower() else int(s, 10)
-
-
-def parse_assignments(items: list[str], base: ChunkerParams | None = None) -> ChunkerParams:
-    """`NAME=VALUE` strings (as from `--set`) applied to `base` or the defaults."""
-    changes: dict[str, Any] = {}
-    known = {f.name for f in fields(ChunkerParams)}
-    for item in items:
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise ParameterError(name or "--set", f"expected NAME=VALUE, got {item!r}")
-        if name not in known:
-            raise ParameterError(name, f"unknown parameter name; known: {', '.join(sorted(known))}")
-        changes[name] = parse_int(name, value) if name in INT_FIELDS else value.strip()
-    return ChunkerParams.from_dict(changes, base)

@@ -12,9 +12,14 @@ Each stage is cached per document under exactly those inputs, so moving min_toke
 re-runs only the cuts and the hashes.
 
 The first three stages belong to the text, whatever the boundary rule; the others are
-tttd-v1's. A boundary rule plugs in as one entry of `RULES`: a function of a
-`Document` (its shared text stages, plus `doc.stage(name)` caches of its own) and its
-parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
+tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
+    classes      text                                        (shared: every rule's Chunk.boundary)
+    lmx2-keys    text, token_counter, key_tokens, boundary_preference
+    lmx2-cuts    keys + min/max/horizon/fill_horizon
+    chunks       cuts + params hash
+so a change of min, max or a horizon re-runs no key computation. A boundary rule
+plugs in as one entry of `RULES`: a function of a `Document` (its shared text stages,
+plus `doc.stage(name)` caches of its own) and its parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
 needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 """
 
@@ -29,10 +34,15 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import tokens as token_counters
-from .chunks import CanonicalText, Chunking, build_chunks, compute_symbols, utf8_words
+from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words
+from .chunks import cut_boundary
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
+from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
+from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from .lmx2 import Lmx2Stages, compute_cuts, compute_keys, spans
+from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize
 from .params import ChunkerParams
 from .rabin import window_fingerprints
@@ -95,6 +105,12 @@ class Document:
         return self._tokens.get(counter, count)
 
     @property
+    def classes(self) -> np.ndarray:
+        """The boundary class of every cut (chunks.boundary_classes): text only, computed
+        once a rule first needs them all (lmx2-v1's keys)."""
+        return self.stage("classes", 1).get(None, lambda: _frozen(boundary_classes(self.text, self.words)))
+
+    @property
     def snap_points(self) -> SnapPoints:
         """Text-only, but computed only once snapping is first asked for."""
         if self._snap_points is None:
@@ -125,7 +141,9 @@ class Pipeline:
         with self._lock:
             self._docs.data.clear()
 
-    def chunk(self, text: str, params: ChunkerParams | None = None) -> Chunking:
+    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
+        """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
+        lmx2-v1; the tttd-v1 defaults when None)."""
         if not isinstance(text, str):
             raise TypeError(f"chunk() takes a str, not {type(text).__name__}")
         params = params if params is not None else ChunkerParams()
@@ -161,7 +179,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    chunks = build_chunks(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
+    named = [(s, e, kind, snapped, cut_boundary(words, e)) for s, e, kind, snapped in cuts]
+    chunks = build_chunks(words, doc.canonical, named, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
         [c.tokens for c in chunks],
         [c.kind for c in chunks],
@@ -171,12 +190,37 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         NORMALIZER_VERSION,
         phash,
         p.snapping,
+        [c.boundary for c in chunks],
     )
     return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp, doc.canonical)
 
 
+def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
+    """lmx2-v1 (SPEC-lmx2 §2-§8) over a document's cached stages."""
+    words = doc.words
+    counter = token_counters.get_counter(p.token_counter)
+    tok, cum = doc.tokens(counter)
+    classes = doc.classes
+    key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
+    keys = doc.stage("lmx2-keys", 4).get(
+        key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    cuts = doc.stage("lmx2-cuts").get(
+        key_inputs + (p.min_tokens, p.max_tokens, p.horizon, p.fill_horizon),
+        lambda: compute_cuts(keys, tok, cum, p.min_tokens, p.gate, p.horizon, p.fill_horizon),
+    )
+    phash = p.params_hash
+    found = [(s.start_word, s.end_word, s.kind, False, s.boundary) for s in spans(cuts, classes)]
+    chunks = build_chunks(words, doc.canonical, found, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    diagnostics = compute_lmx2_diagnostics(
+        [c.tokens for c in chunks], [c.kind for c in chunks], [c.boundary for c in chunks], len(words),
+        p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
+    )
+    return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,
+                    boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+
+
 # The boundary rules, by the type of their parameters.
-RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd}
+RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -215,10 +259,11 @@ def gc_paused(pause: bool = True) -> Iterator[None]:
 DEFAULT_PIPELINE = Pipeline()
 
 
-def chunk(text: str, params: ChunkerParams | None = None) -> Chunking:
-    """Chunk `text` with `params` (the defaults when None).
+def chunk(text: str, params: AnyParams | None = None) -> Chunking:
+    """Chunk `text` with `params` (tttd-v1's defaults when None): a ChunkerParams
+    selects tttd-v1, an Lmx2Params lmx2-v1.
 
-    Parameters were validated when the ChunkerParams was built; a token counter that
+    Parameters were validated when they were built; a token counter that
     returns a non-positive count raises TokenCountError.
     """
     return DEFAULT_PIPELINE.chunk(text, params)

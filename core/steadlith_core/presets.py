@@ -1,13 +1,16 @@
 """Named parameter sets: starting points offered by the inspector and `steadlith --preset`.
 
-A preset is only a ChunkerParams; what identifies a chunking is still its params hash,
-so a preset can be renamed or retuned without changing any stored hash.
+A preset is only a parameter set of one rule; what identifies a chunking is still its
+params hash, so a preset can be renamed or retuned without changing any stored hash.
+`PRESETS` holds tttd-v1's (the inspector's parameter dock lists them), `LMX2_PRESETS`
+lmx2-v1's; `RULE_PRESETS` has both by rule, and `preset(name)` finds a name in either.
 """
 
 from __future__ import annotations
 
 from .errors import ParameterError
-from .params import SNAP_PARAGRAPH_SENTENCE, ChunkerParams
+from .lmx2_params import LMX2_RULE, Lmx2Params
+from .params import BOUNDARY_RULE, SNAP_PARAGRAPH_SENTENCE, ChunkerParams
 
 PRESETS: dict[str, ChunkerParams] = {
     "Default": ChunkerParams(),
@@ -18,15 +21,26 @@ PRESETS: dict[str, ChunkerParams] = {
     "Snapping on": ChunkerParams(snap_mode=SNAP_PARAGRAPH_SENTENCE, snap_window_words=8),
 }
 
+LMX2_PRESETS: dict[str, Lmx2Params] = {
+    "lmx2 Default": Lmx2Params(),
+    # the sizes of tttd-v1's "Small chunks", with horizons at their smallest useful reach
+    "lmx2 Small chunks": Lmx2Params(min_tokens=8, max_tokens=40, horizon=10, fill_horizon=8, key_tokens=6),
+}
 
-def preset(name: str) -> ChunkerParams:
-    """The preset called `name`, ignoring case and the difference of "-", "_" and " "
-    (so `--preset small-chunks` works in a shell); ParameterError names the known ones."""
+RULE_PRESETS: dict[str, dict[str, ChunkerParams | Lmx2Params]] = {BOUNDARY_RULE: PRESETS, LMX2_RULE: LMX2_PRESETS}
+
+
+def preset(name: str) -> ChunkerParams | Lmx2Params:
+    """The preset called `name` (of either rule), ignoring case and the difference of
+    "-", "_" and " " (so `--preset lmx2-default` works in a shell); ParameterError names
+    the known ones."""
     wanted = _key(name)
-    for known, params in PRESETS.items():
-        if _key(known) == wanted:
-            return params
-    raise ParameterError("preset", f"unknown preset {name!r}; known: {', '.join(PRESETS)}", name)
+    for presets in RULE_PRESETS.values():
+        for known, params in presets.items():
+            if _key(known) == wanted:
+                return params
+    every = [n for presets in RULE_PRESETS.values() for n in presets]
+    raise ParameterError("preset", f"unknown preset {name!r}; known: {', '.join(every)}", name)
 
 
 def _key(name: str) -> str:

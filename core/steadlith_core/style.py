@@ -14,20 +14,33 @@ inspector's continuous panes need different strengths).
 
 from __future__ import annotations
 
-from .vocabulary import BACKUP, EDITED, END, HARD, NEW, PRIMARY, REMOVED, REUSED, SHIFTED, SNAPPED, STATUSES
+from .vocabulary import (BACKUP, BOUNDARIES, EDITED, END, FILL, HARD, LONG_WORD, NEW, PARAGRAPH, PRIMARY, REMOVED,
+                         REUSED, SENTENCE, SHIFTED, SNAPPED, STATUSES, WORD)
 
 # Marker kinds in legend order. "snapped" is not a core kind: a chunk whose cut was
 # moved by snapping (Chunk.snapped) is drawn with the snapped marker; the tooltip
 # still names the kind of the raw cut.
 MARKER_KINDS = (PRIMARY, BACKUP, HARD, SNAPPED, END)
-KIND_LABELS = {"primary": "primary", "backup": "backup", "hard": "hard cut", "snapped": "snapped", "end": "end"}
-KIND_SHAPES = {"primary": "bar", "backup": "diamond", "hard": "triangle", "snapped": "circle", "end": "square"}
+# lmx2-v1's kinds take tttd-v1's shapes and colours by role: primary the primary bar,
+# fill (the second level) the backup diamond, long-word (forced by the text, not
+# chosen) the hard-cut triangle.
+LMX2_MARKER_KINDS = (PRIMARY, FILL, LONG_WORD, END)
+MARKER_KINDS_BY_RULE = {"tttd-v1": MARKER_KINDS, "lmx2-v1": LMX2_MARKER_KINDS}
+KIND_LABELS = {"primary": "primary", "backup": "backup", "hard": "hard cut", "snapped": "snapped", "end": "end",
+               FILL: "fill", LONG_WORD: "long word"}
+KIND_SHAPES = {"primary": "bar", "backup": "diamond", "hard": "triangle", "snapped": "circle", "end": "square",
+               FILL: "diamond", LONG_WORD: "triangle"}
 KIND_HELP = {
     "primary": "the fingerprint matched the primary mask (the usual cut)",
     "backup": "no primary candidate before max_tokens: the last backup candidate was used",
     "hard": "no candidate at all: forced cut at max_tokens",
     "snapped": "the cut was moved to a nearby paragraph or sentence end",
     "end": "end of the document",
+    FILL: "lmx2-v1: the highest level-2 key near a gap that primary cuts left wider than the gate",
+    LONG_WORD: "lmx2-v1: a word of min_tokens or more stands alone",
+}
+LMX2_KIND_HELP = {  # where a name is shared, lmx2-v1 means something else by it
+    PRIMARY: "lmx2-v1: the highest key within the horizon, min_tokens away from any long word or edge",
 }
 KIND_COLOURS = {
     "light": {
@@ -45,6 +58,30 @@ KIND_COLOURS = {
         "end": "#A8A8A8",
     },
 }
+for _theme in KIND_COLOURS.values():  # lmx2-v1's kinds by role, as their shapes
+    _theme[FILL], _theme[LONG_WORD] = _theme[BACKUP], _theme[HARD]
+
+# The boundary class of a chunk's end cut (Chunk.boundary), for tooltips and legends.
+BOUNDARY_LABELS = {PARAGRAPH: "paragraph end", SENTENCE: "sentence end", WORD: "between words", END: "document end"}
+BOUNDARY_HELP = {
+    PARAGRAPH: "the next word starts a paragraph",
+    SENTENCE: "the previous word ends a sentence",
+    WORD: "no paragraph or sentence break at the cut",
+    END: "end of the document",
+}
+assert set(BOUNDARY_LABELS) == set(BOUNDARIES)
+
+
+def marker_kinds(rule: str) -> tuple[str, ...]:
+    """The marker kinds of a rule, in legend order (tttd-v1's for an unknown rule)."""
+    return MARKER_KINDS_BY_RULE.get(rule, MARKER_KINDS)
+
+
+def kind_help(rule: str, kind: str) -> str:
+    """What a kind of cut means under `rule`."""
+    if rule == "lmx2-v1" and kind in LMX2_KIND_HELP:
+        return LMX2_KIND_HELP[kind]
+    return KIND_HELP[kind]
 
 # Chunk statuses between versions (steadlith_core.compare), in legend and table order:
 # vocabulary.STATUSES, re-exported here for the palette.

@@ -13,8 +13,8 @@ import pytest
 from steadlith_core import ChunkerParams, chunk, load_text
 from steadlith_core.cli import main
 
-TOP_KEYS = {"normalizer_version", "params", "params_hash", "word_count", "chunks", "diagnostics"}
-CHUNK_KEYS = {"index", "start_word", "end_word", "start", "end", "kind", "snapped", "tokens", "hash"}
+TOP_KEYS = {"normalizer_version", "boundary_rule", "params", "params_hash", "word_count", "chunks", "diagnostics"}
+CHUNK_KEYS = {"index", "start_word", "end_word", "start", "end", "kind", "snapped", "tokens", "hash", "boundary"}
 SAMPLE = (
     "Hello world. This is a test of the chunker, with a \u201cquoted end.\u201d)\r\n\r\n"
     "Second paragraph \U0001F680 here\u00a0and\tthere.\rLone CR line.\n"

@@ -237,7 +237,8 @@ SUMMARY_FIELDS = [
     "reused_token_ratio", "chunks_to_embed", "tokens_to_embed", "shifted_chunks_b", "shifted_tokens_b",
     "edited_chunks_b", "new_chunks_b", "shifted_chunks_a", "edited_chunks_a", "removed_chunks_a",
     "unaligned_hash_hits_b", "unaligned_hash_hit_tokens_b", "phase_shift_regions", "longest_resync_tokens",
-    "margin", "checked_ranges", "violations", "locality_held",
+    "margin", "checked_ranges", "violations", "locality_held", "margin_formula", "paragraph_cut_share_b",
+    "sentence_cut_share_b", "mean_chunk_tokens_b",
 ]
 
 
@@ -245,7 +246,7 @@ def test_json_names_are_stable():
     d = cmp(PROSE, PROSE[:2000] + " An edit. " + PROSE[2000:]).to_dict()
     assert list(d) == [
         "schema", "normalizer_version", "boundary_rule", "params_hash", "params", "locality_held", "margin",
-        "summary", "phase_shift_regions", "violations", "alignment", "diff", "chunks_a", "chunks_b", "baseline",
+        "margin_formula", "summary", "phase_shift_regions", "violations", "alignment", "diff", "chunks_a", "chunks_b", "baseline",
     ]
     assert d["schema"] == "steadlith-compare/1"
     assert list(d["summary"]) == SUMMARY_FIELDS
@@ -253,7 +254,7 @@ def test_json_names_are_stable():
     assert list(d["baseline"]["summary"]) == SUMMARY_FIELDS
     assert list(d["diff"][0]) == ["tag", "a_start", "a_end", "b_start", "b_end"]
     assert set(d["chunks_b"][0]) == {"index", "start_word", "end_word", "start_token", "end_token", "tokens",
-                                     "kind", "hash", "status", "partner"}
+                                     "kind", "boundary", "hash", "status", "partner"}
     if d["phase_shift_regions"]:
         assert set(d["phase_shift_regions"][0]) == {
             "b_chunks", "b_words", "b_tokens", "a_chunks", "a_words", "a_tokens", "after_edit", "resync_b",

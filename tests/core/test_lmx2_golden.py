@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, load_text
+from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, chunk, load_text
 from steadlith_core.identity import IDENTITY_SCHEMA_VERSION
-from steadlith_core.lmx2 import CLASS_NAMES, chunk_lmx2
-from steadlith_core.lmx2_params import Lmx2Params, params_from_mapping
+from steadlith_core.lmx2 import CLASS_NAMES
+from steadlith_core.lmx2_params import Lmx2Params
+from steadlith_core.rules import params_from_mapping
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 EXPECTED = json.loads((GOLDEN / "lmx2-expected.json").read_text(encoding="utf-8"))
@@ -50,25 +51,21 @@ def test_canonical_parameters(name):
 @pytest.mark.parametrize("doc,run", RUNS)
 def test_chunks(doc, run):
     expected = DOCUMENTS[doc]["runs"][run]
-    result = chunk_lmx2(load_text(GOLDEN / doc), params_of(run))
+    result = chunk(load_text(GOLDEN / doc), params_of(run))
     assert result.word_count == DOCUMENTS[doc]["word_count"]
     assert result.params_hash == expected["params_hash"]
-    got = [
-        {**c._asdict(), "boundary": b} for c, b in zip(result.chunks, result.boundaries)
-    ]
+    assert result.boundary_rule == "lmx2-v1"
+    got = [c._asdict() for c in result.chunks]
     assert [{f: g[f] for f in e} for g, e in zip(got, expected["chunks"])] == expected["chunks"]
-    assert len(result.chunks) == len(expected["chunks"]) == len(result.boundaries)
+    assert len(result.chunks) == len(expected["chunks"])
     assert [c.index for c in result.chunks] == list(range(len(result.chunks)))
 
 
 def test_keys_head():
     head = DOCUMENTS["mixed.txt"]["keys_head"]
     assert len(head) == 40
-    result = chunk_lmx2(load_text(GOLDEN / "mixed.txt"), params_of("small"))
-    keys, cum = result.keys, result.cum_tokens
-    from steadlith_core.lmx2 import boundary_classes
-
-    classes = boundary_classes(result.text, result.words)
+    result = chunk(load_text(GOLDEN / "mixed.txt"), params_of("small"))
+    keys, cum, classes = result.stages.keys, result.cum_tokens, result.stages.classes
     got = [
         {
             "cut": c,
@@ -84,7 +81,7 @@ def test_keys_head():
 
 
 def test_diagnostics_count_what_the_chunks_show():
-    result = chunk_lmx2(load_text(GOLDEN / "lmx2-edges.txt"), params_of("small"))
+    result = chunk(load_text(GOLDEN / "lmx2-edges.txt"), params_of("small"))
     d, p = result.diagnostics, result.params
     kinds = [c.kind for c in result.chunks]
     assert (d.primary, d.fill, d.long_word, d.end) == tuple(kinds.count(k) for k in ("primary", "fill", "long-word", "end"))
@@ -96,11 +93,10 @@ def test_diagnostics_count_what_the_chunks_show():
 
 
 def test_empty_and_one_word_documents():
-    assert chunk_lmx2("").chunks == ()
-    assert chunk_lmx2(" \n\t ").chunks == ()
-    one = chunk_lmx2("lonely")
-    assert [(c.start_word, c.end_word, c.kind) for c in one.chunks] == [(0, 1, "end")]
-    assert one.boundaries == ("end",)
+    assert chunk("", Lmx2Params()).chunks == ()
+    assert chunk(" \n\t ", Lmx2Params()).chunks == ()
+    one = chunk("lonely", Lmx2Params())
+    assert [(c.start_word, c.end_word, c.kind, c.boundary) for c in one.chunks] == [(0, 1, "end", "end")]
 
 
 @pytest.mark.parametrize("case", EXPECTED["valid_params"], ids=lambda c: c["why"])
@@ -160,7 +156,7 @@ def test_the_rules_never_share_a_chunk_hash():
     from steadlith_core import chunk
 
     text = "One short paragraph, a single chunk under both rules."
-    (a,), (b,) = chunk_lmx2(text).chunks, chunk(text).chunks
+    (a,), (b,) = chunk(text, Lmx2Params()).chunks, chunk(text).chunks
     assert a.text == b.text
     assert a.hash != b.hash
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from steadlith_core import ChunkerParams, chunk
 from steadlith_core.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample
 from steadlith_core.identity import chunk_hash_prefix
-from steadlith_core.lmx2 import CHUNKER_FAMILY, boundary_classes, chunk_lmx2, compute_cuts, compute_keys, spans
+from steadlith_core.chunks import CanonicalText, boundary_classes, build_chunks, compute_symbols, utf8_words
+from steadlith_core.lmx2 import CHUNKER_FAMILY, compute_cuts, compute_keys, spans
 from steadlith_core.lmx2_params import Lmx2Params
 from steadlith_core.normalize import normalize
-from steadlith_core.pipeline import CanonicalText, build_chunks, compute_symbols, utf8_words
 from steadlith_core.tokens import get_counter
 
 
@@ -145,7 +145,7 @@ def violations(cut: Callable[[str], Cutting], a: list[Item], b: list[Item], runs
 
 def lmx2_cutter(p: Lmx2Params) -> Callable[[str], Cutting]:
     def cut(text: str) -> Cutting:
-        r = chunk_lmx2(text, p)
+        r = chunk(text, p)
         return Cutting(r.cum_tokens.tolist(), [(c.start_word, c.end_word, c.kind, c.hash) for c in r.chunks])
 
     return cut
@@ -163,7 +163,7 @@ def widened_key_cutter(p: Lmx2Params, extra: int) -> Callable[[str], Cutting]:
         classes = boundary_classes(text, words)
         keys = compute_keys(compute_symbols(words, encoded), cum, classes, p.key_tokens + extra, p.prefers_boundaries)
         cuts = compute_cuts(keys, tok, cum, p.min_tokens, p.gate, p.horizon, p.fill_horizon)
-        found = [(s.start_word, s.end_word, s.kind, False) for s in spans(cuts, classes)]
+        found = [(s.start_word, s.end_word, s.kind, False, s.boundary) for s in spans(cuts, classes)]
         chunks = build_chunks(words, CanonicalText(words, encoded), found, cum, chunk_hash_prefix(p.params_hash, CHUNKER_FAMILY))
         return Cutting(cum.tolist(), [(c.start_word, c.end_word, c.kind, c.hash) for c in chunks])
 

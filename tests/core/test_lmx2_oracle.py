@@ -10,8 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lmx2_oracle import oracle_text
-from steadlith_core import load_text
-from steadlith_core.lmx2 import chunk_lmx2
+from steadlith_core import chunk, load_text
 from steadlith_core.lmx2_params import Lmx2Params
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -76,11 +75,11 @@ def small_params(draw):
 @example("echo tide " * 30, Lmx2Params(token_counter="words/1", min_tokens=2, max_tokens=5, horizon=1, fill_horizon=1, key_tokens=1))
 def test_fast_path_equals_oracle(text, p):
     o = oracle_text(text, p.to_dict())
-    fast = chunk_lmx2(text, p)
-    assert [(c.start_word, c.end_word, c.kind, b) for c, b in zip(fast.chunks, fast.boundaries)] == o.chunks
+    fast = chunk(text, p)
+    assert [(c.start_word, c.end_word, c.kind, c.boundary) for c in fast.chunks] == o.chunks
     n = fast.word_count
-    assert [int(k) for k in fast.keys.key_1[1:n]] == [o.key_1[c] for c in range(1, n)]
-    assert [int(k) for k in fast.keys.key_2[1:n]] == [o.key_2[c] for c in range(1, n)]
+    assert [int(k) for k in fast.stages.keys.key_1[1:n]] == [o.key_1[c] for c in range(1, n)]
+    assert [int(k) for k in fast.stages.keys.key_2[1:n]] == [o.key_2[c] for c in range(1, n)]
 
 
 @given(st.lists(st.integers(1, 60), min_size=1, max_size=80), st.integers(1, 100), st.data())

@@ -75,7 +75,7 @@ class EveryFewWords:
 
 def run_every_few_words(doc: Document, p: EveryFewWords) -> tuple:
     _, cum = doc.tokens(get_counter("words/1"))
-    cuts = doc.stage("toy-cuts").get(p.n, lambda: [(s, min(s + p.n, len(doc.words)), "end", False)
+    cuts = doc.stage("toy-cuts").get(p.n, lambda: [(s, min(s + p.n, len(doc.words)), "end", False, "end")
                                                    for s in range(0, len(doc.words), p.n)])
     return build_chunks(doc.words, doc.canonical, cuts, cum, chunk_hash_prefix("toy", "toy"))
 
@@ -90,7 +90,7 @@ def test_a_second_rule_plugs_in_and_shares_the_text_stages(stage_calls, monkeypa
     toy = pipeline.chunk(TEXT, EveryFewWords(7))
     assert stage_calls == Counter()  # none of tttd-v1's stages, and no normalization
     assert [c.word_count for c in toy[:-1]] == [7] * (len(toy) - 1)
-    with pytest.raises(TypeError, match="ChunkerParams or EveryFewWords"):
+    with pytest.raises(TypeError, match="ChunkerParams or Lmx2Params or EveryFewWords"):
         pipeline.chunk(TEXT, {"n": 7})
 
 

@@ -788,7 +788,7 @@ def any_valid_params(draw) -> ChunkerParams:
 def test_params_round_trip_through_dicts(p):
     """to_dict/from_dict (and JSON) keep the parameter set: same fields, same hash."""
     d = p.to_dict()
-    assert tuple(d) == FIELDS
+    assert tuple(d) == ("boundary_rule",) + FIELDS and d["boundary_rule"] == "tttd-v1"
     assert d["snap_window_words"] == (p.snap_window_words if p.snap_mode == SNAP else 0), "canonical form"
     q = ChunkerParams.from_dict(json.loads(json.dumps(d)))
     assert q.params_hash == p.params_hash == oracle_params_hash(p)
@@ -806,7 +806,7 @@ def test_non_integer_in_an_int_field_names_that_field(p, field, bad):
     even when they look like a number (True, 16.0, "16")."""
     assert set(INT_FIELDS) == set(FIELDS) - {"token_counter", "snap_mode"}
     with pytest.raises(ParameterError) as info:
-        ChunkerParams(**{**p.to_dict(), field: bad})
+        ChunkerParams.from_dict({**p.to_dict(), field: bad})
     assert info.value.field == field
     assert str(info.value).startswith(f"{field}: ")
 

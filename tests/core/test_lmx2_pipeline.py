@@ -1,0 +1,132 @@
+"""lmx2-v1 through the one pipeline: its stages cached by exactly their inputs, and
+Chunk.boundary reported alike for the chunks of both rules."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from steadlith_core import ChunkerParams, Lmx2Params, Pipeline, chunk, chunks_jsonl
+from steadlith_core import pipeline as pipeline_module
+from steadlith_core.chunks import boundary_classes
+from steadlith_core.examples import generate_prose
+from steadlith_core.export import chunking_to_json
+
+TEXT = generate_prose(30_000, seed=9)
+BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key_tokens=12)
+
+
+@pytest.fixture
+def stage_calls(monkeypatch):
+    calls: Counter[str] = Counter()
+    for stage in ("normalize", "boundary_classes", "compute_keys", "compute_cuts", "build_chunks", "segment"):
+        original = getattr(pipeline_module, stage)
+
+        def counted(*args, _original=original, _stage=stage, **kwargs):
+            calls[_stage] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(pipeline_module, stage, counted)
+    return calls
+
+
+def _shape(result):
+    return result.params_hash, [(c.start_word, c.end_word, c.kind, c.boundary, c.hash) for c in result.chunks]
+
+
+@pytest.mark.parametrize("change", [
+    {"min_tokens": 12}, {"max_tokens": 120}, {"horizon": 40}, {"fill_horizon": 15},
+])
+def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change):
+    """Moving min, max or a horizon re-runs only the cut stage and the hashes; the
+    result is what a cold pipeline gives, and differs from before (the change mattered)."""
+    pipeline = Pipeline()
+    before = pipeline.chunk(TEXT, BASE)
+    assert stage_calls == Counter(normalize=1, boundary_classes=1, compute_keys=1, compute_cuts=1, build_chunks=1)
+    stage_calls.clear()
+    changed = BASE.with_changes(**change)
+    warm = pipeline.chunk(TEXT, changed)
+    assert stage_calls == Counter(compute_cuts=1, build_chunks=1)
+    assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
+    assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
+
+
+@pytest.mark.parametrize("change", [{"key_tokens": 20}, {"boundary_preference": "off"}, {"token_counter": "words/1"}])
+def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, change):
+    pipeline = Pipeline()
+    pipeline.chunk(TEXT, BASE)
+    stage_calls.clear()
+    pipeline.chunk(TEXT, BASE.with_changes(**change))
+    assert stage_calls == Counter(compute_keys=1, compute_cuts=1, build_chunks=1)
+
+
+def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
+    pipeline = Pipeline()
+    pipeline.chunk(TEXT, ChunkerParams())
+    lmx2 = pipeline.chunk(TEXT, BASE)
+    again = pipeline.chunk(TEXT, ChunkerParams())
+    assert stage_calls["normalize"] == 1 and stage_calls["segment"] == 1  # tttd-v1's cuts came from its cache
+    assert (lmx2.boundary_rule, again.boundary_rule) == ("lmx2-v1", "tttd-v1")
+    assert lmx2.diagnostics.margin == BASE.margin == lmx2.params.margin
+
+
+def _classes_at_ends(result):
+    classes = boundary_classes(result.text, result.words)
+    n = result.word_count
+    names = {0: "word", 1: "sentence", 2: "paragraph"}
+    return [("end" if c.end_word == n else names[int(classes[c.end_word])]) for c in result.chunks]
+
+
+@pytest.mark.parametrize("params", [
+    ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_remainder=0x1F),
+    ChunkerParams(min_tokens=16, max_tokens=96, snap_mode="paragraph-sentence/1", snap_window_words=6),
+    BASE,
+], ids=["tttd", "tttd-snapping", "lmx2"])
+def test_every_chunk_reports_the_class_of_its_end_cut(params):
+    """Chunk.boundary is SPEC-lmx2 §4's class of the end cut for both rules: the same
+    class array lmx2-v1's keys use, read at each chunk's end; all four appear."""
+    result = chunk(TEXT, params)
+    got = [c.boundary for c in result.chunks]
+    assert got == _classes_at_ends(result)
+    assert got[-1] == "end" and "end" not in got[:-1]
+    assert {"paragraph", "sentence", "word"} <= set(got) or params.boundary_rule == "lmx2-v1"
+    d = result.diagnostics
+    interior = len(got) - 1
+    assert (d.paragraph_boundaries, d.sentence_boundaries) == (got.count("paragraph"), got.count("sentence"))
+    assert d.paragraph_share == pytest.approx(got.count("paragraph") / interior)
+    assert d.sentence_share == pytest.approx(got.count("sentence") / interior)
+
+
+def test_snapping_moves_cuts_to_breaks_and_the_boundaries_show_it():
+    """What a reviewer reads off the share: snapping (and lmx2-v1's preference) put far
+    more cuts at paragraph or sentence ends than tttd-v1 without it."""
+    plain = chunk(TEXT, ChunkerParams(min_tokens=16, max_tokens=96)).diagnostics
+    snapped = chunk(TEXT, ChunkerParams(min_tokens=16, max_tokens=96, snap_mode="paragraph-sentence/1",
+                                        snap_window_words=8)).diagnostics
+    lmx2 = chunk(TEXT, BASE).diagnostics
+    share = lambda d: d.paragraph_share + d.sentence_share  # noqa: E731
+    assert share(plain) < 0.5 < share(snapped)
+    assert share(lmx2) > 0.8 > share(plain)
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(min_tokens=16, max_tokens=96), BASE], ids=["tttd", "lmx2"])
+def test_json_and_jsonl_carry_the_boundary_and_the_rule(params):
+    result = chunk(TEXT, params)
+    doc = chunking_to_json(result)
+    assert doc["boundary_rule"] == doc["params"]["boundary_rule"] == params.boundary_rule
+    assert [c["boundary"] for c in doc["chunks"]] == [c.boundary for c in result.chunks]
+    lines = [json.loads(line) for line in chunks_jsonl(result).splitlines()]
+    assert [(x["kind"], x["boundary"]) for x in lines] == [(c.kind, c.boundary) for c in result.chunks]
+
+
+def test_lmx2_diagnostics_count_kinds_and_sizes():
+    result = chunk(TEXT, BASE)
+    d = result.diagnostics
+    kinds = Counter(c.kind for c in result.chunks)
+    assert (d.primary, d.fill, d.long_word, d.end) == (kinds["primary"], kinds["fill"], kinds["long-word"], 1)
+    assert d.chunks_under_min == sum(c.tokens < BASE.min_tokens for c in result.chunks)
+    assert d.chunks_over_max == sum(c.tokens > BASE.max_tokens for c in result.chunks)
+    assert (d.gate, d.margin) == (BASE.gate, BASE.margin)
+    assert result.fingerprints is None and result.stages.keys.key_1.size == result.word_count + 1
