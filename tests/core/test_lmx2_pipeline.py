@@ -21,7 +21,8 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(monkeypatch):
     calls: Counter[str] = Counter()
-    for stage in ("normalize", "boundary_classes", "compute_keys", "compute_cuts", "build_chunks", "segment"):
+    for stage in ("normalize", "boundary_classes", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
+                  "segment"):
         original = getattr(pipeline_module, stage)
 
         def counted(*args, _original=original, _stage=stage, **kwargs):
@@ -36,19 +37,24 @@ def _shape(result):
     return result.params_hash, [(c.start_word, c.end_word, c.kind, c.boundary, c.hash) for c in result.chunks]
 
 
-@pytest.mark.parametrize("change", [
-    {"min_tokens": 12}, {"max_tokens": 120}, {"horizon": 40}, {"fill_horizon": 15},
+@pytest.mark.parametrize("change,reruns", [
+    ({"min_tokens": 12}, {"compute_primary": 1, "compute_fill": 1}),
+    ({"horizon": 40}, {"compute_primary": 1, "compute_fill": 1}),
+    ({"max_tokens": 120}, {"compute_fill": 1}),
+    ({"fill_horizon": 15}, {"compute_fill": 1}),
 ])
-def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change):
-    """Moving min, max or a horizon re-runs only the cut stage and the hashes; the
-    result is what a cold pipeline gives, and differs from before (the change mattered)."""
+def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change, reruns):
+    """Moving min, max or a horizon re-runs only the cut stages and the hashes (max and
+    fill_horizon not even the primary cuts); the result is what a cold pipeline gives,
+    and differs from before (the change mattered)."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(normalize=1, boundary_classes=1, compute_keys=1, compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(normalize=1, boundary_classes=1, compute_keys=1, compute_primary=1,
+                                  compute_fill=1, build_chunks=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
     warm = pipeline.chunk(TEXT, changed)
-    assert stage_calls == Counter(compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(build_chunks=1, **reruns)
     assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
     assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
 
@@ -59,7 +65,7 @@ def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, cha
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(**change))
-    assert stage_calls == Counter(compute_keys=1, compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(compute_keys=1, compute_primary=1, compute_fill=1, build_chunks=1)
 
 
 def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
