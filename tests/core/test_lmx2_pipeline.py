@@ -136,3 +136,39 @@ def test_lmx2_diagnostics_count_kinds_and_sizes():
     assert d.chunks_over_max == sum(c.tokens > BASE.max_tokens for c in result.chunks)
     assert (d.gate, d.margin) == (BASE.gate, BASE.margin)
     assert result.fingerprints is None and result.stages.keys.key_1.size == result.word_count + 1
+
+
+def test_chunk_text_output_shows_kinds_sizes_and_the_share_of_cuts(tmp_path, capsys):
+    from steadlith_core.cli import main
+
+    doc = tmp_path / "doc.txt"
+    doc.write_text(TEXT, encoding="utf-8")
+    for params, kinds in ((BASE, "kinds         primary "), (ChunkerParams(min_tokens=16, max_tokens=96),
+                                                            "kinds         primary ")):
+        sets = [x for k, v in params.to_dict().items() for x in ("--set", f"{k}={v}")]
+        assert main(["chunk", str(doc), *sets]) == 0
+        out = capsys.readouterr().out
+        d = chunk(TEXT, params).diagnostics
+        share = next(line for line in out.splitlines() if line.startswith("cuts at"))
+        assert f"paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})" in share
+        assert f"sentence ends {d.sentence_boundaries} ({d.sentence_share:.1%})" in share
+        kinds_line = next(line for line in out.splitlines() if line.startswith(kinds))
+        if params is BASE:
+            assert f"fill {d.fill}" in kinds_line and f"long-word {d.long_word}" in kinds_line
+            assert f"margin {BASE.margin} tokens" in out and "under min_tokens" in out
+        else:
+            assert f"backup {d.backup}" in kinds_line
+
+
+def test_lmx2_kinds_take_the_shapes_and_colours_of_their_roles():
+    """fill is drawn as backup (diamond, orange), long-word as a hard cut (triangle,
+    vermillion), in both themes; the legend of each rule lists its own kinds."""
+    from steadlith_core import style
+
+    for theme in ("light", "dark"):
+        colours = style.KIND_COLOURS[theme]
+        assert colours["fill"] == colours["backup"] and colours["long-word"] == colours["hard"]
+    assert (style.KIND_SHAPES["fill"], style.KIND_SHAPES["long-word"]) == ("diamond", "triangle")
+    assert style.marker_kinds("lmx2-v1") == ("primary", "fill", "long-word", "end")
+    assert style.marker_kinds("tttd-v1") == ("primary", "backup", "hard", "snapped", "end")
+    assert style.kind_help("lmx2-v1", "primary") != style.kind_help("tttd-v1", "primary")
