@@ -364,6 +364,42 @@ def _kind(value: Any) -> str:
 # -- documents -----------------------------------------------------------------------
 
 
+def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[str, str]]:
+    """`(side, real path)` of the documents whose file lies outside `folder` (the
+    workspace's own), symbolic links resolved. Opening a workspace reads these files, and
+    an edited one is saved back to its path: files the author of the workspace chose,
+    which the person opening it should see before anything is read (a shared workspace
+    naming ~/.ssh/id_rsa, or `../../etc/passwd` under a harmless display name)."""
+    base = os.path.realpath(os.fspath(folder))
+    out = []
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is None or doc.path is None:
+            continue
+        real = os.path.realpath(doc.path)
+        try:
+            inside = os.path.commonpath([base, real]) == base
+        except ValueError:  # another drive on Windows
+            inside = False
+        if not inside:
+            out.append((side, real))
+    return out
+
+
+def renamed_documents(ws: Workspace) -> list[tuple[str, str, str]]:
+    """`(side, name shown, real path)` of the documents shown under a name other than
+    their file's: the window says which file each really is."""
+    out = []
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is not None and doc.path is not None:
+            real = os.path.realpath(doc.path)
+            if doc.name != os.path.basename(real):
+                out.append((side, doc.name, real))
+    return out
+
+
+
 def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:
     """The text to show on each side: `{side: (text, name, origin_path)}` for the sides
     that have a document. Embedded text wins over the path; a path-only document is

@@ -8,10 +8,23 @@ class SteadlithError(Exception):
     """Base of every error the core raises on bad input."""
 
 
+MAX_RULE_CHARS = 300  # a rule quoting a 5000-character value still fits beside its field
+
+
+def _bounded(text: str, limit: int) -> str:
+    """`text` cut in the middle when longer than `limit`: both ends say something."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return f"{text[: limit - tail - 3]}...{text[-tail:]}"
+
+
 class ParameterError(SteadlithError, ValueError):
     """A chunker parameter breaks its rule (SPEC §6)."""
 
     def __init__(self, field: str, rule: str, value: object = None):
+        field = _bounded(str(field), 60)  # `--set` names come from the user too
+        rule = _bounded(rule, MAX_RULE_CHARS)
         self.field = field
         self.rule = rule
         self.value = value
