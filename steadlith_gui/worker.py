@@ -30,6 +30,7 @@ from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
+from steadlith_core.errors import visible
 from steadlith_core.loader import out_of_memory_message
 
 from .models import (
@@ -113,7 +114,7 @@ def describe_error(e: BaseException) -> str:
     """A one-line message for the user: core and document errors as they are,
     anything else named as unexpected (the traceback goes to stderr)."""
     if isinstance(e, (SteadlithError, DocumentError)):
-        return str(e)
+        return visible(str(e))  # one line, whatever the names in it hold
     if isinstance(e, MemoryError):  # where no document is known (the comparison, a job)
         return "out of memory: close other programs or compare smaller documents"
     traceback.print_exception(e)
@@ -291,11 +292,11 @@ def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError) as e:
-            errors.append((side, f"Cannot load {side}: {e}"))
+            errors.append((side, f"Cannot load {side}: {visible(str(e))}"))
         except MemoryError:
             name, size = (source.path, _file_size(source.path)) if isinstance(source, FileSource) \
                 else (source.name or side, _utf8_size(source.text))
-            errors.append((side, f"Cannot load {side}: {out_of_memory_message([(name, size)])}"))
+            errors.append((side, f"Cannot load {side}: {visible(out_of_memory_message([(name, size)]))}"))
         except BaseException as e:  # noqa: BLE001
             errors.append((side, f"Cannot load {side}: {describe_error(e)}"))
     return documents, errors
