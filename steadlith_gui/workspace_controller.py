@@ -132,18 +132,22 @@ class WorkspaceController(QObject):
 
         return w.jobs.start(lambda: save_workspace(ws, path), done, failed)
 
-    def ask_trust(self, need: TrustNeeded) -> bool:
-        """Show the real paths a workspace would read and ask whether to read them."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Open workspace",
-                          "This workspace reads files outside its folder", parent=self.window)
-        box.setTextFormat(Qt.TextFormat.PlainText)  # paths are data
+    def trust_box(self, need: TrustNeeded) -> tuple[QMessageBox, object]:
+        """The question of ask_trust, and its "read" button: the real paths, as plain text."""
         listing = "\n".join(f"  {side.upper()}: {shown_name(real)}" for side, real in need.outside)
-        box.setInformativeText(f"{shown_name(need.path)} will read:\n{listing}\n\n"
-                               "Open it only if you trust whoever made it: it could show (and, "
-                               "exported, carry away) any file you can read.")
+        box = QMessageBox(QMessageBox.Icon.Warning, "Open workspace",
+                          f"The workspace {shown_name(need.path)} reads files outside its folder:\n{listing}\n\n"
+                          "Read them only if you trust whoever made it: it could show (and, exported, carry "
+                          "away) any file you can read.", parent=self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # paths are data, never markup
         read = box.addButton("Read these files", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box, read
+
+    def ask_trust(self, need: TrustNeeded) -> bool:
+        """Show the real paths a workspace would read and ask whether to read them."""
+        box, read = self.trust_box(need)
         box.exec()
         return box.clickedButton() is read
 

@@ -90,3 +90,18 @@ def test_headless_runs_need_the_flag(layout, tmp_path):
     r = subprocess.run([*gui, "--trust-workspace"], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "private key material" in out.read_text(encoding="utf-8")
+
+
+def test_the_question_shows_the_real_paths_as_plain_text(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    from steadlith_gui.workspace_controller import TrustNeeded
+
+    secret = str(tmp_path / '<img src="x.png"><b>ok</b>')
+    box, read = window.workspaces.trust_box(TrustNeeded(str(tmp_path / "w.steadlith"), [("b", secret)]))
+    qtbot.addWidget(box)
+    labels = [lab for lab in box.findChildren(QLabel) if "outside its folder" in lab.text()]
+    assert len(labels) == 1 and labels[0].textFormat() == Qt.TextFormat.PlainText
+    assert f"B: \u2068{secret}\u2069" in labels[0].text()
+    assert box.defaultButton() is not read  # Enter does not read them
