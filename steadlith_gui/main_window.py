@@ -103,12 +103,22 @@ class MainWindow(QMainWindow):
         s.view_changed.connect(self._show_view)
         s.message.connect(self.show_message)
         s.load_failed.connect(self.load_failed.emit)
+        s.example_left.connect(self._on_example_left)
         s.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self.open_recent)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
         self.presenter.update_status()
+
+    def _on_example_left(self, params) -> None:
+        """The user's documents replaced an example: their parameters come back, and the
+        example's note no longer describes what is shown."""
+        if params is not None:
+            self.set_params(params)
+        if self.message_bar.isVisible() and self.message_bar.level == "info" \
+                and self.message_bar.text() == self.documents_ctl.example_note:
+            self.message_bar.dismiss()
 
     def _show_view(self, view) -> None:
         """Widgets follow the session's view options (a workspace, or a menu toggle)."""
@@ -271,7 +281,7 @@ class MainWindow(QMainWindow):
         """Remember the layout and the last valid parameters (recent files and the theme
         choice are written when they change)."""
         self.settings.set_layout(self.saveGeometry(), self.saveState())
-        self.settings.set_params(self.params)
+        self.settings.set_params(self.session.persisted_params)
         self.settings.sync()
 
     def _ask_discard(self, question: str) -> bool:

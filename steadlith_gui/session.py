@@ -165,6 +165,12 @@ class Session:
         self._jump_seq: int | None = None
         self._jump_docs: tuple | None = None
         self._held = 0
+        # A pair example brings parameters of its own: they live only while the example is
+        # shown. The user's own parameters wait here, come back when their documents load,
+        # and are what the settings remember (issue 15, defect 1).
+        self.example: str | None = None
+        self._example_seq: int | None = None
+        self._user_params: dict[str, Any] | None = None
 
         self.document_replaced = Event()  # (side): another document, or none; its chunks come with a result
         self.side_changed = Event()  # (side): its name, path or load state changed, not its text
@@ -175,6 +181,7 @@ class Session:
         self.result_changed = Event()  # (result, consistent)
         self.message = Event()  # (text, level): for the user
         self.load_failed = Event()  # (text)
+        self.example_left = Event()  # (params | None): the user's own parameters to show again
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:
@@ -291,6 +298,8 @@ class Session:
             message = text
             self.message.emit(text, "error")
             self.load_failed.emit(text)
+        if docs and self.example is not None and seq != self._example_seq:
+            self.leave_example()
         if self._jump_seq == seq:
             self._jump_seq = None
             self._jump_docs = self.documents() if docs else None
@@ -341,6 +350,51 @@ class Session:
         self.params_changed.emit(params)
         if rule == self.rule:
             self.request_analysis()
+
+    # -- examples -----------------------------------------------------------------------
+    def enter_example(self, name: str, own_params: bool) -> Any:
+        """An example is about to be shown. If it brings parameters of its own, keep the
+        user's aside (once: from one example to another the user's are kept, not the
+        first example's). Returns the user's parameters to show again when an example
+        without parameters follows one with them, else None."""
+        restore = None
+        if own_params:
+            if self._user_params is None:
+                self._user_params = dict(self._params)
+        elif self._user_params is not None:
+            restore = self._take_user_params()
+        self.example = name
+        self._example_seq = None
+        return restore
+
+    def _take_user_params(self) -> Any:
+        saved, self._user_params = self._user_params or {}, None
+        for rule, p in saved.items():
+            if rule != self.rule:
+                self._params[rule] = p
+        return saved.get(self.rule)
+
+    def example_loading(self, seq: int) -> None:
+        """Loader batch `seq` brings the example's documents (any other load leaves it)."""
+        self._example_seq = seq
+
+    def leave_example(self, restore: bool = True) -> None:
+        """The user's own documents replace the example: `example_left` carries the
+        user's parameters to show again (None when the example kept them, or when the
+        caller sets parameters itself, as a workspace does)."""
+        if self.example is None:
+            return
+        params = self._take_user_params() if restore else None
+        self.example, self._example_seq, self._user_params = None, None, None
+        with self.hold_analysis():  # the caller (a load, a workspace) asks once, afterwards
+            self.example_left.emit(params)
+
+    @property
+    def persisted_params(self) -> Any:
+        """The parameters the settings remember: the user's own, never an example's."""
+        if self.example is not None and self._user_params is not None:
+            return self._user_params[self.rule]
+        return self.params
 
     # -- view options ---------------------------------------------------------------------
     def set_view(self, **changes: Any) -> None:
