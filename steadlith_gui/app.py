@@ -1,5 +1,5 @@
 """`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE] [--set NAME=VALUE ...]
-[--theme system|light|dark] [--screenshot PATH] [--export-report PATH]`
+[--theme system|light|dark] [--screenshot PATH [--size WIDTHxHEIGHT]] [--export-report PATH]`
 
 Also `python -m steadlith_gui`.
 
@@ -34,6 +34,7 @@ from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
 EXIT_OK, EXIT_RENDER, EXIT_INPUT = 0, 1, 2
 SCREENSHOT_SIZE = (1500, 950)
+SCREEN_FOR_SCREENSHOT = (1920, 1080)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,8 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--export-report", metavar="PATH",
                    help="load, wait for the analysis, write the self-contained HTML report, exit "
                         "(without showing the window)")
+    p.add_argument("--size", metavar="WIDTHxHEIGHT", type=_size, default=None,
+                   help="with --screenshot: the picture's size, laid out as on a screen that size (default: "
+                        "%dx%d, as on a 1080p screen); below 1600x900 the docks share one tabbed column"
+                        % SCREENSHOT_SIZE)
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     return p
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 1366x768)") from None
+    if not (320 <= w <= 10_000 and 240 <= h <= 10_000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be between 320x240 and 10000x10000")
+    return w, h
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -190,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     has_input = bool(args.open_workspace or example or any(paths))
     if headless:
         return run_headless(app, window, start if has_input else None, outputs, args.timeout,
-                            show=bool(args.screenshot))
+                            show=bool(args.screenshot), size=args.size)
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes the app
     window.show()
@@ -198,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     return app.exec()
 
 
-def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: float, show: bool) -> int:
+def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: float, show: bool,
+                 size: tuple[int, int] | None = None) -> int:
     """Load (start), wait until the analysis of what was asked for is on screen, write
     each output in order (the report, then the PNG) through the window's own export
     functions, and exit."""
@@ -274,7 +290,14 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.workspace_failed.connect(on_workspace_failed)
     window.exported.connect(on_exported)
     window.export_failed.connect(on_export_failed)
-    window.resize(*SCREENSHOT_SIZE)
+    from PySide6.QtCore import QRect
+
+    from .layout import fit_to_screen
+
+    # laid out as on a screen of that size (default: a 1080p screen, where the window
+    # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window
+    fit_to_screen(window, QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)))
+    window.resize(*(size or SCREENSHOT_SIZE))
     if show:
         window.show()
     QTimer.singleShot(int(timeout * 1000), lambda: finish(EXIT_RENDER, f"no analysis after {timeout:.0f} s"))

@@ -30,7 +30,7 @@ from .disk_watch import ReloadOnChange
 from .documents import DocumentController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
-from .layout import build_widgets, size_docks
+from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
         build_widgets(self, params, theme)
+        self.document_focus = DocumentFocus(self)
         self.session = Session(self.params_panel.params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
