@@ -14,6 +14,7 @@ import numpy as np
 from PySide6.QtCore import QObject
 
 from .models import STATUS_CODES, map_position
+from .viewmodel import change_target
 from .session import OTHER, Session
 from .widgets.document_pane import ABOVE, BELOW
 from .widgets.link_map import Band
@@ -100,9 +101,19 @@ class NavigationController(QObject):
             here = int(np.searchsorted(view.starts, caret, "right")) - 1
             hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
             if not hits.size:
+                # No wrap (Meld offers one): a reviewer stepping through changes must know
+                # when the last one was seen, and a silent jump back to the top hides that.
+                kind = "shifted chunk" if what == "shifted" else "change"
+                where = "last" if direction > 0 else "first"
+                self.window.statusBar().showMessage(
+                    f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it", 5000)
                 return None
             index = here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
-            target = int(view.starts[index])
+            target = change_target(view, index)
+            pane.move_caret(target)
+            pane.scroll_position_to_y(target, pane.viewport().height() / 2)  # centred, as Meld does
+            self.select_chunk(side, index, scroll=False)
+            return index
         pane.move_caret(target)
         lo, hi = pane.visible_position_range()
         if not lo <= target <= hi:

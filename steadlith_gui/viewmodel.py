@@ -206,6 +206,19 @@ class PaneView(NamedTuple):
         return runs_overlapping(self.changed_starts, self.changed_ends, lo, hi)
 
 
+def change_target(view: PaneView, index: int) -> int:
+    """Where F7/F8 land in chunk `index`: the cut that moved for a shifted chunk (it holds
+    no changed word: its end is what differs), else its first changed word, else (a chunk
+    whose change is only a deletion beside it) its start."""
+    if view.codes is not None and view.codes[index] == STATUS_CODES["shifted"]:
+        return int(view.ends[index])
+    lo, hi = int(view.starts[index]), int(view.ends[index])
+    runs = view.changed_visible(lo, hi)
+    if len(runs):
+        return max(int(view.changed_starts[runs[0]]), lo)
+    return lo
+
+
 @dataclass(frozen=True, eq=False)
 class LinkList:
     """The link map's bands, monotone in A and in B: band k joins A chunks
