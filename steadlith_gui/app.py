@@ -1,5 +1,6 @@
 """`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE] [--set NAME=VALUE ...]
-[--theme system|light|dark] [--screenshot PATH [--size WIDTHxHEIGHT]] [--export-report PATH]`
+[--label A=NAME] [--label B=NAME] [--theme system|light|dark] [--screenshot PATH [--size WIDTHxHEIGHT]]
+[--export-report PATH]`
 
 Also `python -m steadlith_gui`.
 
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --screenshot: the picture's size, laid out as on a screen that size (default: "
                         "%dx%d, as on a 1080p screen); below 1600x900 the docks share one tabbed column"
                         % SCREENSHOT_SIZE)
+    p.add_argument("--label", action="append", default=[], metavar="SIDE=NAME", type=_label,
+                   help="the name shown for A or B instead of the file's, e.g. --label A=HEAD~1:guide.md "
+                        "(repeatable; as diff tools label revisions read from pipes)")
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     return p
 
@@ -84,6 +88,13 @@ def _size(text: str) -> tuple[int, int]:
     if not (320 <= w <= 10_000 and 240 <= h <= 10_000):
         raise argparse.ArgumentTypeError(f"{text!r}: width and height must be between 320x240 and 10000x10000")
     return w, h
+
+
+def _label(text: str) -> tuple[str, str]:
+    side, sep, name = text.partition("=")
+    if not sep or side.strip().upper() not in ("A", "B") or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not A=NAME or B=NAME")
+    return side.strip().upper(), name.strip()
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -129,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if sum(bool(x) for x in (args.demo, args.example, args.a or args.b, args.open_workspace)) > 1:
         return fail("give document files, --demo, --example or --open-workspace, one of them")
+    labels = dict(args.label)
+    if labels and not (args.a or args.b):
+        return fail("--label names document files given on the command line: give A and B")
     # --set applies on top of the defaults, or of a generated example's or a workspace's
     # parameters (checked once those are known: below, or when the workspace is read)
     on_top = bool(args.open_workspace or args.example in PAIR_EXAMPLES)
@@ -200,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         elif example is not None:
             window.load_example(example, params=example_params)
         elif any(paths):
-            window.load_files(*paths, remember=not (args.demo or args.example))
+            window.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
 
     has_input = bool(args.open_workspace or example or any(paths))
     if headless:

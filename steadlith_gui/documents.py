@@ -55,8 +55,10 @@ class DocumentController(QObject):
         if self.session.confirm_discard(sources):
             self._start(sources)
 
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
-        sources = {s: FileSource(str(p)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
+        """`labels`: side -> the name to show instead of the file's."""
+        labels = labels or {}
+        sources = {s: FileSource(str(p), labels.get(s)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
         if self.session.confirm_discard(sources):
             self._start(sources, remember=remember)
 

@@ -181,8 +181,9 @@ class MainWindow(QMainWindow):
         """Show texts as A and B (None leaves a side). Asynchronous: wait for `analysis_ready`."""
         self.documents_ctl.load_texts(text_a, text_b, name_a, name_b)
 
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
-        self.documents_ctl.load_files(path_a, path_b, remember=remember)
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
+        """`labels`: {"A": name, "B": name}, shown instead of the files' names."""
+        self.documents_ctl.load_files(path_a, path_b, remember=remember, labels=labels)
 
     def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
         self.documents_ctl.load_example(name, params)

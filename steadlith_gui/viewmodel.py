@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import stat
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -62,9 +64,26 @@ class LoadedDocument:
         return f"{n:,} chars"
 
 
+_FD_PATH = re.compile(r"^/(?:dev|proc/(?:self|\d+))/fd/(\d+)$")
+
+
+def source_name(path: str) -> str:
+    """The name a file is shown by: its base name, but "pipe 63" for a process
+    substitution such as `<(git show HEAD:doc.md)` (/dev/fd/63), whose base name "63"
+    says nothing, and "pipe NAME" for a named pipe."""
+    m = _FD_PATH.match(path)
+    if m:
+        return f"pipe {m.group(1)}"
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        fifo = False
+    return f"pipe {os.path.basename(path)}" if fifo else os.path.basename(path)
+
+
 def prepare_document(side: str, text: str, name: str | None = None, path: str | None = None) -> LoadedDocument:
     """Check and index a text for display. Runs in the worker thread."""
-    shown = name or (os.path.basename(path) if path else f"document {side}")
+    shown = name or (source_name(path) if path else f"document {side}")
     if not has_words(text):
         problem = "is empty" if text == "" else "has only whitespace"
         raise DocumentError(f"{side} {problem}: nothing to chunk ({shown})")

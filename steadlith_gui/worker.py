@@ -234,9 +234,11 @@ class Analyzer(PoolRunner):
 
 @dataclass(frozen=True)
 class FileSource:
-    """A document to read from a file."""
+    """A document to read from a file; `label`: the name to show instead of the file's
+    (`steadlith-gui --label`)."""
 
     path: str
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,7 @@ def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
     for side, source in sources.items():
         try:
             if isinstance(source, FileSource):
-                documents[side] = prepare_document(side, load_text(source.path), path=source.path)
+                documents[side] = prepare_document(side, load_text(source.path), name=source.label, path=source.path)
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError) as e:
