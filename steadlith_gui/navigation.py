@@ -181,8 +181,12 @@ class NavigationController(QObject):
                 y = src.y_locator()(pos)[0]
                 if y in (ABOVE, BELOW):
                     y = h / 2
-                target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
-                                      vd.starts, vd.ends, dst.document().characterCount(),
-                                      align[side], align[OTHER[side]])
+                word_map = self.session.result.word_map if self.session.result is not None else None
+                if word_map is not None and not (src.has_pending_edits or dst.has_pending_edits):
+                    target = word_map.map(side, pos)  # every aligned word, as Meld aligns by lines
+                else:  # typed since the analysis: the word map's positions moved; chunks still pair up
+                    target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
+                                          vd.starts, vd.ends, dst.document().characterCount(),
+                                          align[side], align[OTHER[side]])
                 dst.scroll_position_to_y(target, y)
         self.window.link_map.update()

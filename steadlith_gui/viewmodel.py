@@ -374,6 +374,95 @@ def map_position(pos: int, src_starts, src_ends, src_length: int, dst_starts, ds
     return int(round(d0 + min(max(t, 0.0), 1.0) * (d1 - d0)))
 
 
+def _ranges(los: list[int], his: list[int]) -> np.ndarray:
+    """The concatenation of range(lo, hi) for each pair, vectorized."""
+    lens = np.asarray(his, dtype=np.int64) - np.asarray(los, dtype=np.int64)
+    total = int(lens.sum()) if lens.size else 0
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(np.asarray(los, dtype=np.int64) - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
+    return np.arange(total, dtype=np.int64) + offsets
+
+
+@dataclass(frozen=True, eq=False)
+class WordMap:
+    """Where each position of one version lies in the other, through the word diff (Meld
+    aligns its panes by the diff's lines; we have words). Every word the core's word diff
+    calls equal is a pair of knots, its start and its end in A and in B; between knots the
+    map is linear. Inside an unchanged word it is exact to the character, so an unchanged
+    line sits level with its copy; across a deletion the deleted text all maps to the one
+    place in the other version where it was (and an insertion likewise).
+
+    `gaps`: the diff's deletions and insertions in Qt positions, for the link map's wedges:
+    rows (a_lo, a_hi, b_lo, b_hi), one side empty (lo == hi: the place it would go)."""
+
+    knots_a: np.ndarray  # increasing Qt positions in A
+    knots_b: np.ndarray  # the same places in B
+    gap_kind: np.ndarray  # per gap: 0 deletion (A only), 1 insertion (B only)
+    gaps: np.ndarray  # (n, 4) int64: a_lo, a_hi, b_lo, b_hi
+
+    @classmethod
+    def build(cls, comparison, offsets_a: OffsetMap, offsets_b: OffsetMap, length_a: int, length_b: int) -> "WordMap":
+        wa, wb = comparison.a.words, comparison.b.words
+        equal = [op for op in comparison.ops if op.tag == "equal"]
+        ia = _ranges([op.a_start for op in equal], [op.a_end for op in equal])
+        ib = _ranges([op.b_start for op in equal], [op.b_end for op in equal])
+        sa, ea = np.asarray(wa.starts)[ia], np.asarray(wa.ends)[ia]
+        sb, eb = np.asarray(wb.starts)[ib], np.asarray(wb.ends)[ib]
+        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [0]))
+        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [0]))
+        knots_a = np.asarray(offsets_a.to_display(knots_a), dtype=np.int64)
+        knots_b = np.asarray(offsets_b.to_display(knots_b), dtype=np.int64)
+        knots_a[-1], knots_b[-1] = length_a, length_b
+        if len(knots_a) > 2 and (knots_a[1] == 0 or knots_b[1] == 0):  # a first word at 0: no separate origin
+            knots_a, knots_b = knots_a[1:], knots_b[1:]
+        rows, kinds = [], []
+        na, nb = len(wa.starts), len(wb.starts)
+
+        def place(words, offsets, k: int, n: int, length: int) -> int:
+            return int(offsets.to_display(int(words.starts[k]))) if k < n else length
+
+        for op in comparison.ops:
+            if op.tag not in ("delete", "insert"):
+                continue
+            if op.tag == "delete":
+                a_lo = int(offsets_a.to_display(int(wa.starts[op.a_start])))
+                a_hi = int(offsets_a.to_display(int(wa.ends[op.a_end - 1])))
+                b_lo = b_hi = place(wb, offsets_b, op.b_start, nb, length_b)
+            else:
+                b_lo = int(offsets_b.to_display(int(wb.starts[op.b_start])))
+                b_hi = int(offsets_b.to_display(int(wb.ends[op.b_end - 1])))
+                a_lo = a_hi = place(wa, offsets_a, op.a_start, na, length_a)
+            rows.append((a_lo, a_hi, b_lo, b_hi))
+            kinds.append(0 if op.tag == "delete" else 1)
+        gaps = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+        return cls(knots_a, knots_b, np.asarray(kinds, dtype=np.int8), gaps)
+
+    def map(self, side: str, positions):
+        """Positions of `side` ("A" or "B") in the other version (int or array)."""
+        src, dst = (self.knots_a, self.knots_b) if side == "A" else (self.knots_b, self.knots_a)
+        out = np.rint(np.interp(np.asarray(positions, dtype=np.float64), src, dst)).astype(np.int64)
+        return int(out) if out.ndim == 0 else out
+
+    def ghost_cuts(self, side: str, own_ends: np.ndarray, other_ends: np.ndarray) -> np.ndarray:
+        """Where the OTHER version cuts, as positions of `side`: the other side's cuts that
+        end an unchanged word, mapped here, less the ones this side cuts at too. A phase
+        shift shows as ghosts beside (not on) this side's own markers."""
+        other_knots = self.knots_b if side == "A" else self.knots_a
+        ends = np.asarray(other_ends, dtype=np.int64)
+        ends = ends[np.isin(ends, other_knots)]
+        mapped = np.asarray(self.map("B" if side == "A" else "A", ends), dtype=np.int64).reshape(-1)
+        return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
+
+    def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:
+        """Indices of the gaps touching A positions [a0, a1] or B positions [b0, b1]."""
+        g = self.gaps
+        if not len(g):
+            return np.zeros(0, dtype=np.int64)
+        hit = ((g[:, 1] >= a_range[0]) & (g[:, 0] <= a_range[1])) | ((g[:, 3] >= b_range[0]) & (g[:, 2] <= b_range[1]))
+        return np.flatnonzero(hit)
+
+
 class AnalysisResult(NamedTuple):
     a: Chunking | None  # the shown chunking of A
     b: Chunking | None  # the shown chunking of B
@@ -392,6 +481,7 @@ class AnalysisResult(NamedTuple):
     links: LinkList | None = None
     ms_compare: float = 0.0
     comparison_error: str | None = None  # why there is no comparison although A and B exist
+    word_map: WordMap | None = None  # positions of A and B aligned by the word diff
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

@@ -41,6 +41,7 @@ from .models import (
     prepare_document,
 )
 from .session import EditedText
+from .viewmodel import WordMap
 
 Source = LoadedDocument | EditedText | None
 
@@ -67,7 +68,7 @@ def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
         out.append((doc, chunking, layout, (time.perf_counter() - t) * 1000))
     (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out
     t = time.perf_counter()
-    comparison = status_a = status_b = links = error = None
+    comparison = status_a = status_b = links = error = word_map = None
     if a is not None and b is not None:
         try:
             comparison = pipeline.compare(a, b)
@@ -77,11 +78,13 @@ def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
             status_a = SideStatus.build("A", comparison, doc_a.offsets)
             status_b = SideStatus.build("B", comparison, doc_b.offsets)
             links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
+            word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets,
+                                     doc_a.offsets.to_display(len(doc_a.text)), doc_b.offsets.to_display(len(doc_b.text)))
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
-        status_a, status_b, links, ms_compare, error,
+        status_a, status_b, links, ms_compare, error, word_map,
     )
 
 

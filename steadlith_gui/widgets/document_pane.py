@@ -39,6 +39,8 @@ from .file_drop import FileDropTarget
 from .pane_geometry import ABOVE, BELOW, PaneGeometry  # noqa: F401 - ABOVE, BELOW re-exported
 from .syntax_highlighter import PygmentsHighlighter
 
+NO_GHOSTS = np.zeros(0, dtype=np.int64)
+
 
 def document_font() -> QFont:
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -123,6 +125,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
 
         self.gutter = ChunkGutter(self)
         self.painter = ChunkPainter(self)
+        self.ghosts = NO_GHOSTS
         self.updateRequest.connect(self._on_update_request)
         self.document().contentsChange.connect(self._on_contents_change)
         self._update_gutter_width()
@@ -139,6 +142,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.layout_info = None
         self.status_info = None
         self.hovered = self.selected = self.partner_selected = None
+        self.ghosts = NO_GHOSTS
         self._loading = True
         try:
             self.setPlainText(doc.text)
@@ -150,7 +154,14 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self._update_gutter_width()
         self.viewport().update()
 
+    def set_ghosts(self, positions: np.ndarray | None) -> None:
+        """Where the other version cuts, in this text's positions (viewmodel.WordMap.ghost_cuts):
+        faint dashed ticks, so a phase shift reads without reading words."""
+        self.ghosts = NO_GHOSTS if positions is None else np.asarray(positions, dtype=np.int64)
+        self.viewport().update()
+
     def clear_document(self) -> None:
+        self.ghosts = NO_GHOSTS
         self.document_info = self.origin = None
         self._loading = True
         try:
