@@ -174,7 +174,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from .demo import demo_paths
     from .main_window import MainWindow
     from .settings import APPLICATION, ORGANIZATION, AppSettings
 
@@ -193,16 +192,14 @@ def main(argv: list[str] | None = None) -> int:
     paths: tuple = (None, None)
     example = None
     if args.demo:
-        paths = demo_paths("prose")
-    elif args.example in PAIR_EXAMPLES:
-        example = args.example
+        example = "prose"  # opens on its first change, with a line saying what to look at
     elif args.example:
-        paths = demo_paths(args.example)
+        example = args.example
     elif args.a or args.b:
         paths = (args.a, args.b)
 
     example_params = None
-    if example is not None and args.set:  # the command line wins over the example's parameters
+    if example in PAIR_EXAMPLES and args.set:  # the command line wins over the example's parameters
         try:
             example_params = parse_assignments(args.set, base=PAIR_EXAMPLES[example].make()[2])
         except ParameterError as e:

@@ -69,7 +69,7 @@ class DocumentController(QObject):
             return
         if name in EXAMPLES:
             path_a, path_b = demo_paths(name)
-            sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", False
+            sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", True
         else:
             ex = PAIR_EXAMPLES[name]
             text_a, text_b, ex_params = ex.make()

@@ -148,6 +148,21 @@ class NavigationController(QObject):
         self.show_pair(r.a_chunks[0], r.b_chunks[0])
         self.select_chunk("B", r.b_chunks[0], scroll=False)
 
+    def show_first_change(self, first: tuple[str, int]) -> None:
+        """Open on what matters: the first shifted region (as a click on it would), else
+        the first edited chunk of B beside its place in A."""
+        comparison = self.session.comparison
+        status, j = first
+        if status == "shifted" and comparison is not None and comparison.phase_shift_regions:
+            self.show_region(0)
+            self.sync_from("B")  # A level with B word by word, not chunk start by chunk start
+            return
+        partner = self._partner("B", j)
+        self.show_pair(partner, j)
+        self.select_chunk("B", j, scroll=False)
+        if partner is None:
+            self.sync_from("B")
+
     def jump_to_position(self, side: str, position: int) -> None:
         pane = self.panes[side]
         if self.session.sides[side].doc is None:

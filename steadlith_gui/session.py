@@ -309,7 +309,8 @@ class Session:
         return LoadOutcome(tuple(docs), message, bool(docs) and info["remember"])
 
     def jump_to_first_shift_after(self, seq: int | None) -> None:
-        """Once the documents of load `seq` are analysed, show their first shifted region."""
+        """Once the documents of load `seq` are analysed, show their first change: the
+        first shifted region, else the first edited chunk."""
         self._jump_seq = seq
         self._jump_docs = None
 
@@ -470,5 +471,5 @@ class Session:
         if r.doc_a is not None and r.doc_a.root is self._jump_docs[0] and r.doc_b is not None \
                 and r.doc_b.root is self._jump_docs[1]:
             self._jump_docs = None
-            return bool(self.comparison.phase_shift_regions)
+            return True
         return False

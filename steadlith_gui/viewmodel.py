@@ -238,6 +238,55 @@ def change_target(view: PaneView, index: int) -> int:
     return lo
 
 
+def first_change(comparison) -> tuple[str, int] | None:
+    """("shifted" | "edited" | "new", B chunk) a first look should open on: the first
+    shifted chunk (the phase shift is what people come to see), else the first B chunk
+    that is not reused; None when B reuses everything."""
+    if comparison is None:
+        return None
+    status = comparison.status_b
+    for wanted in (("shifted",), ("edited", "new")):
+        j = next((j for j, s in enumerate(status) if s in wanted), None)
+        if j is not None:
+            return status[j], j
+    return None
+
+
+def first_look_message(comparison, first: tuple[str, int]) -> str:
+    """The one line that says what the opened view shows and what to do next."""
+    status, j = first
+    s = comparison.summary
+    cost = f"B reuses {s.reused_chunks} of {s.chunks_b} chunks"
+    if status == "shifted":
+        return (f"{cost}. Shown: shifted chunk B {j}, same words as A but cut elsewhere "
+                "(dashed ticks: A's cuts). F8: next shifted · F7: next change")
+    return f"{cost}. Shown: {status} chunk B {j}, changed words marked. F7: next change"
+
+
+#: Mean word length (code points) above which a text is taken to be written without
+#: spaces: English prose averages ~5, code ~6–8, German ~7; Japanese or Chinese text with
+#: a space only here and there gives words of dozens of characters. Word length, not the
+#: hard-cut share (29 % on the Japanese pair), because unusual parameters can make hard
+#: cuts frequent in any language, while long words only come from the text.
+FEW_SPACES_MEAN_WORD_CHARS = 12
+
+
+def few_spaces_warning(side: str, chunking) -> str | None:
+    """A warning for a text the whitespace-based normalizer cannot split well, or None."""
+    words = chunking.words
+    n = len(words.starts)
+    if n == 0:
+        return None
+    mean = float(np.mean(np.asarray(words.ends) - np.asarray(words.starts)))
+    if mean <= FEW_SPACES_MEAN_WORD_CHARS:
+        return None
+    rate = chunking.diagnostics.hard_cut_rate
+    return (f"{side} has few spaces (a word averages {mean:.0f} characters; {rate * 100:.0f} % of its cuts are "
+            "hard cuts). steadlith-norm/1 splits words at whitespace only, so in text written without spaces "
+            "(Japanese, Chinese, Thai) a phrase or sentence is one word: fingerprints see few words and "
+            "chunks are cut at max_tokens more than by content.")
+
+
 @dataclass(frozen=True, eq=False)
 class LinkList:
     """The link map's bands, monotone in A and in B: band k joins A chunks
