@@ -74,7 +74,7 @@ def fit_to_screen(window: QMainWindow, available: QRect) -> None:
     window.resize(width, height)
     window.move(available.x() + (available.width() - FRAME_ALLOWANCE[0] - width) // 2,
                 available.y() + (available.height() - FRAME_ALLOWANCE[1] - height) // 2)
-    side = max(window.churn_dock.minimumSizeHint().width(), min(360, width // 3))
+    side = max(window.churn_dock.minimumSizeHint().width(), min(360, int(width / 3.5)))
     if compact:
         window.resizeDocks([window.churn_dock], [side], Qt.Orientation.Horizontal)
     else:
@@ -168,7 +168,13 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     w.churn_dock = add_dock(w, "Churn  (A → B)", "churnDock", w.churn, AREA.RightDockWidgetArea)
     w.diagnostics = DiagnosticsView(theme)
     w.diagnostics_a, w.diagnostics_b = w.diagnostics.panel_a, w.diagnostics.panel_b
-    w.diagnostics_dock = add_dock(w, "Diagnostics  (A | B)", "diagnosticsDock", w.diagnostics,
+    # scrolled, not squeezed: two side-by-side panels must not hold the window wide
+    diag_scroll = QScrollArea()
+    diag_scroll.setWidgetResizable(True)
+    diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    diag_scroll.setWidget(w.diagnostics)
+    diag_scroll.setMinimumWidth(200)
+    w.diagnostics_dock = add_dock(w, "Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                   AREA.BottomDockWidgetArea)
     w.table = ChunkTable(theme)
     w.chunk_table = w.table.view

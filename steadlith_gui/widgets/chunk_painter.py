@@ -16,8 +16,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 
 from ..palette import STATUSES
-from ..viewmodel import PaneView
+from ..viewmodel import STATUS_CODES, PaneView
 from .markers import paint_marker
+from .status_patterns import pattern_brush
 
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
@@ -98,6 +99,13 @@ class ChunkPainter:
         ox = pane.contentOffset().x()
         for color, rect in line_rects(visible, ox, spans):
             p.fillRect(rect, color)
+        hatch = pattern_brush("shifted", theme, alpha=110 if not theme.dark else 60)
+        if codes is not None and hatch is not None:  # shifted text faintly hatched: it stands out without its hue
+            shifted = STATUS_CODES["shifted"]
+            sspans = [(int(view.starts[i]), int(view.ends[i]), None) for i in view.visible(lo, hi)
+                      if codes[i] == shifted]
+            for _, rect in line_rects(visible, ox, sspans):
+                p.fillRect(rect, hatch)
         if view.changed_starts.size:
             changed = theme.changed_word_color()
             cspans = [(int(view.changed_starts[k]), int(view.changed_ends[k]), changed)

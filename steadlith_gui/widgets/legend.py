@@ -6,9 +6,10 @@ from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from ..palette import STATUS_GLYPHS, KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
 from .flow_layout import FlowLayout
 from .markers import paint_marker
+from .status_patterns import paint_pattern
 
 
 class MarkerSwatch(QWidget):
@@ -67,7 +68,9 @@ class StatusSwatch(QWidget):
         p = QPainter(self)
         w, h = self.width(), self.px
         p.fillRect(QRectF(0, 2, w, h - 4), self.theme.status_tints(self.status)[1])
-        p.fillRect(QRectF(0, 2, 4, h - 4), QColor(self.theme.status[self.status]))
+        edge = QRectF(0, 2, 7, h - 4)
+        p.fillRect(edge, QColor(self.theme.status[self.status]))
+        paint_pattern(p, edge, self.status, self.theme)
         p.end()
 
 
@@ -111,7 +114,7 @@ class Legend(QWidget):
         flow.addWidget(QLabel("<b>Status</b>"))
         for status in STATUSES:
             sw = StatusSwatch(status, theme)
-            label = QLabel(status)
+            label = QLabel(f"{STATUS_GLYPHS[status]} {status}".strip())
             label.setObjectName(f"legend_status_{status}")
             flow.addWidget(_group(sw, label, f"<b>{status}</b>: {STATUS_HELP[status]}"))
             self.swatches.append(sw)

@@ -34,8 +34,8 @@ def open_on_screen(qtbot, width, height):
     return window, available
 
 
-@pytest.mark.parametrize("width, height", [(1366, 768), (1024, 768)])
-def test_nothing_the_user_needs_is_clipped_on_a_laptop_screen(qtbot, width, height):
+@pytest.mark.parametrize("width, height, min_chars", [(1366, 768, 40), (1024, 768, 26)])
+def test_nothing_the_user_needs_is_clipped_on_a_laptop_screen(qtbot, width, height, min_chars):
     window, available = open_on_screen(qtbot, width, height)
     assert available.contains(window.frameGeometry()), "the window opens inside the screen"
     assert window.minimumSizeHint().width() <= 1000
@@ -57,7 +57,7 @@ def test_nothing_the_user_needs_is_clipped_on_a_laptop_screen(qtbot, width, heig
     panes = window.pane_a.width() + window.pane_b.width()
     assert panes >= 0.45 * window.width()
     chars = window.pane_a.viewport().width() / window.pane_a.fontMetrics().horizontalAdvance("x")
-    assert chars >= 28
+    assert chars >= min_chars  # at 1024 px the side column costs; Ctrl+Shift+D gives the panes all
     # the chunk table and the parameters are one click away: tabs beside the churn
     tabs = {bar.tabText(i) for bar in window.findChildren(QTabBar) if bar.isVisible() for i in range(bar.count())}
     assert {"Parameters", "Chunks"} <= {t.split("  ")[0] for t in tabs}
@@ -68,6 +68,7 @@ def test_nothing_the_user_needs_is_clipped_on_a_laptop_screen(qtbot, width, heig
 
 def test_a_large_screen_keeps_the_docks_beside_the_panes(qtbot):
     window, available = open_on_screen(qtbot, 1920, 1080)
+    assert window.minimumSizeHint().width() <= 1000, "the user can still make it narrow"
     assert (window.width(), window.height()) == (1500, 950)
     assert available.contains(window.frameGeometry())
     for dock in (window.params_dock, window.churn_dock, window.table_dock, window.diagnostics_dock):
