@@ -13,6 +13,7 @@ from .session import SIDES
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
+from .widgets.find_bar import FindBar
 from .widgets.document_pane import DocumentPane, PaneColumn
 from .widgets.legend import Legend
 from .widgets.link_map import LinkMap
@@ -136,6 +137,8 @@ def _build_central(w: QMainWindow, theme: Theme) -> None:
     v.setSpacing(4)
     v.addWidget(w.message_bar)
     v.addWidget(w.legend)
+    w.find_bar = FindBar()
+    v.addWidget(w.find_bar)
     w.panes_row = QHBoxLayout()
     w.panes_row.setSpacing(0)
     w.panes_row.addWidget(w.columns["A"], 1)
@@ -174,6 +177,7 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
     diag_scroll.setWidget(w.diagnostics)
     diag_scroll.setMinimumWidth(200)
+    diag_scroll.setMinimumHeight(w.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
     w.diagnostics_dock = add_dock(w, "Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                   AREA.BottomDockWidgetArea)
     w.table = ChunkTable(theme)

@@ -105,12 +105,23 @@ class MainWindow(QMainWindow):
         s.message.connect(self.show_message)
         s.load_failed.connect(self.load_failed.emit)
         s.example_left.connect(self._on_example_left)
+        s.display_changed.connect(self._show_display)
+        for pane in self.panes.values():
+            pane.zoom_requested.connect(s.zoom_by)
         s.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self.open_recent)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
         self.presenter.update_status()
+
+    def _show_display(self, display) -> None:
+        """Both panes wrap and zoom alike, so their lines stay comparable."""
+        self.act_wrap.setChecked(display.wrap)
+        for pane in self.panes.values():
+            pane.set_display(display.wrap, display.zoom)
+        self.link_map.update()
+        self.navigation.sync_from(self.navigation.active_side)
 
     def _on_example_left(self, params) -> None:
         """The user's documents replaced an example: their parameters come back, and the

@@ -12,6 +12,7 @@ from typing import Iterator
 
 import numpy as np
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextCursor, QTextDocument
 
 from .models import STATUS_CODES, map_position
 from .viewmodel import change_target
@@ -36,6 +37,7 @@ class NavigationController(QObject):
         window.link_map.band_clicked.connect(self._on_band_clicked)
         window.overview.jump_requested.connect(self.jump_to_position)
         window.churn.region_activated.connect(self.show_region)
+        window.find_bar.find_requested.connect(self.find)
         window.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
         session.view_changed.connect(self._on_view_changed)
         self._sync_on = session.view.sync_scroll
@@ -120,6 +122,32 @@ class NavigationController(QObject):
             pane.scroll_position_to_y(target, pane.viewport().height() * 0.3)
         self.select_chunk(side, index, scroll=False)
         return index
+
+    def find(self, text: str, direction: int = 1) -> tuple[str, int] | None:
+        """The next (or previous) match of `text` across both panes, from the caret of the
+        active one: on through it, then the other pane, then around. The match is
+        selected and centred; (side, position) or None (the status bar says so)."""
+        order = [self.active_side, OTHER[self.active_side]]
+        flags = QTextDocument.FindFlag.FindBackward if direction < 0 else QTextDocument.FindFlag(0)
+        attempts = [(order[0], self.panes[order[0]].textCursor())]
+        attempts += [(side, None) for side in (order[1], order[0])]
+        for side, start in attempts:
+            pane = self.panes[side]
+            doc = pane.document()
+            if start is None:
+                start = QTextCursor(doc)
+                if direction < 0:
+                    start.movePosition(QTextCursor.MoveOperation.End)
+            found = doc.find(text, start, flags)
+            if not found.isNull():
+                pane.setTextCursor(found)
+                pane.scroll_position_to_y(found.selectionStart(), pane.viewport().height() / 2)
+                self.active_side = side
+                self.window.find_bar.status.setText(f"in {side}")
+                return side, found.selectionStart()
+        self.window.find_bar.status.setText("not found")
+        self.window.statusBar().showMessage(f"“{text}” is in neither A nor B", 4000)
+        return None
 
     def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
         with self.scroll_lock():

@@ -133,6 +133,19 @@ class ViewOptions:
         return dataclasses.replace(self, **changes)
 
 
+@dataclass(frozen=True)
+class Display:
+    """How the panes show text, the same in both so lines stay comparable: wrapping and the
+    zoom step (font points over the default). Not part of a workspace: it is about the
+    screen, not the analysis."""
+
+    wrap: bool = True
+    zoom: int = 0
+
+
+ZOOM_RANGE = (-6, 16)
+
+
 class LoadOutcome(NamedTuple):
     applied: tuple[str, ...]  # sides that now show the loaded documents
     message: str | None  # errors (and what is still shown), or a cancelled load
@@ -153,6 +166,7 @@ class Session:
         if params is not None:
             self._params[rule_of(params)] = params
         self.view = ViewOptions()
+        self.display = Display()
         self.result: Any = None  # AnalysisResult of the latest analysis
         self.taken = {"A": False, "B": False}  # the sides that show the latest result
         self.consistent = False  # both sides show the result's chunkings: its comparison applies
@@ -181,6 +195,7 @@ class Session:
         self.result_changed = Event()  # (result, consistent)
         self.message = Event()  # (text, level): for the user
         self.load_failed = Event()  # (text)
+        self.display_changed = Event()  # (Display): wrap or zoom changed, for both panes
         self.example_left = Event()  # (params | None): the user's own parameters to show again
 
     # -- sides ------------------------------------------------------------------------
@@ -403,6 +418,16 @@ class Session:
         if new != self.view:
             self.view = new
             self.view_changed.emit(new)
+
+    def set_display(self, wrap: bool | None = None, zoom: int | None = None) -> None:
+        new = Display(self.display.wrap if wrap is None else wrap,
+                      self.display.zoom if zoom is None else min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1]))
+        if new != self.display:
+            self.display = new
+            self.display_changed.emit(new)
+
+    def zoom_by(self, steps: int) -> None:
+        self.set_display(zoom=0 if steps == 0 else self.display.zoom + steps)
 
     def apply_view(self, view: Mapping[str, Any], keep_theme: bool = False) -> None:
         new = self.view.merged(view)
