@@ -55,8 +55,8 @@ class ResultPresenter(QObject):
                 w.panes[side].show_result(doc, chunking, layout, result.side_status(side))
         comparison = result.comparison if consistent else None
         word_map = result.word_map if comparison is not None else None
-        for side, own, other in (("A", result.layout_a, result.layout_b), ("B", result.layout_b, result.layout_a)):
-            w.panes[side].set_ghosts(word_map.ghost_cuts(side, own.ends, other.ends) if word_map is not None else None)
+        for side in ("A", "B"):
+            w.panes[side].set_ghosts(None if word_map is None else word_map.ghosts_a if side == "A" else word_map.ghosts_b)
         w.link_map.set_links(result.links if comparison is not None else None, word_map)
         w.overview.set_result({
             side: side_data(layout if sides[side].chunking is chunking else None,

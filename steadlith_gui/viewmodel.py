@@ -442,65 +442,84 @@ class WordMap:
     line sits level with its copy; across a deletion the deleted text all maps to the one
     place in the other version where it was (and an insertion likewise).
 
-    `gaps`: the diff's deletions and insertions in Qt positions, for the link map's wedges:
-    rows (a_lo, a_hi, b_lo, b_hi), one side empty (lo == hi: the place it would go)."""
+    Knots are kept in code points (the core's offsets) and only the positions asked about
+    are converted to and from Qt positions: converting every knot costs more than the rest
+    of the build on a 1 MB pair with astral characters.
 
-    knots_a: np.ndarray  # increasing Qt positions in A
+    `gaps`: the diff's deletions and insertions in Qt positions, for the link map's wedges:
+    rows (a_lo, a_hi, b_lo, b_hi), one side empty (lo == hi: the place it would go).
+    `ghosts_a`, `ghosts_b`: where the other version cuts, in each side's Qt positions
+    (see ghost_cuts), computed with the result in the worker."""
+
+    knots_a: np.ndarray  # increasing code points in A
     knots_b: np.ndarray  # the same places in B
+    offsets_a: OffsetMap
+    offsets_b: OffsetMap
     gap_kind: np.ndarray  # per gap: 0 deletion (A only), 1 insertion (B only)
-    gaps: np.ndarray  # (n, 4) int64: a_lo, a_hi, b_lo, b_hi
+    gaps: np.ndarray  # (n, 4) int64: a_lo, a_hi, b_lo, b_hi (Qt positions)
+    ghosts_a: np.ndarray
+    ghosts_b: np.ndarray
 
     @classmethod
-    def build(cls, comparison, offsets_a: OffsetMap, offsets_b: OffsetMap, length_a: int, length_b: int) -> "WordMap":
+    def build(cls, comparison, offsets_a: OffsetMap, offsets_b: OffsetMap,
+              layout_a: "ChunkLayout | None" = None, layout_b: "ChunkLayout | None" = None) -> "WordMap":
         wa, wb = comparison.a.words, comparison.b.words
+        len_a, len_b = len(comparison.a.text), len(comparison.b.text)
         equal = [op for op in comparison.ops if op.tag == "equal"]
         ia = _ranges([op.a_start for op in equal], [op.a_end for op in equal])
         ib = _ranges([op.b_start for op in equal], [op.b_end for op in equal])
         sa, ea = np.asarray(wa.starts)[ia], np.asarray(wa.ends)[ia]
         sb, eb = np.asarray(wb.starts)[ib], np.asarray(wb.ends)[ib]
-        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [0]))
-        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [0]))
-        knots_a = np.asarray(offsets_a.to_display(knots_a), dtype=np.int64)
-        knots_b = np.asarray(offsets_b.to_display(knots_b), dtype=np.int64)
-        knots_a[-1], knots_b[-1] = length_a, length_b
+        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [len_a])).astype(np.int64)
+        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [len_b])).astype(np.int64)
         if len(knots_a) > 2 and (knots_a[1] == 0 or knots_b[1] == 0):  # a first word at 0: no separate origin
             knots_a, knots_b = knots_a[1:], knots_b[1:]
         rows, kinds = [], []
         na, nb = len(wa.starts), len(wb.starts)
-
-        def place(words, offsets, k: int, n: int, length: int) -> int:
-            return int(offsets.to_display(int(words.starts[k]))) if k < n else length
-
         for op in comparison.ops:
             if op.tag not in ("delete", "insert"):
                 continue
             if op.tag == "delete":
-                a_lo = int(offsets_a.to_display(int(wa.starts[op.a_start])))
-                a_hi = int(offsets_a.to_display(int(wa.ends[op.a_end - 1])))
-                b_lo = b_hi = place(wb, offsets_b, op.b_start, nb, length_b)
+                a_lo, a_hi = int(wa.starts[op.a_start]), int(wa.ends[op.a_end - 1])
+                b_lo = b_hi = int(wb.starts[op.b_start]) if op.b_start < nb else len_b
             else:
-                b_lo = int(offsets_b.to_display(int(wb.starts[op.b_start])))
-                b_hi = int(offsets_b.to_display(int(wb.ends[op.b_end - 1])))
-                a_lo = a_hi = place(wa, offsets_a, op.a_start, na, length_a)
-            rows.append((a_lo, a_hi, b_lo, b_hi))
+                b_lo, b_hi = int(wb.starts[op.b_start]), int(wb.ends[op.b_end - 1])
+                a_lo = a_hi = int(wa.starts[op.a_start]) if op.a_start < na else len_a
+            rows.append((offsets_a.to_display(a_lo), offsets_a.to_display(a_hi),
+                         offsets_b.to_display(b_lo), offsets_b.to_display(b_hi)))
             kinds.append(0 if op.tag == "delete" else 1)
         gaps = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
-        return cls(knots_a, knots_b, np.asarray(kinds, dtype=np.int8), gaps)
+        empty = np.zeros(0, dtype=np.int64)
+        wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty)
+        if layout_a is not None and layout_b is not None:
+            object.__setattr__(wm, "ghosts_a", wm.ghost_cuts("A", layout_a.ends, layout_b.ends))
+            object.__setattr__(wm, "ghosts_b", wm.ghost_cuts("B", layout_b.ends, layout_a.ends))
+        return wm
+
+    def _sides(self, side: str):
+        if side == "A":
+            return self.knots_a, self.knots_b, self.offsets_a, self.offsets_b
+        return self.knots_b, self.knots_a, self.offsets_b, self.offsets_a
 
     def map(self, side: str, positions):
-        """Positions of `side` ("A" or "B") in the other version (int or array)."""
-        src, dst = (self.knots_a, self.knots_b) if side == "A" else (self.knots_b, self.knots_a)
-        out = np.rint(np.interp(np.asarray(positions, dtype=np.float64), src, dst)).astype(np.int64)
-        return int(out) if out.ndim == 0 else out
+        """Qt positions of `side` ("A" or "B") in the other version (int or array)."""
+        src, dst, src_off, dst_off = self._sides(side)
+        cp = np.asarray(src_off.to_source(np.asarray(positions, dtype=np.int64)), dtype=np.float64)
+        out = np.rint(np.interp(cp, src, dst)).astype(np.int64)
+        shown = np.asarray(dst_off.to_display(out), dtype=np.int64)
+        return int(shown) if shown.ndim == 0 else shown
 
     def ghost_cuts(self, side: str, own_ends: np.ndarray, other_ends: np.ndarray) -> np.ndarray:
-        """Where the OTHER version cuts, as positions of `side`: the other side's cuts that
-        end an unchanged word, mapped here, less the ones this side cuts at too. A phase
-        shift shows as ghosts beside (not on) this side's own markers."""
-        other_knots = self.knots_b if side == "A" else self.knots_a
-        ends = np.asarray(other_ends, dtype=np.int64)
-        ends = ends[np.isin(ends, other_knots)]
-        mapped = np.asarray(self.map("B" if side == "A" else "A", ends), dtype=np.int64).reshape(-1)
+        """Where the OTHER version cuts, as Qt positions of `side`: the other side's cuts
+        that end an unchanged word, mapped here, less the ones this side cuts at too. A
+        phase shift shows as ghosts beside (not on) this side's own markers."""
+        other = "B" if side == "A" else "A"
+        knots, _, offsets, _ = self._sides(other)
+        ends = np.asarray(other_ends, dtype=np.int64).reshape(-1)
+        cp = np.asarray(offsets.to_source(ends), dtype=np.int64).reshape(-1)
+        k = np.minimum(np.searchsorted(knots, cp), len(knots) - 1)
+        at_word_end = knots[k] == cp if len(knots) else np.zeros(len(cp), dtype=bool)
+        mapped = np.asarray(self.map(other, ends[at_word_end]), dtype=np.int64).reshape(-1)
         return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
 
     def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:

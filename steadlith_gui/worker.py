@@ -78,8 +78,7 @@ def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
             status_a = SideStatus.build("A", comparison, doc_a.offsets)
             status_b = SideStatus.build("B", comparison, doc_b.offsets)
             links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
-            word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets,
-                                     doc_a.offsets.to_display(len(doc_a.text)), doc_b.offsets.to_display(len(doc_b.text)))
+            word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets, lay_a, lay_b)
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,

@@ -41,7 +41,17 @@ class ChunkGutter(QWidget):
         layout = self.pane.layout_info
         n = layout.count if layout is not None else 0
         digits = max(2, len(str(max(n - 1, 0))))
-        return self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 10 + self.STRIPE + self.GLYPH
+        return (self.line_number_width() + self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 10
+                + self.STRIPE + self.GLYPH)
+
+    def line_number_width(self) -> int:
+        """Room for line numbers: code only (a document with syntax spans), where a reviewer
+        cites lines; prose has chunk numbers only."""
+        doc = self.pane.document_info
+        if doc is None or doc.syntax is None:
+            return 0
+        lines = self.pane.document().blockCount()
+        return self.pane.fontMetrics().horizontalAdvance("9" * max(3, len(str(lines)))) + 8
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(self.preferred_width(), 0)
@@ -60,7 +70,23 @@ class ChunkGutter(QWidget):
             if view.codes is not None:
                 self._paint_status_stripe(p, visible, view)
             self._paint_numbers(p, visible, view)
+        lines_width = self.line_number_width()
+        if lines_width:
+            self._paint_line_numbers(p, pane.visible_blocks(), lines_width)
         p.end()
+
+    def _paint_line_numbers(self, p: QPainter, visible, width: int) -> None:
+        """Each text line's number (1-based), muted, at the gutter's left edge."""
+        pane = self.pane
+        color = QColor(pane.theme.muted)
+        p.setPen(color)
+        p.setFont(pane.font())
+        h = pane.fontMetrics().height()
+        for block, top in visible:
+            p.drawText(QRect(2, int(top), width - 8, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                       str(block.blockNumber() + 1))
+        p.setPen(QColor(pane.theme.mid))
+        p.drawLine(width - 3, 0, width - 3, self.height())
 
     def _paint_numbers(self, p: QPainter, visible, view: PaneView) -> None:
         """One label per line: the first chunk starting on it, with "+" if more do;

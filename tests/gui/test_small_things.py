@@ -60,3 +60,24 @@ def test_zoom_and_wrap_apply_to_both_panes_alike(qtbot, window):
     assert pa.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
     window.act_wrap.setChecked(False)
     assert pa.lineWrapMode() == pb.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+
+
+def test_code_gets_line_numbers_and_prose_does_not(qtbot, window):
+    from PySide6.QtGui import QColor
+
+    from gui_helpers import color_near
+
+    code = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(40))
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
+        window.load_texts(code, code.replace("x + 7", "x + 8"), "a.py", "b.py")
+    gutter = window.pane_a.gutter
+    width = gutter.line_number_width()
+    assert width > 0
+    image = gutter.grab().toImage()
+    muted = QColor(window.theme.muted)
+    top = window.pane_a.visible_blocks()[0][1]
+    h = window.pane_a.fontMetrics().height()
+    assert any(color_near(image, x, top + h / 2, muted, radius=1, tolerance=40) for x in range(2, width - 4)), \
+        "line 1's number is painted"
+    load_texts(qtbot, window, TEXT, TEXT)
+    assert window.pane_a.gutter.line_number_width() == 0

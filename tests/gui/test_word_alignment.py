@@ -22,8 +22,8 @@ def analysed(text_a, text_b, params):
     an = Analysis()
     ca, cb = an.chunk(text_a, params), an.chunk(text_b, params)
     c = an.compare(ca, cb)
-    wm = WordMap.build(c, da.offsets, db.offsets, len(text_a), len(text_b))
-    return c, wm, ChunkLayout.build(ca, da.offsets), ChunkLayout.build(cb, db.offsets)
+    la, lb = ChunkLayout.build(ca, da.offsets), ChunkLayout.build(cb, db.offsets)
+    return c, WordMap.build(c, da.offsets, db.offsets, la, lb), la, lb
 
 
 def test_unchanged_text_maps_to_its_copy_to_the_character_next_to_a_deletion():
@@ -50,6 +50,7 @@ def test_ghost_cuts_are_the_other_sides_cuts_mapped_through_the_words():
     text_a, text_b, params = phase_shift_counterexample()
     c, wm, la, lb = analysed(text_a, text_b, params)
     ghosts_b = wm.ghost_cuts("B", lb.ends, la.ends)
+    assert np.array_equal(ghosts_b, wm.ghosts_b)  # computed with the result, in the worker
     assert ghosts_b.size >= 5, "a phase shift: A's cuts fall between B's"
     assert not np.isin(ghosts_b, lb.ends).any()
     # each ghost sits after the same word as A's cut it stands for
@@ -116,7 +117,7 @@ def test_ghost_markers_are_painted_where_the_other_version_cuts(qtbot, window):
     window.set_params(params)
     result = load_texts(qtbot, window, text_a, text_b)
     pb = window.pane_b
-    expected = result.word_map.ghost_cuts("B", result.layout_b.ends, result.layout_a.ends)
+    expected = result.word_map.ghosts_b
     assert np.array_equal(pb.ghosts, expected)
     height = pb.viewport().height()
     shown = [g for g in pb.painter.ghost_points(pb.visible_blocks()) if g[2] < height]
