@@ -1,0 +1,190 @@
+"""The parameters panel over a session, without a window: it follows the session, each
+rule keeps its own parameters, values apply when the user commits them (never a typed
+prefix), and every field takes the whole range the core accepts, up to 2^64 - 1."""
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
+from steadlith_core import ChunkerParams, Lmx2Params
+from steadlith_core.rules import INT_RANGES_BY_RULE
+
+from steadlith_gui.session import Session
+from steadlith_gui.settings import AppSettings
+from steadlith_gui.widgets.param_fields import COMMIT_PAUSE_MS
+from steadlith_gui.widgets.params_panel import ParamsPanel
+from steadlith_gui.workspace import DocumentRef, Workspace, load_workspace, save_workspace
+
+BIG = 5_000_000_000  # past 2^32: a QSpinBox cannot hold it
+TOP = 2**64 - 1
+
+
+@pytest.fixture
+def bound(qtbot):
+    session = Session()
+    panel = ParamsPanel()
+    panel.bind(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    applied = []
+    session.params_changed.connect(applied.append)
+    return session, panel, applied
+
+
+def field(panel, name) -> QLineEdit:
+    w = panel.form.findChild(QLineEdit, name)
+    assert w is not None, name
+    return w
+
+
+def type_over(qtbot, w, text):
+    w.setFocus()
+    w.selectAll()
+    qtbot.keyClicks(w, text)
+
+
+def choose_rule(panel, rule):
+    combo = panel.rule_combo
+    combo.setCurrentText(rule)
+    combo.activated.emit(combo.currentIndex())
+
+
+def test_the_panel_follows_the_session(bound):
+    session, panel, _ = bound
+    p = ChunkerParams(min_tokens=40, max_tokens=TOP, primary_mask=0x1F, primary_remainder=0x1F)
+    session.set_params(p)
+    assert field(panel, "min_tokens").text() == "40"
+    assert field(panel, "max_tokens").text() == str(TOP)
+    assert panel.form.findChild(type(panel.form.fields["primary_mask"].bits), "primary_bits").value() == 5
+    assert panel.findChild(QLabel, "paramsHash").text() == p.params_hash
+    q = Lmx2Params(min_tokens=50, max_tokens=400)
+    session.set_params(q, show=True)  # a rule shown from outside: the selector and fields follow
+    assert panel.rule_combo.currentText() == "lmx2-v1" and panel.params == q
+    assert field(panel, "max_tokens").text() == "400" and field(panel, "horizon").text() == str(q.horizon)
+    assert panel.findChild(QLabel, "boundaryRule").text() == "lmx2-v1"
+    assert f"margin {q.margin:,} t" in panel.findChild(QLabel, "derived_lmx2-v1").text()
+    shown = json.loads(panel.findChild(type(panel.canonical), "canonicalParams").toPlainText())
+    assert list(shown.items()) == q.canonical_fields()
+
+
+def test_switching_rules_keeps_each_rules_parameters(qtbot, bound):
+    session, panel, applied = bound
+    type_over(qtbot, field(panel, "min_tokens"), "40")
+    qtbot.keyClick(field(panel, "min_tokens"), Qt.Key.Key_Return)
+    assert session.params == ChunkerParams(min_tokens=40)
+
+    choose_rule(panel, "lmx2-v1")
+    assert session.rule == "lmx2-v1" and session.params == Lmx2Params()
+    type_over(qtbot, field(panel, "horizon"), "200")
+    qtbot.keyClick(field(panel, "horizon"), Qt.Key.Key_Return)
+    assert session.params == Lmx2Params(horizon=200)
+    assert "gate 208 t" in panel.findChild(QLabel, "derived_lmx2-v1").text()
+
+    choose_rule(panel, "tttd-v1")  # back: the first rule's edit is still there
+    assert session.rule == "tttd-v1" and session.params == ChunkerParams(min_tokens=40)
+    assert field(panel, "min_tokens").text() == "40"
+    assert panel.findChild(QLabel, "paramsHash").text() == ChunkerParams(min_tokens=40).params_hash
+    choose_rule(panel, "lmx2-v1")
+    assert field(panel, "horizon").text() == "200" and session.params == Lmx2Params(horizon=200)
+    presets = [panel.preset.itemText(i) for i in range(panel.preset.count())]
+    assert presets[0].startswith("lmx2")  # the presets are the shown rule's
+
+
+def test_typing_applies_only_the_value_meant(qtbot, bound):
+    session, panel, applied = bound
+    mask = field(panel, "primary_mask")
+    type_over(qtbot, mask, "0xff")  # 0x, 0xf on the way: never applied
+    assert applied == []
+    qtbot.waitUntil(lambda: len(applied) == 1, timeout=COMMIT_PAUSE_MS * 5)  # the pause after the last key
+    assert applied[0].primary_mask == 0xFF
+
+    low = field(panel, "min_tokens")
+    type_over(qtbot, low, "200")
+    assert len(applied) == 1  # neither 2 nor 20 ran
+    field(panel, "max_tokens").setFocus()  # leaving the field commits it
+    qtbot.waitUntil(lambda: len(applied) == 2, timeout=1000)
+    assert applied[1].min_tokens == 200
+    assert [p.min_tokens for p in applied] == [96, 200]
+
+    high = field(panel, "max_tokens")
+    type_over(qtbot, high, "900")
+    qtbot.keyClick(high, Qt.Key.Key_Return)  # Enter: at once, no pause
+    assert applied[-1].max_tokens == 900 and len(applied) == 3
+    qtbot.keyClick(high, Qt.Key.Key_Up)  # a step applies at once, as a spin box's arrow does
+    assert applied[-1].max_tokens == 901 and high.text() == "901"
+    qtbot.wait(COMMIT_PAUSE_MS * 2)
+    assert len(applied) == 4  # and nothing more after the pause
+
+
+def test_a_value_past_32_bits_round_trips(qtbot, bound):
+    session, panel, applied = bound
+    high = field(panel, "max_tokens")
+    type_over(qtbot, high, str(BIG))
+    qtbot.keyClick(high, Qt.Key.Key_Return)
+    assert session.params.max_tokens == BIG and high.text() == str(BIG)
+    type_over(qtbot, high, str(TOP))
+    qtbot.keyClick(high, Qt.Key.Key_Return)
+    assert session.params.max_tokens == TOP
+    qtbot.keyClick(high, Qt.Key.Key_Up)  # the top of the core's range: a step stays on it
+    assert high.text() == str(TOP) and session.params.max_tokens == TOP
+
+    # one past the core's range: explained, nothing applied, the value in force kept
+    type_over(qtbot, high, str(TOP + 1))
+    qtbot.keyClick(high, Qt.Key.Key_Return)
+    assert session.params.max_tokens == TOP and panel.invalid
+    assert "2^64" in panel.form.findChild(QLabel, "error_max_tokens").text()
+
+    # lmx2-v1's range is the core's too: 2^32 in, 2^32 + 1 out
+    choose_rule(panel, "lmx2-v1")
+    lo, hi = INT_RANGES_BY_RULE["lmx2-v1"]["max_tokens"]
+    high = field(panel, "max_tokens")
+    type_over(qtbot, high, str(hi))
+    qtbot.keyClick(high, Qt.Key.Key_Return)
+    assert session.params.max_tokens == hi == 2**32
+    type_over(qtbot, high, str(hi + 1))
+    qtbot.keyClick(high, Qt.Key.Key_Return)
+    assert session.params.max_tokens == hi and "2^32" in panel.form.findChild(QLabel, "error_max_tokens").text()
+
+
+def test_big_values_survive_settings_and_a_workspace(qtbot, tmp_path):
+    tttd = ChunkerParams(max_tokens=TOP, window_words=BIG)
+    lmx2 = Lmx2Params(max_tokens=2**32, horizon=2**32)
+    settings = AppSettings.memory()
+    settings.set_params(lmx2, {"lmx2-v1": lmx2, "tttd-v1": tttd})
+    by_rule, rule = settings.saved_params()
+    assert by_rule == {"lmx2-v1": lmx2, "tttd-v1": tttd} and rule == "lmx2-v1"
+
+    session = Session()
+    session.set_all_params(by_rule, rule)
+    panel = ParamsPanel()
+    qtbot.addWidget(panel)
+    panel.bind(session)
+    assert field(panel, "horizon").text() == str(2**32)
+    choose_rule(panel, "tttd-v1")
+    assert field(panel, "max_tokens").text() == str(TOP) and field(panel, "window_words").text() == str(BIG)
+
+    path = tmp_path / "big.steadlith"
+    save_workspace(Workspace({"a": DocumentRef.pasted("one two", "a.txt"), "b": None}, session.params,
+                             params_by_rule=session.params_by_rule), path)
+    ws = load_workspace(path)
+    assert ws.params == tttd and ws.params_by_rule == {"tttd-v1": tttd, "lmx2-v1": lmx2}
+
+
+def test_invalid_saved_parameters_are_refused_whole():
+    settings = AppSettings.memory()
+    settings.set_params(ChunkerParams(min_tokens=40), {"lmx2-v1": Lmx2Params(horizon=300)})
+    by_rule = json.loads(settings.store["params/by_rule"])
+    by_rule["lmx2-v1"]["horizon"] = 2**33  # past lmx2-v1's range
+    settings.store["params/by_rule"] = json.dumps(by_rule)
+    assert settings.saved_params() is None and settings.params() is None  # not the valid half either
+    assert "horizon" in settings.params_problem and "2^32" in settings.params_problem
+
+
+def test_snap_window_follows_snapping(qtbot, bound):
+    session, panel, applied = bound
+    window = field(panel, "snap_window_words")
+    assert not window.isEnabled()
+    mode = panel.form.findChild(QComboBox, "snap_mode")
+    mode.setCurrentText("paragraph-sentence/1")
+    assert window.isEnabled() and session.params.snap_window_words == 8
