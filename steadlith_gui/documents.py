@@ -33,7 +33,8 @@ class DocumentController(QObject):
         self.window.editing.cancel_pause()
         a, b, params = self.session.analysis_inputs()
         if a is not None or b is not None:
-            self.analyzer.submit(a, b, params)
+            others = {r: p for r, p in self.session.params_by_rule.items() if r != self.session.rule}
+            self.analyzer.submit(a, b, params, others)
 
     def _start(self, sources: dict, **kw) -> int | None:
         if not sources:
@@ -68,8 +69,10 @@ class DocumentController(QObject):
             return
         text_a, text_b, ex_params = ex.make()
         params = params or ex_params
-        if params is not None:
-            with self.session.hold_analysis():  # the load below asks once, with these parameters
+        with self.session.hold_analysis():  # the load below asks once, with these parameters
+            if ex.rule_params is not None:
+                self.session.set_all_params(ex.rule_params())
+            if params is not None:
                 self.window.set_params(params)
         seq = self._start({"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])})
         self.session.jump_to_first_shift_after(seq if ex.jump_to_shift else None)

@@ -360,6 +360,7 @@ class AnalysisResult(NamedTuple):
     links: LinkList | None = None
     ms_compare: float = 0.0
     comparison_error: str | None = None  # why there is no comparison although A and B exist
+    rules: dict | None = None  # {rule: Comparison} of every rule (the shown one first) when A and B exist
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

@@ -1,12 +1,16 @@
-"""The legend: every cut kind with its colour and shape, and the chunk statuses."""
+"""The legend: the cut kinds of the rule the panes show, each with its colour and shape,
+and the chunk statuses. lmx2-v1's kinds take tttd-v1's shapes by role (the core's
+style: fill the backup diamond, long-word the hard-cut triangle)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from steadlith_core.rules import PARAMS_TYPES
+from steadlith_core.style import kind_help, marker_kinds
 
-from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, STATUS_HELP, STATUSES, Theme
 from .markers import paint_marker
 
 
@@ -75,31 +79,31 @@ class Legend(QWidget):
         super().__init__(parent)
         self.setObjectName("legend")
         self.setAccessibleName("Legend")
-        self.setAccessibleDescription(
-            "Cut kinds, each with a colour and a shape: "
-            + "; ".join(f"{KIND_LABELS[k]}: {KIND_SHAPES[k]}" for k in MARKER_KINDS)
-            + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
         self.theme = theme
+        self.rule = "tttd-v1"
         self.swatches: list[MarkerSwatch] = []
+        self.kind_widgets: dict[str, tuple[QWidget, ...]] = {}  # every rule's kinds; the shown rule's are visible
         rows = QVBoxLayout(self)
         rows.setContentsMargins(6, 2, 6, 2)
         rows.setSpacing(2)
         lay = QHBoxLayout()
         lay.setSpacing(4)
         rows.addLayout(lay)
-        title = QLabel("<b>Cuts</b>")
-        lay.addWidget(title)
+        self.title = QLabel()
+        lay.addWidget(self.title)
         lay.addSpacing(6)
-        for kind in MARKER_KINDS:
+        every = dict.fromkeys(k for rule in PARAMS_TYPES for k in marker_kinds(rule))
+        for kind in every:
             sw = MarkerSwatch(kind, theme)
             label = QLabel(KIND_LABELS[kind])
             label.setObjectName(f"legend_{kind}")
-            for w in (sw, label):
-                w.setToolTip(f"<b>{KIND_LABELS[kind]}</b>: {KIND_HELP[kind]}")
             lay.addWidget(sw)
             lay.addWidget(label)
-            lay.addSpacing(10)
+            gap = QWidget()
+            gap.setFixedWidth(10)
+            lay.addWidget(gap)
             self.swatches.append(sw)
+            self.kind_widgets[kind] = (sw, label, gap)
         lay.addSpacing(8)
         tint = MarkerSwatch(None, theme)
         tint.setToolTip("Chunks alternate between two background tints")
@@ -124,6 +128,22 @@ class Legend(QWidget):
             lay.addSpacing(6)
             self.swatches.append(sw)
         lay.addStretch(1)
+        self.set_rule(self.rule)
+
+    def set_rule(self, rule: str) -> None:
+        """Show the cut kinds of `rule` (the rule the panes show)."""
+        self.rule = rule
+        kinds = marker_kinds(rule)
+        self.title.setText("<b>Cuts</b>")
+        self.title.setToolTip(f"The cut kinds of {rule}, the rule the panes show")
+        for kind, widgets in self.kind_widgets.items():
+            for w in widgets:
+                w.setVisible(kind in kinds)
+                w.setToolTip(f"<b>{KIND_LABELS[kind]}</b> ({rule}): {kind_help(rule, kind)}")
+        self.setAccessibleDescription(
+            f"Cut kinds of {rule}, each with a colour and a shape: "
+            + "; ".join(f"{KIND_LABELS[k]}: {KIND_SHAPES[k]}" for k in kinds)
+            + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
