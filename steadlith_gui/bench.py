@@ -75,7 +75,7 @@ def lmx2_changes(n: int):
     base = Lmx2Params()
     variants = [dict(min_tokens=80), dict(max_tokens=400), dict(horizon=160), dict(fill_horizon=120),
                 dict(min_tokens=64, max_tokens=384), dict(key_tokens=24), dict(horizon=100, fill_horizon=100),
-                dict(max_tokens=640), dict(min_tokens=110, max_tokens=520), dict(boundary_preference="off")]
+                dict(max_tokens=640), dict(min_tokens=90, max_tokens=520), dict(boundary_preference="off")]
     return [base.with_changes(**variants[i % len(variants)], **({"key_tokens": 20 + i} if i >= len(variants) else {}))
             for i in range(n)]
 
