@@ -44,9 +44,10 @@ def summary_cells(s, margin: int) -> dict[str, str]:
 
 
 def compact_cells(s, margin: int) -> dict[str, str]:
-    """The cells as the three columns have room for (summary_cells is the tooltip)."""
+    """The cells as three columns beside the panes have room for (summary_cells, with the
+    shares, is each cell's tooltip)."""
     return {
-        "reused_chunks": f"{s.reused_chunks:,}/{s.chunks_b:,} · {s.reused_chunk_ratio * 100:.0f} %",
+        "reused_chunks": f"{s.reused_chunks:,}/{s.chunks_b:,}",
         "reused_tokens": f"{s.reused_tokens:,} t",
         "to_embed": f"{s.tokens_to_embed:,} t",
         "shifted": f"{s.shifted_chunks_b:,}",
@@ -118,7 +119,7 @@ class ChurnPanel(QWidget):
         shows.addWidget(self.rule_combo, 1)
 
         grid = QGridLayout()
-        grid.setHorizontalSpacing(8)
+        grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(3)
         self.heads: dict[str, QLabel] = {}
         self.columns = (*BOUNDARY_RULES, "base")
@@ -179,8 +180,8 @@ class ChurnPanel(QWidget):
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
-        widest_value = max(fm.horizontalAdvance(t) for t in ("9,999/9,999 · 100 %", "99,999 > 9,999"))
-        self.setMinimumWidth(fm.horizontalAdvance("resync vs margin") + 3 * widest_value + 3 * 8 + 16 + 8)
+        widest_value = max(fm.horizontalAdvance(t) for t in ("9,999/9,999", "99,999 > 9,999"))
+        self.setMinimumWidth(fm.horizontalAdvance("resync vs margin") + 3 * widest_value + 3 * 6 + 16 + 8)
         self.set_shown_rule(self.shown_rule)
         self.show_rules(None)
 

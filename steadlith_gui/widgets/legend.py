@@ -100,7 +100,7 @@ class Legend(QWidget):
             lay.addWidget(sw)
             lay.addWidget(label)
             gap = QWidget()
-            gap.setFixedWidth(10)
+            gap.setFixedWidth(6)  # with the layout spacing around it, the 10 px the other rows have
             lay.addWidget(gap)
             self.swatches.append(sw)
             self.kind_widgets[kind] = (sw, label, gap)

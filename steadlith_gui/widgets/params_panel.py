@@ -15,7 +15,7 @@ rules and back restores them.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 from steadlith_core import BOUNDARY_RULES, RULE_PRESETS, ParameterError
 from steadlith_core.rules import default_params, rule_of
 
@@ -129,6 +129,10 @@ class ParamsPanel(QWidget):
         self.rule_combo.setCurrentText(rule)
         self.rule_combo.blockSignals(blocked)
         self.stack.setCurrentWidget(self.forms[rule])
+        for r, form in self.forms.items():  # the stack takes the shown form's height, not the tallest's
+            ignored = QSizePolicy.Policy.Ignored
+            form.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred if r == rule else ignored)
+        self.stack.adjustSize()
         self.rule_help.setText(RULE_HELP[rule])
         self.error = None
         self.forms[rule].write(self._valid[rule])  # an invalid value left typed is dropped
