@@ -53,6 +53,14 @@ def about(window) -> None:
         "info")
 
 
+def compare_rules(window) -> None:
+    """View → Compare rules: the panes show the next boundary rule; the churn panel keeps all."""
+    from steadlith_core import BOUNDARY_RULES
+
+    rules = list(BOUNDARY_RULES)
+    window.session.set_rule(rules[(rules.index(window.session.rule) + 1) % len(rules)])
+
+
 def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
     return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
 
@@ -91,6 +99,9 @@ ACTIONS = (
     ActionSpec("syntax", "&Syntax colour for code", lambda w, on: w.session.set_view(syntax_colour=on),
                checkable=True, checked=True),
     ActionSpec("legend", "&Legend", lambda w, on: w.session.set_view(legend=on), checkable=True, checked=True),
+    ActionSpec("compare_rules", "Compare &rules: panes show the other rule", compare_rules, "Ctrl+Shift+R",
+               "Switch the panes between tttd-v1 and lmx2-v1 (each with its own parameters); the churn "
+               "panel shows both side by side", window_shortcut=True),
     _nav("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
     _nav("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
     _nav("next_changed", "Next &changed chunk", "F7", "changed", 1),
@@ -108,7 +119,7 @@ MENUS = (
                "save_workspace", "save_workspace_as", SEPARATOR, "export_report", "export_chunks_a",
                "export_chunks_b", "export_comparison", "export_png", SEPARATOR, "quit")),
     ("&Edit", ("undo", "redo", SEPARATOR, "edit_b", "edit_a")),
-    ("&View", ("sync", "syntax", "@theme", SEPARATOR, "@docks", "legend")),
+    ("&View", ("sync", "syntax", "@theme", SEPARATOR, "@docks", "legend", SEPARATOR, "compare_rules")),
     ("&Navigate", ("next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
                    "next_shifted", "prev_shifted")),
     ("E&xamples", ("@examples",)),

@@ -207,3 +207,14 @@ def test_every_example_loads_with_its_parameters(qtbot, window, name):
         assert result.comparison.locality_held
     if name == "small-edit":
         assert result.comparison.summary.edits == 1 and "edited" in result.comparison.status_b
+
+
+def test_compare_rules_in_the_view_menu_switches_the_panes(qtbot, window):
+    load_example(qtbot, window, "phase-shift")
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.act_compare_rules.trigger()
+    assert blocker.args[0].b.boundary_rule == "lmx2-v1" == window.churn.rule_combo.currentText()
+    assert window.legend.rule == "lmx2-v1" and set(blocker.args[0].rules) == {"tttd-v1", "lmx2-v1"}
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.act_compare_rules.trigger()
+    assert blocker.args[0].b.boundary_rule == "tttd-v1" and window.params_panel.rule == "tttd-v1"

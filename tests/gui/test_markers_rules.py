@@ -56,3 +56,22 @@ def test_the_legend_lists_the_shown_rules_kinds(qtbot):
     assert "lmx2-v1" in legend.findChild(QLabel, "legend_primary").toolTip()
     legend.set_rule("tttd-v1")
     assert "backup" in shown() and "fill" not in shown()
+
+
+def test_the_boundary_class_is_in_the_table_and_the_tooltip(qtbot):
+    """Each chunk says where it ends (paragraph, sentence, between words), as the core's
+    Chunk.boundary says, in the chunk table and in the pane's tooltip."""
+    from steadlith_core.style import BOUNDARY_LABELS
+
+    from steadlith_gui.models import COLUMNS, ChunkTableModel
+
+    text = load_text(GOLDEN / "mixed.txt")
+    pane, core, doc = shown_pane(qtbot, text, LMX2_PRESETS["lmx2 Small chunks"])
+    model = ChunkTableModel()
+    model.set_result(core, None, None, None)
+    col = COLUMNS.index("boundary")
+    shown = [model.data(model.index(i, col)) for i in range(len(core.chunks))]
+    assert shown == [BOUNDARY_LABELS[c.boundary] for c in core.chunks]
+    assert {"paragraph end", "sentence end", "between words"} <= set(shown)
+    for c in core.chunks[:5]:
+        assert f"<td>ends at</td><td>{BOUNDARY_LABELS[c.boundary]}</td>" in pane.chunk_tooltip(c.index)

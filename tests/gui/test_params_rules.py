@@ -188,3 +188,20 @@ def test_snap_window_follows_snapping(qtbot, bound):
     mode = panel.form.findChild(QComboBox, "snap_mode")
     mode.setCurrentText("paragraph-sentence/1")
     assert window.isEnabled() and session.params.snap_window_words == 8
+
+
+def test_the_command_line_takes_a_value_past_32_bits_and_refuses_one_past_the_core(tmp_path):
+    """`steadlith-gui A B --set max_tokens=5000000000` runs (it crashed with an
+    OverflowError in a 32-bit spin box); one past the core's range is one line, exit 2."""
+    from test_cli_export import read_report, run
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("One two three. Four five six.\n\nSeven eight nine.\n", encoding="utf-8")
+    b.write_text("One two three. Four five six seven.\n\nSeven eight nine.\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    r = run([str(a), str(b), "--set", f"max_tokens={BIG}", "--export-report", str(out)])
+    assert r.returncode == 0, r.stderr
+    assert ChunkerParams(max_tokens=BIG).params_hash in "".join(read_report(out).data)
+    r = run([str(a), str(b), "--set", "boundary_rule=lmx2-v1", "--set", f"horizon={2**32 + 1}",
+             "--export-report", str(out)])
+    assert r.returncode == 2 and "horizon" in r.stderr and len(r.stderr.strip().splitlines()) == 1
