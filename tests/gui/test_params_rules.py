@@ -244,3 +244,20 @@ def test_every_integer_field_across_the_core_range(qtbot, rule):
         session.set_params(before)  # back to a known state for the next example
 
     check()
+
+
+def test_the_window_says_when_saved_parameters_are_refused(qtbot):
+    from gui_helpers import make_window
+
+    settings = AppSettings.memory()
+    settings.set_params(Lmx2Params(horizon=300), {"tttd-v1": ChunkerParams(min_tokens=40)})
+    settings.store["params/last"] = settings.store["params/last"].replace("300", str(2**40))
+    w = make_window(qtbot, settings=settings)
+    w.restore_settings()
+    assert w.session.params_by_rule == {"tttd-v1": ChunkerParams(), "lmx2-v1": Lmx2Params()}  # none taken
+    assert "saved parameters were not used" in w.message_bar.text() and "horizon" in w.message_bar.text()
+
+    settings.set_params(Lmx2Params(horizon=300), {"tttd-v1": ChunkerParams(max_tokens=TOP)})
+    w.restore_settings()  # valid: both rules taken, the saved shown rule shown
+    assert w.session.rule == "lmx2-v1" and w.params == Lmx2Params(horizon=300)
+    assert w.session.params_for("tttd-v1").max_tokens == TOP and w.params_panel.rule == "lmx2-v1"
