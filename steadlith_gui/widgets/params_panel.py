@@ -21,7 +21,6 @@ from steadlith_core.rules import default_params, rule_of
 
 from ..palette import LIGHT, Theme
 from .identity_box import IdentityBox
-from .param_fields import mask_bits, parse_hex  # noqa: F401 - kept importable from here
 from .rule_form import RuleForm
 
 CUSTOM = "Custom"
