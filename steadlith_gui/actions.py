@@ -54,6 +54,14 @@ def about(window) -> None:
         "info")
 
 
+def compare_rules(window) -> None:
+    """View → Compare rules: the panes show the next boundary rule; the churn panel keeps all."""
+    from steadlith_core import BOUNDARY_RULES
+
+    rules = list(BOUNDARY_RULES)
+    window.session.set_rule(rules[(rules.index(window.session.rule) + 1) % len(rules)])
+
+
 def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
     return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
 
@@ -110,6 +118,9 @@ ACTIONS = (
                window_shortcut=True),
     ActionSpec("find_prev", "Find pre&vious", lambda w: w.find_bar.request(-1), QKeySequence.StandardKey.FindPrevious,
                window_shortcut=True),
+    ActionSpec("compare_rules", "Compare &rules: panes show the other rule", compare_rules, "Ctrl+Shift+R",
+               "Switch the panes between tttd-v1 and lmx2-v1 (each with its own parameters); the churn "
+               "panel shows both side by side", window_shortcut=True),
     _nav("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
     _nav("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
     _nav("next_changed", "Next &changed chunk", "F7", "changed", 1),
@@ -128,7 +139,7 @@ MENUS = (
                "export_chunks_b", "export_comparison", "export_png", SEPARATOR, "quit")),
     ("&Edit", ("undo", "redo", SEPARATOR, "edit_b", "edit_a")),
     ("&View", ("sync", "syntax", "wrap", "@theme", SEPARATOR, "zoom_in", "zoom_out", "zoom_reset", SEPARATOR,
-               "focus_documents", "@docks", "legend")),
+               "focus_documents", "@docks", "legend", SEPARATOR, "compare_rules")),
     ("&Navigate", ("find", "find_next", "find_prev", SEPARATOR, "next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
                    "next_shifted", "prev_shifted")),
     ("E&xamples", ("@examples",)),

@@ -36,12 +36,49 @@ class PairExample:
     names: tuple[str, str]
     jump_to_shift: bool = True
     note: str = ""
+    # () -> {rule: parameters} of the rules the panes do not show, for the churn panel's
+    # side-by-side comparison (None: those rules keep their current parameters)
+    rule_params: Callable[[], dict] | None = None
 
 
 def _counterexample():
     from steadlith_core.examples import phase_shift_counterexample
 
     return phase_shift_counterexample()
+
+
+def _lmx2_small() -> dict:
+    from steadlith_core.examples import counterexample_lmx2_params
+
+    return {"lmx2-v1": counterexample_lmx2_params()}
+
+
+def _tttd_counterexample() -> dict:
+    from steadlith_core.examples import counterexample_params
+
+    return {"tttd-v1": counterexample_params()}
+
+
+def _answer():
+    """The counterexample's texts with lmx2-v1 in the panes (its "Small chunks" preset)."""
+    from steadlith_core.examples import counterexample_lmx2_params
+
+    text_a, text_b, _ = _counterexample()
+    return text_a, text_b, counterexample_lmx2_params()
+
+
+def _tool_library():
+    """Real prose, one sentence inserted; tttd-v1 in the panes, both rules at their defaults."""
+    from steadlith_core.examples import tool_library_example
+
+    text_a, text_b, params = tool_library_example()
+    return text_a, text_b, params["tttd-v1"]
+
+
+def _lmx2_defaults() -> dict:
+    from steadlith_core import Lmx2Params
+
+    return {"lmx2-v1": Lmx2Params()}
 
 
 SNAP_WINDOW = 16
@@ -74,7 +111,21 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
     "phase-shift": PairExample(
         "phase-shift", "Phase-shift counterexample (SPEC §9): one sentence inserted", _counterexample,
         ("counterexample-A.txt", "counterexample-B.txt"),
-        note="One inserted sentence puts B's backup cuts out of phase with A's for hundreds of tokens."),
+        note="One inserted sentence puts B's backup cuts out of phase with A's for hundreds of tokens "
+             "(tttd-v1). The churn panel shows lmx2-v1 beside it: locality held.",
+        rule_params=_lmx2_small),
+    "phase-shift-lmx2": PairExample(
+        "phase-shift-lmx2", "Phase-shift counterexample answered: the same pair under lmx2-v1", _answer,
+        ("counterexample-A.txt", "counterexample-B.txt"), jump_to_shift=False,
+        note="The same inserted sentence under lmx2-v1: only the chunks next to it change; every chunk "
+             "farther than the margin is reused (a theorem, SPEC-lmx2 §7).",
+        rule_params=_tttd_counterexample),
+    "tool-library": PairExample(
+        "tool-library", "Real prose: tool library notes, one sentence inserted", _tool_library,
+        ("tool-library-A.md", "tool-library-B.md"),
+        note="An everyday edit in real prose: at default parameters tttd-v1 shifts cuts past its margin, "
+             "lmx2-v1 re-embeds only the chunk with the new sentence (churn panel).",
+        rule_params=_lmx2_defaults),
     "small-edit": PairExample(
         "small-edit", "Small edit in prose: one word inserted", _small_edit,
         ("prose-A.txt", "prose-B.txt"), jump_to_shift=False,

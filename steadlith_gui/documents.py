@@ -34,7 +34,8 @@ class DocumentController(QObject):
         self.window.editing.cancel_pause()
         a, b, params = self.session.analysis_inputs()
         if a is not None or b is not None:
-            self.analyzer.submit(a, b, params)
+            others = {r: p for r, p in self.session.params_by_rule.items() if r != self.session.rule}
+            self.analyzer.submit(a, b, params, others)
 
     def _start(self, sources: dict, **kw) -> int | None:
         if not sources:
@@ -67,6 +68,7 @@ class DocumentController(QObject):
         the user's aside and gives them back when the user's documents load."""
         if not self.session.confirm_discard(SIDES):
             return
+        rule_params = None
         if name in EXAMPLES:
             path_a, path_b = demo_paths(name)
             sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", True
@@ -74,11 +76,14 @@ class DocumentController(QObject):
             ex = PAIR_EXAMPLES[name]
             text_a, text_b, ex_params = ex.make()
             params = params or ex_params
+            rule_params = ex.rule_params() if ex.rule_params is not None else None
             sources = {"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])}
             note, jump = ex.note, ex.jump_to_shift
-        restore = self.session.enter_example(name, own_params=params is not None)
-        if params is not None or restore is not None:
-            with self.session.hold_analysis():  # the load below asks once, with these parameters
+        restore = self.session.enter_example(name, own_params=params is not None or rule_params is not None)
+        with self.session.hold_analysis():  # the load below asks once, with these parameters
+            if rule_params is not None:
+                self.session.set_all_params(rule_params)
+            if params is not None or restore is not None:
                 self.window.set_params(params if params is not None else restore)
         seq = self._start(sources)
         self.session.example_loading(seq)

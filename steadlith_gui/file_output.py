@@ -88,7 +88,9 @@ class ExportController(QObject):
                                           "HTML files (*.html *.htm);;All files (*)")
         if not path:
             return None
-        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path)))
+        result = self.session.result
+        rules = result.rules if result is not None and result.comparison is comparison else None
+        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path), rules))
 
     def export_comparison(self, path: str | os.PathLike | None = None) -> int | None:
         comparison = self._comparison_or_say("Export comparison")

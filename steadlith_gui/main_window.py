@@ -76,7 +76,7 @@ class MainWindow(QMainWindow):
         self.jobs = Jobs(self)
         build_widgets(self, params, theme)
         self.document_focus = DocumentFocus(self)
-        self.session = Session(self.params_panel.params, confirm=lambda q: self.confirm_discard(q),
+        self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
         self._view_shown = None  # the view options last applied to the widgets (see _show_view)
@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
-        self.params_panel.params_changed.connect(s.set_params)
+        self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)
         s.message.connect(self.show_message)
@@ -211,8 +211,9 @@ class MainWindow(QMainWindow):
         self.documents_ctl.load_example(name, params)
 
     def set_params(self, params: ChunkerParams) -> None:
-        """Show `params` in the panel; the session re-chunks both documents with them."""
-        self.params_panel.set_params(params)
+        """Use `params` (and show their rule); the panel follows the session, which
+        re-chunks both documents with them."""
+        self.session.set_params(params, show=True)
 
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
@@ -299,8 +300,11 @@ class MainWindow(QMainWindow):
                 self.restoreGeometry(geometry)
             if state is not None:
                 self.restoreState(state)
-        if params and self.settings.params() is not None:
-            self.set_params(self.settings.params())
+        saved = self.settings.saved_params() if params else None
+        if saved is not None:
+            self.session.set_all_params(*saved)
+        elif params and self.settings.params_problem:
+            self.show_message(self.settings.params_problem, "warning")
         if theme and self.settings.theme() is not None:
             self.set_theme_choice(self.settings.theme())
         self.recent_menu.rebuild()
@@ -309,7 +313,7 @@ class MainWindow(QMainWindow):
         """Remember the layout and the last valid parameters (recent files and the theme
         choice are written when they change)."""
         self.settings.set_layout(self.saveGeometry(), self.saveState())
-        self.settings.set_params(self.session.persisted_params)
+        self.settings.set_params(self.session.persisted_params, self.session.persisted_params_by_rule)
         self.settings.sync()
 
     def _ask_discard(self, question: str) -> bool:

@@ -11,6 +11,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunk, Chunking
+from steadlith_core.style import BOUNDARY_LABELS
 
 from .palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
 from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old home
@@ -37,19 +38,21 @@ from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old ho
 
 # -- the chunk table (Qt item model) ------------------------------------------------------
 
-COLUMNS = ("version", "index", "status", "kind", "snapped", "tokens", "words", "offsets", "hash")
+COLUMNS = ("version", "index", "status", "kind", "boundary", "snapped", "tokens", "words", "offsets", "hash")
 COLUMN_TIPS = {
     "version": "A or B",
     "index": "chunk index in its version",
     "status": "reused, shifted (phase shift), edited, new (B) or removed (A)",
     "kind": "kind of the cut that ends the chunk",
+    "boundary": "where the chunk ends: at a paragraph end, a sentence end, between words, or the document end",
     "snapped": "the cut was moved to a paragraph or sentence end",
     "tokens": "tokens in the chunk",
     "words": "words in the chunk",
     "offsets": "code-point offsets in the source text: first word start – last word end",
     "hash": "chunk hash (identity)",
 }
-KIND_ORDER = {"primary": 0, "backup": 1, "hard": 2, "end": 3}
+KIND_ORDER = {"primary": 0, "backup": 1, "fill": 1, "hard": 2, "long-word": 2, "end": 3}  # lmx2-v1's by role
+BOUNDARY_ORDER = {"paragraph": 0, "sentence": 1, "word": 2, "end": 3}
 
 
 class ChunkTableModel(QAbstractTableModel):
@@ -161,6 +164,8 @@ class ChunkTableModel(QAbstractTableModel):
             return self.status_of(side, i) or "—"
         if col == "kind":
             return KIND_LABELS[c.kind]
+        if col == "boundary":
+            return BOUNDARY_LABELS.get(c.boundary, c.boundary)
         if col == "snapped":
             return "snapped" if c.snapped else ""
         if col == "tokens":
@@ -176,6 +181,7 @@ class ChunkTableModel(QAbstractTableModel):
         return {
             "version": 0 if side == "A" else 1, "index": i, "tokens": c.tokens, "words": c.word_count,
             "offsets": c.start, "snapped": int(c.snapped), "kind": KIND_ORDER.get(c.kind, 9),
+            "boundary": BOUNDARY_ORDER.get(c.boundary, 9),
             "status": STATUS_CODES.get(self.status_of(side, i), NO_STATUS), "hash": c.hash,
         }[col]
 
@@ -212,6 +218,7 @@ class ChunkTableModel(QAbstractTableModel):
                      for s in (self._status[side] or ("",) * len(self._chunks[side]))]
             return np.asarray(codes, dtype=np.int64)
         attr = {"kind": lambda c: KIND_ORDER.get(c.kind, 9), "snapped": lambda c: int(c.snapped),
+                "boundary": lambda c: BOUNDARY_ORDER.get(c.boundary, 9),
                 "tokens": lambda c: c.tokens, "words": lambda c: c.word_count, "offsets": lambda c: c.start}[col]
         return np.fromiter((attr(c) for c in both), np.int64, n)
 
@@ -285,6 +292,7 @@ class ChunkFilterProxy(QSortFilterProxyModel):
             return False
         if self.text:
             c = model.chunk(side, i)
-            hay = f"{st} {KIND_LABELS[c.kind]} {'snapped' if c.snapped else ''} {c.hash}"
+            hay = (f"{st} {KIND_LABELS[c.kind]} {BOUNDARY_LABELS.get(c.boundary, '')} "
+                   f"{'snapped' if c.snapped else ''} {c.hash}")
             return self.text in hay
         return True

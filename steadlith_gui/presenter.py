@@ -24,6 +24,10 @@ class ResultPresenter(QObject):
         session.document_replaced.connect(self._on_document_replaced)
         session.side_changed.connect(self._on_side_changed)
         session.result_changed.connect(self._on_result)
+        session.rule_changed.connect(self._on_rule)
+        window.churn.rule_selected.connect(session.set_rule)
+        window.churn.set_shown_rule(session.rule)
+        window.legend.set_rule(session.rule)
         window.analyzer.failed.connect(self._on_analysis_failed)
         window.analyzer.busy_changed.connect(self._on_busy)
 
@@ -66,7 +70,9 @@ class ResultPresenter(QObject):
             for side, chunking, layout, status in (("A", result.a, result.layout_a, result.status_a),
                                                    ("B", result.b, result.layout_b, result.status_b))
         })
-        w.churn.show_comparison(comparison, self._empty_churn_message(result))
+        rule = result.params.boundary_rule
+        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result))
+        w.legend.set_rule(rule)
         w.table.set_result(sides["A"].chunking, sides["B"].chunking,
                            comparison.status_a if comparison is not None else None,
                            comparison.status_b if comparison is not None else None)
@@ -100,6 +106,10 @@ class ResultPresenter(QObject):
             if text:
                 self._warning = text
                 self.window.show_message(text, "warning")
+
+    def _on_rule(self, rule: str) -> None:
+        """The panes will show another rule once its analysis arrives; the selectors follow now."""
+        self.window.churn.set_shown_rule(rule)
 
     @staticmethod
     def _empty_churn_message(result) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
-from steadlith_core import ChunkerParams
+from steadlith_core.rules import PARAMS_TYPES, check_rule, rule_of
 from steadlith_core.vocabulary import STATUSES
 
 SIDES = ("A", "B")
@@ -32,15 +32,7 @@ THEME_CHOICES = ("system", "light", "dark")
 FILTER_VERSIONS = ("", "A", "B")
 FILTER_STATUSES = ("", "changed", *STATUSES)
 
-#: The parameters type of each boundary rule; a second rule adds its own entry.
-PARAMS_TYPES: dict[str, type] = {"tttd-v1": ChunkerParams}
-
-
-def rule_of(params: Any) -> str:
-    for rule, typ in PARAMS_TYPES.items():
-        if isinstance(params, typ):
-            return rule
-    raise TypeError(f"no boundary rule takes parameters of type {type(params).__name__}")
+__all__ = ["PARAMS_TYPES", "Session", "rule_of"]  # the rules and their parameter types are the core's
 
 
 class Event:
@@ -173,9 +165,10 @@ class Session:
         `text_provider(side)`: the side's text as the editor holds it now."""
         self.sides = {s: SideState() for s in SIDES}
         self._params: dict[str, Any] = {rule: typ() for rule, typ in PARAMS_TYPES.items()}
-        self.rule = "tttd-v1"  # the rule the sides are chunked with
+        self.rule = "tttd-v1"  # the rule the panes show; the churn panel compares every rule
         if params is not None:
-            self._params[rule_of(params)] = params
+            self.rule = rule_of(params)
+            self._params[self.rule] = params
         self.view = ViewOptions()
         self.display = Display()
         self.result: Any = None  # AnalysisResult of the latest analysis
@@ -201,6 +194,7 @@ class Session:
         self.side_changed = Event()  # (side): its name, path or load state changed, not its text
         self.documents_changed = Event()  # (): a load or a workspace replaced documents
         self.params_changed = Event()  # (params): new parameters for their rule
+        self.rule_changed = Event()  # (rule): the panes show another rule
         self.view_changed = Event()  # (ViewOptions)
         self.analysis_wanted = Event()  # (): the analysis inputs changed; see analysis_inputs()
         self.result_changed = Event()  # (result, consistent)
@@ -370,12 +364,29 @@ class Session:
     def params_for(self, rule: str) -> Any:
         return self._params[rule]
 
-    def set_params(self, params: Any) -> None:
-        """New parameters for their rule; the analysis is asked for again."""
+    @property
+    def params_by_rule(self) -> dict[str, Any]:
+        """Every rule's last valid parameters, the shown rule first."""
+        return {self.rule: self._params[self.rule],
+                **{r: p for r, p in self._params.items() if r != self.rule}}
+
+    def set_params(self, params: Any, *, show: bool = False) -> None:
+        """New parameters for their rule (`show`: the panes switch to that rule); the
+        analysis is asked for again: every rule is compared in the churn panel."""
         rule = rule_of(params)
-        self._params[rule] = params
-        self.params_changed.emit(params)
-        if rule == self.rule:
+        with self.hold_analysis():
+            self._params[rule] = params
+            self.params_changed.emit(params)
+            if show:
+                self.set_rule(rule)
+        self.request_analysis()
+
+    def set_rule(self, rule: str) -> None:
+        """Show `rule` in the panes; its last valid parameters come back as they were."""
+        rule = check_rule(rule)
+        if rule != self.rule:
+            self.rule = rule
+            self.rule_changed.emit(rule)
             self.request_analysis()
 
     # -- examples -----------------------------------------------------------------------
@@ -399,6 +410,7 @@ class Session:
         for rule, p in saved.items():
             if rule != self.rule:
                 self._params[rule] = p
+                self.params_changed.emit(p)  # the panel's form of that rule shows it again
         return saved.get(self.rule)
 
     def example_loading(self, seq: int) -> None:
@@ -422,6 +434,27 @@ class Session:
         if self.example is not None and self._user_params is not None:
             return self._user_params[self.rule]
         return self.params
+
+    @property
+    def persisted_params_by_rule(self) -> dict[str, Any]:
+        """Every rule's parameters the settings remember: the user's own, never an example's."""
+        if self.example is not None and self._user_params is not None:
+            return dict(self._user_params)
+        return self.params_by_rule
+
+    def set_all_params(self, by_rule: Mapping[str, Any], rule: str | None = None) -> None:
+        """Parameters of several rules at once (a workspace, the settings), checked whole
+        before any is taken; `rule` is then shown. One analysis follows."""
+        checked = {rule_of(p): p for p in by_rule.values()}
+        if rule is not None:
+            check_rule(rule)
+        with self.hold_analysis():
+            for p in checked.values():
+                self._params[rule_of(p)] = p
+                self.params_changed.emit(p)
+            if rule is not None:
+                self.set_rule(rule)
+        self.request_analysis()
 
     # -- view options ---------------------------------------------------------------------
     def set_view(self, **changes: Any) -> None:
@@ -463,6 +496,7 @@ class Session:
             self.analysis_wanted.emit()
 
     def analysis_inputs(self) -> tuple[Any, Any, Any]:
+        """A, B and the shown rule's parameters (see params_by_rule for the others)."""
         return self.source("A"), self.source("B"), self.params
 
     def accept_result(self, result: Any) -> dict[str, bool]:

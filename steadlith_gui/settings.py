@@ -22,8 +22,11 @@ import json
 import os
 from typing import Any
 
+from dataclasses import fields
+
 from PySide6.QtCore import QByteArray, QSettings
-from steadlith_core import ChunkerParams, ParameterError
+from steadlith_core import ParameterError
+from steadlith_core.rules import params_from_mapping, rule_of
 
 ORGANIZATION = "Steadlith"
 APPLICATION = "Steadlith Inspector"
@@ -33,7 +36,8 @@ THEME_CHOICES = ("system", "light", "dark")
 K_RECENT = "recent/entries"
 K_GEOMETRY = "window/geometry"
 K_STATE = "window/state"
-K_PARAMS = "params/last"
+K_PARAMS = "params/last"  # the shown rule's parameters, with their boundary_rule
+K_PARAMS_BY_RULE = "params/by_rule"  # {rule: its fields}: every rule's last valid parameters
 K_THEME = "view/theme"
 K_EXPORT_DIR = "paths/export_dir"
 K_OPEN_DIR = "paths/open_dir"
@@ -76,6 +80,7 @@ class AppSettings:
 
     def __init__(self, store: QSettings | dict | None = None):
         self.store: QSettings | dict = {} if store is None else store
+        self.params_problem: str | None = None  # why the saved parameters were not used
 
     @classmethod
     def user(cls) -> "AppSettings":
@@ -170,21 +175,37 @@ class AppSettings:
         self.set_recent([])
 
     # -- parameters ----------------------------------------------------------------------
-    def params(self) -> ChunkerParams | None:
-        """The last valid parameters, or None (none saved, or the saved ones are invalid)."""
+    def params(self):
+        """The shown rule's last valid parameters, or None (none saved, or not valid)."""
+        saved = self.saved_params()
+        return saved[0][saved[1]] if saved is not None else None
+
+    def saved_params(self) -> tuple[dict, str] | None:
+        """({rule: parameters}, the shown rule), or None when none are saved or any saved
+        value is invalid: the saved parameters are taken whole or not at all, and
+        `params_problem` then says why."""
+        self.params_problem = None
         text = self._get_str(K_PARAMS)
         if text is None:
             return None
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                return None
-            return ChunkerParams.from_dict(data)
-        except (ValueError, TypeError, ParameterError):
+            shown = params_from_mapping(_object(json.loads(text)))
+            by_rule = {rule_of(shown): shown}
+            others = self._get_str(K_PARAMS_BY_RULE)
+            for rule, values in (_object(json.loads(others)) if others else {}).items():
+                p = params_from_mapping({**_object(values), "boundary_rule": rule})
+                by_rule.setdefault(rule, p)
+        except (ValueError, TypeError, ParameterError, RecursionError) as e:
+            self.params_problem = f"The saved parameters were not used ({e}); the defaults are in force."
             return None
+        return by_rule, rule_of(shown)
 
-    def set_params(self, params: ChunkerParams) -> None:
-        self._set(K_PARAMS, json.dumps(params.to_dict(), sort_keys=True))
+    def set_params(self, params, by_rule: dict | None = None) -> None:
+        """Remember the shown rule's `params` and every rule's in `by_rule`, each field as
+        given (a snap window is kept while snapping is off)."""
+        self._set(K_PARAMS, json.dumps(_fields(params), sort_keys=True))
+        if by_rule:
+            self._set(K_PARAMS_BY_RULE, json.dumps({r: _fields(p) for r, p in by_rule.items()}, sort_keys=True))
 
     # -- theme ---------------------------------------------------------------------------
     def theme(self) -> str | None:
@@ -219,3 +240,13 @@ class AppSettings:
 
     def set_folder(self, which: str, path: str) -> None:
         self._set(K_EXPORT_DIR if which == "export" else K_OPEN_DIR, str(path))
+
+
+def _fields(params) -> dict:
+    return {"boundary_rule": rule_of(params), **{f.name: getattr(params, f.name) for f in fields(params)}}
+
+
+def _object(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, not {type(value).__name__}")
+    return value

@@ -26,7 +26,7 @@ import os
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
@@ -53,20 +53,42 @@ class AnalysisRequest(NamedTuple):
     generation: int
     doc_a: Source
     doc_b: Source
-    params: ChunkerParams
+    params: ChunkerParams  # the shown rule's (ChunkerParams or Lmx2Params)
+    others: Mapping[str, Any] = {}  # {rule: parameters} of the other rules, compared for the churn panel
 
 
-def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
-    """Chunk both documents with the request's parameters and compare them (worker thread).
-    Running out of memory is an OutOfMemory naming the documents and what they need."""
+class RuleComparisons:
+    """The other rules' comparisons of the last pair, kept while their parameters and both
+    texts stay the same: a change of the shown rule's parameters re-runs only that rule.
+    Used from the worker thread only (one analysis runs at a time)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple] = {}  # rule -> (params, text_a, text_b, Comparison)
+
+    def get(self, pipeline: Analysis, rule: str, params, text_a: str, text_b: str):
+        hit = self._last.get(rule)
+        if hit is not None and hit[0] == params and hit[1] is text_a and hit[2] is text_b:
+            return hit[3]
+        comparison = pipeline.compare_rules(text_a, text_b, {rule: params})[rule]
+        self._last[rule] = (params, text_a, text_b, comparison)  # the texts are held: `is` stays meaningful
+        return comparison
+
+
+_OTHER_RULES = RuleComparisons()
+
+
+def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES) -> AnalysisResult:
+    """Chunk both documents with the request's parameters and compare them, then compare
+    the pair under every other rule (worker thread). Running out of memory is an
+    OutOfMemory naming the documents and what they need."""
     try:
-        return _analyze(request, pipeline)
+        return _analyze(request, pipeline, others)
     except MemoryError:
         docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
         raise OutOfMemory(out_of_memory_message(docs)) from None
 
 
-def _analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
+def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons) -> AnalysisResult:
     t0 = time.perf_counter()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
@@ -91,11 +113,19 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
             status_b = SideStatus.build("B", comparison, doc_b.offsets)
             links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
             word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets, lay_a, lay_b)
+    rules = None
+    if comparison is not None:
+        rules = {a.boundary_rule: comparison}
+        for rule, params in request.others.items():
+            try:
+                rules[rule] = others.get(pipeline, rule, params, doc_a.text, doc_b.text)
+            except ComparisonError as e:
+                error = f"{rule}: {e}"
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
-        status_a, status_b, links, ms_compare, error, word_map,
+        status_a, status_b, links, ms_compare, error, word_map, rules,
     )
 
 
@@ -221,9 +251,10 @@ class Analyzer(PoolRunner):
     def busy(self) -> bool:
         return self._running is not None
 
-    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams) -> int:
+    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams, others: Mapping[str, Any] = {}) -> int:
+        """Analyse A and B with `params` (the shown rule), and compare them under `others` too."""
         self._key += 1
-        request = AnalysisRequest(self._key, doc_a, doc_b, params)
+        request = AnalysisRequest(self._key, doc_a, doc_b, params, dict(others))
         if self._running is None:
             self._start(request)
         else:

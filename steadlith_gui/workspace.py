@@ -12,8 +12,11 @@ The file is JSON, meant to be readable and diffable by people:
         "a": {"path": "v1.md", "name": "v1.md", "modified": false},
         "b": {"path": "v2.md", "name": "v2.md", "modified": true, "text": "…edited text…"}
       },
-      "params": {SPEC §6 fields, as given (snap_window_words kept even while snapping is off)},
-      "params_hash": "32 hex (written for people; checked on load)",
+      "params": {"boundary_rule": "tttd-v1" | "lmx2-v1" (tttd-v1 when absent), and that rule's
+                 fields as given (snap_window_words kept even while snapping is off)},
+      "params_hash": "32 hex (of "params"; written for people; checked on load)",
+      "params_by_rule": {rule: its fields}: every rule's last parameters (optional; "params" wins
+                        for its rule),
       "view": {"syntax_colour": true, "sync_scroll": true, "theme": "system", "edit_a": false,
                "edit_b": true, "legend": true,
                "chunk_filter": {"text": "", "version": "" | "A" | "B", "status": "" | "changed" | a status},
@@ -42,9 +45,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithError, load_text
+from steadlith_core.rules import params_from_mapping, rule_of
 from steadlith_core.export import to_json_text, write_text_atomic
 from steadlith_core.loader import MAX_DOCUMENT_BYTES
-from steadlith_core.params import STR_FIELDS
 
 FORMAT = "steadlith-workspace"
 VERSION = 1
@@ -131,8 +134,9 @@ class Workspace:
     """
 
     documents: Mapping[str, DocumentRef | None]
-    params: ChunkerParams = field(default_factory=ChunkerParams)
+    params: Any = field(default_factory=ChunkerParams)  # the shown rule's (ChunkerParams or Lmx2Params)
     view: Mapping[str, Any] = field(default_factory=dict)
+    params_by_rule: Mapping[str, Any] = field(default_factory=dict)  # every rule's, `params` wins for its own
 
     def __post_init__(self) -> None:
         docs = {side: self.documents.get(side) for side in SIDES}
@@ -141,6 +145,7 @@ class Workspace:
             raise ValueError(f"unknown document sides {sorted(extra)}; expected 'a' and 'b'")
         object.__setattr__(self, "documents", docs)
         object.__setattr__(self, "view", {**DEFAULT_VIEW, **self.view})
+        object.__setattr__(self, "params_by_rule", {**self.params_by_rule, rule_of(self.params): self.params})
 
 
 # -- saving --------------------------------------------------------------------------
@@ -164,10 +169,16 @@ def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any
         "format": FORMAT,
         "version": VERSION,
         "documents": documents,
-        "params": {f.name: getattr(ws.params, f.name) for f in fields(ChunkerParams)},
+        "params": _params_fields(ws.params),
         "params_hash": ws.params.params_hash,
+        "params_by_rule": {rule: _params_fields(p, with_rule=False) for rule, p in ws.params_by_rule.items()},
         "view": dict(ws.view),
     }
+
+
+def _params_fields(params: Any, with_rule: bool = True) -> dict[str, Any]:
+    values = {f.name: getattr(params, f.name) for f in fields(params)}
+    return {"boundary_rule": rule_of(params), **values} if with_rule else values
 
 
 def save_workspace(ws: Workspace, path: str | os.PathLike) -> None:
@@ -242,15 +253,14 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
     documents = {side: _document(docs_data.get(side), f"documents.{side}", side, base, fail) for side in SIDES}
 
     params_data = _get(data, "params", dict, fail, "params", default={})
-    for key in STR_FIELDS:  # checked here so a message never quotes a whole array
-        if key in params_data and not isinstance(params_data[key], str):
-            raise fail(f"params.{key}", f"must be a string, not {_kind(params_data[key])}")
-    try:
-        params = ChunkerParams.from_dict(params_data)
-    except ParameterError as e:
-        raise fail(f"params.{_short(e.field, quote=False)}", e.rule) from None
-    except TypeError as e:  # a non-string key cannot happen in JSON; keep the message anyway
-        raise fail("params", str(e)) from None
+    params = _read_params(params_data, None, "params", fail)
+    by_rule_data = _get(data, "params_by_rule", dict, fail, "params_by_rule", default={})
+    by_rule = {}
+    for rule, values in by_rule_data.items():
+        where = f"params_by_rule.{_short(rule, quote=False)}"
+        if not isinstance(values, dict):
+            raise fail(where, f"must be an object, not {_kind(values)}")
+        by_rule[rule] = _read_params({**values, "boundary_rule": rule}, rule, where, fail)
     stated = data.get("params_hash")
     if stated is not None:
         if not isinstance(stated, str):
@@ -272,7 +282,25 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
                 raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
         raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {_short(view['theme'])}")
-    return Workspace(documents, params, view)
+    return Workspace(documents, params, view, by_rule)
+
+
+#: The string-valued parameters of every rule: checked before parsing, so that a message
+#: never quotes a whole array or object given where a name belongs.
+_STRING_PARAMS = ("boundary_rule", "token_counter", "snap_mode", "boundary_preference")
+
+
+def _read_params(values: dict, rule: str | None, where: str, fail) -> Any:
+    for key in _STRING_PARAMS:
+        if key in values and not isinstance(values[key], str):
+            raise fail(f"{where}.{key}", f"must be a string, not {_kind(values[key])}")
+    try:
+        return params_from_mapping(values)
+    except ParameterError as e:
+        field = "" if rule is not None and e.field == "boundary_rule" else f".{_short(e.field, quote=False)}"
+        raise fail(f"{where}{field}", e.rule) from None
+    except TypeError as e:  # a non-string key cannot happen in JSON; keep the message anyway
+        raise fail(where, str(e)) from None
 
 
 def _document(entry: Any, where: str, side: str, base: str, fail) -> DocumentRef | None:

@@ -92,7 +92,7 @@ class WorkspaceController(QObject):
 
     def current_workspace(self) -> Workspace:
         return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.session.params,
-                         self.session.view.as_dict())
+                         self.session.view.as_dict(), self.session.params_by_rule)
 
     def save(self, path: str | os.PathLike | None = None) -> int | None:
         path = path or self.session.workspace_path
@@ -209,7 +209,7 @@ class WorkspaceController(QObject):
                 ref = ws.documents[side.lower()]
                 session.set_document(side, docs.get(side), modified=bool(ref is not None and ref.modified))
             session.leave_example(restore=False)  # the workspace's parameters are the user's now
-            w.set_params(ws.params)
+            session.set_all_params(ws.params_by_rule, ws.params.boundary_rule)
             session.apply_view(ws.view, keep_theme)
         self._remember(path)
         for side in SIDES:

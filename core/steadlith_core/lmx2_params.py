@@ -25,6 +25,16 @@ PREFERENCES = (PREFERENCE_ON, PREFERENCE_OFF)
 # whatever the document.
 LMX2_INT_LIMIT = 2**32
 LMX2_INT_FIELDS = ("min_tokens", "max_tokens", "horizon", "fill_horizon", "key_tokens")
+# The range each integer field can take, bounds included (as params.INT_RANGES): min_tokens
+# stops where max_tokens >= 3 * min_tokens - 1 still fits 2^32; the lower bounds that
+# depend on min_tokens are checked on construction.
+LMX2_INT_RANGES: dict[str, tuple[int, int]] = {
+    "min_tokens": (1, (LMX2_INT_LIMIT + 1) // 3),
+    "max_tokens": (2, LMX2_INT_LIMIT),
+    "horizon": (1, LMX2_INT_LIMIT),
+    "fill_horizon": (1, LMX2_INT_LIMIT),
+    "key_tokens": (1, LMX2_INT_LIMIT),
+}
 
 
 @dataclass(frozen=True)

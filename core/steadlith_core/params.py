@@ -49,6 +49,24 @@ def require_int(name: str, value: Any) -> int:
     return value
 
 
+# The range each integer field accepts on its own (SPEC §6), bounds included: the one
+# table an editor of these fields reads its limits from. Relations between fields
+# (max_tokens >= min_tokens, masks under the polynomial's degree, a snap window while
+# snapping is on) are checked on construction.
+_MASK_MAX = 2**63 - 1  # a mask fits the fingerprint of a degree <= 63 polynomial
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "window_words": (1, INT_LIMIT - 1),
+    "polynomial": (1, INT_LIMIT - 1),
+    "primary_mask": (0, _MASK_MAX),
+    "primary_remainder": (0, _MASK_MAX),
+    "backup_mask": (0, _MASK_MAX),
+    "backup_remainder": (0, _MASK_MAX),
+    "min_tokens": (1, INT_LIMIT - 1),
+    "max_tokens": (1, INT_LIMIT - 1),
+    "snap_window_words": (0, INT_LIMIT - 1),
+}
+
+
 @dataclass(frozen=True)
 class ChunkerParams:
     """tttd-v1 parameters. Invalid values raise ParameterError on construction.

@@ -16,13 +16,17 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .chunks import AnyParams
 from .errors import ParameterError
-from .lmx2_params import BOUNDARY_RULES, LMX2_INT_FIELDS, LMX2_RULE, RULE_FIELDS, Lmx2Params, _reject_foreign_names
+from .lmx2_params import (BOUNDARY_RULES, LMX2_INT_FIELDS, LMX2_INT_RANGES, LMX2_RULE, RULE_FIELDS, Lmx2Params,
+                          _reject_foreign_names)
 from .params import BOUNDARY_RULE as TTTD_RULE
-from .params import INT_FIELDS, ChunkerParams, parse_int
+from .params import INT_FIELDS, INT_RANGES, ChunkerParams, parse_int
 
 PARAMS_TYPES: dict[str, type] = {TTTD_RULE: ChunkerParams, LMX2_RULE: Lmx2Params}
 # Each rule's fields in the order of its spec table (a parameter form lists them so).
 FIELDS_BY_RULE: dict[str, tuple[str, ...]] = {rule: tuple(f.name for f in fields(t)) for rule, t in PARAMS_TYPES.items()}
+
+#: {rule: {integer field: (lowest, highest) accepted on its own}}: what an editor may offer.
+INT_RANGES_BY_RULE: dict[str, dict[str, tuple[int, int]]] = {TTTD_RULE: INT_RANGES, LMX2_RULE: LMX2_INT_RANGES}
 _EVERY_FIELD = frozenset().union(*RULE_FIELDS.values())
 _INT_FIELDS = frozenset(INT_FIELDS) | frozenset(LMX2_INT_FIELDS)
 

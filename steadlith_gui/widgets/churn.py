@@ -1,5 +1,8 @@
-"""The churn panel: what the edit from A to B costs, tttd-v1 beside the fixed-size
-baseline, the locality verdict, and the phase-shift regions (click one to see it).
+"""The churn panel: what the edit from A to B costs under every boundary rule side by
+side, beside the fixed-size baseline, with each rule's locality verdict at its own
+margin, and the phase-shift regions of the rule the panes show (click one to see it).
+"Panes show" (the Compare rules selector) switches the panes between the rules while
+the panel keeps both.
 
 Every number comes from the core's `Comparison.summary` and `Comparison.baseline`.
 """
@@ -7,7 +10,9 @@ Every number comes from the core's `Comparison.summary` and `Comparison.baseline
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+                               QVBoxLayout, QWidget)
+from steadlith_core import BOUNDARY_RULES
 
 from ..palette import LIGHT, Theme
 
@@ -17,7 +22,7 @@ ROWS = (
     ("to_embed", "to re-embed", "tokens (t) and chunks of B that need a new embedding"),
     ("shifted", "shifted", "B chunks with no changed word but a new hash: the phase shift (and their tokens)"),
     ("resync", "resync vs margin", "the longest distance, in tokens, from an edit to where the cuts are in phase "
-                                   "again, against the locality margin (max_tokens + window + snap window)"),
+                                   "again, against the rule's locality margin"),
     ("regions", "shift regions", "runs of consecutive shifted B chunks"),
 )
 
@@ -34,6 +39,19 @@ def summary_cells(s, margin: int) -> dict[str, str]:
         "to_embed": f"{s.tokens_to_embed:,} t · {s.chunks_to_embed:,} chunks",
         "shifted": f"{s.shifted_chunks_b:,} · {s.shifted_tokens_b:,} t",
         "resync": f"{s.longest_resync_tokens:,} t {'>' if s.longest_resync_tokens > margin else '≤'} {margin:,}",
+        "regions": f"{s.phase_shift_regions:,}",
+    }
+
+
+def compact_cells(s, margin: int) -> dict[str, str]:
+    """The cells as three columns beside the panes have room for (summary_cells, with the
+    shares, is each cell's tooltip)."""
+    return {
+        "reused_chunks": f"{s.reused_chunks:,}/{s.chunks_b:,}",
+        "reused_tokens": f"{s.reused_tokens:,} t",
+        "to_embed": f"{s.tokens_to_embed:,} t",
+        "shifted": f"{s.shifted_chunks_b:,}",
+        "resync": f"{s.longest_resync_tokens:,} {'>' if s.longest_resync_tokens > margin else '≤'} {margin:,}",
         "regions": f"{s.phase_shift_regions:,}",
     }
 
@@ -66,18 +84,21 @@ def region_label(r, k: int) -> str:
 
 
 class ChurnPanel(QWidget):
-    region_activated = Signal(int)  # index in comparison.phase_shift_regions
+    region_activated = Signal(int)  # index in the shown rule's comparison.phase_shift_regions
+    rule_selected = Signal(str)  # "Panes show": the user chose the rule the panes show
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("churnPanel")
         self.setAccessibleName("Churn summary")
         self.theme = theme
-        self.comparison = None
+        self.comparison = None  # the shown rule's
+        self.comparisons: dict = {}  # every rule's
+        self.shown_rule = BOUNDARY_RULES[0]
         self.values: dict[tuple[str, str], QLabel] = {}
 
         self.empty = QLabel("Load two versions, A and B, to see what the edit costs: reused chunks, "
-                            "tokens to re-embed, phase shifts and the locality check.")
+                            "tokens to re-embed, phase shifts and the locality check, for each boundary rule.")
         self.empty.setObjectName("churnEmpty")
         self.empty.setWordWrap(True)
 
@@ -86,37 +107,58 @@ class ChurnPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
 
+        self.rule_combo = QComboBox()
+        self.rule_combo.setObjectName("churnRuleCombo")
+        self.rule_combo.setAccessibleName("Compare rules: the rule the panes show")
+        self.rule_combo.addItems(list(BOUNDARY_RULES))
+        self.rule_combo.setToolTip("Compare rules: which rule's chunks the panes show. This panel keeps "
+                                   "every rule side by side.")
+        self.rule_combo.activated.connect(lambda i: self.rule_selected.emit(self.rule_combo.itemText(i)))
+        shows = QHBoxLayout()
+        shows.addWidget(QLabel("Panes show"))
+        shows.addWidget(self.rule_combo, 1)
+
         grid = QGridLayout()
-        grid.setHorizontalSpacing(10)
+        grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(3)
-        self.head_cdc = QLabel("<b>tttd-v1</b>")
-        self.head_base = QLabel("<b>fixed-tokens/1</b>")
-        self.head_base.setToolTip("The fixed-size baseline on the same words: a cut every max_tokens tokens")
-        self.head_cdc.setToolTip("The content-defined chunker with the parameters in force")
-        grid.addWidget(self.head_cdc, 0, 1)
-        grid.addWidget(self.head_base, 0, 2)
+        self.heads: dict[str, QLabel] = {}
+        self.columns = (*BOUNDARY_RULES, "base")
+        for c, column in enumerate(self.columns, start=1):
+            head = QLabel()
+            head.setObjectName(f"churnHead_{column}")
+            self.heads[column] = head
+            grid.addWidget(head, 0, c)
+            grid.setColumnStretch(c, 1)
+        self.heads["base"].setText("<b>fixed</b>")
+        self.heads["base"].setToolTip("fixed-tokens/1: the fixed-size baseline on the same words, a cut every "
+                                      "max_tokens tokens of the rule the panes show")
         for r, (key, text, tip) in enumerate(ROWS, start=1):
             label = QLabel(text)
             label.setToolTip(tip)
+            label.setWordWrap(True)  # "resync vs margin" may take two lines in a narrow dock
             grid.addWidget(label, r, 0)
-            for c, strategy in ((1, "cdc"), (2, "base")):
+            for c, column in enumerate(self.columns, start=1):
                 v = QLabel("–")
-                v.setObjectName(f"churn_{strategy}_{key}")
-                v.setWordWrap(True)  # on a narrow dock "· 40.0 %" goes to a second line, never off the edge
+                v.setObjectName(f"churn_{column}_{key}")
+                v.setWordWrap(True)  # on a narrow dock a long value goes to a second line, never off the edge
                 v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                self.values[(strategy, key)] = v
+                self.values[(column, key)] = v
                 grid.addWidget(v, r, c)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(2, 1)
         self.grid_box = QFrame()
         self.grid_box.setLayout(grid)
 
-        self.verdict = QLabel()
-        self.verdict.setObjectName("churnVerdict")
-        self.verdict.setWordWrap(True)
-        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdicts: dict[str, QLabel] = {}
+        verdicts = QVBoxLayout()
+        verdicts.setSpacing(3)
+        for rule in BOUNDARY_RULES:
+            v = QLabel()
+            v.setObjectName(f"churnVerdict_{rule}")
+            v.setWordWrap(True)
+            v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.verdicts[rule] = v
+            verdicts.addWidget(v)
 
-        self.regions_title = QLabel("<b>Phase-shift regions</b> (click to show)")
+        self.regions_title = QLabel()
         self.regions = QListWidget()
         self.regions.setObjectName("phaseShiftRegions")
         self.regions.setAccessibleName("Phase-shift regions")
@@ -131,37 +173,70 @@ class ChurnPanel(QWidget):
         lay.setSpacing(6)
         lay.addWidget(self.empty)
         lay.addWidget(self.title)
+        lay.addLayout(shows)
         lay.addWidget(self.grid_box)
-        lay.addWidget(self.verdict)
+        lay.addLayout(verdicts)
         lay.addWidget(self.regions_title)
         lay.addWidget(self.regions, 1)
         self.regions.setMinimumHeight(60)
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
-        widest_value = max(fm.horizontalAdvance(t) for t in ("9,999 / 9,999 ·", "999,999 t ·", "999 chunks"))
-        self.setMinimumWidth(fm.horizontalAdvance("resync vs margin") + 2 * widest_value + 2 * 10 + 16 + 8)
-        self.show_comparison(None)
+        # values wrap (setWordWrap), so the usual short ones set the width, not "99,999 > 9,999"
+        widest_value = max(fm.horizontalAdvance(t) for t in ("9,999/9,999", "999 > 99"))
+        self.setMinimumWidth(fm.horizontalAdvance("reused tokens") + 3 * widest_value + 3 * 6 + 16 + 8)
+        self.set_shown_rule(self.shown_rule)
+        self.show_rules(None)
 
     # -- content ---------------------------------------------------------------------------
-    def value(self, strategy: str, key: str) -> str:
-        return self.values[(strategy, key)].text()
+    @property
+    def verdict(self) -> QLabel:
+        """The verdict of the rule the panes show."""
+        return self.verdicts[self.shown_rule]
+
+    def value(self, column: str, key: str) -> str:
+        """A cell's text; `column` a rule, "base", or "cdc" for the rule the panes show."""
+        return self.values[(self.shown_rule if column == "cdc" else column, key)].text()
+
+    def set_shown_rule(self, rule: str) -> None:
+        """The panes show `rule` (the selector follows; the table keeps every rule)."""
+        self.shown_rule = rule
+        blocked = self.rule_combo.blockSignals(True)
+        self.rule_combo.setCurrentText(rule)
+        self.rule_combo.blockSignals(blocked)
+        for r in BOUNDARY_RULES:
+            self.heads[r].setText(f"<b>{r}</b>" + (" ◂" if r == rule else ""))
+            self.heads[r].setToolTip(f"{r}{' (shown in the panes)' if r == rule else ''}, "
+                                     "with its parameters in force")
 
     def show_comparison(self, comparison, message: str | None = None) -> None:
-        """Show a comparison's churn, or (None) the empty state with `message`."""
+        """One rule's comparison (or None: the empty state with `message`)."""
+        self.show_rules(None if comparison is None else {comparison.b.boundary_rule: comparison},
+                        comparison.b.boundary_rule if comparison is not None else None, message)
+
+    def show_rules(self, comparisons, shown: str | None = None, message: str | None = None) -> None:
+        """Every rule's comparison `{rule: Comparison}` side by side, `shown` the rule the
+        panes show (its regions are listed); None: the empty state with `message`."""
+        if shown is not None:
+            self.set_shown_rule(shown)
+        self.comparisons = dict(comparisons or {})
+        comparison = self.comparisons.get(self.shown_rule)
         self.comparison = comparison
         has = comparison is not None
         self.title.setVisible(has)
-        self.verdict.setVisible(has)
         self.empty.setVisible(not has)
         if message:
             self.empty.setText(message)
         self.regions.clear()
+        for v in self.values.values():
+            v.setText("–")
+            v.setStyleSheet("")
+            v.setToolTip("")
+        for v in self.verdicts.values():
+            v.setText("")
+            v.setVisible(False)
         if not has:
-            self.verdict.setText("")
-            for v in self.values.values():
-                v.setText("–")
-                v.setStyleSheet("")
+            self.regions_title.setText("<b>Phase-shift regions</b>")
             item = QListWidgetItem("no comparison yet")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
@@ -172,30 +247,37 @@ class ChurnPanel(QWidget):
         t = self.theme
         self.title.setText(
             f"{s.edits:,} edit{'s' if s.edits != 1 else ''}: {s.changed_words_b:,} words new in B, "
-            f"{s.changed_words_a:,} gone from A"
-            f"<br><span style='color:{t.muted}'>t = tokens · locality margin {comparison.margin:,} t</span>")
-        self.title.setToolTip("margin = max_tokens + window_words + snap window (SPEC §9)")
-        for key, text in summary_cells(s, comparison.margin).items():
-            self.values[("cdc", key)].setText(text)
+            f"{s.changed_words_a:,} gone from A<br><span style='color:{t.muted}'>t = tokens · "
+            + " · ".join(f"{r} margin {c.margin:,} t" for r, c in self.comparisons.items()) + "</span>")
+        self.title.setToolTip("\n".join(f"{r}: margin = {c.summary.margin_formula}"
+                                         for r, c in self.comparisons.items()))
+        described = []
+        for rule, c in self.comparisons.items():
+            full = summary_cells(c.summary, c.margin)
+            for key, text in compact_cells(c.summary, c.margin).items():
+                self.values[(rule, key)].setText(text)
+                self.values[(rule, key)].setToolTip(f"{rule}: {full[key]}")
+            held, line = verdict_text(c)
+            self.verdicts[rule].setText(f"{rule}: {line}")
+            self.verdicts[rule].setVisible(True)
+            self.verdicts[rule].setToolTip(
+                f"Every B chunk lying more than {rule}'s margin ({c.margin:,} t = {c.summary.margin_formula}) "
+                "inside a long unchanged region should be reused" + ("" if held else
+                f"; {c.summary.violations} were not (the phase shift)"))
+            self._style_verdict(self.verdicts[rule], held)
+            described.append(f"{rule}: {c.summary.reused_chunks} of {c.summary.chunks_b} chunks reused, "
+                             f"{c.summary.tokens_to_embed} tokens to re-embed, {c.summary.shifted_chunks_b} "
+                             f"shifted. {line}")
         base = comparison.baseline
         if base is not None:
-            for key, text in summary_cells(base.summary, comparison.margin).items():
+            full = summary_cells(base.summary, comparison.margin)
+            for key, text in compact_cells(base.summary, comparison.margin).items():
                 self.values[("base", key)].setText(text)
-        else:
-            for key, *_ in ROWS:
-                self.values[("base", key)].setText("–")
+                self.values[("base", key)].setToolTip(f"fixed-tokens/1: {full[key]}")
         self._style_values()
-        held, line = verdict_text(comparison)
-        self.verdict.setText(line)
-        self.setAccessibleDescription(
-            f"{s.reused_chunks} of {s.chunks_b} chunks of B reused; {s.tokens_to_embed} tokens to re-embed; "
-            f"{s.shifted_chunks_b} shifted; {len(comparison.phase_shift_regions)} phase-shift regions. {line}")
-        self.verdict.setToolTip(
-            "SPEC §9: every B chunk lying more than one margin inside a long unchanged region "
-            "should be reused by a strictly local chunker" + ("" if held else
-            f"; {comparison.summary.violations} were not (the phase shift)"))
-        self._style_verdict(held)
+        self.setAccessibleDescription(" ".join(described))
         self._fit_wrapped()
+        self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule} (click to show)")
         for k, r in enumerate(comparison.phase_shift_regions):
             item = QListWidgetItem(region_label(r, k))
             item.setData(Qt.ItemDataRole.UserRole, k)
@@ -211,27 +293,26 @@ class ChurnPanel(QWidget):
 
     def _style_values(self) -> None:
         t = self.theme
-        c = self.comparison
-        shifted = self.values[("cdc", "shifted")]
-        loud = c is not None and c.summary.shifted_chunks_b > 0
-        shifted.setStyleSheet(f"color: {t.status['shifted']}; font-weight: bold" if loud else "")
-        resync = self.values[("cdc", "resync")]
-        over = c is not None and c.summary.longest_resync_tokens > c.margin
-        resync.setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
+        for rule, c in self.comparisons.items():
+            loud = c.summary.shifted_chunks_b > 0
+            self.values[(rule, "shifted")].setStyleSheet(
+                f"color: {t.status['shifted']}; font-weight: bold" if loud else "")
+            over = c.summary.longest_resync_tokens > c.margin
+            self.values[(rule, "resync")].setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
 
-    def _style_verdict(self, held: bool) -> None:
+    def _style_verdict(self, label: QLabel, held: bool) -> None:
         t = self.theme
         if held:
-            self.verdict.setStyleSheet(f"color: {t.ok}; font-weight: bold; padding: 4px;")
+            label.setStyleSheet(f"color: {t.ok}; font-weight: bold; padding: 4px;")
         else:
-            self.verdict.setStyleSheet(
+            label.setStyleSheet(
                 f"color: {t.error_fg}; background: {t.error_bg}; font-weight: bold; padding: 4px;"
                 f" border-radius: 3px;")
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         if self.comparison is not None:
-            self.show_comparison(self.comparison)
+            self.show_rules(self.comparisons)
 
     def verdict_text(self) -> str:
         return self.verdict.text()
@@ -244,11 +325,10 @@ class ChurnPanel(QWidget):
         """Wrapped labels get the height their text needs at the current width (dock
         layouts do not ask for height-for-width)."""
         width = max(100, self.width() - 16)
-        for label in (self.title, self.verdict, self.empty):
+        for label in (self.title, self.empty, *self.verdicts.values()):
             label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
 
     def _on_item(self, item: QListWidgetItem) -> None:
         k = item.data(Qt.ItemDataRole.UserRole)
         if k is not None:
             self.region_activated.emit(int(k))
-

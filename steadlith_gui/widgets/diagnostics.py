@@ -61,6 +61,7 @@ class DiagnosticsPanel(QFrame):
         kinds.setHorizontalSpacing(6)
         kinds.setVerticalSpacing(2)
         self.swatches: list[MarkerSwatch] = []
+        self.kind_names: dict[str, QLabel] = {}
         for r, kind in enumerate(MARKER_KINDS):
             sw = MarkerSwatch(kind, theme, px=14)
             sw.setToolTip(KIND_HELP[kind])
@@ -69,6 +70,7 @@ class DiagnosticsPanel(QFrame):
             kinds.addWidget(sw, r, 0)
             name = QLabel(KIND_LABELS[kind])
             name.setToolTip(KIND_HELP[kind])
+            self.kind_names[kind] = name
             kinds.addWidget(name, r, 1)
             value = QLabel("–")
             value.setObjectName(f"kind_{kind}")
@@ -157,15 +159,24 @@ class DiagnosticsPanel(QFrame):
         v["tokens_median"].setText(_fmt_num(d.tokens_median))
         v["tokens_p90"].setText(_fmt_num(d.tokens_p90))
         v["time"].setText(f"{ms:,.1f} ms")
-        counts = {"primary": d.primary, "backup": d.backup, "hard": d.hard, "end": d.end, "snapped": d.snapped}
+        # lmx2-v1's kinds sit in the rows of the shapes they take (fill: backup's, long-word: hard's)
+        lmx2 = chunking.boundary_rule == "lmx2-v1"
+        counts = ({"primary": d.primary, "backup": d.fill, "hard": d.long_word, "end": d.end, "snapped": None}
+                  if lmx2 else
+                  {"primary": d.primary, "backup": d.backup, "hard": d.hard, "end": d.end, "snapped": d.snapped})
+        shown_as = {"backup": "fill", "hard": "long-word"} if lmx2 else {}
         for kind in MARKER_KINDS:
-            v[f"kind_{kind}"].setText(f"{counts[kind]:,}")
-        v["hard_cut_rate"].setText(f"{d.hard_cut_rate * 100:.1f} %")
+            v[f"kind_{kind}"].setText("–" if counts[kind] is None else f"{counts[kind]:,}")
+            self.kind_names[kind].setText(KIND_LABELS[shown_as.get(kind, kind)])
+        v["hard_cut_rate"].setText("–" if lmx2 else f"{d.hard_cut_rate * 100:.1f} %")
         over = v["chunks_over_max"]
         over.setText(f"{d.chunks_over_max:,}")
         over.setStyleSheet(f"color: {self.theme.kind['hard']}; font-weight: bold" if d.chunks_over_max else "")
         p = chunking.params
-        v["snapping"].setText(f"on ({p.snap_window_words} words)" if d.snapping else "off")
+        if lmx2:
+            v["snapping"].setText(f"n/a · {d.paragraph_share * 100:.0f} % ¶")
+        else:
+            v["snapping"].setText(f"on ({p.snap_window_words} words)" if d.snapping else "off")
         self.histogram.set_data(d.histogram_edges, d.histogram_counts, y_max)
 
 

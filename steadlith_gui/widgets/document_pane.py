@@ -28,6 +28,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextOption
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
+from steadlith_core.style import BOUNDARY_LABELS
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
 from ..highlight import SyntaxSpans
@@ -71,6 +72,7 @@ def chunk_tooltip(chunking: Chunking, status: SideStatus | None, index: int, sid
         f"<table cellspacing='0' cellpadding='1'>"
         + "".join(rows) +
         f"<tr><td>cut kind&nbsp;</td><td><b style='color:{color}'>{html.escape(kind)}</b></td></tr>"
+        f"<tr><td>ends at</td><td>{BOUNDARY_LABELS.get(c.boundary, c.boundary)}</td></tr>"
         f"<tr><td>snapped</td><td>{snapped}</td></tr>"
         f"<tr><td>tokens</td><td>{c.tokens:,}</td></tr>"
         f"<tr><td>words</td><td>{c.word_count:,}</td></tr>"

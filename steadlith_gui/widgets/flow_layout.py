@@ -41,16 +41,22 @@ class FlowLayout(QLayout):
         self._arrange(rect, move=True)
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        width = sum(i.sizeHint().width() for i in self._items) + self._spacing * max(len(self._items) - 1, 0)
+        shown = self._shown()
+        width = sum(i.sizeHint().width() for i in shown) + self._spacing * max(len(shown) - 1, 0)
         m = self.contentsMargins()
         return QSize(width + m.left() + m.right(), self.minimumSize().height())
 
     def minimumSize(self) -> QSize:  # noqa: N802
         size = QSize()
-        for item in self._items:
+        for item in self._shown():
             size = size.expandedTo(item.minimumSize())
         m = self.contentsMargins()
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
+
+    def _shown(self) -> list[QLayoutItem]:
+        """The items that take room: a hidden widget leaves no gap (a legend hides the
+        kinds of the rule not shown)."""
+        return [i for i in self._items if not i.isEmpty()]
 
     def _arrange(self, rect: QRect, move: bool) -> int:
         """Place the items line by line inside `rect`; the height they take."""
@@ -66,7 +72,7 @@ class FlowLayout(QLayout):
                     item.setGeometry(QRect(QPoint(lx, y + (line_height - hint.height()) // 2), hint))
                 lx += hint.width() + self._spacing
 
-        for item in self._items:
+        for item in self._shown():
             hint = item.sizeHint()
             if line and x + hint.width() > area.right() + 1:
                 place_line()

@@ -1,12 +1,16 @@
-"""The legend: every cut kind with its colour and shape, and the chunk statuses."""
+"""The legend: the cut kinds of the rule the panes show, each with its colour and shape,
+and the chunk statuses. lmx2-v1's kinds take tttd-v1's shapes by role (the core's
+style: fill the backup diamond, long-word the hard-cut triangle)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from steadlith_core.rules import PARAMS_TYPES
+from steadlith_core.style import kind_help, marker_kinds
 
-from ..palette import STATUS_GLYPHS, KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, STATUS_GLYPHS, STATUS_HELP, STATUSES, Theme
 from .flow_layout import FlowLayout
 from .markers import paint_marker
 from .status_patterns import paint_pattern
@@ -90,23 +94,24 @@ class Legend(QWidget):
         super().__init__(parent)
         self.setObjectName("legend")
         self.setAccessibleName("Legend")
-        self.setAccessibleDescription(
-            "Cut kinds, each with a colour and a shape: "
-            + "; ".join(f"{KIND_LABELS[k]}: {KIND_SHAPES[k]}" for k in MARKER_KINDS)
-            + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
         self.theme = theme
+        self.rule = "tttd-v1"
         self.swatches: list[MarkerSwatch] = []
         # one flow of small groups (a swatch and its word stay together): a narrow window
         # wraps the legend onto more lines instead of being held wide by it
         flow = FlowLayout(self, spacing=12, line_spacing=2)
         flow.setContentsMargins(6, 2, 6, 2)
-        flow.addWidget(QLabel("<b>Cuts</b>"))
-        for kind in MARKER_KINDS:
+        self.title = QLabel("<b>Cuts</b>")
+        flow.addWidget(self.title)
+        self.kind_widgets: dict[str, QWidget] = {}  # every rule's kinds; the shown rule's are visible
+        for kind in dict.fromkeys(k for rule in PARAMS_TYPES for k in marker_kinds(rule)):
             sw = MarkerSwatch(kind, theme)
             label = QLabel(KIND_LABELS[kind])
             label.setObjectName(f"legend_{kind}")
-            flow.addWidget(_group(sw, label, f"<b>{KIND_LABELS[kind]}</b>: {KIND_HELP[kind]}"))
+            group = _group(sw, label, "")
+            flow.addWidget(group)
             self.swatches.append(sw)
+            self.kind_widgets[kind] = group
         tint = MarkerSwatch(None, theme)
         self.swatches.append(tint)
         self.tint_label = QLabel("chunks (hover one)")
@@ -118,6 +123,22 @@ class Legend(QWidget):
             label.setObjectName(f"legend_status_{status}")
             flow.addWidget(_group(sw, label, f"<b>{status}</b>: {STATUS_HELP[status]}"))
             self.swatches.append(sw)
+        self.set_rule(self.rule)
+
+    def set_rule(self, rule: str) -> None:
+        """Show the cut kinds of `rule` (the rule the panes show)."""
+        self.rule = rule
+        kinds = marker_kinds(rule)
+        self.title.setToolTip(f"The cut kinds of {rule}, the rule the panes show")
+        for kind, group in self.kind_widgets.items():
+            group.setVisible(kind in kinds)
+            tip = f"<b>{KIND_LABELS[kind]}</b> ({rule}): {kind_help(rule, kind)}"
+            for w in (group, *group.findChildren(QWidget)):
+                w.setToolTip(tip)
+        self.setAccessibleDescription(
+            f"Cut kinds of {rule}, each with a colour and a shape: "
+            + "; ".join(f"{KIND_LABELS[k]}: {KIND_SHAPES[k]}" for k in kinds)
+            + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

@@ -4,8 +4,8 @@ baseline, statuses painted in the panes, the overview map, navigation."""
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QKeySequence
-from PySide6.QtWidgets import QLabel
-from steadlith_core.examples import counterexample_params
+from PySide6.QtWidgets import QComboBox, QLabel
+from steadlith_core.examples import counterexample_params, phase_shift_answer
 
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import color_near
@@ -32,21 +32,51 @@ def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot,
     r = c.phase_shift_regions[0]
     assert "shifted" in regions.item(0).text() and f"B {r.b_chunks[0]}–{r.b_chunks[1] - 1}" in regions.item(0).text()
     # the verdict
-    verdict = churn.findChild(QLabel, "churnVerdict").text()
+    verdict = churn.findChild(QLabel, "churnVerdict_tttd-v1").text()
     assert "locality did not hold" in verdict and f"{c.summary.violations}" in verdict
     # the numbers, tttd-v1 beside the fixed-size baseline
     s, base = c.summary, c.baseline.summary
-    assert churn.value("cdc", "reused_chunks").startswith(f"{s.reused_chunks} / {s.chunks_b}")
-    assert churn.value("base", "reused_chunks").startswith(f"{base.reused_chunks} / {base.chunks_b}")
-    assert churn.value("cdc", "reused_tokens") == f"{s.reused_tokens:,} t · {s.reused_token_ratio * 100:.1f} %"
+    assert churn.value("cdc", "reused_chunks").startswith(f"{s.reused_chunks}/{s.chunks_b}")
+    assert churn.value("base", "reused_chunks").startswith(f"{base.reused_chunks}/{base.chunks_b}")
+    assert churn.value("cdc", "reused_tokens") == f"{s.reused_tokens:,} t"
+    assert f"{s.reused_token_ratio * 100:.1f} %" in churn.values[("tttd-v1", "reused_tokens")].toolTip()
     assert f"{s.tokens_to_embed:,} t" in churn.value("cdc", "to_embed")
     assert churn.value("cdc", "shifted").startswith(f"{s.shifted_chunks_b}")
-    assert churn.value("cdc", "resync") == f"{s.longest_resync_tokens:,} t > {c.margin:,}"
+    assert churn.value("cdc", "resync") == f"{s.longest_resync_tokens:,} > {c.margin:,}"
     # the example jumped to the shifted region: its first B chunk is selected and on screen
     j = r.b_chunks[0]
     assert window.selection == ("B", j) and chunk_visible(window.pane_b, j)
     assert chunk_visible(window.pane_a, r.a_chunks[0])
     assert "counterexample" in window.columns["B"].header.text()
+
+
+def test_the_churn_panel_shows_both_rules_on_the_counterexample(qtbot, window):
+    """tttd-v1 breaks locality on the counterexample, lmx2-v1 holds it: both verdicts side
+    by side, each at its own margin, as the core's phase_shift_answer says."""
+    result = load_example(qtbot, window, "phase-shift")
+    answer = phase_shift_answer()
+    churn = window.churn
+    assert set(result.rules) == {"tttd-v1", "lmx2-v1"}
+    for rule, expected in answer.items():
+        s = expected.summary
+        assert churn.value(rule, "reused_chunks").startswith(f"{s.reused_chunks}/{s.chunks_b}")
+        assert churn.value(rule, "resync").endswith(f"{expected.margin:,}")
+    tttd = churn.findChild(QLabel, "churnVerdict_tttd-v1")
+    lmx2 = churn.findChild(QLabel, "churnVerdict_lmx2-v1")
+    assert tttd.isVisible() and "did not hold" in tttd.text()
+    assert lmx2.isVisible() and "locality held" in lmx2.text() and "did not" not in lmx2.text()
+    assert answer["lmx2-v1"].summary.reused_chunks == 34  # the core's pinned answer
+
+    # Compare rules: the panes switch to lmx2-v1, the panel keeps both
+    combo = churn.findChild(QComboBox, "churnRuleCombo")
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        combo.setCurrentText("lmx2-v1")
+        combo.activated.emit(combo.currentIndex())
+    shown = blocker.args[0]
+    assert shown.a.boundary_rule == "lmx2-v1" and window.pane_b.chunking is shown.b
+    assert window.session.rule == "lmx2-v1" and window.params_panel.rule_combo.currentText() == "lmx2-v1"
+    assert "did not hold" in churn.findChild(QLabel, "churnVerdict_tttd-v1").text()
+    assert churn.regions.count() == 1 and not churn.regions.item(0).data(Qt.ItemDataRole.UserRole)
 
 
 def test_clicking_a_region_shows_it_in_both_panes(qtbot, window):
@@ -178,3 +208,14 @@ def test_every_example_loads_with_its_parameters(qtbot, window, name):
         assert result.comparison.locality_held
     if name == "small-edit":
         assert result.comparison.summary.edits == 1 and "edited" in result.comparison.status_b
+
+
+def test_compare_rules_in_the_view_menu_switches_the_panes(qtbot, window):
+    load_example(qtbot, window, "phase-shift")
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.act_compare_rules.trigger()
+    assert blocker.args[0].b.boundary_rule == "lmx2-v1" == window.churn.rule_combo.currentText()
+    assert window.legend.rule == "lmx2-v1" and set(blocker.args[0].rules) == {"tttd-v1", "lmx2-v1"}
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.act_compare_rules.trigger()
+    assert blocker.args[0].b.boundary_rule == "tttd-v1" and window.params_panel.rule == "tttd-v1"

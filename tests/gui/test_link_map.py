@@ -20,7 +20,7 @@ def load_counterexample(qtbot, window):
 
 def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
     window.set_params(SMALL)
-    window.diagnostics_dock.hide()  # taller panes: the whole pair fits
+    window.act_focus_documents.trigger()  # every dock hidden: the whole pair fits in the panes
     a, b = small_pair()
     result = load_texts(qtbot, window, a, b)
     c = result.comparison

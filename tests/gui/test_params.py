@@ -1,9 +1,11 @@
-"""The parameters dock: the hash shown is the core's, edits re-chunk, invalid values
-are explained under their field while the last valid result stays on screen."""
+"""The parameters dock: the hash shown is the core's, committed edits re-chunk, invalid
+values are explained under their field while the last valid result stays on screen.
+(Rule switching, apply-on-commit and the full range: test_params_rules.py.)"""
 
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QSpinBox
 from steadlith_core import ChunkerParams, ParameterError
 from steadlith_core.examples import generate_prose
@@ -16,13 +18,23 @@ TEXT_B = generate_prose(12_000, seed=4)
 
 
 def widget(window, cls, name):
-    w = window.params_panel.findChild(cls, name)
+    """A widget of the shown rule's form (each rule has its own min_tokens), else of the panel."""
+    panel = window.params_panel
+    w = panel.form.findChild(cls, name) or panel.findChild(cls, name)
     assert w is not None, name
     return w
 
 
 def hash_text(window) -> str:
     return window.findChild(QLabel, "paramsHash").text()
+
+
+def enter(qtbot, window, name, text):
+    """Type `text` over a field's value and press Enter, as a user does."""
+    field = widget(window, QLineEdit, name)
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
 
 
 def edit(qtbot, window, action):
@@ -46,14 +58,14 @@ def test_hash_label_follows_widget_edits(qtbot, window):
     load_texts(qtbot, window, TEXT_A, TEXT_B)
     assert hash_text(window) == ChunkerParams().params_hash
 
-    result = edit(qtbot, window, lambda: widget(window, QSpinBox, "min_tokens").setValue(50))
+    result = edit(qtbot, window, lambda: enter(qtbot, window, "min_tokens", "50"))
     expected = ChunkerParams(min_tokens=50)
     assert hash_text(window) == expected.params_hash
     assert result.a.params_hash == result.b.params_hash == expected.params_hash
     assert result.a.params == expected
 
     # polynomial in hex: the degree-13 polynomial of the golden vectors
-    result = edit(qtbot, window, lambda: widget(window, QLineEdit, "polynomial").setText("0x201b"))
+    result = edit(qtbot, window, lambda: enter(qtbot, window, "polynomial", "0x201b"))
     expected = expected.with_changes(polynomial=0x201B)
     assert hash_text(window) == expected.params_hash == result.a.params_hash
     assert "degree 13" in widget(window, QLabel, "polynomialStatus").text()
@@ -69,11 +81,11 @@ def test_hash_label_follows_widget_edits(qtbot, window):
     result = edit(qtbot, window, lambda: widget(window, QComboBox, "token_counter").setCurrentText("words/1"))
     expected = expected.with_changes(token_counter="words/1")
     assert result.a.params == expected
-    snap_window = widget(window, QSpinBox, "snap_window_words")
+    snap_window = widget(window, QLineEdit, "snap_window_words")
     assert not snap_window.isEnabled()
     result = edit(qtbot, window, lambda: widget(window, QComboBox, "snap_mode").setCurrentText("paragraph-sentence/1"))
-    assert snap_window.isEnabled() and snap_window.value() >= 1
-    expected = expected.with_changes(snap_mode="paragraph-sentence/1", snap_window_words=snap_window.value())
+    assert snap_window.isEnabled() and int(snap_window.text()) >= 1
+    expected = expected.with_changes(snap_mode="paragraph-sentence/1", snap_window_words=int(snap_window.text()))
     assert hash_text(window) == expected.params_hash == result.a.params_hash
 
     # the canonical parameters are shown in hash order
@@ -91,12 +103,12 @@ def test_custom_mask_and_presets(qtbot, window):
     bits = widget(window, QSpinBox, "primary_bits")
     # a raw mask that is not 2^k - 1: bits show "custom"; the remainder 0x7f now breaks its rule
     generation = window.analyzer.generation
-    mask.setText("0x2d")
+    enter(qtbot, window, "primary_mask", "0x2d")
     assert bits.text() == "custom"
     label = error_label(window, "primary_remainder")
     assert label.isVisible() and rule_of(primary_mask=0x2D) in label.text()
     assert window.analyzer.generation == generation  # nothing was submitted
-    result = edit(qtbot, window, lambda: widget(window, QLineEdit, "primary_remainder").setText("5"))
+    result = edit(qtbot, window, lambda: enter(qtbot, window, "primary_remainder", "5"))
     assert result.a.params == ChunkerParams(primary_mask=0x2D, primary_remainder=0x5)
     assert not label.isVisible()
 
@@ -106,18 +118,16 @@ def test_custom_mask_and_presets(qtbot, window):
         result = edit(qtbot, window, lambda n=name: combo.activated.emit(combo.findText(n)))
         assert result.a.params == params and hash_text(window) == params.params_hash
         assert combo.currentText() == name
-        assert widget(window, QSpinBox, "min_tokens").value() == params.min_tokens
+        assert widget(window, QLineEdit, "min_tokens").text() == str(params.min_tokens)
 
 
 @pytest.mark.parametrize(
     "apply, field, changes",
     [
-        (lambda w: widget(w, QLineEdit, "polynomial").setText("0x3da3358b4dc175"), "polynomial",
-         {"polynomial": 0x3DA3358B4DC175}),
-        (lambda w: widget(w, QSpinBox, "min_tokens").setValue(600), "max_tokens", {"min_tokens": 600}),
-        (lambda w: widget(w, QSpinBox, "window_words").setValue(0), "window_words", {"window_words": 0}),
-        (lambda w: widget(w, QLineEdit, "backup_remainder").setText("0x40"), "backup_remainder",
-         {"backup_remainder": 0x40}),
+        (("polynomial", "0x3da3358b4dc175"), "polynomial", {"polynomial": 0x3DA3358B4DC175}),
+        (("min_tokens", "600"), "max_tokens", {"min_tokens": 600}),
+        (("window_words", "0"), "window_words", {"window_words": 0}),
+        (("backup_remainder", "0x40"), "backup_remainder", {"backup_remainder": 0x40}),
     ],
     ids=["reducible-polynomial", "min-over-max", "zero-window", "remainder-outside-mask"],
 )
@@ -125,7 +135,7 @@ def test_invalid_value_is_explained_and_last_result_kept(qtbot, window, apply, f
     before = load_texts(qtbot, window, TEXT_A, TEXT_B)
     shown_a, shown_b = window.pane_a.chunking, window.pane_b.chunking
     generation = window.analyzer.generation
-    apply(window)
+    enter(qtbot, window, *apply)
 
     label = error_label(window, field)
     assert label.isVisible()
@@ -141,9 +151,9 @@ def test_invalid_value_is_explained_and_last_result_kept(qtbot, window, apply, f
 
 def test_fixing_an_invalid_value_resumes(qtbot, window):
     load_texts(qtbot, window, TEXT_A, TEXT_B)
-    widget(window, QSpinBox, "min_tokens").setValue(600)
+    enter(qtbot, window, "min_tokens", "600")
     assert error_label(window, "max_tokens").isVisible()
-    result = edit(qtbot, window, lambda: widget(window, QSpinBox, "max_tokens").setValue(1000))
+    result = edit(qtbot, window, lambda: enter(qtbot, window, "max_tokens", "1000"))
     assert result.a.params == ChunkerParams(min_tokens=600, max_tokens=1000)
     assert not error_label(window, "max_tokens").isVisible()
     assert not widget(window, QLabel, "paramsStale").isVisible()
@@ -152,7 +162,7 @@ def test_fixing_an_invalid_value_resumes(qtbot, window):
 
 def test_unparsable_hex_is_explained(qtbot, window):
     load_texts(qtbot, window, TEXT_A, TEXT_B)
-    widget(window, QLineEdit, "primary_remainder").setText("zz")
+    enter(qtbot, window, "primary_remainder", "0x")  # the field takes hex digits only
     label = error_label(window, "primary_remainder")
     assert label.isVisible() and "integer" in label.text()
     assert hash_text(window) == ChunkerParams().params_hash

@@ -54,7 +54,8 @@ def stripe_pixels(window, side: str, status: str) -> np.ndarray:
     view = pane.view()
     index = next(i for i in pane.visible_chunks() if STATUSES[int(view.codes[i])] == status)
     y0, y1 = pane.y_locator()(int(view.starts[index]))[0], pane.y_locator()(int(view.ends[index]))[1]
-    y0, y1 = max(int(y0) + 2, 0), min(int(y1) - 2, gutter.height())
+    # a chunk that runs past the bottom of the view ends at +inf: clip before rounding
+    y0, y1 = max(int(max(y0, -1.0)) + 2, 0), int(min(y1, gutter.height() + 2.0)) - 2
     x1 = gutter.width() - 1
     return grey[y0:y1, x1 - gutter.STRIPE:x1]
 
