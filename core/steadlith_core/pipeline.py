@@ -29,13 +29,13 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import tokens as token_counters
-from .chunks import CanonicalText, Chunking, build_chunks, compute_symbols, utf8_words
+from .chunks import CanonicalText, Chunking, build_chunks, compute_symbols, utf8_words  # noqa: F401 - re-exported
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .identity import chunk_hash_prefix
-from .normalize import NORMALIZER_VERSION, normalize
+from .kernel import scan as scan_text, window_fingerprints
+from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
-from .rabin import window_fingerprints
 from .segment import Cut, SnapPoints, segment
 from .tokens import TokenCounter
 
@@ -64,11 +64,10 @@ class Document:
 
     def __init__(self, text: str):
         self.text = text
-        self.words = normalize(text)
-        encoded = utf8_words(self.words)
-        self.symbols = compute_symbols(self.words, encoded)
-        self.canonical = CanonicalText(self.words, encoded)
-        del encoded  # the largest transient of a run; the rest lives in arrays
+        raw = scan_text(text)  # one pass of the text kernel: nothing per word in Python
+        self.words = stream_of(text, raw)
+        self.symbols = raw.symbols
+        self.canonical = CanonicalText.of_scan(raw)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
         self._stages: dict[str, LRU] = {}
