@@ -37,6 +37,7 @@ from .export import (
     write_text_atomic,
 )
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
+from . import kernel as _kernel_choice
 from .loader import decode_document, load_text
 from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
 from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams, parse_assignments
@@ -64,6 +65,7 @@ __all__ = [
     "FixedChunking",
     "FixedTokenParams",
     "IDENTITY_SCHEMA_VERSION",
+    "KERNEL",
     "LoadError",
     "LocalityViolation",
     "NORMALIZER_VERSION",
@@ -99,3 +101,10 @@ __all__ = [
     "word_diff",
     "write_text_atomic",
 ]
+
+
+def __getattr__(name: str):
+    # KERNEL is read at each access: kernel.use() may switch it after import
+    if name == "KERNEL":
+        return _kernel_choice.active()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,8 @@
 """Which implementation runs the text-only stages: the compiled kernel or numpy.
 
 `KERNEL` is "c" when the optional extension `_kernel` was built at install and "numpy"
-otherwise, or when the environment variable STEADLITH_KERNEL=numpy forces the fallback.
+otherwise, or when the environment variable STEADLITH_KERNEL=numpy forces the fallback
+(then the process behaves as if the extension were absent).
 Both paths return the same arrays bit for bit (tests/core/test_kernels.py compares
 them); `use(name)` switches the process between them, which the tests and the benchmark
 do to run both side by side.
@@ -29,17 +30,10 @@ except ImportError:  # no compiler at install time: the numpy path does everythi
     _kernel = None
 
 ENV_VAR = "STEADLITH_KERNEL"
-KERNELS = ("c", "numpy") if _kernel is not None else ("numpy",)
-
-
-def _initial() -> str:
-    wanted = os.environ.get(ENV_VAR, "").strip().lower()
-    if wanted == "numpy" or _kernel is None:
-        return "numpy"
-    return "c"
-
-
-KERNEL = _initial()
+# STEADLITH_KERNEL=numpy makes the process behave as if the extension were not built.
+_FORCED_NUMPY = os.environ.get(ENV_VAR, "").strip().lower() == "numpy"
+KERNELS = ("c", "numpy") if _kernel is not None and not _FORCED_NUMPY else ("numpy",)
+KERNEL = KERNELS[0]
 
 
 def active() -> str:
@@ -54,7 +48,8 @@ def use(name: str) -> None:
     if name not in ("c", "numpy"):
         raise ValueError(f"unknown kernel {name!r}; known: c, numpy")
     if name not in KERNELS:
-        raise ValueError("the compiled kernel is not built here (no C compiler at install?)")
+        why = f"{ENV_VAR}=numpy is set" if _FORCED_NUMPY else "it was not built (no C compiler at install?)"
+        raise ValueError(f"the compiled kernel is not available: {why}")
     KERNEL = name
 
 
