@@ -245,44 +245,39 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     int64_t *cend = (int64_t *)PyByteArray_AS_STRING(b_cend);
 
     Py_ssize_t n = 0, out = 0;
-    int64_t cp = 0;
     Py_BEGIN_ALLOW_THREADS
     const u8 *p = data;
+    /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
+    int64_t cont = 0;
     int breaks = 0, prev_cr = 0;
     while (p < end) {
         /* the gap: whitespace up to the next word, counting its line breaks */
         while (p < end) {
             int cls = BYTE_CLASS[*p];
-            if (cls == C_SPACE) { prev_cr = 0; p++; cp++; }
-            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; cp++; }
-            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; cp++; }
+            if (cls == C_SPACE) { prev_cr = 0; p++; }
+            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
+            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
             else if (cls >= C_LEAD_C2) {
                 int w = multibyte_space(p, end, cls);
                 if (!w) break;
-                prev_cr = 0; p += w; cp++;
+                prev_cr = 0; p += w; cont += w - 1;
             } else break;
         }
         if (p >= end) break;
         /* the word */
         const u8 *w0 = p;
         int is_para = n > 0 && breaks >= 2;
-        starts[n] = cp;
-        for (;;) {
-            if (p >= end) break;
+        starts[n] = (int64_t)(p - data) - cont;
+        while (p < end) {
             u8 b = *p;
+            if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
-            if (cls == C_WORD) {
-                /* continuation bytes (10xxxxxx) are not code points of their own */
-                cp += (b & 0xC0) != 0x80;
-                p++;
-            } else if (cls >= C_LEAD_C2) {
-                if (multibyte_space(p, end, cls)) break;
-                cp++;
-                p++;
-            } else break;
+            if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
+            else if (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls)) p++;
+            else break;
         }
         size_t len = (size_t)(p - w0);
-        ends[n] = cp;
+        ends[n] = (int64_t)(p - data) - cont;
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         if (n > 0) {
@@ -362,6 +357,82 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
+
+/* First index i in [lo, hi) with a[i] >= v (or > v when `right`), else hi. */
+static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t v, int right) {
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (right ? a[mid] <= v : a[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != 8 || view->format == NULL || (strcmp(view->format, "l") && strcmp(view->format, "q"))) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an int64 array", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* segment(cum, primary, backup, min_tokens, max_tokens) -> (count, starts, ends, kinds)
+ * The chunk-by-chunk walk of segment.py: binary searches over the cumulative tokens
+ * and the sorted candidate positions. min/max arrive clamped to the total + 1. Kinds:
+ * 0 primary, 1 backup, 2 hard, 3 end. */
+static PyObject *segment(PyObject *self, PyObject *args) {
+    PyObject *o_cum, *o_primary, *o_backup;
+    long long min_tokens, max_tokens;
+    if (!PyArg_ParseTuple(args, "OOOLL", &o_cum, &o_primary, &o_backup, &min_tokens, &max_tokens)) return NULL;
+    Py_buffer cv, pv, bv;
+    if (get_int64s(o_cum, &cv, "cum") < 0) return NULL;
+    if (get_int64s(o_primary, &pv, "primary") < 0) { PyBuffer_Release(&cv); return NULL; }
+    if (get_int64s(o_backup, &bv, "backup") < 0) { PyBuffer_Release(&cv); PyBuffer_Release(&pv); return NULL; }
+    const int64_t *cum = cv.buf, *primary = pv.buf, *backup = bv.buf;
+    Py_ssize_t n = cv.len / 8 - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
+    PyObject *b_starts = NULL, *b_ends = NULL, *b_kinds = NULL, *result = NULL;
+    if (n < 0) { PyErr_SetString(PyExc_ValueError, "cum must have n + 1 entries"); goto done; }
+    /* every chunk holds a word: at most n chunks */
+    b_starts = new_buffer(n * 8); b_ends = new_buffer(n * 8); b_kinds = new_buffer(n);
+    if (!b_starts || !b_ends || !b_kinds) goto done;
+    int64_t *starts = (int64_t *)PyByteArray_AS_STRING(b_starts), *ends = (int64_t *)PyByteArray_AS_STRING(b_ends);
+    u8 *kinds = (u8 *)PyByteArray_AS_STRING(b_kinds);
+    Py_ssize_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t s = 0;
+    while (s < n) {
+        int64_t base = cum[s];
+        /* first i >= s whose inclusion brings the chunk to min_tokens */
+        Py_ssize_t i_min = search(cum, s, n + 1, base + min_tokens, 0) - 1;
+        if (i_min < s) i_min = s;
+        /* first i > s whose inclusion would exceed max_tokens (n if none) */
+        Py_ssize_t i_over = search(cum, s, n + 1, base + max_tokens, 1) - 1;
+        if (i_over <= s) i_over = s + 1;
+        Py_ssize_t limit = i_over < n ? i_over : n, end;
+        u8 kind;
+        Py_ssize_t k = search(primary, 0, n_primary, i_min, 0);
+        if (k < n_primary && primary[k] < limit) { end = primary[k] + 1; kind = 0; }
+        else if (i_over < n) {
+            k = search(backup, 0, n_backup, limit, 0) - 1;
+            if (k >= 0 && backup[k] >= i_min) { end = backup[k] + 1; kind = 1; }
+            else { end = i_over; kind = 2; }
+        } else { end = n; kind = 3; }
+        starts[count] = s; ends[count] = end; kinds[count] = kind;
+        count++;
+        s = end;
+    }
+    Py_END_ALLOW_THREADS
+    if (shrink(b_starts, count * 8) < 0 || shrink(b_ends, count * 8) < 0 || shrink(b_kinds, count) < 0) goto done;
+    result = Py_BuildValue("nOOO", count, b_starts, b_ends, b_kinds);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_kinds);
+    PyBuffer_Release(&cv); PyBuffer_Release(&pv); PyBuffer_Release(&bv);
+    return result;
+}
+
 static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
     Py_buffer view;
     unsigned long long seed = 0;
@@ -374,6 +445,7 @@ static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends)"},
     {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop)"},
+    {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},
 };

@@ -14,13 +14,14 @@ import importlib
 import os
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import numpy as np
 
 from . import bytescan
 from .bytescan import RawScan
 from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
+from .segment import KINDS, Cut, SnapPoints, segment as python_segment
 
 try:
     # by name: the extension has no source for import-linter to find, and a plain
@@ -113,6 +114,34 @@ def _rolling_tables(p: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
         ConstMul(powmod_x(64, p), p, degree(p)).tables,
         ConstMul(powmod_x(64 * w, p), p, 64).tables,
     )
+
+
+def segment(
+    cum: np.ndarray,
+    primary: Sequence[int],
+    backup: Sequence[int],
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> list[Cut]:
+    """tttd-v1 cuts (segment.segment): in C unless snapping is on or numpy runs."""
+    if KERNEL != "c" or snap_window:
+        return python_segment(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+    past_end = int(cum[-1]) + 1  # searching past the total finds n, as in segment.py
+    count, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64),
+        np.asarray(primary, dtype=np.int64),
+        np.asarray(backup, dtype=np.int64),
+        min(min_tokens, past_end),
+        min(max_tokens, past_end),
+    )
+    new = tuple.__new__
+    names = [KINDS[k] for k in bytes(kinds)]
+    return [
+        new(Cut, (s, e, kind, False))
+        for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
+    ]
 
 
 def xxh3_64(data: bytes, seed: int = 0) -> int:

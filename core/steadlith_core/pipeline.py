@@ -33,10 +33,10 @@ from .chunks import CanonicalText, Chunking, build_chunks, compute_symbols, utf8
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .identity import chunk_hash_prefix
-from .kernel import scan as scan_text, window_fingerprints
+from .kernel import scan as scan_text, segment, window_fingerprints
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
-from .segment import Cut, SnapPoints, segment
+from .segment import Cut, SnapPoints
 from .tokens import TokenCounter
 
 

@@ -155,3 +155,27 @@ def test_the_compiled_kernel_was_built():
     """CI sets STEADLITH_REQUIRE_KERNEL: a failed optional build must not pass quietly
     there as a run of the fallback alone."""
     assert "c" in kernel.KERNELS, "the optional extension steadlith_core._kernel did not build"
+
+
+@needs_c
+@settings(max_examples=200)
+@given(
+    st.lists(st.integers(1, 40), max_size=300),
+    st.data(),
+    st.integers(1, 200),
+    st.integers(0, 400),
+)
+def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_tokens, extra):
+    """The C walk over chunks (kernel.segment) against segment.py's, without snapping;
+    huge min/max (past the document's total) included."""
+    from steadlith_core.segment import segment as python_segment
+
+    n = len(tokens)
+    primary = sorted(data.draw(st.sets(st.integers(0, max(0, n - 1)), max_size=n // 3 + 1)) if n else set())
+    backup = sorted(data.draw(st.sets(st.integers(0, max(0, n - 1)), max_size=n // 2 + 1)) if n else set())
+    cum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(tokens, out=cum[1:])
+    max_tokens = min_tokens + extra if extra < 390 else 2**63 + extra
+    with kernel.using("c"):
+        got = kernel.segment(cum, primary, backup, min_tokens, max_tokens)
+    assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
