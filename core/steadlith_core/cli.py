@@ -121,11 +121,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.repeat < 1:
         raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
+    if args.memory_mb < 1:
+        raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
     if args.file:
         text, name = load_text(args.file), args.file
+        kernel_texts = {"this file": text}
     else:
         text, name = generate_prose(1_000_000), "built-in generated prose (1 MB, seed 1)"
-    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json"))
+        kernel_texts = {"1 MB": text, "10 MB": generate_prose(10_000_000)}
+    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json",
+                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb))
     return 0
 
 
@@ -242,6 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", help="document to chunk (default: built-in 1 MB prose)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
+    p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
+                   help="size of the --memory document in MB (default 10)")
+    p.add_argument("--peers", action="store_true",
+                   help="also time the installed peer chunkers (chonkie, semchunk, semantic-text-splitter)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     return parser

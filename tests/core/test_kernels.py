@@ -179,3 +179,44 @@ def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_toke
     with kernel.using("c"):
         got = kernel.segment(cum, primary, backup, min_tokens, max_tokens)
     assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
+
+
+def _bench_json(tmp_path, *extra):
+    import json
+
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Some words to chunk, over and over.\n\n" * 400, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "steadlith_core", "bench", str(doc), "--repeat", "1",
+                          "--format", "json", *extra], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+@pytest.mark.bench
+def test_bench_names_the_kernel_and_times_every_kernel_side_by_side(tmp_path):
+    report = _bench_json(tmp_path)
+    assert report["kernel"] == kernel.active()
+    rows = report["kernels"]["kernels"]
+    assert tuple(rows) == kernel.KERNELS
+    assert all(r["this file"]["cold_mb_per_s"] > 0 for r in rows.values())
+
+
+@pytest.mark.bench
+def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
+    import importlib.util
+
+    report = _bench_json(tmp_path, "--peers")
+    names = set(report["peers"]["chunkers"])
+    installed = {
+        "chonkie RecursiveChunker": importlib.util.find_spec("chonkie") is not None,
+        "semchunk": importlib.util.find_spec("semchunk") is not None,
+        "semantic-text-splitter": importlib.util.find_spec("semantic_text_splitter") is not None,
+    }
+    assert names == {f"steadlith ({kernel.active()})"} | {n for n, present in installed.items() if present}
+
+
+@pytest.mark.bench
+def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path):
+    report = _bench_json(tmp_path, "--memory", "--memory-mb", "1")
+    m = report["memory"]
+    assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
+    assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
