@@ -94,44 +94,55 @@ def _reader(data: np.ndarray, dtype: str) -> np.ndarray:
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64)."""
     out = np.empty(starts.size, dtype=np.uint64)
-    lengths = lengths.astype(np.int64)
-    seeds = seeds.astype(np.uint64)
-    r64, r32 = _reader(data, "<u8"), _reader(data, "<u4")
+    starts = starts.astype(np.int64, copy=False)
+    lengths = lengths.astype(np.int64, copy=False)
+    seeds = seeds.astype(np.uint64, copy=False)
+    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
+    padded = np.zeros(data.size + 16, dtype=np.uint8)
+    padded[8 : 8 + data.size] = data
+    r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     with np.errstate(over="ignore"):
         k = np.flatnonzero(lengths == 0)
         if k.size:
             out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
 
-        k = np.flatnonzero((lengths >= 1) & (lengths <= 3))
-        if k.size:
-            s, n = starts[k], lengths[k]
-            combined = (
-                data[s + n - 1].astype(np.uint64)
-                | (n.astype(np.uint64) << _U64(8))
-                | (data[s].astype(np.uint64) << _U64(16))
-                | (data[s + (n >> 1)].astype(np.uint64) << _U64(24))
-            )
-            out[k] = _avalanche_xxh64((_U64(_s32(0) ^ _s32(4)) + seeds[k]) ^ combined)
+        # Inputs of 1 to 16 bytes read nothing but their first and last 8 bytes.
+        short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
+        s, n = starts[short], lengths[short]
+        first, last = r64[s + 8], r64[s + n]
+        del s
 
-        k = np.flatnonzero((lengths >= 4) & (lengths <= 8))
-        if k.size:
-            s, n, seed = starts[k], lengths[k], seeds[k]
+        c = np.flatnonzero(n <= 3)
+        if c.size:
+            f, nc = first[c], n[c].astype(np.uint64)
+            combined = (
+                (last[c] >> _U64(56))  # the last byte
+                | (nc << _U64(8))
+                | ((f & _U64(0xFF)) << _U64(16))
+                | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
+            )
+            out[short[c]] = _avalanche_xxh64((_U64(_s32(0) ^ _s32(4)) + seeds[short[c]]) ^ combined)
+
+        c = np.flatnonzero((n >= 4) & (n <= 8))
+        if c.size:
+            seed = seeds[short[c]]
             swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
             modified = seed ^ (swapped << _U64(32))
-            combined = r32[s + n - 4].astype(np.uint64) | (r32[s].astype(np.uint64) << _U64(32))
+            combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
             v = ((_s64(8) ^ _s64(16)) - modified) ^ combined
             v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
             v = v * _PMX_2
-            v = v ^ ((v >> _U64(35)) + n.astype(np.uint64))
+            v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
             v = v * _PMX_2
-            out[k] = v ^ (v >> _U64(28))
+            out[short[c]] = v ^ (v >> _U64(28))
 
-        k = np.flatnonzero((lengths >= 9) & (lengths <= 16))
-        if k.size:
-            s, n, seed = starts[k], lengths[k], seeds[k]
-            lo = ((_s64(24) ^ _s64(32)) + seed) ^ r64[s]
-            hi = ((_s64(40) ^ _s64(48)) - seed) ^ r64[s + n - 8]
-            out[k] = _avalanche(n.astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
+        c = np.flatnonzero(n >= 9)
+        if c.size:
+            seed = seeds[short[c]]
+            lo = ((_s64(24) ^ _s64(32)) + seed) ^ first[c]
+            hi = ((_s64(40) ^ _s64(48)) - seed) ^ last[c]
+            out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
+        del first, last
 
         k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
         if k.size:
@@ -142,9 +153,9 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
             for i in range(4):
                 m = rounds > i
                 sm, nm, seedm = s[m], n[m], seed[m]
-                front = r64[sm + 16 * i] ^ (_s64(32 * i) + seedm), r64[sm + 16 * i + 8] ^ (_s64(32 * i + 8) - seedm)
+                front = r64[sm + 16 * i + 8] ^ (_s64(32 * i) + seedm), r64[sm + 16 * i + 16] ^ (_s64(32 * i + 8) - seedm)
                 tail = sm + nm - 16 * i - 16
-                back = r64[tail] ^ (_s64(32 * i + 16) + seedm), r64[tail + 8] ^ (_s64(32 * i + 24) - seedm)
+                back = r64[tail + 8] ^ (_s64(32 * i + 16) + seedm), r64[tail + 16] ^ (_s64(32 * i + 24) - seedm)
                 acc[m] += _fold128(*front) + _fold128(*back)
             out[k] = _avalanche(acc)
 
@@ -190,13 +201,6 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
     return ws
 
 
-def _count_before(points: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """For sorted `offsets`, how many of the sorted `points` lie before each offset.
-    Placing the (usually few) points among the offsets costs less than the converse."""
-    slots = np.searchsorted(offsets, points, "right")
-    return np.cumsum(np.bincount(slots, minlength=offsets.size + 1)[: offsets.size])
-
-
 def scan(data: bytes) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
     b = np.frombuffer(data, dtype=np.uint8)
@@ -209,22 +213,30 @@ def scan(data: bytes) -> RawScan:
     n = byte_starts.size
 
     # A code point's offset is its byte offset less the continuation bytes before it.
+    # Place each continuation byte after the word that starts at or before it: it is in
+    # that word, or in the gap after it (a multi-byte space).
+    byte_lengths = byte_ends - byte_starts
     continuation = np.flatnonzero((b & _U8(0xC0)) == _U8(0x80))
-    starts = byte_starts - _count_before(continuation, byte_starts)
-    ends = byte_ends - _count_before(continuation, byte_ends)
-    del continuation
+    owner = np.searchsorted(byte_starts, continuation, "right") - 1
+    # before word k: those owned by words before it, or by none (the leading gap)
+    before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
+    inside = owner >= 0
+    inside[inside] = continuation[inside] < byte_ends[owner[inside]]
+    starts = byte_starts - before
+    ends = starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
+    del continuation, owner, inside, before
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
+    # They lie in gaps; the gap before word k holds those placed before word k.
     cr = np.flatnonzero(b == 0x0D)
     lf = np.flatnonzero(b == 0x0A)
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
-    break_at = np.union1d(cr, lf) if cr.size else lf
-    para = np.zeros(n, dtype=bool)
-    if n > 1 and break_at.size > 1:
-        para[1:] = _count_before(break_at, byte_starts)[1:] - _count_before(break_at, byte_ends)[:-1] >= 2
+    gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
+    para = np.bincount(gap_of_break, minlength=n + 1)[:n] >= 2
+    if n:
+        para[0] = False  # word 0 never starts a paragraph
 
-    byte_lengths = byte_ends - byte_starts
     symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64))
 
     # Canonical text: keep each word and the first byte (two at a paragraph start) of
