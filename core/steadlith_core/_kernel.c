@@ -229,7 +229,15 @@ static int shrink(PyObject *buf, Py_ssize_t size) { return PyByteArray_Resize(bu
  * as long (two line breaks are two bytes or more). */
 static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyUnicode_Check(arg)) {
+        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
+        if (!PyUnicode_IS_ASCII(arg)) {
+            PyErr_SetString(PyExc_TypeError, "scan() takes UTF-8 bytes, or a str only when it is ASCII");
+            return NULL;
+        }
+        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
     const u8 *data = view.buf, *end = data + view.len;
     /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
      * pages of the buffers that stay unwritten are never touched, then given back. */

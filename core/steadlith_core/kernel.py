@@ -71,10 +71,13 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 def scan(text: str) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3)."""
-    try:
-        data = text.encode()
-    except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
-        data = text.encode("utf-8", "surrogatepass")
+    if KERNEL == "c" and text.isascii():
+        data: str | bytes = text  # the compiled scan reads an ASCII str in place
+    else:
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
+            data = text.encode("utf-8", "surrogatepass")
     if KERNEL == "c":
         n, starts, ends, para, symbols, canonical, canonical_ends = _kernel.scan(data)
         del data
