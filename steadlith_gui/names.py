@@ -39,6 +39,6 @@ def visible_lines(text: str) -> str:
 
 def plain_tooltip(text: str) -> str:
     """`text` as a tooltip that shows exactly these characters on these lines."""
-    if not text:
-        return ""
+    if not text or text.isspace():
+        return ""  # Qt shows no tooltip for blank rich text; say so rather than render nothing
     return Qt.convertFromPlainText(visible_lines(text), Qt.WhiteSpaceMode.WhiteSpacePre)

@@ -38,6 +38,7 @@ from .export import (
     write_text_atomic,
 )
 from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
+from . import kernel as _kernel_choice
 from .loader import decode_document, load_text
 from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
 from .lmx2_params import BOUNDARY_RULES, LMX2_RULE, Lmx2Params
@@ -68,6 +69,7 @@ __all__ = [
     "FixedChunking",
     "FixedTokenParams",
     "IDENTITY_SCHEMA_VERSION",
+    "KERNEL",
     "LMX2_PRESETS",
     "LMX2_RULE",
     "LoadError",
@@ -113,3 +115,10 @@ __all__ = [
     "word_diff",
     "write_text_atomic",
 ]
+
+
+def __getattr__(name: str):
+    # KERNEL is read at each access: kernel.use() may switch it after import
+    if name == "KERNEL":
+        return _kernel_choice.active()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,8 @@
 """`steadlith bench`: medians of cold chunking, staged re-chunking, word diff and compare(),
-for tttd-v1 and, side by side on the same document, lmx2-v1; `--sizes` measures how
-often each rule's chunks fall under min_tokens or over max_tokens on long streams."""
+for tttd-v1 and, side by side on the same document, lmx2-v1; each text kernel side by
+side (compiled and numpy); installed peer chunkers (--peers); `--sizes` measures how
+often each rule's chunks fall under min_tokens or over max_tokens on long streams; and
+the peak memory of a fresh process (--memory)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import tempfile
 import time
 from typing import Callable, Sequence
 
+from . import kernel
 from .chunks import AnyParams, Chunking
 from .compare import compare
 from .diff import EQUAL, word_diff
@@ -34,6 +37,18 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
         fn()
         times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times)
+
+
+def _median_wall_cpu_ms(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Medians of wall time and of this process's CPU time. On a machine shared with
+    other work the CPU time is the closer estimate of what an idle machine would show."""
+    wall, cpu = [], []
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - w0) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def rechunk_cases(base: AnyParams, runs: int) -> dict[str, list[AnyParams]]:
@@ -120,6 +135,70 @@ def bench_compare(text: str, repeat: int, params: ChunkerParams | None = None) -
     }
 
 
+def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
+    """Cold chunking and a warm min_tokens re-chunk under every text kernel built here,
+    on the same texts in this one process (medians)."""
+    params = ChunkerParams()
+    out: dict = {"active": kernel.active(), "kernels": {}}
+    for name in kernel.KERNELS:
+        rows = {}
+        with kernel.using(name):
+            for label, text in texts.items():
+                mb = len(text.encode("utf-8", "surrogatepass")) / 1e6
+                cold_ms, cold_cpu_ms = _median_wall_cpu_ms(lambda: _pipeline().chunk(text, params), repeat)
+                pipeline = _pipeline()
+                pipeline.chunk(text, params)
+                queue = iter(rechunk_cases(params, repeat)["min_tokens"])
+                warm_ms, warm_cpu_ms = _median_wall_cpu_ms(lambda: pipeline.chunk(text, next(queue)), repeat)
+                rows[label] = {"size_mb": round(mb, 3), "cold_ms": round(cold_ms, 2),
+                               "cold_mb_per_s": round(mb / (cold_ms / 1000), 1),
+                               "cold_cpu_mb_per_s": round(mb / (max(cold_cpu_ms, 1e-3) / 1000), 1),
+                               "rechunk_ms_per_mb": round(warm_ms / mb, 2),
+                               "rechunk_cpu_ms_per_mb": round(warm_cpu_ms / mb, 2)}
+        out["kernels"][name] = rows
+    return out
+
+
+def _peer_chunkers() -> dict[str, Callable[[str], object]]:
+    """The peers installed here, each set to chunks of about the default max_tokens
+    (512 tokens of chars4/1, 2048 characters). None of them is a dependency."""
+    peers: dict[str, Callable[[str], object]] = {}
+    try:
+        from chonkie import RecursiveChunker
+
+        recursive = RecursiveChunker(tokenizer="character", chunk_size=2048)
+        peers["chonkie RecursiveChunker"] = recursive.chunk
+    except Exception:  # absent, or an incompatible version: skip it like an absent one
+        pass
+    try:
+        import semchunk
+
+        semchunker = semchunk.chunkerify(lambda s: (len(s) + 3) // 4, 512)
+        peers["semchunk"] = semchunker
+    except Exception:
+        pass
+    try:
+        from semantic_text_splitter import TextSplitter
+
+        splitter = TextSplitter(2048)
+        peers["semantic-text-splitter"] = splitter.chunks
+    except Exception:
+        pass
+    return peers
+
+
+def bench_peers(text: str, repeat: int) -> dict:
+    """Cold chunking of `text` by Steadlith (active kernel) and each installed peer."""
+    mb = len(text.encode("utf-8", "surrogatepass")) / 1e6
+    ours_ms = _median_ms(lambda: _pipeline().chunk(text, ChunkerParams()), repeat)
+    rows = {f"steadlith ({kernel.active()})": {"ms": round(ours_ms, 2), "mb_per_s": round(mb / (ours_ms / 1000), 1)}}
+    for name, run in _peer_chunkers().items():
+        ms = _median_ms(lambda: run(text), repeat)
+        rows[name] = {"ms": round(ms, 2), "mb_per_s": round(mb / (ms / 1000), 1),
+                      "steadlith_speedup": round(ms / ours_ms, 2)}
+    return {"size_mb": round(mb, 3), "chunkers": rows}
+
+
 # Peak RSS in kB. /proc/self/status's VmHWM belongs to this process image alone; on
 # Linux ru_maxrss also carries the parent's peak over fork and exec, which would charge
 # the benchmark's own memory to the probe.
@@ -131,29 +210,37 @@ def peak_kb():
             return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
     except (OSError, StopIteration):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+import steadlith_core
 from steadlith_core import chunk, load_text
 text = load_text(sys.argv[1])
 before = peak_kb()
 result = chunk(text)
-print(len(result.chunks), before, peak_kb())
+print(len(result.chunks), before, peak_kb(), steadlith_core.KERNEL)
 """
 
 
-def peak_memory_mb(n_chars: int) -> dict:
+def peak_memory_mb(n_chars: int, kernel_name: str | None = None) -> dict:
     """Peak RSS of a fresh interpreter that loads and chunks an n_chars prose file,
-    as `steadlith chunk FILE` would."""
+    as `steadlith chunk FILE` would, with the given text kernel (the active one if None)."""
     from .examples import generate_prose
 
+    kernel_name = kernel_name or kernel.active()
+    env = dict(os.environ)
+    env.pop(kernel.ENV_VAR, None)
+    if kernel_name == "numpy":
+        env[kernel.ENV_VAR] = "numpy"
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "prose.txt")
         with open(path, "w", encoding="utf-8") as f:
             f.write(generate_prose(n_chars))
+        size_mb = os.path.getsize(path) / 1e6
         out = subprocess.run(
-            [sys.executable, "-c", _MEMORY_PROBE, path], capture_output=True, text=True, check=True
+            [sys.executable, "-c", _MEMORY_PROBE, path], capture_output=True, text=True, check=True, env=env
         ).stdout.split()
-    chunks, before_kb, peak_kb = (int(x) for x in out)
-    return {"size_mb": round(n_chars / 1e6, 1), "chunks": chunks,
-            "rss_before_chunking_mb": round(before_kb / 1024, 1), "peak_rss_mb": round(peak_kb / 1024, 1)}
+    chunks, before_kb, peak_kb = (int(x) for x in out[:3])
+    return {"size_mb": round(size_mb, 1), "kernel": out[3], "chunks": chunks,
+            "rss_before_chunking_mb": round(before_kb / 1024, 1), "peak_rss_mb": round(peak_kb / 1024, 1),
+            "peak_over_size": round(peak_kb / 1024 / 1.048576 / size_mb, 1)}
 
 
 def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:
@@ -260,12 +347,18 @@ def format_report(report: dict) -> str:
         f"document      {report['document']}",
         f"size          {c['size_mb']:.2f} MB, {c['words']} words, {c['chunks']} chunks (default params)",
         f"repeat        {report['repeat']} (medians)",
-        f"cold chunk    {c['cold_ms']:.1f} ms  = {c['cold_mb_per_s']:.1f} MB/s   (target >= 10 MB/s)",
+        f"text kernel   {report['kernel']}{_KERNEL_NOTE[report['kernel']]}",
+        f"cold chunk    {c['cold_ms']:.1f} ms  = {c['cold_mb_per_s']:.1f} MB/s   "
+        f"(target >= {_COLD_TARGET[report['kernel']]} MB/s)",
     ]
     for name, ms in c["rechunk_ms"].items():
         lines.append(
-            f"re-chunk      {name:<10} {ms:6.2f} ms = {c['rechunk_ms_per_mb'][name]:.2f} ms/MB   (target <= 10 ms/MB)"
+            f"re-chunk      {name:<10} {ms:6.2f} ms = {c['rechunk_ms_per_mb'][name]:.2f} ms/MB   (target <= 5 ms/MB)"
         )
+    if "kernels" in report:
+        lines += _format_kernels(report["kernels"])
+    if "peers" in report:
+        lines += _format_peers(report["peers"])
     if "compare" in report:
         m = report["compare"]
         e, u = m["diff_edited"], m["diff_unrelated"]
@@ -284,21 +377,55 @@ def format_report(report: dict) -> str:
     if "memory" in report:
         m = report["memory"]
         lines.append(
-            f"memory        {m['size_mb']} MB document: peak RSS {m['peak_rss_mb']} MB "
-            f"({m['rss_before_chunking_mb']} MB before chunking)   (target < 400 MB)"
+            f"memory        {m['size_mb']} MB document, {m['kernel']} kernel: peak RSS {m['peak_rss_mb']} MB "
+            f"= {m['peak_over_size']}x its size ({m['rss_before_chunking_mb']} MB before chunking)   (target <= 6x)"
         )
     return "\n".join(lines)
 
 
+_COLD_TARGET = {"c": 100, "numpy": 35}
+_KERNEL_NOTE = {
+    "c": " (the compiled extension; STEADLITH_KERNEL=numpy forces the numpy fallback)",
+    "numpy": " (the numpy fallback: the compiled extension is not built or STEADLITH_KERNEL=numpy)",
+}
+
+
+def _format_kernels(k: dict) -> list[str]:
+    lines = ["kernels       side by side in this process: cold chunking, then a min_tokens re-chunk "
+             "(wall time; CPU time of this process in brackets)"]
+    for name, rows in k["kernels"].items():
+        cells = [f"{label} {r['cold_mb_per_s']:.1f} MB/s ({r['cold_cpu_mb_per_s']:.1f}), re-chunk "
+                 f"{r['rechunk_ms_per_mb']:.2f} ms/MB ({r['rechunk_cpu_ms_per_mb']:.2f})" for label, r in rows.items()]
+        lines.append(f"  {name:<6} " + " | ".join(cells) + f"   (target >= {_COLD_TARGET[name]} MB/s, <= 5 ms/MB)")
+    return lines
+
+
+def _format_peers(p: dict) -> list[str]:
+    lines = [f"peers         cold chunking of the same {p['size_mb']:.2f} MB in this process (medians)"]
+    for name, r in p["chunkers"].items():
+        ratio = f"   steadlith {r['steadlith_speedup']:.2f}x as fast" if "steadlith_speedup" in r else ""
+        lines.append(f"  {name:<26} {r['ms']:8.1f} ms = {r['mb_per_s']:6.1f} MB/s{ratio}")
+    if len(p["chunkers"]) == 1:
+        lines.append("  (no peer installed: chonkie, semchunk, semantic-text-splitter)")
+    return lines
+
+
 def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
-              extra: Callable[[str, int], dict] | None = None, with_compare: bool = True) -> str:
+              extra: Callable[[str, int], dict] | None = None, with_compare: bool = True,
+              kernel_texts: dict[str, str] | None = None, peers: bool = False, memory_mb: int = 10) -> str:
+    """`kernel_texts` (label -> text) adds the side-by-side kernel section; `peers` times
+    the installed peer chunkers on `text`; `memory` measures a `memory_mb` MB document."""
     report: dict = {"document": name, "repeat": repeat, "python": sys.version.split()[0],
-                    "chunking": bench_chunking(text, ChunkerParams(), repeat)}
+                    "kernel": kernel.active(), "chunking": bench_chunking(text, ChunkerParams(), repeat)}
     report["rules"] = bench_rules(text, repeat, tttd=report["chunking"])
+    if kernel_texts:
+        report["kernels"] = bench_kernels(kernel_texts, repeat)
+    if peers:
+        report["peers"] = bench_peers(text, repeat)
     if with_compare:
         report["compare"] = bench_compare(text, repeat)
     if extra is not None:
         report["extra"] = extra(text, repeat)
     if memory:
-        report["memory"] = peak_memory_mb(10_000_000)
+        report["memory"] = peak_memory_mb(memory_mb * 1_000_000)
     return json.dumps(report, indent=2) if as_json else format_report(report)

@@ -11,6 +11,7 @@ pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 import numpy as np
 import xxhash
 
+from . import kernel
+from .bytescan import RawScan
 from .diagnostics import Diagnostics, Lmx2Diagnostics
 from .normalize import NORMALIZER_VERSION, WordStream, code_points
 from .params import BOUNDARY_RULE, ChunkerParams
@@ -97,6 +100,8 @@ class Chunking:
 
 
 def utf8_words(words: WordStream) -> list[bytes]:
+    """Every word's UTF-8, one bytes object each: for callers that hash words themselves.
+    The pipeline never needs it (the text kernel reads the document's bytes directly)."""
     try:
         return list(map(str.encode, words.texts))
     except UnicodeEncodeError:  # lone surrogates: only possible in a str built in Python
@@ -104,8 +109,11 @@ def utf8_words(words: WordStream) -> list[bytes]:
 
 
 def compute_symbols(words: WordStream, encoded: list[bytes] | None = None) -> np.ndarray:
-    """s_k = xxh3_64(utf8(word), seed = 1 if para else 0) for every word (SPEC §3)."""
-    encoded = utf8_words(words) if encoded is None else encoded
+    """s_k = xxh3_64(utf8(word), seed = 1 if para else 0) for every word (SPEC §3).
+
+    Without `encoded`, one kernel scan of the words' source text gives them all."""
+    if encoded is None:
+        return kernel.scan(words.source).symbols
     h = xxhash.xxh3_64_intdigest
     out = np.fromiter(map(h, encoded), dtype=np.uint64, count=len(encoded))
     for k in np.flatnonzero(words.para).tolist():
@@ -125,13 +133,45 @@ class CanonicalText:
         n = len(words)
         # SPEC §1.5, as WordStream.canonical_text, but joining the words' UTF-8 directly
         spans = words.paragraph_spans(0, n) if n else []
-        self.data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
-        sep = np.where(words.para, 2, 1).astype(np.int64)
-        if n:
-            sep[0] = 0
+        data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
         byte_lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
-        self.byte_ends = np.cumsum(byte_lengths + sep)
-        self.byte_starts = self.byte_ends - byte_lengths
+        self._set(data, np.cumsum(byte_lengths + _separators(words.para)), words.para)
+
+    @classmethod
+    def of_scan(cls, raw: RawScan) -> "CanonicalText":
+        """The canonical text a kernel scan wrote while it read the words."""
+        canon = cls.__new__(cls)
+        canon._set(raw.canonical, raw.canonical_ends, raw.para)
+        return canon
+
+    def _set(self, data: bytes, byte_ends: np.ndarray, para: np.ndarray) -> None:
+        self.data = data
+        # UTF-8 of a lone surrogate starts ED A0..ED BF; it is in the data only then
+        self.has_surrogates = re.search(rb"\xed[\xa0-\xbf]", data) is not None
+        self.byte_ends = byte_ends
+        self._para = para
+
+    @property
+    def byte_starts(self) -> np.ndarray:
+        """Where each word starts in `data`: the previous word's end plus its separator.
+        Derived on demand, so a document keeps one offset array here instead of two."""
+        starts = np.zeros(self.byte_ends.size, dtype=np.int64)
+        starts[1:] = self.byte_ends[:-1] + _separators(self._para)[1:]
+        return starts
+
+    def starts_of(self, words: np.ndarray) -> np.ndarray:
+        """byte_starts[words], without deriving the whole array."""
+        words = np.asarray(words, dtype=np.int64)
+        before = self.byte_ends[np.maximum(words - 1, 0)] + np.where(self._para[words], 2, 1)
+        return np.where(words > 0, before, 0)
+
+
+def _separators(para: np.ndarray) -> np.ndarray:
+    """Bytes of the separator before each word in the canonical text (none before word 0)."""
+    sep = np.where(para, 2, 1).astype(np.int64)
+    if sep.size:
+        sep[0] = 0
+    return sep
 
 
 _MARK_CODE_POINTS = np.array(sorted({ord(ch) for ch in SENTENCE_CLOSERS + "".join(SENTENCE_ENDS)}), dtype=np.uint32)
@@ -149,9 +189,10 @@ def boundary_classes(text: str, words: WordStream) -> np.ndarray:
     if n == 0:
         return r
     last = code_points(text)[words.ends - 1]
-    texts = words.texts
     maybe = np.flatnonzero(np.isin(last, _MARK_CODE_POINTS)).tolist()
-    ends = [k + 1 for k in maybe if ends_sentence(texts[k])]
+    src, starts, stops = words.source, words.starts, words.ends
+    # one slice per candidate word: WordStream.texts would make a str of every word
+    ends = [k + 1 for k in maybe if ends_sentence(src[starts[k]:stops[k]])]
     r[ends] = 1
     r[:n][words.para] = 2
     r[n] = 0
@@ -166,7 +207,7 @@ def cut_boundary(words: WordStream, e: int) -> str:
         return END
     if words.para[e]:
         return PARAGRAPH
-    return SENTENCE if ends_sentence(words.texts[e - 1]) else WORD
+    return SENTENCE if ends_sentence(words[e - 1].text) else WORD  # one word, not WordStream.texts
 
 
 def build_chunks(
@@ -185,10 +226,11 @@ def build_chunks(
         words.starts[first].tolist(),
         words.ends[last].tolist(),
         (cum[last + 1] - cum[first]).tolist(),
-        canon.byte_starts[first].tolist(),
+        canon.starts_of(first).tolist(),
         canon.byte_ends[last].tolist(),
     )
     data = canon.data
+    surrogates = canon.has_surrogates  # strict decoding is the faster path; it fits all else
     h = xxhash.xxh3_128_hexdigest
     new = tuple.__new__  # Chunk(...) through its Python-level __new__ costs a microsecond a chunk
     out = []
@@ -196,6 +238,6 @@ def build_chunks(
         piece = data[bs:be]
         # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
         digest = h(prefix + (be - bs).to_bytes(8, "big") + piece)
-        text = piece.decode("utf-8", "surrogatepass")
+        text = piece.decode("utf-8", "surrogatepass") if surrogates else piece.decode()
         out.append(new(Chunk, (i, s, e, start, end, kind, snapped, tokens, text, digest, boundary)))
     return tuple(out)

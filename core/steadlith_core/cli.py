@@ -165,11 +165,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         sizes = bench_sizes(range(1, args.sizes + 1))
         print(json.dumps(sizes, indent=2) if args.format == "json" else format_sizes(sizes))
         return 0
+    if args.memory_mb < 1:
+        raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
     if args.file:
         text, name = load_text(args.file), visible(args.file)
+        kernel_texts = {"this file": text}
     else:
         text, name = generate_prose(1_000_000), "built-in generated prose (1 MB, seed 1)"
-    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json"))
+        kernel_texts = {"1 MB": text, "10 MB": generate_prose(10_000_000)}
+    print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json",
+                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb))
     return 0
 
 
@@ -364,6 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
                         "exceptions, SPEC-lmx2 §5) or over max_tokens, both rules at defaults on MB streams "
                         "of 1 MB of generated prose (seeds 1..MB; default 4)")
+    p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
+                   help="size of the --memory document in MB (default 10)")
+    p.add_argument("--peers", action="store_true",
+                   help="also time the installed peer chunkers (chonkie, semchunk, semantic-text-splitter)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     return parser

@@ -1,17 +1,20 @@
 """Text -> word stream (`steadlith-norm/1`, SPEC §1).
 
-The per-character work is vectorized: the text becomes an array of code points once,
-whitespace and line breaks are found with table lookups, and word offsets fall out of
-the edges of the whitespace mask. Only `str.split()` and per-word UTF-8 encoding touch
-words one by one, and both run in C.
+The scan itself runs in the text kernel (kernel.py: compiled, or numpy on the UTF-8
+bytes): word offsets and paragraph flags come back as arrays, and the words as Python
+strings are made only when someone asks for them (`WordStream.texts`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator, NamedTuple
 
 import numpy as np
+
+from . import kernel
+from .bytescan import RawScan
 
 NORMALIZER_VERSION = "steadlith-norm/1"
 
@@ -23,10 +26,6 @@ WHITESPACE = (
     + tuple(range(0x2000, 0x200B))
     + (0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
 )
-# One entry past the last whitespace code point stays False: np.take(mode="clip")
-# sends every larger code point there.
-_WS_TABLE = np.zeros(max(WHITESPACE) + 2, dtype=bool)
-_WS_TABLE[list(WHITESPACE)] = True
 
 
 class Word(NamedTuple):
@@ -38,25 +37,33 @@ class Word(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class WordStream:
-    """The words of a text, column-wise: one list and three read-only arrays.
+    """The words of a text, column-wise: three read-only arrays over the source text.
 
-    `starts`/`ends` are code-point offsets into the source text; `para[k]` is True
-    when word k starts a paragraph.
+    `starts`/`ends` are code-point offsets into `source`; `para[k]` is True when word
+    k starts a paragraph. `texts`, the words as strings, is made on first use.
     """
 
-    texts: tuple[str, ...]
+    source: str
     starts: np.ndarray
     ends: np.ndarray
     para: np.ndarray
 
+    @cached_property
+    def texts(self) -> tuple[str, ...]:
+        texts = tuple(self.source.split())  # SPEC §1 whitespace is exactly str.isspace()
+        if len(texts) != self.starts.size:  # both follow SPEC §1; a mismatch is a bug
+            raise AssertionError("word split disagrees with the text kernel")
+        return texts
+
     def __len__(self) -> int:
-        return len(self.texts)
+        return self.starts.size
 
     def __getitem__(self, k: int) -> Word:
-        return Word(self.texts[k], int(self.starts[k]), int(self.ends[k]), bool(self.para[k]))
+        start, end = int(self.starts[k]), int(self.ends[k])
+        return Word(self.source[start:end], start, end, bool(self.para[k]))
 
     def __iter__(self) -> Iterator[Word]:
-        for k in range(len(self.texts)):
+        for k in range(len(self)):
             yield self[k]
 
     @property
@@ -74,12 +81,9 @@ class WordStream:
         """SPEC §1.5: words [a, b) joined by "\n\n" before paragraph starts, " " otherwise."""
         if a >= b:
             return ""
-        return "\n\n".join(" ".join(self.texts[lo:hi]) for lo, hi in self.paragraph_spans(a, b))
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
+        src = self.source
+        words = [src[s:e] for s, e in zip(self.starts[a:b].tolist(), self.ends[a:b].tolist())]
+        return "\n\n".join(" ".join(words[lo - a : hi - a]) for lo, hi in self.paragraph_spans(a, b))
 
 
 def code_points(text: str) -> np.ndarray:
@@ -97,32 +101,9 @@ def normalize(text: str) -> WordStream:
     """Split `text` into words with code-point offsets and paragraph flags."""
     if not isinstance(text, str):
         raise TypeError(f"normalize() takes a str, not {type(text).__name__}")
-    cp = code_points(text)
-    n_chars = cp.size
-    is_ws = np.take(_WS_TABLE, cp, mode="clip")
+    return stream_of(text, kernel.scan(text))
 
-    # Word edges: a word starts where a non-space follows a space (or the text start).
-    padded = np.empty(n_chars + 2, dtype=bool)
-    padded[0] = padded[-1] = True
-    padded[1:-1] = is_ws
-    del is_ws
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    starts = edges[0::2].astype(np.int64)
-    ends = edges[1::2].astype(np.int64)
 
-    texts = tuple(text.split())
-    if len(texts) != starts.size:  # both follow str.isspace(); a mismatch is a bug here
-        raise AssertionError("word split disagrees with whitespace table")
-
-    # Line breaks: every \r, and every \n not preceded by \r (so \r\n counts once).
-    is_cr = cp == 0x0D
-    lf = cp == 0x0A
-    lf[1:] &= ~is_cr[:-1]
-    lf |= is_cr
-    break_at = np.flatnonzero(lf)
-    del is_cr, lf, cp
-    para = np.zeros(starts.size, dtype=bool)
-    if starts.size > 1 and break_at.size > 1:
-        gap_breaks = np.searchsorted(break_at, starts[1:]) - np.searchsorted(break_at, ends[:-1])
-        para[1:] = gap_breaks >= 2
-    return WordStream(texts, _readonly(starts), _readonly(ends), _readonly(para))
+def stream_of(text: str, raw: RawScan) -> WordStream:
+    """The word stream of a kernel scan of `text`."""
+    return WordStream(text, raw.starts, raw.ends, raw.para)

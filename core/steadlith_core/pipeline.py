@@ -36,19 +36,19 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import tokens as token_counters
-from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words
+from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
 from .chunks import cut_boundary
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
+from .kernel import scan as scan_text, segment, window_fingerprints
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, spans
 from .lmx2_params import LMX2_RULE, Lmx2Params
-from .normalize import NORMALIZER_VERSION, normalize
+from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
-from .rabin import window_fingerprints
-from .segment import Cut, SnapPoints, segment
+from .segment import Cut, SnapPoints
 from .tokens import TokenCounter
 
 
@@ -76,11 +76,10 @@ class Document:
 
     def __init__(self, text: str):
         self.text = text
-        self.words = normalize(text)
-        encoded = utf8_words(self.words)
-        self.symbols = compute_symbols(self.words, encoded)
-        self.canonical = CanonicalText(self.words, encoded)
-        del encoded  # the largest transient of a run; the rest lives in arrays
+        raw = scan_text(text)  # one pass of the text kernel: nothing per word in Python
+        self.words = stream_of(text, raw)
+        self.symbols = raw.symbols
+        self.canonical = CanonicalText.of_scan(raw)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
         self._stages: dict[str, LRU] = {}

@@ -13,3 +13,27 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "bench: a quick smoke run of `steadlith bench` (--repeat 1, small file); timings not asserted"
     )
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="module", params=None)
+def text_kernel(request):
+    """Runs a module once per text kernel built here ("c" and "numpy"): the default
+    pipeline's document cache is cleared on each switch, so no result made by one
+    kernel answers a test of the other."""
+    from steadlith_core import kernel
+    from steadlith_core.pipeline import DEFAULT_PIPELINE
+
+    with kernel.using(request.param):
+        DEFAULT_PIPELINE.clear()
+        yield request.param
+    DEFAULT_PIPELINE.clear()
+
+
+def pytest_generate_tests(metafunc):
+    if "text_kernel" in metafunc.fixturenames:
+        from steadlith_core.kernel import KERNELS
+
+        metafunc.parametrize("text_kernel", KERNELS, indirect=True, scope="module")

@@ -11,6 +11,9 @@ from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, ch
 from steadlith_core.identity import IDENTITY_SCHEMA_VERSION
 from steadlith_core.pipeline import compute_symbols
 
+# Every test here runs once per text kernel (conftest.py: text_kernel).
+pytestmark = pytest.mark.usefixtures("text_kernel")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 EXPECTED = json.loads((GOLDEN / "expected.json").read_text(encoding="utf-8"))
 PARAM_SETS = EXPECTED["param_sets"]

@@ -43,6 +43,9 @@ from steadlith_core import (
 from steadlith_core.identity import chunk_hash
 from steadlith_core.params import INT_FIELDS
 
+# Every test here runs once per text kernel (conftest.py: text_kernel).
+pytestmark = pytest.mark.usefixtures("text_kernel")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 DEFAULT_POLY = 0x3DA3358B4DC173
 SNAP = "paragraph-sentence/1"

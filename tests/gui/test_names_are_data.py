@@ -92,7 +92,10 @@ NAMES = st.text(st.sampled_from(list("<>&\"' /bimgsrc=x\n\t\x1b\u202e\u2066\u206
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(NAMES)
 def test_any_tooltip_reads_back_as_the_text_given(qtbot, text):
-    assert rendered(plain_tooltip(text)) == visible_lines(text)
+    if text.isspace():  # nothing to show: no tooltip at all (Hypothesis found "\n\n")
+        assert plain_tooltip(text) == ""
+    else:
+        assert rendered(plain_tooltip(text)) == visible_lines(text)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])

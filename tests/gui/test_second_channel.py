@@ -72,7 +72,12 @@ def test_shifted_and_removed_differ_without_colour_in_the_overview_and_the_gutte
     shifted_stripe = stripe_pixels(window, "A", "shifted")
 
     window.set_params(ChunkerParams(min_tokens=48, max_tokens=160))
-    result = load_texts(qtbot, window, *deletion_pair())
+    pair = deletion_pair()
+    load_texts(qtbot, window, *pair)
+    # the parameter change analyses the old pair first: wait for the new pair's result
+    qtbot.waitUntil(lambda: window.result is not None and window.result.a is not None
+                    and window.result.a.text == pair[0] and window.result.comparison is not None, timeout=20_000)
+    result = window.result
     assert "removed" in result.comparison.status_a
     removed_overview = overview_pixels(window, "A", "removed")
     first_removed = result.comparison.status_a.index("removed")

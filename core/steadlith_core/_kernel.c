@@ -1,0 +1,477 @@
+/* The text-only stages of steadlith-norm/1 and tttd-v1 in one pass over UTF-8 bytes.
+ *
+ * scan(data) walks the bytes once and writes, per word: code-point offsets, the
+ * paragraph flag, the xxh3_64 symbol (SPEC §3) and the word's place in the canonical
+ * text (SPEC §1.5), which it writes as it goes. No Python object is made per word:
+ * the results are byte buffers that kernel.py views as numpy arrays.
+ *
+ * fingerprints(...) is the rolling form of the Rabin window of SPEC §3, with byte
+ * tables that kernel.py derives from the polynomial (rabin.ConstMul).
+ *
+ * xxh3_64 is written from the published xxHash specification (doc/xxhash_spec.md,
+ * "XXH3 Algorithm Description"); tests compare it with the `xxhash` package on every
+ * length from 0 to 2000 bytes under both seeds the spec uses.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || !defined(__SIZEOF_INT128__)
+/* The byte reads below are little-endian and the 64x64 products need a 128-bit type:
+ * elsewhere the build fails here, and the optional extension leaves the numpy path. */
+#error "the Steadlith kernel needs a little-endian host and a compiler with __int128"
+#endif
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint8_t u8;
+
+/* ---- xxh3_64 ------------------------------------------------------------------- */
+
+static const u64 P32_1 = 0x9E3779B1ULL, P32_2 = 0x85EBCA77ULL, P32_3 = 0xC2B2AE3DULL;
+static const u64 P64_1 = 0x9E3779B185EBCA87ULL, P64_2 = 0xC2B2AE3D27D4EB4FULL;
+static const u64 P64_3 = 0x165667B19E3779F9ULL, P64_4 = 0x85EBCA77C2B2AE63ULL;
+static const u64 P64_5 = 0x27D4EB2F165667C5ULL;
+static const u64 PMX_1 = 0x165667919E3779F9ULL, PMX_2 = 0x9FB21C651E98DF25ULL;
+
+#define SECRET_LEN 192
+static const u8 DEFAULT_SECRET[SECRET_LEN] = {
+    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+    0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+    0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+    0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+    0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+    0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+    0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+    0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+    0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+};
+
+/* The secret derived for seed 1 (inputs over 240 bytes only), filled once at import. */
+static u8 SEEDED_SECRET[SECRET_LEN];
+static u64 SEEDED_SECRET_SEED = 1;
+
+static inline u64 rd64(const u8 *p) { u64 v; memcpy(&v, p, 8); return v; } /* little-endian hosts */
+static inline u32 rd32(const u8 *p) { u32 v; memcpy(&v, p, 4); return v; }
+static inline u64 rotl64(u64 x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline u64 fold128(u64 a, u64 b) {
+    __uint128_t m = (__uint128_t)a * b;
+    return (u64)m ^ (u64)(m >> 64);
+}
+
+static inline u64 avalanche(u64 x) {
+    x ^= x >> 37;
+    x *= PMX_1;
+    return x ^ (x >> 32);
+}
+
+static inline u64 avalanche_xxh64(u64 x) {
+    x ^= x >> 33;
+    x *= P64_2;
+    x ^= x >> 29;
+    x *= P64_3;
+    return x ^ (x >> 32);
+}
+
+static inline u64 mix_step(const u8 *data, const u8 *secret, u64 seed) {
+    return fold128(rd64(data) ^ (rd64(secret) + seed), rd64(data + 8) ^ (rd64(secret + 8) - seed));
+}
+
+static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
+    u64 acc[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+    const size_t stripes_per_block = (SECRET_LEN - 64) / 8, block = 64 * stripes_per_block;
+    const size_t blocks = (len - 1) / block;
+    for (size_t b = 0; b <= blocks; b++) {
+        const u8 *blk = in + b * block;
+        size_t stripes = b < blocks ? stripes_per_block : ((len - 1) - blocks * block) / 64;
+        for (size_t s = 0; s < stripes; s++) {
+            for (int i = 0; i < 8; i++) {
+                u64 v = rd64(blk + 64 * s + 8 * i), key = v ^ rd64(secret + 8 * s + 8 * i);
+                acc[i ^ 1] += v;
+                acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
+            }
+        }
+        if (b < blocks) {
+            for (int i = 0; i < 8; i++) {
+                u64 a = acc[i];
+                a ^= a >> 47;
+                a ^= rd64(secret + SECRET_LEN - 64 + 8 * i);
+                acc[i] = a * P32_1;
+            }
+        }
+    }
+    for (int i = 0; i < 8; i++) { /* the last 64 bytes, as a stripe of their own */
+        u64 v = rd64(in + len - 64 + 8 * i), key = v ^ rd64(secret + SECRET_LEN - 71 + 8 * i);
+        acc[i ^ 1] += v;
+        acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
+    }
+    u64 result = (u64)len * P64_1;
+    for (int i = 0; i < 4; i++)
+        result += fold128(acc[2 * i] ^ rd64(secret + 11 + 16 * i), acc[2 * i + 1] ^ rd64(secret + 11 + 16 * i + 8));
+    return avalanche(result);
+}
+
+static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed);
+
+/* Inputs of up to 16 bytes (most words) inline; longer ones in a function of their own. */
+static inline __attribute__((always_inline)) u64 xxh3_64(const u8 *in, size_t len, u64 seed) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len > 16) return xxh3_64_over_16(in, len, seed);
+    if (len > 8) {
+        u64 lo = ((rd64(s + 24) ^ rd64(s + 32)) + seed) ^ rd64(in);
+        u64 hi = ((rd64(s + 40) ^ rd64(s + 48)) - seed) ^ rd64(in + len - 8);
+        return avalanche(len + __builtin_bswap64(lo) + hi + fold128(lo, hi));
+    }
+    if (len >= 4) {
+        u64 modified = seed ^ ((u64)__builtin_bswap32((u32)seed) << 32);
+        u64 combined = (u64)rd32(in + len - 4) | ((u64)rd32(in) << 32);
+        u64 v = ((rd64(s + 8) ^ rd64(s + 16)) - modified) ^ combined;
+        v ^= rotl64(v, 49) ^ rotl64(v, 24);
+        v *= PMX_2;
+        v ^= (v >> 35) + len;
+        v *= PMX_2;
+        return v ^ (v >> 28);
+    }
+    if (len > 0) {
+        u32 combined = (u32)in[len - 1] | ((u32)len << 8) | ((u32)in[0] << 16) | ((u32)in[len >> 1] << 24);
+        u64 v = ((u64)(rd32(s) ^ rd32(s + 4)) + seed) ^ (u64)combined;
+        return avalanche_xxh64(v);
+    }
+    return avalanche_xxh64(seed ^ rd64(s + 56) ^ rd64(s + 64));
+}
+
+static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len <= 128) {
+        u64 acc = (u64)len * P64_1;
+        size_t rounds = ((len - 1) >> 5) + 1;
+        for (size_t i = rounds; i-- > 0;) {
+            acc += mix_step(in + 16 * i, s + 32 * i, seed);
+            acc += mix_step(in + len - 16 * i - 16, s + 32 * i + 16, seed);
+        }
+        return avalanche(acc);
+    }
+    if (len <= 240) {
+        u64 acc = (u64)len * P64_1;
+        size_t chunks = len >> 4;
+        for (size_t i = 0; i < 8; i++) acc += mix_step(in + 16 * i, s + 16 * i, seed);
+        acc = avalanche(acc);
+        for (size_t i = 8; i < chunks; i++) acc += mix_step(in + 16 * i, s + 16 * (i - 8) + 3, seed);
+        acc += mix_step(in + len - 16, s + 119, seed);
+        return avalanche(acc);
+    }
+    if (seed == 0) return xxh3_long(in, len, DEFAULT_SECRET);
+    if (seed == SEEDED_SECRET_SEED) return xxh3_long(in, len, SEEDED_SECRET);
+    u8 derived[SECRET_LEN];
+    for (int i = 0; i < SECRET_LEN / 16; i++) {
+        u64 lo = rd64(DEFAULT_SECRET + 16 * i) + seed, hi = rd64(DEFAULT_SECRET + 16 * i + 8) - seed;
+        memcpy(derived + 16 * i, &lo, 8);
+        memcpy(derived + 16 * i + 8, &hi, 8);
+    }
+    return xxh3_long(in, len, derived);
+}
+
+/* ---- scan ---------------------------------------------------------------------- */
+
+/* Byte classes of the scan: a word byte, an ASCII space that is no line break, \n, \r,
+ * and the lead bytes of the only multi-byte sequences that can be whitespace. */
+enum { C_WORD = 0, C_SPACE, C_LF, C_CR, C_LEAD_C2, C_LEAD_E1, C_LEAD_E2, C_LEAD_E3 };
+static u8 BYTE_CLASS[256];
+
+static void init_tables(void) {
+    for (int b = 0x09; b <= 0x0D; b++) BYTE_CLASS[b] = C_SPACE;
+    for (int b = 0x1C; b <= 0x1F; b++) BYTE_CLASS[b] = C_SPACE;
+    BYTE_CLASS[0x20] = C_SPACE;
+    BYTE_CLASS['\n'] = C_LF;
+    BYTE_CLASS['\r'] = C_CR;
+    BYTE_CLASS[0xC2] = C_LEAD_C2;
+    BYTE_CLASS[0xE1] = C_LEAD_E1;
+    BYTE_CLASS[0xE2] = C_LEAD_E2;
+    BYTE_CLASS[0xE3] = C_LEAD_E3;
+    memcpy(SEEDED_SECRET, DEFAULT_SECRET, SECRET_LEN);
+    for (int i = 0; i < SECRET_LEN / 16; i++) {
+        u64 lo = rd64(DEFAULT_SECRET + 16 * i) + SEEDED_SECRET_SEED;
+        u64 hi = rd64(DEFAULT_SECRET + 16 * i + 8) - SEEDED_SECRET_SEED;
+        memcpy(SEEDED_SECRET + 16 * i, &lo, 8);
+        memcpy(SEEDED_SECRET + 16 * i + 8, &hi, 8);
+    }
+}
+
+/* Length in bytes of the whitespace character at p (0 when p starts no whitespace
+ * character), for the multi-byte whitespace of SPEC §1: U+0085, U+00A0, U+1680,
+ * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. */
+static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
+    ptrdiff_t left = end - p;
+    switch (cls) {
+    case C_LEAD_C2:
+        return (left >= 2 && (p[1] == 0x85 || p[1] == 0xA0)) ? 2 : 0;
+    case C_LEAD_E1:
+        return (left >= 3 && p[1] == 0x9A && p[2] == 0x80) ? 3 : 0;
+    case C_LEAD_E2:
+        if (left < 3) return 0;
+        if (p[1] == 0x80) return (p[2] <= 0x8A && p[2] >= 0x80) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF ? 3 : 0;
+        return (p[1] == 0x81 && p[2] == 0x9F) ? 3 : 0;
+    case C_LEAD_E3:
+        return (left >= 3 && p[1] == 0x80 && p[2] == 0x80) ? 3 : 0;
+    }
+    return 0;
+}
+
+static PyObject *new_buffer(Py_ssize_t size) { return PyByteArray_FromStringAndSize(NULL, size); }
+
+static int shrink(PyObject *buf, Py_ssize_t size) { return PyByteArray_Resize(buf, size); }
+
+/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends)
+ * data: the text's UTF-8 bytes (any buffer). Every output but `canonical` is a bytearray
+ * of n items (int64, int64, uint8, uint64, int64); `canonical`, the canonical text, is
+ * bytes: it is never longer than the input, as each separator replaces a gap at least
+ * as long (two line breaks are two bytes or more). */
+static PyObject *scan(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyUnicode_Check(arg)) {
+        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
+        if (!PyUnicode_IS_ASCII(arg)) {
+            PyErr_SetString(PyExc_TypeError, "scan() takes UTF-8 bytes, or a str only when it is ASCII");
+            return NULL;
+        }
+        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const u8 *data = view.buf, *end = data + view.len;
+    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
+     * pages of the buffers that stay unwritten are never touched, then given back. */
+    Py_ssize_t cap = (view.len + 1) / 2;
+    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
+    PyObject *b_sym = new_buffer(cap * 8), *b_canon = PyBytes_FromStringAndSize(NULL, view.len + 16), *b_cend = new_buffer(cap * 8);
+    PyObject *result = NULL;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend) goto done;
+
+    int64_t *starts = (int64_t *)PyByteArray_AS_STRING(b_starts), *ends = (int64_t *)PyByteArray_AS_STRING(b_ends);
+    u8 *para = (u8 *)PyByteArray_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
+    u64 *sym = (u64 *)PyByteArray_AS_STRING(b_sym);
+    int64_t *cend = (int64_t *)PyByteArray_AS_STRING(b_cend);
+
+    Py_ssize_t n = 0, out = 0;
+    Py_BEGIN_ALLOW_THREADS
+    const u8 *p = data;
+    /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
+    int64_t cont = 0;
+    int breaks = 0, prev_cr = 0;
+    while (p < end) {
+        /* the gap: whitespace up to the next word, counting its line breaks */
+        while (p < end) {
+            int cls = BYTE_CLASS[*p];
+            if (cls == C_SPACE) { prev_cr = 0; p++; }
+            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
+            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
+            else if (cls >= C_LEAD_C2) {
+                int w = multibyte_space(p, end, cls);
+                if (!w) break;
+                prev_cr = 0; p += w; cont += w - 1;
+            } else break;
+        }
+        if (p >= end) break;
+        /* the word */
+        const u8 *w0 = p;
+        int is_para = n > 0 && breaks >= 2;
+        starts[n] = (int64_t)(p - data) - cont;
+        while (p < end) {
+            u8 b = *p;
+            if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
+            int cls = BYTE_CLASS[b];
+            if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
+            else if (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls)) p++;
+            else break;
+        }
+        size_t len = (size_t)(p - w0);
+        ends[n] = (int64_t)(p - data) - cont;
+        para[n] = (u8)is_para;
+        sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        if (n > 0) {
+            if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
+            else canon[out++] = ' ';
+        }
+        if (w0 + len + 16 <= end) {
+            /* whole 16-byte blocks: the output has 16 bytes of slack and the input goes on */
+            for (size_t i = 0; i < len; i += 16) memcpy(canon + out + i, w0 + i, 16);
+        } else {
+            memcpy(canon + out, w0, len);
+        }
+        out += (Py_ssize_t)len;
+        cend[n] = out;
+        n++;
+        breaks = 0;
+        prev_cr = 0;
+    }
+    Py_END_ALLOW_THREADS
+
+    if (shrink(b_starts, n * 8) < 0 || shrink(b_ends, n * 8) < 0 || shrink(b_para, n) < 0 ||
+        shrink(b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(b_cend, n * 8) < 0)
+        goto done;
+    result = Py_BuildValue("nOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
+    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* ---- Rabin window ------------------------------------------------------------- */
+
+static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t *rows) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % (256 * 8) != 0 || view->len == 0 || view->len > 8 * 256 * 8) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "a table must be 1 to 8 rows of 256 uint64");
+        return -1;
+    }
+    *rows = view->len / (256 * 8);
+    return 0;
+}
+
+static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
+    u64 r = 0;
+    for (Py_ssize_t i = 0; i < rows; i++) r ^= table[256 * i + ((v >> (8 * i)) & 0xFF)];
+    return r;
+}
+
+/* fingerprints(symbols, window, reduce, shift, drop) -> bytearray of uint64
+ * F_k = F_(k-1) * x^64 + s_k - s_(k-w) * x^(64 w)  (mod P, in GF(2)): `reduce` maps
+ * s to s mod P, `shift` maps F to F x^64 mod P, `drop` maps s to s x^(64 w) mod P. */
+static PyObject *fingerprints(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_reduce, *o_shift, *o_drop;
+    Py_ssize_t window;
+    if (!PyArg_ParseTuple(args, "OnOOO", &o_sym, &window, &o_reduce, &o_shift, &o_drop)) return NULL;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8;
+    PyObject *out = new_buffer(n * 8);
+    if (out) {
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
+        u64 *f = (u64 *)PyByteArray_AS_STRING(out), acc = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < n; k++) {
+            acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+            if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+            f[k] = acc;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
+    return out;
+}
+
+/* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
+
+/* First index i in [lo, hi) with a[i] >= v (or > v when `right`), else hi. */
+static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t v, int right) {
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (right ? a[mid] <= v : a[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != 8 || view->format == NULL || (strcmp(view->format, "l") && strcmp(view->format, "q"))) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an int64 array", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* segment(cum, primary, backup, min_tokens, max_tokens) -> (count, starts, ends, kinds)
+ * The chunk-by-chunk walk of segment.py: binary searches over the cumulative tokens
+ * and the sorted candidate positions. min/max arrive clamped to the total + 1. Kinds:
+ * 0 primary, 1 backup, 2 hard, 3 end. */
+static PyObject *segment(PyObject *self, PyObject *args) {
+    PyObject *o_cum, *o_primary, *o_backup;
+    long long min_tokens, max_tokens;
+    if (!PyArg_ParseTuple(args, "OOOLL", &o_cum, &o_primary, &o_backup, &min_tokens, &max_tokens)) return NULL;
+    Py_buffer cv, pv, bv;
+    if (get_int64s(o_cum, &cv, "cum") < 0) return NULL;
+    if (get_int64s(o_primary, &pv, "primary") < 0) { PyBuffer_Release(&cv); return NULL; }
+    if (get_int64s(o_backup, &bv, "backup") < 0) { PyBuffer_Release(&cv); PyBuffer_Release(&pv); return NULL; }
+    const int64_t *cum = cv.buf, *primary = pv.buf, *backup = bv.buf;
+    Py_ssize_t n = cv.len / 8 - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
+    PyObject *b_starts = NULL, *b_ends = NULL, *b_kinds = NULL, *result = NULL;
+    if (n < 0) { PyErr_SetString(PyExc_ValueError, "cum must have n + 1 entries"); goto done; }
+    /* every chunk holds a word: at most n chunks */
+    b_starts = new_buffer(n * 8); b_ends = new_buffer(n * 8); b_kinds = new_buffer(n);
+    if (!b_starts || !b_ends || !b_kinds) goto done;
+    int64_t *starts = (int64_t *)PyByteArray_AS_STRING(b_starts), *ends = (int64_t *)PyByteArray_AS_STRING(b_ends);
+    u8 *kinds = (u8 *)PyByteArray_AS_STRING(b_kinds);
+    Py_ssize_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t s = 0;
+    while (s < n) {
+        int64_t base = cum[s];
+        /* first i >= s whose inclusion brings the chunk to min_tokens */
+        Py_ssize_t i_min = search(cum, s, n + 1, base + min_tokens, 0) - 1;
+        if (i_min < s) i_min = s;
+        /* first i > s whose inclusion would exceed max_tokens (n if none) */
+        Py_ssize_t i_over = search(cum, s, n + 1, base + max_tokens, 1) - 1;
+        if (i_over <= s) i_over = s + 1;
+        Py_ssize_t limit = i_over < n ? i_over : n, end;
+        u8 kind;
+        Py_ssize_t k = search(primary, 0, n_primary, i_min, 0);
+        if (k < n_primary && primary[k] < limit) { end = primary[k] + 1; kind = 0; }
+        else if (i_over < n) {
+            k = search(backup, 0, n_backup, limit, 0) - 1;
+            if (k >= 0 && backup[k] >= i_min) { end = backup[k] + 1; kind = 1; }
+            else { end = i_over; kind = 2; }
+        } else { end = n; kind = 3; }
+        starts[count] = s; ends[count] = end; kinds[count] = kind;
+        count++;
+        s = end;
+    }
+    Py_END_ALLOW_THREADS
+    if (shrink(b_starts, count * 8) < 0 || shrink(b_ends, count * 8) < 0 || shrink(b_kinds, count) < 0) goto done;
+    result = Py_BuildValue("nOOO", count, b_starts, b_ends, b_kinds);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_kinds);
+    PyBuffer_Release(&cv); PyBuffer_Release(&pv); PyBuffer_Release(&bv);
+    return result;
+}
+
+static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "y*|K", &view, &seed)) return NULL;
+    u64 h = xxh3_64(view.buf, (size_t)view.len, (u64)seed);
+    PyBuffer_Release(&view);
+    return PyLong_FromUnsignedLongLong(h);
+}
+
+static PyMethodDef METHODS[] = {
+    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends)"},
+    {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop)"},
+    {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
+    {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_kernel", "Steadlith's compiled text kernel", -1, METHODS};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    init_tables();
+    return PyModule_Create(&MODULE);
+}

@@ -1,0 +1,260 @@
+"""The text scan on numpy alone: what the compiled kernel computes, from the same UTF-8
+bytes, for a platform where the extension could not be built.
+
+Everything is a pass over a whole byte array, never a loop over words: whitespace by a
+byte table plus a check of the lead bytes of the few multi-byte whitespace characters;
+code-point offsets by counting the UTF-8 continuation bytes before each byte offset;
+the canonical text by one boolean compress (each word's bytes, plus the first one or
+two bytes of the gap after it, overwritten by the separator); xxh3_64 vectorized over
+words of up to 128 bytes, grouped by the length classes of the xxHash specification.
+Only longer words, rare in prose, are hashed one by one by the `xxhash` package.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import xxhash
+
+
+class RawScan(NamedTuple):
+    """Per-word arrays of a scan, in word order (the layout both kernels return)."""
+
+    starts: np.ndarray  # int64 code-point offset of each word in the source
+    ends: np.ndarray  # int64
+    para: np.ndarray  # bool: the word starts a paragraph (SPEC §1.4)
+    symbols: np.ndarray  # uint64 xxh3_64 of the word's UTF-8, seed 1 at paragraph starts
+    canonical: bytes  # the canonical UTF-8 text of the whole stream (SPEC §1.5)
+    canonical_ends: np.ndarray  # int64 end of each word in `canonical`
+
+
+# ---- xxh3_64 for many short inputs at once -----------------------------------------
+
+_SECRET = bytes.fromhex(
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
+    "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
+    "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
+    "a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931c89f7ec9d9787364"
+    "eac5ac8334d3ebc3c581a0fffa1363eb170ddd51b7f0da49d316552629d4689e"
+    "2b16be587d47a1fc8ff8b8d17ad031ce45cb3a8f95160428afd7fbcabb4b407e"
+)  # the default secret of the xxHash specification
+_U64 = np.uint64
+_P64_1, _P64_2, _P64_3 = _U64(0x9E3779B185EBCA87), _U64(0xC2B2AE3D27D4EB4F), _U64(0x165667B19E3779F9)
+_PMX_1, _PMX_2 = _U64(0x165667919E3779F9), _U64(0x9FB21C651E98DF25)
+_M32 = _U64(0xFFFFFFFF)
+
+
+def _s64(offset: int) -> np.uint64:
+    return _U64(int.from_bytes(_SECRET[offset : offset + 8], "little"))
+
+
+def _s32(offset: int) -> int:
+    return int.from_bytes(_SECRET[offset : offset + 4], "little")
+
+
+def _fold128(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """low ^ high of the 128-bit product a * b, from 32-bit halves (no overflow: the
+    cross sum is at most 2^64 - 1)."""
+    s32 = _U64(32)
+    a_lo, a_hi, b_lo, b_hi = a & _M32, a >> s32, b & _M32, b >> s32
+    ll, lh, hl, hh = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+    cross = (ll >> s32) + (lh & _M32) + hl
+    high = hh + (lh >> s32) + (cross >> s32)
+    low = (cross << s32) | (ll & _M32)
+    return low ^ high
+
+
+def _avalanche(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> _U64(37))
+    x = x * _PMX_1
+    return x ^ (x >> _U64(32))
+
+
+def _avalanche_xxh64(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> _U64(33))
+    x = x * _P64_2
+    x = x ^ (x >> _U64(29))
+    x = x * _P64_3
+    return x ^ (x >> _U64(32))
+
+
+def _rotl(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << _U64(r)) | (x >> _U64(64 - r))
+
+
+def _reader(data: np.ndarray, dtype: str) -> np.ndarray:
+    """An overlapping view: element i is the little-endian value of the bytes at i."""
+    width = np.dtype(dtype).itemsize
+    padded = np.zeros(data.size + width, dtype=np.uint8)
+    padded[: data.size] = data
+    return np.ndarray((data.size + 1,), dtype=dtype, buffer=padded, strides=(1,))
+
+
+def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64)."""
+    out = np.empty(starts.size, dtype=np.uint64)
+    starts = starts.astype(np.int64, copy=False)
+    lengths = lengths.astype(np.int64, copy=False)
+    seeds = seeds.astype(np.uint64, copy=False)
+    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
+    padded = np.zeros(data.size + 16, dtype=np.uint8)
+    padded[8 : 8 + data.size] = data
+    r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    with np.errstate(over="ignore"):
+        k = np.flatnonzero(lengths == 0)
+        if k.size:
+            out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
+
+        # Inputs of 1 to 16 bytes read nothing but their first and last 8 bytes.
+        short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
+        s, n = starts[short], lengths[short]
+        first, last = r64[s + 8], r64[s + n]
+        del s
+
+        c = np.flatnonzero(n <= 3)
+        if c.size:
+            f, nc = first[c], n[c].astype(np.uint64)
+            combined = (
+                (last[c] >> _U64(56))  # the last byte
+                | (nc << _U64(8))
+                | ((f & _U64(0xFF)) << _U64(16))
+                | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
+            )
+            out[short[c]] = _avalanche_xxh64((_U64(_s32(0) ^ _s32(4)) + seeds[short[c]]) ^ combined)
+
+        c = np.flatnonzero((n >= 4) & (n <= 8))
+        if c.size:
+            seed = seeds[short[c]]
+            swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+            modified = seed ^ (swapped << _U64(32))
+            combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
+            v = ((_s64(8) ^ _s64(16)) - modified) ^ combined
+            v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
+            v = v * _PMX_2
+            v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
+            v = v * _PMX_2
+            out[short[c]] = v ^ (v >> _U64(28))
+
+        c = np.flatnonzero(n >= 9)
+        if c.size:
+            seed = seeds[short[c]]
+            lo = ((_s64(24) ^ _s64(32)) + seed) ^ first[c]
+            hi = ((_s64(40) ^ _s64(48)) - seed) ^ last[c]
+            out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
+        del first, last
+
+        k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
+        if k.size:
+            s, n, seed = starts[k], lengths[k], seeds[k]
+            acc = n.astype(np.uint64) * _P64_1
+            rounds = ((n - 1) >> 5) + 1
+            # the spec adds round i for i = rounds-1 .. 0; addition mod 2^64 commutes
+            for i in range(4):
+                m = rounds > i
+                sm, nm, seedm = s[m], n[m], seed[m]
+                front = r64[sm + 16 * i + 8] ^ (_s64(32 * i) + seedm), r64[sm + 16 * i + 16] ^ (_s64(32 * i + 8) - seedm)
+                tail = sm + nm - 16 * i - 16
+                back = r64[tail + 8] ^ (_s64(32 * i + 16) + seedm), r64[tail + 16] ^ (_s64(32 * i + 24) - seedm)
+                acc[m] += _fold128(*front) + _fold128(*back)
+            out[k] = _avalanche(acc)
+
+    long_words = np.flatnonzero(lengths > 128).tolist()
+    if long_words:
+        raw = data.tobytes() if len(long_words) > 64 else None
+        for k in long_words:
+            a, b = int(starts[k]), int(starts[k] + lengths[k])
+            piece = raw[a:b] if raw is not None else data[a:b].tobytes()
+            out[k] = xxhash.xxh3_64_intdigest(piece, int(seeds[k]))
+    return out
+
+
+# ---- the scan ---------------------------------------------------------------------
+
+_U8 = np.uint8
+
+
+def _whitespace(b: np.ndarray) -> np.ndarray:
+    """True at every byte of a whitespace character (SPEC §1)."""
+    # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020
+    ws = (b == 0x20) | ((b - _U8(0x09)) < _U8(5)) | ((b - _U8(0x1C)) < _U8(4))
+    # the multi-byte ones start with C2, E1, E2 or E3
+    leads = np.flatnonzero((b - _U8(0xC2)) < _U8(0x22))
+    if leads.size:
+        leads = leads[np.isin(b[leads], (0xC2, 0xE1, 0xE2, 0xE3))]
+    if leads.size:
+        padded = np.zeros(b.size + 2, dtype=np.uint8)
+        padded[: b.size] = b
+        lead, b1, b2 = b[leads], padded[leads + 1], padded[leads + 2]
+        two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
+        three = (
+            ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
+            # U+2000..U+200A (a continuation byte is >= 0x80), U+2028, U+2029, U+202F
+            | ((lead == 0xE2) & (b1 == 0x80) & ((b2 <= 0x8A) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF)))
+            | ((lead == 0xE2) & (b1 == 0x81) & (b2 == 0x9F))  # U+205F
+            | ((lead == 0xE3) & (b1 == 0x80) & (b2 == 0x80))  # U+3000
+        )
+        at = leads[two | three]
+        ws[at] = True
+        ws[at + 1] = True
+        ws[leads[three] + 2] = True
+    return ws
+
+
+def scan(data: bytes) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    ws = _whitespace(b)
+    padded = np.ones(b.size + 2, dtype=bool)
+    padded[1:-1] = ws
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    del padded
+    byte_starts, byte_ends = edges[0::2], edges[1::2]
+    n = byte_starts.size
+
+    # A code point's offset is its byte offset less the continuation bytes before it.
+    # Place each continuation byte after the word that starts at or before it: it is in
+    # that word, or in the gap after it (a multi-byte space).
+    byte_lengths = byte_ends - byte_starts
+    continuation = np.flatnonzero((b & _U8(0xC0)) == _U8(0x80))
+    owner = np.searchsorted(byte_starts, continuation, "right") - 1
+    # before word k: those owned by words before it, or by none (the leading gap)
+    before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
+    inside = owner >= 0
+    inside[inside] = continuation[inside] < byte_ends[owner[inside]]
+    starts = byte_starts - before
+    ends = starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
+    del continuation, owner, inside, before
+
+    # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
+    # They lie in gaps; the gap before word k holds those placed before word k.
+    cr = np.flatnonzero(b == 0x0D)
+    lf = np.flatnonzero(b == 0x0A)
+    if cr.size:
+        lf = lf[~np.isin(lf - 1, cr)]
+    gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
+    para = np.bincount(gap_of_break, minlength=n + 1)[:n] >= 2
+    if n:
+        para[0] = False  # word 0 never starts a paragraph
+
+    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64))
+
+    # Canonical text: keep each word and the first byte (two at a paragraph start) of
+    # the gap before the next word, then write the separators over the kept gap bytes.
+    # A paragraph's gap holds two line breaks, so it has the two bytes to keep.
+    sep = np.where(para, 2, 1)
+    if n:
+        sep[0] = 0
+    canonical_ends = np.cumsum(byte_lengths + sep)
+    keep = ~ws
+    del ws
+    keep[byte_ends[:-1]] = True
+    keep[byte_ends[:-1][para[1:]] + 1] = True
+    canonical = b[keep]
+    del keep
+    gap = (canonical_ends - byte_lengths - sep)[1:]
+    canonical[gap] = ord(" ")
+    paragraph_gaps = gap[para[1:]]
+    canonical[paragraph_gaps] = ord("\n")
+    canonical[paragraph_gaps + 1] = ord("\n")
+    return RawScan(starts.astype(np.int64), ends.astype(np.int64), para, symbols, canonical.tobytes(), canonical_ends)

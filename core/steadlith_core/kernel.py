@@ -1,0 +1,156 @@
+"""Which implementation runs the text-only stages: the compiled kernel or numpy.
+
+`KERNEL` is "c" when the optional extension `_kernel` was built at install and "numpy"
+otherwise, or when the environment variable STEADLITH_KERNEL=numpy forces the fallback
+(then the process behaves as if the extension were absent).
+Both paths return the same arrays bit for bit (tests/core/test_kernels.py compares
+them); `use(name)` switches the process between them, which the tests and the benchmark
+do to run both side by side.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from . import bytescan
+from .bytescan import RawScan
+from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
+from .segment import KINDS, Cut, SnapPoints, segment as python_segment
+
+try:
+    # by name: the extension has no source for import-linter to find, and a plain
+    # `from . import _kernel` would read as an import of the whole package
+    _kernel = importlib.import_module(f"{__package__}._kernel")
+except ImportError:  # no compiler at install time: the numpy path does everything
+    _kernel = None
+
+ENV_VAR = "STEADLITH_KERNEL"
+# STEADLITH_KERNEL=numpy makes the process behave as if the extension were not built.
+_FORCED_NUMPY = os.environ.get(ENV_VAR, "").strip().lower() == "numpy"
+KERNELS = ("c", "numpy") if _kernel is not None and not _FORCED_NUMPY else ("numpy",)
+KERNEL = KERNELS[0]
+
+
+def active() -> str:
+    """The kernel in use now ("c" or "numpy")."""
+    return KERNEL
+
+
+def use(name: str) -> None:
+    """Run the text stages with kernel `name` from now on. Documents already cached
+    by a Pipeline keep the arrays they were made with (both kernels agree anyway)."""
+    global KERNEL
+    if name not in ("c", "numpy"):
+        raise ValueError(f"unknown kernel {name!r}; known: c, numpy")
+    if name not in KERNELS:
+        why = f"{ENV_VAR}=numpy is set" if _FORCED_NUMPY else "it was not built (no C compiler at install?)"
+        raise ValueError(f"the compiled kernel is not available: {why}")
+    KERNEL = name
+
+
+@contextmanager
+def using(name: str) -> Iterator[None]:
+    previous = KERNEL
+    use(name)
+    try:
+        yield
+    finally:
+        use(previous)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def scan(text: str) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3)."""
+    if KERNEL == "c" and text.isascii():
+        data: str | bytes = text  # the compiled scan reads an ASCII str in place
+    else:
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
+            data = text.encode("utf-8", "surrogatepass")
+    if KERNEL == "c":
+        n, starts, ends, para, symbols, canonical, canonical_ends = _kernel.scan(data)
+        del data
+        raw = RawScan(
+            np.frombuffer(starts, dtype=np.int64),
+            np.frombuffer(ends, dtype=np.int64),
+            np.frombuffer(para, dtype=np.bool_),
+            np.frombuffer(symbols, dtype=np.uint64),
+            canonical,
+            np.frombuffer(canonical_ends, dtype=np.int64),
+        )
+    else:
+        raw = bytescan.scan(data)
+    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends):
+        if a.flags.writeable:
+            a.flags.writeable = False
+    return raw
+
+
+def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
+    """F_k for every word (SPEC §3): a rolling window in C, by doubling in numpy."""
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        return numpy_fingerprints(symbols, window, p)
+    # A window longer than the stream never drops a symbol.
+    w = max(1, min(window, symbols.size))
+    reduce, shift, drop = _rolling_tables(p, w)
+    return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop), dtype=np.uint64)
+
+
+@lru_cache(maxsize=16)
+def _rolling_tables(p: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables of the rolling window: s -> s mod p, F -> F x^64 mod p and
+    s -> s x^(64 w) mod p (building them costs more than rolling over 1 MB of words)."""
+    return (
+        ConstMul(1, p, 64).tables,
+        ConstMul(powmod_x(64, p), p, degree(p)).tables,
+        ConstMul(powmod_x(64 * w, p), p, 64).tables,
+    )
+
+
+def segment(
+    cum: np.ndarray,
+    primary: Sequence[int],
+    backup: Sequence[int],
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> list[Cut]:
+    """tttd-v1 cuts (segment.segment): in C unless snapping is on or numpy runs."""
+    if KERNEL != "c" or snap_window:
+        return python_segment(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+    past_end = int(cum[-1]) + 1  # searching past the total finds n, as in segment.py
+    count, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64),
+        np.asarray(primary, dtype=np.int64),
+        np.asarray(backup, dtype=np.int64),
+        min(min_tokens, past_end),
+        min(max_tokens, past_end),
+    )
+    new = tuple.__new__
+    names = [KINDS[k] for k in bytes(kinds)]
+    return [
+        new(Cut, (s, e, kind, False))
+        for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
+    ]
+
+
+def xxh3_64(data: bytes, seed: int = 0) -> int:
+    """xxh3_64 of the active kernel (the C one, or the numpy one on one input)."""
+    if KERNEL == "c":
+        return _kernel.xxh3_64(data, seed)
+    b = np.frombuffer(data, dtype=np.uint8)
+    one = np.zeros(1, dtype=np.int64)
+    return int(bytescan.xxh3_64_many(b, one, np.array([len(data)]), np.array([seed], dtype=np.uint64))[0])

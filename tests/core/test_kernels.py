@@ -1,0 +1,222 @@
+"""The two text kernels agree bit for bit, and each agrees with its references.
+
+The compiled kernel (`_kernel.c`) and the numpy fallback (`bytescan.py`) are fed the
+same texts: random Unicode built from every SPEC §1 whitespace code point, line-break
+mixes, astral characters and very long words. Every array they return must be equal.
+Their xxh3_64 must equal the `xxhash` package on every length from 0 to 2000 bytes
+under both seeds of SPEC §3, and their Rabin windows must equal the doubling form.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import xxhash
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import steadlith_core
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, register_counter, unregister_counter
+from steadlith_core.bytescan import xxh3_64_many
+from steadlith_core.normalize import WHITESPACE
+from steadlith_core.rabin import window_fingerprints as doubling_fingerprints
+
+needs_c = pytest.mark.skipif("c" not in kernel.KERNELS, reason="the compiled kernel is not built here")
+
+WORD_CHARS = ["a", "Z", "7", ".", "\u00e9", "\u00ff", "\u0100", "\u65e5", "\U0001F680", "\U00010348",
+              "\ufeff", "\u200b", "\u0080", "\u00c2"]
+PIECES = st.one_of(
+    st.sampled_from([chr(c) for c in WHITESPACE]),
+    st.sampled_from(["\r\n", "\n\r", "\r\r", "\n\n", "\r\n\r\n", " \r \n "]),
+    st.sampled_from(WORD_CHARS),
+    st.text(min_size=1, max_size=6),  # anything Hypothesis likes, surrogates excluded below
+    st.builds(lambda ch, k: ch * k, st.sampled_from(WORD_CHARS), st.integers(100, 3000)),  # very long words
+)
+TEXTS = st.lists(PIECES, max_size=60).map("".join).filter(lambda t: not any(0xD800 <= ord(c) < 0xE000 for c in t))
+
+
+def scans(text: str):
+    with kernel.using("c"):
+        c = kernel.scan(text)
+    with kernel.using("numpy"):
+        n = kernel.scan(text)
+    return c, n
+
+
+@needs_c
+@settings(max_examples=300)
+@given(TEXTS)
+@example("")
+@example(" \u3000\u2028 ")
+@example("a\r\n\r\nb\rc\n\rd\u2029\u2029e")
+@example("x" * 5000 + "\u00a0" + "\U0001F680" * 700)
+def test_both_kernels_return_the_same_arrays(text):
+    c, n = scans(text)
+    for field in ("starts", "ends", "para", "symbols", "canonical_ends"):
+        got, want = getattr(c, field), getattr(n, field)
+        assert got.dtype == want.dtype, field
+        assert np.array_equal(got, want), field
+    assert c.canonical == n.canonical
+    # and both are SPEC §1 itself: words are str.split(), offsets index the source
+    words = text.split()
+    assert [text[s:e] for s, e in zip(c.starts.tolist(), c.ends.tolist())] == words
+    assert c.canonical.decode() == steadlith_core.normalize(text).canonical_text(0, len(words))
+
+
+def _random_inputs(seed: int):
+    rng = random.Random(seed)
+    for length in range(0, 2001):
+        yield rng.randbytes(length)
+
+
+@needs_c
+def test_compiled_xxh3_equals_xxhash_on_every_length_and_both_seeds():
+    for data in _random_inputs(1):
+        for seed in (0, 1):
+            assert steadlith_core.kernel._kernel.xxh3_64(data, seed) == xxhash.xxh3_64_intdigest(data, seed), (
+                len(data), seed)
+
+
+def test_numpy_xxh3_equals_xxhash_on_every_length_and_both_seeds():
+    inputs = list(_random_inputs(2))
+    blob = b"".join(inputs)
+    lengths = np.array([len(d) for d in inputs], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    for seed in (0, 1):
+        got = xxh3_64_many(np.frombuffer(blob, dtype=np.uint8), starts, lengths, np.full(lengths.size, seed))
+        want = [xxhash.xxh3_64_intdigest(d, seed) for d in inputs]
+        assert got.tolist() == want
+
+
+@needs_c
+@settings(max_examples=60)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), max_size=300),
+    st.integers(1, 40),
+    # irreducible, of degree 53 (the default), 13, 8 and 63
+    st.sampled_from([0x3DA3358B4DC173, 0x201B, 0x11B, 0x8000000000000003]),
+)
+def test_rolling_and_doubling_rabin_windows_agree(symbols, window, poly):
+    s = np.array(symbols, dtype=np.uint64)
+    with kernel.using("c"):
+        rolling = kernel.window_fingerprints(s, window, poly)
+    assert rolling.tolist() == doubling_fingerprints(s, window, poly).tolist()
+
+
+def test_chunking_makes_no_word_strings_unless_asked():
+    """The built-in counters read offsets only: `texts` is made on first use."""
+    result = Pipeline().chunk("one two  three\n\nfour " * 50, ChunkerParams(min_tokens=4, max_tokens=16))
+    assert "texts" not in vars(result.words)
+    assert result.words.texts[:3] == ("one", "two", "three")
+
+
+def test_a_registered_per_word_counter_still_sees_each_word():
+    seen = []
+
+    def count(word: str) -> int:
+        seen.append(word)
+        return len(word)
+
+    register_counter(TokenCounter("test-letters/1", "letters", per_word=count))
+    try:
+        result = Pipeline().chunk("ab c\u00e9 \U0001F680x", ChunkerParams(token_counter="test-letters/1", min_tokens=1,
+                                                                     max_tokens=3))
+    finally:
+        unregister_counter("test-letters/1")
+    assert seen == ["ab", "c\u00e9", "\U0001F680x"]
+    assert result.word_tokens.tolist() == [2, 2, 2]
+
+
+def _kernel_in_fresh_process(**env) -> str:
+    script = "import steadlith_core as s, steadlith_core.kernel as k; print(s.KERNEL, ','.join(k.KERNELS))"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, **env}).stdout.strip()
+
+
+def test_the_environment_variable_forces_the_fallback():
+    assert _kernel_in_fresh_process(STEADLITH_KERNEL="numpy") == "numpy numpy"
+
+
+@needs_c
+def test_without_the_variable_the_compiled_kernel_runs():
+    env = {k: v for k, v in os.environ.items() if k != "STEADLITH_KERNEL"}
+    out = subprocess.run([sys.executable, "-c", "import steadlith_core as s; print(s.KERNEL)"], capture_output=True,
+                         text=True, check=True, env=env).stdout.strip()
+    assert out == "c"
+
+
+@pytest.mark.skipif(not os.environ.get("STEADLITH_REQUIRE_KERNEL"), reason="only where CI requires the build")
+def test_the_compiled_kernel_was_built():
+    """CI sets STEADLITH_REQUIRE_KERNEL: a failed optional build must not pass quietly
+    there as a run of the fallback alone."""
+    assert "c" in kernel.KERNELS, "the optional extension steadlith_core._kernel did not build"
+
+
+@needs_c
+@settings(max_examples=200)
+@given(
+    st.lists(st.integers(1, 40), max_size=300),
+    st.data(),
+    st.integers(1, 200),
+    st.integers(0, 400),
+)
+def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_tokens, extra):
+    """The C walk over chunks (kernel.segment) against segment.py's, without snapping;
+    huge min/max (past the document's total) included."""
+    from steadlith_core.segment import segment as python_segment
+
+    n = len(tokens)
+    primary = sorted(data.draw(st.sets(st.integers(0, max(0, n - 1)), max_size=n // 3 + 1)) if n else set())
+    backup = sorted(data.draw(st.sets(st.integers(0, max(0, n - 1)), max_size=n // 2 + 1)) if n else set())
+    cum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(tokens, out=cum[1:])
+    max_tokens = min_tokens + extra if extra < 390 else 2**63 + extra
+    with kernel.using("c"):
+        got = kernel.segment(cum, primary, backup, min_tokens, max_tokens)
+    assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
+
+
+def _bench_json(tmp_path, *extra):
+    import json
+
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Some words to chunk, over and over.\n\n" * 400, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "steadlith_core", "bench", str(doc), "--repeat", "1",
+                          "--format", "json", *extra], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+@pytest.mark.bench
+def test_bench_names_the_kernel_and_times_every_kernel_side_by_side(tmp_path):
+    report = _bench_json(tmp_path)
+    assert report["kernel"] == kernel.active()
+    rows = report["kernels"]["kernels"]
+    assert tuple(rows) == kernel.KERNELS
+    assert all(r["this file"]["cold_mb_per_s"] > 0 for r in rows.values())
+
+
+@pytest.mark.bench
+def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
+    import importlib.util
+
+    report = _bench_json(tmp_path, "--peers")
+    names = set(report["peers"]["chunkers"])
+    installed = {
+        "chonkie RecursiveChunker": importlib.util.find_spec("chonkie") is not None,
+        "semchunk": importlib.util.find_spec("semchunk") is not None,
+        "semantic-text-splitter": importlib.util.find_spec("semantic_text_splitter") is not None,
+    }
+    assert names == {f"steadlith ({kernel.active()})"} | {n for n, present in installed.items() if present}
+
+
+@pytest.mark.bench
+def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path):
+    report = _bench_json(tmp_path, "--memory", "--memory-mb", "1")
+    m = report["memory"]
+    assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
+    assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
