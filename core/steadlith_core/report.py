@@ -24,7 +24,7 @@ from typing import Mapping
 
 from ._version import __version__
 from .chunks import Chunk, Chunking
-from .compare import Comparison
+from .compare import NOTHING_TO_CHECK, VIOLATED, Comparison
 from .errors import visible
 from .identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
@@ -76,10 +76,11 @@ def status_tint(status: str, theme: str = "light") -> str:
 
 def locality_verdict(c: Comparison) -> str:
     """The one-sentence SPEC §9 verdict, worded alike in the CLI and in the report."""
+    if c.verdict == NOTHING_TO_CHECK:
+        return (f"locality: nothing to check (no shared range of 2 x margin = {2 * c.margin} tokens; "
+                "the edit left no stretch long enough to test)")
     if c.locality_held:
-        if c.checked_ranges:
-            return "locality held: every chunk inside a long shared range was reused"
-        return "locality held (vacuously: no shared range of 2 x margin tokens to check)"
+        return "locality held: every chunk inside a long shared range was reused"
     why = (f"SPEC-lmx2 §7 promises none: a defect of {LMX2_RULE}, please report it" if c.a.boundary_rule == LMX2_RULE
            else f"SPEC §9: {c.a.boundary_rule} is not strictly local")
     return f"LOCALITY NOT HELD: {_n(len(c.violations), 'chunk')} inside long shared ranges not reused ({why})"
@@ -174,7 +175,7 @@ def _chunk_span(side: str, r: Sequence[int]) -> str:
 
 def _verdict_banner(w, c: Comparison) -> None:
     s = c.summary
-    cls, mark = ("held", "✓") if c.locality_held else ("broken", "✗")
+    cls, mark = {VIOLATED: ("broken", "✗"), NOTHING_TO_CHECK: ("unchecked", "–")}.get(c.verdict, ("held", "✓"))
     w(f'<p class="verdict {cls}" id="verdict"><span class="mark" aria-hidden="true">{mark}</span> '
       f"{_e(locality_verdict(c))}</p>\n")
     w(f'<p class="keynums">B reuses <b>{s.reused_chunks} of {s.chunks_b}</b> chunks ({_pct(s.reused_chunk_ratio)}) '
@@ -207,9 +208,10 @@ def _rules_table(w, rules: Mapping[str, Comparison], shown: str) -> None:
     row("tokens to embed", lambda x: f"<b>{x.tokens_to_embed}</b>")
     row("shifted chunks", lambda x: f'<span class="shifted-text">{x.shifted_chunks_b}</span>')
     row("margin", lambda x: f"{x.margin} tokens<br><span class=\"muted\">{_e(x.margin_formula)}</span>")
-    row("locality", lambda x: (f'<span class="ok-text">✓ held</span> ({_n(x.checked_ranges, "range")})'
-                               if x.locality_held else f'<span class="over">✗ not held</span>: '
-                               f"{_n(x.violations, 'violation')}"))
+    row("locality", lambda x: (f'<span class="over">✗ not held</span>: {_n(x.violations, "violation")}'
+                               if x.verdict == VIOLATED else '<span class="muted">– nothing to check</span>'
+                               if x.verdict == NOTHING_TO_CHECK else
+                               f'<span class="ok-text">✓ held</span> ({_n(x.checked_ranges, "range")})'))
     row("cuts at paragraph ends", lambda x: _pct(x.paragraph_cut_share_b))
     row("cuts at sentence ends", lambda x: _pct(x.sentence_cut_share_b))
     row("mean chunk size", lambda x: f"{x.mean_chunk_tokens_b:.1f} tokens")
@@ -419,6 +421,7 @@ nav { margin: 10px 0 0; font-size: 13px; }
 .verdict { margin: 14px 0 4px; padding: 8px 12px; border-radius: 4px; font-weight: 600; border-left: 6px solid; }
 .verdict.held { background: var(--ok-bg); border-color: var(--ok); }
 .verdict.broken { background: var(--bad-bg); border-color: var(--bad); }
+.verdict.unchecked { background: var(--panel); border-color: var(--muted); font-weight: 500; }
 .verdict .mark { font-size: 16px; }
 .verdict.held .mark { color: var(--ok); }
 .verdict.broken .mark { color: var(--bad); }

@@ -38,17 +38,19 @@ def summary_cells(s, margin: int) -> dict[str, str]:
     }
 
 
-def verdict_text(comparison) -> tuple[bool, str]:
-    """(held, one line) for the locality check (SPEC §9)."""
+def verdict_text(comparison) -> tuple[str, str]:
+    """(verdict, one line) for the locality check (SPEC §9); the verdict is the core's
+    "held", "violated" or "nothing to check"."""
     s = comparison.summary
     if s.violations:
         n = s.violations
-        return False, (f"✗ locality did not hold: {n:,} chunk{'s' if n != 1 else ''} inside shared "
-                       f"regions changed")
-    if s.checked_ranges == 0:
-        return True, "✓ locality held (no shared region was long enough to check: 2 × margin)"
+        return s.verdict, (f"✗ locality did not hold: {n:,} chunk{'s' if n != 1 else ''} inside shared "
+                           f"regions changed")
+    if s.checked_ranges == 0:  # no test ran: say so, neither a pass nor a failure
+        return s.verdict, (f"– locality: nothing to check (no shared region of 2 × margin = "
+                           f"{2 * comparison.margin:,} t)")
     n = s.checked_ranges
-    return True, f"✓ locality held: every chunk deep inside {n:,} shared region{'s' if n != 1 else ''} was reused"
+    return s.verdict, f"✓ locality held: every chunk deep inside {n:,} shared region{'s' if n != 1 else ''} was reused"
 
 
 def region_label(r, k: int) -> str:
@@ -185,16 +187,17 @@ class ChurnPanel(QWidget):
             for key, *_ in ROWS:
                 self.values[("base", key)].setText("–")
         self._style_values()
-        held, line = verdict_text(comparison)
+        verdict, line = verdict_text(comparison)
         self.verdict.setText(line)
         self.setAccessibleDescription(
             f"{s.reused_chunks} of {s.chunks_b} chunks of B reused; {s.tokens_to_embed} tokens to re-embed; "
             f"{s.shifted_chunks_b} shifted; {len(comparison.phase_shift_regions)} phase-shift regions. {line}")
         self.verdict.setToolTip(
             "SPEC §9: every B chunk lying more than one margin inside a long unchanged region "
-            "should be reused by a strictly local chunker" + ("" if held else
-            f"; {comparison.summary.violations} were not (the phase shift)"))
-        self._style_verdict(held)
+            "should be reused by a strictly local chunker" + (
+                f"; {comparison.summary.violations} were not (the phase shift)" if verdict == "violated" else
+                "; this edit left no unchanged region that long" if verdict == "nothing to check" else ""))
+        self._style_verdict(verdict)
         self._fit_wrapped()
         for k, r in enumerate(comparison.phase_shift_regions):
             item = QListWidgetItem(region_label(r, k))
@@ -219,10 +222,12 @@ class ChurnPanel(QWidget):
         over = c is not None and c.summary.longest_resync_tokens > c.margin
         resync.setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
 
-    def _style_verdict(self, held: bool) -> None:
+    def _style_verdict(self, verdict: str) -> None:
         t = self.theme
-        if held:
+        if verdict == "held":
             self.verdict.setStyleSheet(f"color: {t.ok}; font-weight: bold; padding: 4px;")
+        elif verdict == "nothing to check":
+            self.verdict.setStyleSheet(f"color: {t.muted}; padding: 4px;")
         else:
             self.verdict.setStyleSheet(
                 f"color: {t.error_fg}; background: {t.error_bg}; font-weight: bold; padding: 4px;"
