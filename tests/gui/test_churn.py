@@ -127,7 +127,8 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)
     window.select_chunk("B", None)
-    wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused")]
+    # the caret starts in chunk 0, so the first step goes to the first such chunk after it
+    wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused") and j]
     assert len(wanted) >= 3
     act, back = window.nav_actions[f"next_{what}"], window.nav_actions[f"prev_{what}"]
     # listed in the Navigate menu with their shortcuts
