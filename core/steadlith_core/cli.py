@@ -247,7 +247,7 @@ def format_rules(comparisons: dict[str, Comparison], name_a: str = "A", name_b: 
         row("longest resync", lambda s: f"{s.longest_resync_tokens}"),
         row("margin", lambda s: f"{s.margin}"),
         row("violations", lambda s: f"{s.violations} in {s.checked_ranges}"),
-        row("locality", lambda s: "held" if s.locality_held else "NOT HELD"),
+        row("locality", lambda s: {"violated": "NOT HELD"}.get(s.verdict, s.verdict)),
         row("cuts at paragraph end", lambda s: _pct(s.paragraph_cut_share_b)),
         row("cuts at sentence end", lambda s: _pct(s.sentence_cut_share_b)),
         row("mean chunk (tokens)", lambda s: f"{s.mean_chunk_tokens_b:.1f}"),

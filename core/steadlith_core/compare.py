@@ -47,6 +47,20 @@ from .vocabulary import EDITED, NEW, PARAGRAPH, REMOVED, REUSED, SENTENCE, SHIFT
 
 SCHEMA = "steadlith-compare/1"
 
+# The three outcomes of the locality check. "nothing to check" is not a pass: when no
+# shared range is long enough (2 x margin tokens) nothing was tested, and a reviewer
+# must not read a heavy rewrite as proof of locality. `locality_held` stays true then
+# (no violation was found), for the callers written before the third outcome.
+HELD, VIOLATED, NOTHING_TO_CHECK = "held", "violated", "nothing to check"
+VERDICTS = (HELD, VIOLATED, NOTHING_TO_CHECK)
+
+
+def verdict_of(violations: int, checked_ranges: int) -> str:
+    """The locality verdict from the number of violations and of checked ranges."""
+    if violations:
+        return VIOLATED
+    return HELD if checked_ranges else NOTHING_TO_CHECK
+
 
 class _ChunkedStream(Protocol):
     """What the analysis reads: a Chunking, or a baseline FixedChunking."""
@@ -183,6 +197,11 @@ class ChurnSummary:
     sentence_cut_share_b: float = 0.0
     mean_chunk_tokens_b: float = 0.0
 
+    @property
+    def verdict(self) -> str:
+        """HELD, VIOLATED or NOTHING_TO_CHECK (see `verdict_of`)."""
+        return verdict_of(self.violations, self.checked_ranges)
+
     def to_dict(self) -> dict:
         return asdict(self)
 
@@ -227,7 +246,13 @@ class Comparison:
 
     @property
     def locality_held(self) -> bool:
+        """No violation found; also true when nothing was checked (see `verdict`)."""
         return not self.violations
+
+    @property
+    def verdict(self) -> str:
+        """HELD, VIOLATED or NOTHING_TO_CHECK: what to show a reader."""
+        return verdict_of(len(self.violations), self.checked_ranges)
 
     def to_dict(self) -> dict:
         """Everything, with stable names: the JSON of `steadlith compare --format json`."""
@@ -251,6 +276,7 @@ class Comparison:
             "params_hash": self.a.params_hash,
             "params": self.a.params.to_dict(),
             "locality_held": self.locality_held,
+            "locality_verdict": self.verdict,
             "margin": self.margin,
             "margin_formula": self.a.params.margin_formula,
             "summary": self.summary.to_dict(),

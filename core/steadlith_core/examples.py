@@ -1,6 +1,7 @@
 """Deterministic demo documents: generated prose for benchmarks and tests, scattered
-edits, the SPEC §9 phase-shift counterexample and its answer under lmx2-v1, and a
-realistic pair of real prose where the two rules part ways."""
+edits, the SPEC §9 phase-shift counterexample (a passage of real prose with one
+inserted sentence) and its answer under lmx2-v1, and a realistic pair where the two
+rules part ways at their default parameters."""
 
 from __future__ import annotations
 
@@ -40,13 +41,30 @@ def generate_prose(n_chars: int = 1_000_000, seed: int = 1) -> str:
 
 # -- the phase-shift counterexample (SPEC §9) -------------------------------------------
 
-# Found by a deterministic search (seeds 1-119, insertion at each sentence start among
-# the first 100 words) for the longest resync distance among cases with zero hard cuts,
-# backup cuts in both versions, one phase-shift region and reused chunks after it.
-_COUNTEREXAMPLE_CHARS = 2400
-_COUNTEREXAMPLE_SEED = 55
-_COUNTEREXAMPLE_WORD = 37  # the inserted sentence goes before this word of A
-COUNTEREXAMPLE_INSERTION = "A reviewer inserted this one sentence here."
+# Real prose, not word salad: a passage of the tool library notes (data/tool-library.md,
+# written for this project) and one sentence a writer might add. Found by a
+# deterministic search: every passage of whole paragraphs of at least 2,200 characters
+# starting at a paragraph of the notes, x every sentence start among its first 100
+# words, x four short sentences ("Looking back, that was the right call.", "That worry
+# was reasonable.", "That surprised us at first.", "Most of them were regulars."), at
+# counterexample_params(). Kept: no hard cut in either version, one phase-shift region
+# that resynchronizes with at least four chunks to spare, a locality violation under
+# tttd-v1, and locality held (a range checked) under lmx2-v1 at
+# counterexample_lmx2_params(): 689 cases. This one ties for the longest resync (428
+# tokens), and of the two sentences that tie it is the one that reads naturally there.
+_COUNTEREXAMPLE_FIRST = "The last rule surprised some of our founding members"
+_COUNTEREXAMPLE_MIN_CHARS = 2200
+_COUNTEREXAMPLE_BEFORE = "It has not happened."  # the inserted sentence goes just before these words
+COUNTEREXAMPLE_INSERTION = "That worry was reasonable."
+
+
+def counterexample_passage() -> str:
+    """Text A of the counterexample: whole paragraphs of the tool library notes, from
+    the one about trusting borrowers, at least 2,200 characters, ending with a newline."""
+    text = tool_library_text()
+    start = text.index(_COUNTEREXAMPLE_FIRST)
+    end = text.index("\n\n", start + _COUNTEREXAMPLE_MIN_CHARS)
+    return text[start:end] + "\n"
 
 
 def counterexample_params():
@@ -67,15 +85,13 @@ def phase_shift_counterexample():
     the SPEC §9 locality bar on it.
 
     Both chunkings have zero hard cuts and backup cuts. After the insertion the backup
-    cuts of B run out of phase with A's for 409 tokens (more than nine margins) until
-    a primary candidate both versions reach resynchronizes them; the shared region
-    after the insertion is far longer than 2 * margin and chunks in its interior have
-    hashes that occur nowhere in A. tests/core/test_counterexample.py pins the ranges.
-    Pure and deterministic (generated prose from a fixed seed)."""
-    from .normalize import normalize
-
-    text_a = generate_prose(_COUNTEREXAMPLE_CHARS, seed=_COUNTEREXAMPLE_SEED)
-    at = int(normalize(text_a).starts[_COUNTEREXAMPLE_WORD])
+    cuts of B run out of phase with A's for 428 tokens (nearly ten margins) until a
+    primary candidate both versions reach resynchronizes them; the shared region after
+    the insertion is far longer than 2 * margin and chunks in its interior have hashes
+    that occur nowhere in A. tests/core/test_counterexample.py pins the ranges. Pure and
+    deterministic (a fixed passage of data/tool-library.md)."""
+    text_a = counterexample_passage()
+    at = text_a.index(_COUNTEREXAMPLE_BEFORE)
     text_b = text_a[:at] + COUNTEREXAMPLE_INSERTION + " " + text_a[at:]
     return text_a, text_b, counterexample_params()
 
@@ -90,8 +106,8 @@ def counterexample_lmx2_params():
 
 def phase_shift_answer():
     """The counterexample's pair under both rules: `{"tttd-v1": Comparison, "lmx2-v1":
-    Comparison}`. tttd-v1 breaks locality (11 shifted chunks); lmx2-v1 holds it, and
-    reuses 34 of B's 36 chunks: only the two next to the inserted sentence are new
+    Comparison}`. tttd-v1 breaks locality (12 shifted chunks); lmx2-v1 holds it, and
+    reuses 33 of B's 35 chunks: only the two next to the inserted sentence are new
     work (tests/core/test_examples.py pins the numbers)."""
     from .analysis import compare_rules
 

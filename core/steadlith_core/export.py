@@ -99,6 +99,7 @@ def rule_summary(c: Comparison) -> dict[str, Any]:
         "margin": c.margin,
         "margin_formula": c.a.params.margin_formula,
         "locality_held": c.locality_held,
+        "locality_verdict": c.verdict,
         "summary": c.summary.to_dict(),
         "violations": [v.to_dict() for v in c.violations],
         "phase_shift_regions": [r.to_dict() for r in c.phase_shift_regions],

@@ -56,17 +56,19 @@ def compact_cells(s, margin: int) -> dict[str, str]:
     }
 
 
-def verdict_text(comparison) -> tuple[bool, str]:
-    """(held, one line) for the locality check (SPEC §9)."""
+def verdict_text(comparison) -> tuple[str, str]:
+    """(verdict, one line) for the locality check (SPEC §9); the verdict is the core's
+    "held", "violated" or "nothing to check"."""
     s = comparison.summary
     if s.violations:
         n = s.violations
-        return False, (f"✗ locality did not hold: {n:,} chunk{'s' if n != 1 else ''} inside shared "
-                       f"regions changed")
-    if s.checked_ranges == 0:
-        return True, "✓ locality held (no shared region was long enough to check: 2 × margin)"
+        return s.verdict, (f"✗ locality did not hold: {n:,} chunk{'s' if n != 1 else ''} inside shared "
+                           f"regions changed")
+    if s.checked_ranges == 0:  # no test ran: say so, neither a pass nor a failure
+        return s.verdict, (f"– locality: nothing to check (no shared region of 2 × margin = "
+                           f"{2 * comparison.margin:,} t)")
     n = s.checked_ranges
-    return True, f"✓ locality held: every chunk deep inside {n:,} shared region{'s' if n != 1 else ''} was reused"
+    return s.verdict, f"✓ locality held: every chunk deep inside {n:,} shared region{'s' if n != 1 else ''} was reused"
 
 
 def region_label(r, k: int) -> str:
@@ -257,14 +259,15 @@ class ChurnPanel(QWidget):
             for key, text in compact_cells(c.summary, c.margin).items():
                 self.values[(rule, key)].setText(text)
                 self.values[(rule, key)].setToolTip(f"{rule}: {full[key]}")
-            held, line = verdict_text(c)
+            verdict, line = verdict_text(c)
             self.verdicts[rule].setText(f"{rule}: {line}")
             self.verdicts[rule].setVisible(True)
             self.verdicts[rule].setToolTip(
                 f"Every B chunk lying more than {rule}'s margin ({c.margin:,} t = {c.summary.margin_formula}) "
-                "inside a long unchanged region should be reused" + ("" if held else
-                f"; {c.summary.violations} were not (the phase shift)"))
-            self._style_verdict(self.verdicts[rule], held)
+                "inside a long unchanged region should be reused" + (
+                    f"; {c.summary.violations} were not (the phase shift)" if verdict == "violated" else
+                    "; this edit left no unchanged region that long" if verdict == "nothing to check" else ""))
+            self._style_verdict(self.verdicts[rule], verdict)
             described.append(f"{rule}: {c.summary.reused_chunks} of {c.summary.chunks_b} chunks reused, "
                              f"{c.summary.tokens_to_embed} tokens to re-embed, {c.summary.shifted_chunks_b} "
                              f"shifted. {line}")
@@ -300,10 +303,12 @@ class ChurnPanel(QWidget):
             over = c.summary.longest_resync_tokens > c.margin
             self.values[(rule, "resync")].setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
 
-    def _style_verdict(self, label: QLabel, held: bool) -> None:
+    def _style_verdict(self, label: QLabel, verdict: str) -> None:
         t = self.theme
-        if held:
+        if verdict == "held":
             label.setStyleSheet(f"color: {t.ok}; font-weight: bold; padding: 4px;")
+        elif verdict == "nothing to check":  # neither a pass nor a failure: neutral
+            label.setStyleSheet(f"color: {t.muted}; padding: 4px;")
         else:
             label.setStyleSheet(
                 f"color: {t.error_fg}; background: {t.error_bg}; font-weight: bold; padding: 4px;"

@@ -245,7 +245,8 @@ SUMMARY_FIELDS = [
 def test_json_names_are_stable():
     d = cmp(PROSE, PROSE[:2000] + " An edit. " + PROSE[2000:]).to_dict()
     assert list(d) == [
-        "schema", "normalizer_version", "boundary_rule", "params_hash", "params", "locality_held", "margin",
+        "schema", "normalizer_version", "boundary_rule", "params_hash", "params", "locality_held", "locality_verdict",
+        "margin",
         "margin_formula", "summary", "phase_shift_regions", "violations", "alignment", "diff", "chunks_a", "chunks_b", "baseline",
     ]
     assert d["schema"] == "steadlith-compare/1"

@@ -42,10 +42,10 @@ def test_text_report_of_the_counterexample(capsys, counterexample):
     a, b, sets = counterexample
     code, out, err = run(capsys, "compare", a, b, *sets)
     assert code == 0 and err == ""
-    assert "reused 8 of 20 (40.0%)  shifted 11  edited 1  new 0" in out
-    assert "phase shift  1 region, 11 shifted chunks (397 tokens), longest resync 409 tokens (margin 44)" in out
-    assert "#1 B chunks 3..13 (words [50, 267), tokens [91, 488)) ~ A chunks 2..13 (words [43, 260))" in out
-    assert "resync at B chunk 14 = A chunk 14, 409 tokens after the edit" in out
+    assert "reused 6 of 19 (31.6%)  shifted 12  edited 1  new 0" in out
+    assert "phase shift  1 region, 12 shifted chunks (425 tokens), longest resync 428 tokens (margin 44)" in out
+    assert "#1 B chunks 1..12 (words [24, 300), tokens [38, 463)) ~ A chunks 0..11 (words [20, 296))" in out
+    assert "resync at B chunk 13 = A chunk 12, 428 tokens after the edit" in out
     assert "10 violations" in out
     assert "baseline   fixed-tokens/1 (windows of 40 tokens)" in out
     assert out.rstrip().splitlines()[-1].startswith("verdict    LOCALITY NOT HELD")
@@ -71,17 +71,17 @@ def test_json_report(capsys, counterexample):
     assert code == 0
     d = json.loads(out)
     assert d["files"] == {"a": a, "b": b}
-    assert d["summary"]["reused_chunks"] == 8 and d["summary"]["chunks_b"] == 20
-    assert d["summary"]["tokens_to_embed"] == 436
+    assert d["summary"]["reused_chunks"] == 6 and d["summary"]["chunks_b"] == 19
+    assert d["summary"]["tokens_to_embed"] == 463
     assert d["locality_held"] is False
-    assert len(d["violations"]) == 10 and d["violations"][0]["b_chunk"] == 4
+    assert len(d["violations"]) == 10 and d["violations"][0]["b_chunk"] == 3
     (region,) = d["phase_shift_regions"]
-    assert region["b_words"] == [50, 267] and region["resync_distance_tokens"] == 409
-    assert region["after_edit"] == {"tag": "insert", "a_start": 37, "a_end": 37, "b_start": 37, "b_end": 44}
+    assert region["b_words"] == [24, 300] and region["resync_distance_tokens"] == 428
+    assert region["after_edit"] == {"tag": "insert", "a_start": 17, "a_end": 17, "b_start": 17, "b_end": 21}
     assert d["baseline"]["strategy"] == "fixed-tokens/1"
     assert d["baseline"]["summary"]["chunks_b"] == 17
     assert d["params"]["max_tokens"] == 40 and d["boundary_rule"] == "tttd-v1"
-    assert [c["status"] for c in d["chunks_b"]][:4] == ["reused", "reused", "edited", "shifted"]
+    assert [c["status"] for c in d["chunks_b"]][:4] == ["edited", "shifted", "shifted", "shifted"]
 
 
 def test_default_parameters_on_a_small_edit(capsys, prose_pair):

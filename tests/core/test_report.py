@@ -211,14 +211,14 @@ def test_counterexample_report_has_the_evidence(counterexample):
     assert "tttd-v1" in churn and "fixed-tokens/1 baseline" in churn
     assert f"{c.summary.tokens_to_embed} tokens in {c.summary.chunks_to_embed} chunks" in churn
     assert f"{c.baseline.summary.tokens_to_embed} tokens" in churn
-    assert "409 tokens > margin 44 (9.3×)" in churn
+    assert "428 tokens > margin 44 (9.7×)" in churn
     # phase-shift regions: one row per region, linking the shifted chunks and the resync
     region_rows = [e for e in r.all("tr") if e.attrs.get("id", "").startswith("region-")]
     assert len(region_rows) == len(c.phase_shift_regions) == 1
     (region,) = c.phase_shift_regions
     links = [e.attrs["href"] for e in region_rows[0].elements_inside(r) if e.tag == "a"]
-    assert links == ["#b-chunk-3", "#b-chunk-13", "#a-chunk-2", "#a-chunk-13", "#b-chunk-14", "#a-chunk-14"]
-    assert "insert at B words [37, 44) / A words [37, 37)" in region_rows[0].text
+    assert links == ["#b-chunk-1", "#b-chunk-12", "#a-chunk-0", "#a-chunk-11", "#b-chunk-13", "#a-chunk-12"]
+    assert "insert at B words [17, 21) / A words [17, 17)" in region_rows[0].text
     # legend: every kind with its shape, every status
     legend = ids["legend"]
     for kind in ("primary", "backup", "hard cut", "snapped", "end"):

@@ -65,7 +65,7 @@ def link_views(qtbot, text_a: str, text_b: str, params, theme=LIGHT):
                                        SideStatus.build(side, c, doc.offsets))
     link_map.set_links(LinkList.build(c.status_a, c.status_b, c.alignment))
     qtbot.addWidget(host)
-    host.resize(900, 1500)
+    host.resize(1000, 1700)
     host.show()
     qtbot.waitExposed(host)
     link_map.host = host  # the host owns the widgets: keep it alive as long as they are used
