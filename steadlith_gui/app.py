@@ -1,7 +1,11 @@
-"""`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE] [--set NAME=VALUE ...]
-[--theme system|light|dark] [--screenshot PATH] [--export-report PATH]`
+"""`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE [--trust-workspace]]
+[--set NAME=VALUE ...] [--theme system|light|dark] [--screenshot PATH] [--export-report PATH]`
 
 Also `python -m steadlith_gui`.
+
+A workspace that reads files outside its own folder is opened only once the user has
+seen their real paths and agreed; a headless run has nobody to ask, so it needs
+--trust-workspace (without it: exit 2, naming the files).
 
 Headless outputs: with --export-report and/or --screenshot the window loads, waits for
 the analysis, writes the HTML report (atomically) and/or a PNG of itself, and exits: 0
@@ -29,6 +33,7 @@ import weakref
 from pathlib import Path
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
+from steadlith_core.errors import visible
 
 from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
@@ -58,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="open a .steadlith workspace (documents, edits, parameters, view options; --set applies on top)",
     )
     p.add_argument(
+        "--trust-workspace", action="store_true",
+        help="let --open-workspace read files outside the workspace's folder without asking "
+             "(a headless run refuses them otherwise)",
+    )
+    p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="set a chunker parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
     )
@@ -72,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"steadlith-gui: error: {message}", file=sys.stderr)
+    print(f"steadlith-gui: error: {visible(message)}", file=sys.stderr)
     return code
 
 
@@ -92,8 +102,16 @@ def install_excepthook(window) -> None:
         if issubclass(etype, KeyboardInterrupt):
             previous(etype, value, tb)
             return
-        traceback.print_exception(etype, value, tb)
         w = ref()
+        if issubclass(etype, MemoryError):  # not a bug to report: say what to do instead
+            if w is not None:
+                try:
+                    w.show_message("Out of memory: the window keeps running. Close other programs or "
+                                   "load smaller documents.")
+                except Exception:  # noqa: BLE001 - never fail inside the hook
+                    pass
+            return
+        traceback.print_exception(etype, value, tb)
         if w is not None:
             try:
                 w.show_message(f"Unexpected error: {etype.__name__}: {value}. The window keeps running; details are on the console.")
@@ -181,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def start() -> None:
         if args.open_workspace:
-            window.open_workspace(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set)
+            # headless: nobody to ask, so only the flag lets it read files outside its folder
+            trust = True if args.trust_workspace else (False if headless else None)
+            window.open_workspace(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set,
+                                  trust=trust)
         elif example is not None:
             window.load_example(example, params=example_params)
         elif any(paths):
@@ -220,7 +241,7 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
             return
         done["code"] = code
         if message:
-            print(f"steadlith-gui: error: {message}", file=sys.stderr)
+            print(f"steadlith-gui: error: {visible(message)}", file=sys.stderr)
         app.exit(code)
 
     def next_output() -> None:

@@ -245,8 +245,8 @@ class MainWindow(QMainWindow):
     def save_workspace_as(self) -> int | None:
         return self.workspaces.save_as()
 
-    def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=()) -> int | None:
-        return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments)
+    def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=(), trust=None) -> int | None:
+        return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments, trust=trust)
 
     def recent_entries(self) -> list[dict]:
         return self.recent_menu.entries()

@@ -8,6 +8,7 @@ import os
 
 from PySide6.QtCore import QObject
 
+from .names import shown_name
 from .session import SIDES, Session
 from .widgets.overview_map import side_data
 
@@ -96,11 +97,13 @@ class ResultPresenter(QObject):
         self.window.columns[side].update_header(status, st.saved_as)
 
     def update_title(self) -> None:
-        names = [st.identity[0] for st in self.session.sides.values() if st.doc is not None]
+        # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"
+        names = [shown_name(st.identity[0]).replace("[*]", "[[*]]")
+                 for st in self.session.sides.values() if st.doc is not None]
         title = "Steadlith Inspector"
         ws = self.session.workspace_path
         if ws:
-            title += " — " + os.path.basename(ws)
+            title += " — " + shown_name(os.path.basename(ws)).replace("[*]", "[[*]]")
         if names:
             title += (": " if ws else " — ") + " ↔ ".join(names)
         self.window.setWindowTitle(title + "[*]")

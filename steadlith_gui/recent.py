@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
+from .names import plain_tooltip
 from .settings import AppSettings, entry_label, entry_paths
 
 
@@ -53,7 +54,7 @@ class RecentFilesMenu(QMenu):
             mnemonic = f"&{n}" if n < 10 else "1&0"
             act = QAction(f"{mnemonic}  {entry_label(entry)}", self)
             where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {v}" for k, v in entry.items() if v)
-            act.setToolTip(where)
+            act.setToolTip(plain_tooltip(where))
             act.setStatusTip(where.replace("\n", "   "))
             act.triggered.connect(lambda _c=False, e=entry: self.choose(e))
             self.addAction(act)

@@ -22,6 +22,7 @@ three share `PoolRunner`: numbered tasks and their outcome back in the GUI threa
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
+from steadlith_core.errors import visible
+from steadlith_core.loader import out_of_memory_message
 
 from .models import (
     AnalysisResult,
@@ -53,7 +56,16 @@ class AnalysisRequest(NamedTuple):
 
 
 def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
-    """Chunk both documents with the request's parameters and compare them (worker thread)."""
+    """Chunk both documents with the request's parameters and compare them (worker thread).
+    Running out of memory is an OutOfMemory naming the documents and what they need."""
+    try:
+        return _analyze(request, pipeline)
+    except MemoryError:
+        docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
+        raise OutOfMemory(out_of_memory_message(docs)) from None
+
+
+def _analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
     t0 = time.perf_counter()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
@@ -85,11 +97,26 @@ def analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
     )
 
 
+class OutOfMemory(SteadlithError):
+    """Memory ran out while working on a document; the message names it and what it needs."""
+
+
+def _utf8_size(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    try:
+        return len(text.encode("utf-8", "surrogatepass"))
+    except MemoryError:  # asked just after memory ran out: code points are near enough
+        return len(text)
+
+
 def describe_error(e: BaseException) -> str:
     """A one-line message for the user: core and document errors as they are,
     anything else named as unexpected (the traceback goes to stderr)."""
     if isinstance(e, (SteadlithError, DocumentError)):
-        return str(e)
+        return visible(str(e))  # one line, whatever the names in it hold
+    if isinstance(e, MemoryError):  # where no document is known (the comparison, a job)
+        return "out of memory: close other programs or compare smaller documents"
     traceback.print_exception(e)
     return f"Unexpected error: {type(e).__name__}: {e}"
 
@@ -265,10 +292,21 @@ def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError) as e:
-            errors.append((side, f"Cannot load {side}: {e}"))
+            errors.append((side, f"Cannot load {side}: {visible(str(e))}"))
+        except MemoryError:
+            name, size = (source.path, _file_size(source.path)) if isinstance(source, FileSource) \
+                else (source.name or side, _utf8_size(source.text))
+            errors.append((side, f"Cannot load {side}: {visible(out_of_memory_message([(name, size)]))}"))
         except BaseException as e:  # noqa: BLE001
             errors.append((side, f"Cannot load {side}: {describe_error(e)}"))
     return documents, errors
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
 
 
 class DocumentLoader(PoolRunner):

@@ -29,6 +29,8 @@ The file is JSON, meant to be readable and diffable by people:
 - Loading checks everything before returning, and every problem raises WorkspaceError
   naming the file, where in it (a JSON path such as `documents.b.path`) and what is
   wrong, so the window can refuse a bad file and keep the workspace that is open.
+- Every string has a bound (STRING_LIMITS), checked before it is used or shown: a
+  10 MB document name would stall the window, a 10 MB theme would fill the message.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from typing import Any, Mapping
 
 from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithError, load_text
 from steadlith_core.export import to_json_text, write_text_atomic
+from steadlith_core.loader import MAX_DOCUMENT_BYTES
+from steadlith_core.params import STR_FIELDS
 
 FORMAT = "steadlith-workspace"
 VERSION = 1
@@ -56,6 +60,13 @@ DEFAULT_VIEW: dict[str, Any] = {  # the window's own defaults (B is editable fro
     "legend": True,
 }
 CHUNK_FILTER_KEYS = ("text", "version", "status")  # view.chunk_filter: the chunk table's filters
+
+# The longest string each field may hold, in characters. A path is at most PATH_MAX
+# (4096 on Linux) bytes; a name is what a pane header shows; an embedded text obeys the
+# loader's limit (a character is at least one byte); any other string (parameter
+# names and values, view options, keys and values kept from newer versions) is short.
+STRING_LIMITS = {"path": 4096, "name": 1024, "text": MAX_DOCUMENT_BYTES}
+OTHER_STRING_LIMIT = 1024
 
 
 class WorkspaceError(SteadlithError):
@@ -197,6 +208,9 @@ def load_workspace(path: str | os.PathLike) -> Workspace:
         raise WorkspaceError(origin, None, f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise WorkspaceError(origin, None, "not valid JSON: nested too deeply") from None
+    except ValueError as e:  # an integer of more than sys.get_int_max_str_digits() digits
+        raise WorkspaceError(origin, None, f"holds a number too long to read ({_first_sentence(e)}); no field "
+                                           "of a workspace takes more than 20 digits") from None
     folder = os.path.dirname(os.path.abspath(origin))
     return workspace_from_dict(data, folder, origin)
 
@@ -211,26 +225,30 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
         raise fail(None, f"not a Steadlith workspace (the top level is {_kind(data)}, expected an object)")
     tag = data.get("format")
     if tag != FORMAT:
-        raise fail("format", f"not a Steadlith workspace (format is {tag!r}, expected {FORMAT!r})")
+        raise fail("format", f"not a Steadlith workspace (format is {_short(tag)}, expected {FORMAT!r})")
+    _check_strings(data, None, fail)
     version = data.get("version")
     if type(version) is not int:
         raise fail("version", f"must be an integer, not {_kind(version)}")
     if version != VERSION:
         newer = " (saved by a newer Steadlith Inspector)" if version > VERSION else ""
-        raise fail("version", f"unsupported workspace version {version}{newer}; this version reads {VERSION}")
+        raise fail("version", f"unsupported workspace version {_short(version)}{newer}; this version reads {VERSION}")
 
     docs_data = _get(data, "documents", dict, fail, "documents", default={})
     extra = sorted(set(docs_data) - set(SIDES))
     if extra:
-        raise fail(f"documents.{extra[0]}", "unknown document side (expected 'a' or 'b')")
+        raise fail(f"documents.{_short(extra[0], quote=False)}", "unknown document side (expected 'a' or 'b')")
     base = os.path.abspath(os.fspath(folder))
     documents = {side: _document(docs_data.get(side), f"documents.{side}", side, base, fail) for side in SIDES}
 
     params_data = _get(data, "params", dict, fail, "params", default={})
+    for key in STR_FIELDS:  # checked here so a message never quotes a whole array
+        if key in params_data and not isinstance(params_data[key], str):
+            raise fail(f"params.{key}", f"must be a string, not {_kind(params_data[key])}")
     try:
         params = ChunkerParams.from_dict(params_data)
     except ParameterError as e:
-        raise fail(f"params.{e.field}", e.rule) from None
+        raise fail(f"params.{_short(e.field, quote=False)}", e.rule) from None
     except TypeError as e:  # a non-string key cannot happen in JSON; keep the message anyway
         raise fail("params", str(e)) from None
     stated = data.get("params_hash")
@@ -238,7 +256,7 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
         if not isinstance(stated, str):
             raise fail("params_hash", f"must be a string, not {_kind(stated)}")
         if stated.lower() != params.params_hash:
-            raise fail("params_hash", f"{stated} disagrees with the parameters (their hash is "
+            raise fail("params_hash", f"{_short(stated, quote=False)} disagrees with the parameters (their hash is "
                                       f"{params.params_hash}); the file was edited inconsistently")
 
     view = dict(_get(data, "view", dict, fail, "view", default={}))
@@ -253,7 +271,7 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
             if key in f and not isinstance(f[key], str):
                 raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
-        raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {view['theme']!r}")
+        raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {_short(view['theme'])}")
     return Workspace(documents, params, view)
 
 
@@ -268,6 +286,8 @@ def _document(entry: Any, where: str, side: str, base: str, fail) -> DocumentRef
             raise fail(f"{where}.path", f"must be a string or null, not {_kind(path)}")
         if not path.strip():
             raise fail(f"{where}.path", "is empty")
+        if "\0" in path:
+            raise fail(f"{where}.path", "holds a NUL character, which no file name can contain")
         path = os.path.normpath(os.path.join(base, os.path.expanduser(path)))
     text = entry.get("text")
     if text is not None and not isinstance(text, str):
@@ -282,6 +302,37 @@ def _document(entry: Any, where: str, side: str, base: str, fail) -> DocumentRef
     if not isinstance(modified, bool):
         raise fail(f"{where}.modified", f"must be true or false, not {_kind(modified)}")
     return DocumentRef(path, text, name or default_name, modified)
+
+
+def _check_strings(value: Any, where: str | None, fail) -> None:
+    """Every string of the parsed file (keys included) within its field's bound, before
+    any is used or shown. The bound of a field is chosen by its last key."""
+    stack = [(value, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            key = at.rsplit(".", 1)[-1] if at else ""
+            limit = STRING_LIMITS.get(key, OTHER_STRING_LIMIT) if at and at.startswith("documents.") \
+                else OTHER_STRING_LIMIT
+            if len(item) > limit:
+                raise fail(at, f"too long: {len(item):,} characters, at most {limit:,}")
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                if len(k) > OTHER_STRING_LIMIT:
+                    raise fail(at, f"holds a key of {len(k):,} characters, at most {OTHER_STRING_LIMIT:,}")
+                stack.append((v, f"{at}.{k}" if at else k))
+        elif isinstance(item, list):
+            stack.extend((v, f"{at}[{n}]") for n, v in enumerate(item))
+
+
+def _short(value: Any, quote: bool = True) -> str:
+    """A value as a message shows it: its repr (or the text itself), cut to 40 characters."""
+    shown = repr(value) if quote else str(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _first_sentence(e: Exception) -> str:
+    return str(e).split(";")[0].split(":")[0]
 
 
 def _get(data: dict, key: str, typ: type, fail, where: str, default: Any) -> Any:
@@ -300,9 +351,9 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
-        return f"a number ({value!r})"
+        return f"a number ({_short(value)})"
     if isinstance(value, str):
-        return f"a string ({value[:40]!r})"
+        return f"a string ({_short(value[:40])})"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, dict):
@@ -311,6 +362,42 @@ def _kind(value: Any) -> str:
 
 
 # -- documents -----------------------------------------------------------------------
+
+
+def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[str, str]]:
+    """`(side, real path)` of the documents whose file lies outside `folder` (the
+    workspace's own), symbolic links resolved. Opening a workspace reads these files, and
+    an edited one is saved back to its path: files the author of the workspace chose,
+    which the person opening it should see before anything is read (a shared workspace
+    naming ~/.ssh/id_rsa, or `../../etc/passwd` under a harmless display name)."""
+    base = os.path.realpath(os.fspath(folder))
+    out = []
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is None or doc.path is None:
+            continue
+        real = os.path.realpath(doc.path)
+        try:
+            inside = os.path.commonpath([base, real]) == base
+        except ValueError:  # another drive on Windows
+            inside = False
+        if not inside:
+            out.append((side, real))
+    return out
+
+
+def renamed_documents(ws: Workspace) -> list[tuple[str, str, str]]:
+    """`(side, name shown, real path)` of the documents shown under a name other than
+    their file's: the window says which file each really is."""
+    out = []
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is not None and doc.path is not None:
+            real = os.path.realpath(doc.path)
+            if doc.name != os.path.basename(real):
+                out.append((side, doc.name, real))
+    return out
+
 
 
 def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:

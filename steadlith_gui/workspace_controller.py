@@ -1,5 +1,10 @@
 """`.steadlith` workspaces: what is shown, saved from the session; a saved one read on
-the thread pool and applied to the session all at once (or not at all)."""
+the thread pool and applied to the session all at once (or not at all).
+
+Trust: a workspace names the files it shows, and whoever wrote it chose them. When any
+lies outside the workspace's folder (symbolic links resolved), nothing is read until
+the person opening it has seen the real paths and said yes, the way editors ask before
+trusting a folder; a headless run needs --trust-workspace instead."""
 
 from __future__ import annotations
 
@@ -7,26 +12,54 @@ import dataclasses
 import os
 from typing import Sequence
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 from steadlith_core import ParameterError, parse_assignments
 
 from . import exports
 from .models import DocumentError, prepare_document
+from .names import shown_name
 from .session import SIDES, Session
 from .workspace import SUFFIX as WORKSPACE_SUFFIX
-from .workspace import DocumentRef, Workspace, WorkspaceError, load_workspace, resolve_documents, save_workspace
+from .workspace import (
+    DocumentRef,
+    Workspace,
+    WorkspaceError,
+    load_workspace,
+    outside_documents,
+    renamed_documents,
+    resolve_documents,
+    save_workspace,
+)
 
 
-def read_workspace(path: str, assignments: Sequence[str] = ()) -> tuple[Workspace, dict]:
+@dataclasses.dataclass(frozen=True)
+class TrustNeeded:
+    """A checked workspace whose documents were not read: some lie outside its folder.
+    `outside` holds (side, real path) pairs."""
+
+    path: str
+    outside: list[tuple[str, str]]
+
+    def listing(self) -> str:
+        return "; ".join(f"{side.upper()} {real}" for side, real in self.outside)
+
+
+def read_workspace(path: str, assignments: Sequence[str] = (), trusted: bool = True) -> tuple[Workspace, dict] | TrustNeeded:
     """Read, check and index a workspace (thread pool): the Workspace and its documents
-    as LoadedDocuments by side. All or nothing: any problem raises WorkspaceError."""
+    as LoadedDocuments by side. All or nothing: any problem raises WorkspaceError. Unless
+    `trusted`, a workspace naming files outside its folder is returned as TrustNeeded
+    before any of them is read."""
     ws = load_workspace(path)
     if assignments:
         try:
             ws = dataclasses.replace(ws, params=parse_assignments(list(assignments), base=ws.params))
         except ParameterError as e:
             raise WorkspaceError(path, None, f"invalid parameter given on top of it: {e}") from None
+    if not trusted:
+        outside = outside_documents(ws, os.path.dirname(os.path.abspath(path)))
+        if outside:
+            return TrustNeeded(path, outside)
     docs = {}
     for side, (text, name, origin) in resolve_documents(ws).items():
         try:
@@ -99,8 +132,30 @@ class WorkspaceController(QObject):
 
         return w.jobs.start(lambda: save_workspace(ws, path), done, failed)
 
+    def trust_box(self, need: TrustNeeded) -> tuple[QMessageBox, object]:
+        """The question of ask_trust, and its "read" button: the real paths, as plain text."""
+        listing = "\n".join(f"  {side.upper()}: {shown_name(real)}" for side, real in need.outside)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Open workspace",
+                          f"The workspace {shown_name(need.path)} reads files outside its folder:\n{listing}\n\n"
+                          "Read them only if you trust whoever made it: it could show (and, exported, carry "
+                          "away) any file you can read.", parent=self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # paths are data, never markup
+        read = box.addButton("Read these files", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box, read
+
+    def ask_trust(self, need: TrustNeeded) -> bool:
+        """Show the real paths a workspace would read and ask whether to read them."""
+        box, read = self.trust_box(need)
+        box.exec()
+        return box.clickedButton() is read
+
     def open(self, path: str | os.PathLike | None = None, *, keep_theme: bool = False,
-             assignments: Sequence[str] = ()) -> int | None:
+             assignments: Sequence[str] = (), trust: bool | None = None) -> int | None:
+        """Open a workspace on the thread pool. `trust`: True reads files outside its
+        folder without asking, False refuses them (headless runs without
+        --trust-workspace), None asks (the window)."""
         w, session = self.window, self.session
         if path is None:
             folder = w.settings.folder("open") or os.getcwd()
@@ -119,6 +174,14 @@ class WorkspaceController(QObject):
         def done(value) -> None:
             if seq != self._seq:
                 return  # a later Open workspace replaced this one
+            if isinstance(value, TrustNeeded):
+                if trust is None and self.ask_trust(value):
+                    self.open(path, keep_theme=keep_theme, assignments=sets, trust=True)
+                    return
+                reason = (f"it reads files outside its folder ({value.listing()}); "
+                          + ("run with --trust-workspace to allow it" if trust is False else "not opened"))
+                failed(reason)
+                return
             ws, docs = value
             typed = [s for s in SIDES if session.sides[s].revision != revisions[s] and session.sides[s].modified]
             if typed and not session.confirm_discard(typed):
@@ -133,7 +196,8 @@ class WorkspaceController(QObject):
             w.show_message(f"Cannot open the workspace: {message}\nNothing was changed.", "error")
             w.workspace_failed.emit(message)
 
-        return w.jobs.start(lambda: read_workspace(path, sets), done, failed)
+        trusted = bool(trust)
+        return w.jobs.start(lambda: read_workspace(path, sets, trusted), done, failed)
 
     def _apply(self, path: str, ws: Workspace, docs: dict, keep_theme: bool) -> None:
         session, w = self.session, self.window
@@ -152,4 +216,8 @@ class WorkspaceController(QObject):
         session.documents_changed.emit()
         session.request_analysis()
         w.statusBar().showMessage(f"Opened the workspace {path}", 5000)
+        renamed = renamed_documents(ws)
+        if renamed:  # the real file stays visible whatever name the workspace gives it
+            w.show_message("This workspace shows " + "; ".join(
+                f"{side.upper()} {real} as “{name}”" for side, name, real in renamed), "info")
         w.workspace_opened.emit(path)

@@ -81,11 +81,14 @@ class FixedChunking:
 def fixed_cuts(cum_tokens: np.ndarray, max_tokens: int) -> list[tuple[int, int]]:
     """Greedy windows [s, e) over cum_tokens (n + 1 cumulative counts)."""
     n = len(cum_tokens) - 1
+    # A window past the document's total behaves like the total, and the search key
+    # must stay inside int64: max_tokens may be anything up to 2^64 - 1.
+    window = min(max_tokens, int(cum_tokens[-1]) + 1) if n else max_tokens
     cuts = []
     s = 0
     while s < n:
         # largest e with tokens[s, e) <= max_tokens; at least one word
-        e = int(np.searchsorted(cum_tokens, cum_tokens[s] + max_tokens, "right")) - 1
+        e = int(np.searchsorted(cum_tokens, cum_tokens[s] + window, "right")) - 1
         e = max(e, s + 1)
         cuts.append((s, e))
         s = e

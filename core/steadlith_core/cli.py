@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from typing import Sequence
 
@@ -14,11 +16,11 @@ from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
 from .diagnostics import Lmx2Diagnostics
-from .errors import ParameterError, SteadlithError
+from .errors import ParameterError, SteadlithError, visible
 from .export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                      write_text_atomic)
-from .lmx2_params import LMX2_RULE, Lmx2Params
-from .loader import load_text
+from .lmx2_params import Lmx2Params
+from .loader import load_text, out_of_memory_message
 from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
 from .rules import parse_assignments, parse_rule_assignments, parse_rules, rule_of
@@ -120,7 +122,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     elif args.format == "jsonl":
         sys.stdout.write(chunks_jsonl(result))
     else:
-        print(format_chunking(result, args.file))
+        print(format_chunking(result, visible(args.file)))  # a name stays on its line
     return 0
 
 
@@ -164,7 +166,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(sizes, indent=2) if args.format == "json" else format_sizes(sizes))
         return 0
     if args.file:
-        text, name = load_text(args.file), args.file
+        text, name = load_text(args.file), visible(args.file)
     else:
         text, name = generate_prose(1_000_000), "built-in generated prose (1 MB, seed 1)"
     print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json"))
@@ -183,7 +185,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(to_json_text(comparison_json(result, args.a, args.b)))
     else:
-        print(format_comparison(result, args.a, args.b))
+        print(format_comparison(result, visible(args.a), visible(args.b)))  # names stay on their lines
     return 1 if args.fail_on_violation and not result.locality_held else 0
 
 
@@ -367,6 +369,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_ERROR = 2
+EXIT_CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)  # what a shell reports for `yes | head -1`
+
+
+class OutputError(SteadlithError):
+    """Standard output could not be written (a full disk, an I/O error)."""
+
+
+class _ClosedPipe(Exception):
+    """The reader of standard output went away (`steadlith chunk … | head -1`)."""
+
+
+class _GuardedOutput:
+    """Standard output whose write failures say what they are: a closed pipe ends the
+    run quietly, any other failure is one error line. Everything else is delegated."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _guard(self, op):
+        if self._stream is None:  # started with descriptor 1 closed (`steadlith chunk F >&-`)
+            raise OutputError("cannot write the output: standard output is closed")
+        try:
+            return op()
+        except BrokenPipeError:
+            raise _ClosedPipe() from None
+        except OSError as e:
+            raise OutputError(f"cannot write the output: {e.strerror or e}") from None
+
+    def write(self, text: str) -> int:
+        return self._guard(lambda: self._stream.write(text))
+
+    def flush(self) -> None:
+        self._guard(lambda: self._stream.flush())
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _drop_stdout() -> None:
+    """Point file descriptor 1 at /dev/null and empty Python's buffer, so the flush at
+    interpreter exit neither fails again nor prints "Exception ignored"."""
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (a test's capture): nothing is flushed at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+    try:
+        stream.flush()  # the pending bytes go to /dev/null now
+    except OSError:
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show a character gets an escape, not a traceback
@@ -374,16 +434,51 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
+    real_stdout = sys.stdout
+    sys.stdout = _GuardedOutput(real_stdout)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a full disk shows here, while we can still say so
+        return code
+    except _ClosedPipe:
+        sys.stdout = real_stdout
+        _drop_stdout()
+        return EXIT_CLOSED_PIPE
+    except OutputError as e:
+        sys.stdout = real_stdout
+        _drop_stdout()
+        return _error(str(e))
     except SteadlithError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+        return _error(str(e))
+    except MemoryError:
+        return _error(out_of_memory_message(_documents_of(args)))
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    finally:
+        sys.stdout = real_stdout
+
+
+def _documents_of(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """The documents a command reads, with their sizes (0 when unknown): what an
+    out-of-memory message names."""
+    out = []
+    for key in ("file", "a", "b"):
+        path = getattr(args, key, None)
+        if path:
+            try:
+                size = os.stat(path).st_size
+            except (OSError, ValueError):
+                size = 0
+            out.append((path, size))
+    return out
+
+
+def _error(message: str) -> int:
+    """One line on stderr, whatever the message carries (a name with a newline or an
+    escape sequence stays one line and reaches the terminal as text)."""
+    print(f"{PROG}: error: {visible(message)}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 if __name__ == "__main__":

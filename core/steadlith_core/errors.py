@@ -8,10 +8,23 @@ class SteadlithError(Exception):
     """Base of every error the core raises on bad input."""
 
 
+MAX_RULE_CHARS = 300  # a rule quoting a 5000-character value still fits beside its field
+
+
+def _bounded(text: str, limit: int) -> str:
+    """`text` cut in the middle when longer than `limit`: both ends say something."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return f"{text[: limit - tail - 3]}...{text[-tail:]}"
+
+
 class ParameterError(SteadlithError, ValueError):
     """A chunker parameter breaks its rule (SPEC §6)."""
 
     def __init__(self, field: str, rule: str, value: object = None):
+        field = _bounded(str(field), 60)  # `--set` names come from the user too
+        rule = _bounded(rule, MAX_RULE_CHARS)
         self.field = field
         self.rule = rule
         self.value = value
@@ -55,3 +68,33 @@ class TokenCountError(SteadlithError, ValueError):
 
 class ComparisonError(SteadlithError, ValueError):
     """Two chunkings cannot be compared (different normalizer or parameters)."""
+
+
+# -- names and messages that are shown to people -----------------------------------------
+
+# Characters that change how the text around them looks rather than being seen:
+# C0/C1 controls (newline, ESC starts a terminal escape sequence), line and paragraph
+# separators, and the explicit bidi embeddings, overrides and isolates, which can make
+# a name reverse the text beside it ("txt.exe" shown as "exe.txt").
+_INVISIBLE = frozenset(
+    [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def visible(text: str) -> str:
+    """`text` with every control, separator and bidi formatting character written as an
+    escape (`\\n`, `\\x1b`, `\\u202e`), so a message that carries a user's name stays one
+    line, sends no raw escape to a terminal and cannot reorder its neighbours.
+    Backslashes are left alone: Windows paths stay readable."""
+    if not any(ord(ch) in _INVISIBLE for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) in _INVISIBLE:
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)

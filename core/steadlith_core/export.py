@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
-import secrets
 from typing import Any, Mapping
 
 from .chunks import Chunk, Chunking
@@ -142,6 +142,10 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     file it names is replaced, not the link), and a path that is not a regular file (a
     device such as /dev/null or /dev/stdout, a pipe) is written to as it is, never
     replaced. Raises ExportError naming the path and the reason.
+
+    The temporary file is named after its target and the writing process
+    (`.report.html.steadlith-tmp-<pid>`), so a person who finds one after a crash knows
+    what it is; the next write to the same target removes those whose process is gone.
     """
     try:
         data = text.encode("utf-8")
@@ -155,6 +159,8 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     shown = os.fspath(path)
     if not shown:
         raise ExportError("''", "empty path: name a file to write")
+    if "\0" in shown:
+        raise ExportError(shown, "the path holds a NUL character, which no file name can contain")
     target = os.path.realpath(shown)
     try:
         existing = os.stat(target)
@@ -166,10 +172,10 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         _write_in_place(shown, target, data)
         return
     folder = os.path.dirname(target)
+    remove_stale_temporaries(target)
     tmp = None
     try:
-        for _ in range(8):
-            candidate = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(4)}.tmp")
+        for candidate in _temporary_names(target):
             try:
                 fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
             except FileExistsError:
@@ -200,6 +206,59 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+TEMPORARY_TAG = ".steadlith-tmp-"
+
+
+def _temporary_prefix(target: str) -> str:
+    # the target's name is cut so the temporary's name stays within NAME_MAX (255)
+    return os.path.join(os.path.dirname(target), f".{os.path.basename(target)[:200]}{TEMPORARY_TAG}")
+
+
+def _temporary_names(target: str):
+    """`.name.steadlith-tmp-<pid>`, then `-<pid>.1` … when this process writes the same
+    target twice at once (two exports from the thread pool)."""
+    prefix = _temporary_prefix(target)
+    yield f"{prefix}{os.getpid()}"
+    for n in range(1, 8):
+        yield f"{prefix}{os.getpid()}.{n}"
+
+
+def remove_stale_temporaries(target: str | os.PathLike) -> list[str]:
+    """Delete the temporaries of `target` left by writes whose process no longer runs
+    (killed mid-write); those of a live process may still be renamed into place and
+    are kept. Returns the paths removed. Never raises: cleaning is a courtesy."""
+    prefix = _temporary_prefix(os.fspath(target))
+    folder, start = os.path.split(prefix)
+    pattern = re.compile(re.escape(start) + r"(\d+)(?:\.\d+)?")
+    removed = []
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return removed
+    for name in names:
+        m = pattern.fullmatch(name)
+        if m is None or _process_alive(int(m.group(1))):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed.append(os.path.join(folder, name))
+        except OSError:
+            pass
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":
+        return True  # ours (another thread may be writing it); on Windows os.kill would end the process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or cannot tell: keep it
+    return True
 
 
 def _write_in_place(shown: str, target: str, data: bytes) -> None:

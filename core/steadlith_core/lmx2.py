@@ -3,7 +3,8 @@
 Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
     classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
     keys      text, token counter, key_tokens, boundary_preference
-    cuts      keys + token counter + min/max/horizon/fill_horizon
+    primary   keys + token counter + min/horizon                (E and S)
+    cuts      primary + max (the gate) + fill_horizon           (Z and Q)
     chunks    cuts + params hash
 All per-cut work is vectorized: the Horner hashes of the key windows come from one
 prefix sum (B is odd, so invertible mod 2^64), and the local maxima over a token
@@ -140,7 +141,7 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     table[0] = values
     for k in range(1, top + 1):
         step = 1 << (k - 1)
-        table[k, : m - step] = np.maximum(table[k - 1, : m - step], table[k - 1, step:])
+        np.maximum(table[k - 1, : m - step], table[k - 1, step:], out=table[k, : m - step])  # no temporary
         table[k, m - step :] = table[k - 1, m - step :]  # never read by a query
     flat = table.ravel()
     row = level * m
@@ -170,17 +171,23 @@ class Lmx2Cuts(NamedTuple):
     positions: np.ndarray  # E | S | Q, sorted
 
 
-def compute_cuts(
-    keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int, gate: int, horizon: int, fill_horizon: int
-) -> Lmx2Cuts:
-    """E, S, Z, Q of SPEC-lmx2 §3."""
+class Lmx2Primary(NamedTuple):
+    """The first half of the cut stage: E and S, which do not depend on max_tokens or
+    fill_horizon (so a pipeline can keep them when only those change)."""
+
+    edges: np.ndarray  # E
+    primary: np.ndarray  # S
+
+
+def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int,
+                    horizon: int) -> Lmx2Primary:
+    """E and S of SPEC-lmx2 §3."""
     n = word_tokens.size
     edges = np.zeros(n + 1, dtype=bool)
     edges[0] = edges[n] = True
     primary = np.zeros(n + 1, dtype=bool)
-    fill = np.zeros(n + 1, dtype=bool)
     if n < 2:
-        return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
+        return Lmx2Primary(edges, primary)
     long_word = word_tokens >= min_tokens
     edges[1:n] = long_word[:-1] | long_word[1:]
     x = cum[1:n]  # interior cut c sits at index c - 1 of x and of the key slices
@@ -189,13 +196,29 @@ def compute_cuts(
     blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
     candidates = np.flatnonzero(~blocked[1:n])
     primary[candidates[local_maxima(keys.key_1[1:n], x, horizon, candidates)] + 1] = True
+    return Lmx2Primary(edges, primary)
 
+
+def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int, fill_horizon: int) -> Lmx2Cuts:
+    """Z and Q of SPEC-lmx2 §3 over E and S: every cut in order."""
+    edges, primary = first
+    n = cum.size - 1
+    fill = np.zeros(n + 1, dtype=bool)
+    if n < 2:
+        return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
     chosen = edges | primary
     zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
     every = np.arange(zone.size)
     fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, every)]] = True
     return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
+
+
+def compute_cuts(
+    keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int, gate: int, horizon: int, fill_horizon: int
+) -> Lmx2Cuts:
+    """E, S, Z, Q of SPEC-lmx2 §3."""
+    return compute_fill(compute_primary(keys, word_tokens, cum, min_tokens, horizon), keys, cum, gate, fill_horizon)
 
 
 class Lmx2Span(NamedTuple):
@@ -233,6 +256,7 @@ class Lmx2Stages(NamedTuple):
 
 
 __all__ = [
-    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Span", "Lmx2Stages",
-    "compute_cuts", "compute_keys", "local_maxima", "spans", "window_hashes",
+    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
+    "Lmx2Stages", "compute_cuts", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
+    "window_hashes",
 ]

@@ -15,9 +15,11 @@ The first three stages belong to the text, whatever the boundary rule; the other
 tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
     classes      text                                        (shared: every rule's Chunk.boundary)
     lmx2-keys    text, token_counter, key_tokens, boundary_preference
-    lmx2-cuts    keys + min/max/horizon/fill_horizon
+    lmx2-primary keys + min_tokens/horizon (long-word and primary cuts)
+    lmx2-cuts    primary + gate (from min and max)/fill_horizon (fill cuts)
     chunks       cuts + params hash
-so a change of min, max or a horizon re-runs no key computation. A boundary rule
+so a change of min, max or a horizon re-runs no key computation, and one of max or
+fill_horizon not even the primary cuts. A boundary rule
 plugs in as one entry of `RULES`: a function of a `Document` (its shared text stages,
 plus `doc.stage(name)` caches of its own) and its parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
 needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
@@ -41,7 +43,7 @@ from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Stages, compute_cuts, compute_keys, spans
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, spans
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize
 from .params import ChunkerParams
@@ -204,10 +206,11 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     keys = doc.stage("lmx2-keys", 4).get(
         key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    first_inputs = key_inputs + (p.min_tokens, p.horizon)
+    first = doc.stage("lmx2-primary").get(
+        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon))
     cuts = doc.stage("lmx2-cuts").get(
-        key_inputs + (p.min_tokens, p.max_tokens, p.horizon, p.fill_horizon),
-        lambda: compute_cuts(keys, tok, cum, p.min_tokens, p.gate, p.horizon, p.fill_horizon),
-    )
+        first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
     found = [(s.start_word, s.end_word, s.kind, False, s.boundary) for s in spans(cuts, classes)]
     chunks = build_chunks(words, doc.canonical, found, cum, chunk_hash_prefix(phash, LMX2_FAMILY))

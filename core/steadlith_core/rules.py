@@ -11,6 +11,7 @@ ParameterError naming the field.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, Iterable, Mapping, Sequence
 
 from .chunks import AnyParams
@@ -20,8 +21,21 @@ from .params import BOUNDARY_RULE as TTTD_RULE
 from .params import INT_FIELDS, ChunkerParams, parse_int
 
 PARAMS_TYPES: dict[str, type] = {TTTD_RULE: ChunkerParams, LMX2_RULE: Lmx2Params}
+# Each rule's fields in the order of its spec table (a parameter form lists them so).
+FIELDS_BY_RULE: dict[str, tuple[str, ...]] = {rule: tuple(f.name for f in fields(t)) for rule, t in PARAMS_TYPES.items()}
 _EVERY_FIELD = frozenset().union(*RULE_FIELDS.values())
 _INT_FIELDS = frozenset(INT_FIELDS) | frozenset(LMX2_INT_FIELDS)
+
+
+def is_int_field(name: str) -> bool:
+    """Whether a field of either rule takes an integer (typed as decimal or 0x hex)."""
+    return name in _INT_FIELDS
+
+
+def parse_value(name: str, text: str) -> int | str:
+    """One field's value from text as a user typed it (the CLI's --set, a form field):
+    an integer for integer fields, else the stripped text; ParameterError names the field."""
+    return _value(name, text)
 
 
 def rule_of(params: Any) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from steadlith_core import Chunking
 
+from ..names import name_html
 from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, Theme
 from .histogram import Histogram
 from .legend import MarkerSwatch
@@ -131,7 +131,7 @@ class DiagnosticsPanel(QFrame):
 
     def clear(self, name: str | None = None) -> None:
         self._shown = None
-        shown = f" · {html.escape(name)}" if name else ""
+        shown = f" · {name_html(name)}" if name else ""
         self.title.setText(f"<b>{self.side}</b>{shown}")
         for v in self.values.values():
             v.setText("–")
@@ -142,7 +142,7 @@ class DiagnosticsPanel(QFrame):
         self._shown = (chunking, name, ms, y_max)
         d = chunking.diagnostics
         self.title.setText(
-            f"<b>{self.side}</b> · {html.escape(name)} "
+            f"<b>{self.side}</b> · {name_html(name)} "
             f"<span style='color:{self.theme.muted}'>params {d.params_hash[:8]}…</span>"
         )
         v = self.values

@@ -1,10 +1,14 @@
-"""An inline, dismissible message bar: errors never block and never reach the console only."""
+"""An inline, dismissible message bar: errors never block and never reach the console only.
+
+Messages carry names the user controls (file names, workspace values), so the text is
+plain, never rich text, and controls and bidi overrides in it are shown as escapes."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
+from ..names import visible_lines
 from ..palette import LIGHT, Theme
 
 ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
@@ -23,6 +27,7 @@ class MessageBar(QFrame):
         self.icon = QLabel()
         self.label = QLabel()
         self.label.setObjectName("messageText")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a name like <img src=…> shows as typed
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton()
@@ -46,8 +51,9 @@ class MessageBar(QFrame):
         self.level = level
         self.history.append((level, text))
         self.icon.setText(ICONS.get(level, ""))
-        self.label.setText(text)
-        self.setAccessibleDescription(f"{level}: {text}")
+        shown = visible_lines(text)
+        self.label.setText(shown)
+        self.setAccessibleDescription(f"{level}: {shown}")
         self._restyle()
         self.show()
         self.shown.emit(level, text)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..names import name_html, plain_tooltip
 from ..palette import STATUSES
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
@@ -49,7 +50,7 @@ class PaneColumn(QWidget):
             pane.setAccessibleDescription(f"No document {pane.side} loaded")
             return
         name, path = saved_as or (doc.name, doc.path)
-        first = f"<b>{html.escape(name)}</b>"
+        first = f"<b>{name_html(name)}</b>"  # markup and bidi in a name stay text
         if pane.modified:
             first += " <b>•</b>"
         if pane.editable:
@@ -76,7 +77,7 @@ class PaneColumn(QWidget):
         syntax = f", {doc.syntax.lexer_name} syntax colour" if doc.syntax is not None else ""
         edited = "\nedited (File → Save as… keeps the edits)" if pane.modified else ""
         editable = "\neditable: type to see the chunks change (Edit menu)" if pane.editable else ""
-        self.header.setToolTip(f"{where}\n{doc.size_label}{syntax}{edited}{editable}")
+        self.header.setToolTip(plain_tooltip(f"{where}\n{doc.size_label}{syntax}{edited}{editable}"))
         plain = re.sub(r"<[^>]+>", "", second).replace("&nbsp;", " ")
         pane.setAccessibleDescription(
             f"{name}{', edited' if pane.modified else ''}{', editable' if pane.editable else ''}; {plain}. "

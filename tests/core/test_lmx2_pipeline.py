@@ -21,7 +21,8 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(monkeypatch):
     calls: Counter[str] = Counter()
-    for stage in ("normalize", "boundary_classes", "compute_keys", "compute_cuts", "build_chunks", "segment"):
+    for stage in ("normalize", "boundary_classes", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
+                  "segment"):
         original = getattr(pipeline_module, stage)
 
         def counted(*args, _original=original, _stage=stage, **kwargs):
@@ -36,19 +37,24 @@ def _shape(result):
     return result.params_hash, [(c.start_word, c.end_word, c.kind, c.boundary, c.hash) for c in result.chunks]
 
 
-@pytest.mark.parametrize("change", [
-    {"min_tokens": 12}, {"max_tokens": 120}, {"horizon": 40}, {"fill_horizon": 15},
+@pytest.mark.parametrize("change,reruns", [
+    ({"min_tokens": 12}, {"compute_primary": 1, "compute_fill": 1}),
+    ({"horizon": 40}, {"compute_primary": 1, "compute_fill": 1}),
+    ({"max_tokens": 120}, {"compute_fill": 1}),
+    ({"fill_horizon": 15}, {"compute_fill": 1}),
 ])
-def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change):
-    """Moving min, max or a horizon re-runs only the cut stage and the hashes; the
-    result is what a cold pipeline gives, and differs from before (the change mattered)."""
+def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change, reruns):
+    """Moving min, max or a horizon re-runs only the cut stages and the hashes (max and
+    fill_horizon not even the primary cuts); the result is what a cold pipeline gives,
+    and differs from before (the change mattered)."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(normalize=1, boundary_classes=1, compute_keys=1, compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(normalize=1, boundary_classes=1, compute_keys=1, compute_primary=1,
+                                  compute_fill=1, build_chunks=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
     warm = pipeline.chunk(TEXT, changed)
-    assert stage_calls == Counter(compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(build_chunks=1, **reruns)
     assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
     assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
 
@@ -59,7 +65,7 @@ def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, cha
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(**change))
-    assert stage_calls == Counter(compute_keys=1, compute_cuts=1, build_chunks=1)
+    assert stage_calls == Counter(compute_keys=1, compute_primary=1, compute_fill=1, build_chunks=1)
 
 
 def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
@@ -130,3 +136,39 @@ def test_lmx2_diagnostics_count_kinds_and_sizes():
     assert d.chunks_over_max == sum(c.tokens > BASE.max_tokens for c in result.chunks)
     assert (d.gate, d.margin) == (BASE.gate, BASE.margin)
     assert result.fingerprints is None and result.stages.keys.key_1.size == result.word_count + 1
+
+
+def test_chunk_text_output_shows_kinds_sizes_and_the_share_of_cuts(tmp_path, capsys):
+    from steadlith_core.cli import main
+
+    doc = tmp_path / "doc.txt"
+    doc.write_text(TEXT, encoding="utf-8")
+    for params, kinds in ((BASE, "kinds         primary "), (ChunkerParams(min_tokens=16, max_tokens=96),
+                                                            "kinds         primary ")):
+        sets = [x for k, v in params.to_dict().items() for x in ("--set", f"{k}={v}")]
+        assert main(["chunk", str(doc), *sets]) == 0
+        out = capsys.readouterr().out
+        d = chunk(TEXT, params).diagnostics
+        share = next(line for line in out.splitlines() if line.startswith("cuts at"))
+        assert f"paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})" in share
+        assert f"sentence ends {d.sentence_boundaries} ({d.sentence_share:.1%})" in share
+        kinds_line = next(line for line in out.splitlines() if line.startswith(kinds))
+        if params is BASE:
+            assert f"fill {d.fill}" in kinds_line and f"long-word {d.long_word}" in kinds_line
+            assert f"margin {BASE.margin} tokens" in out and "under min_tokens" in out
+        else:
+            assert f"backup {d.backup}" in kinds_line
+
+
+def test_lmx2_kinds_take_the_shapes_and_colours_of_their_roles():
+    """fill is drawn as backup (diamond, orange), long-word as a hard cut (triangle,
+    vermillion), in both themes; the legend of each rule lists its own kinds."""
+    from steadlith_core import style
+
+    for theme in ("light", "dark"):
+        colours = style.KIND_COLOURS[theme]
+        assert colours["fill"] == colours["backup"] and colours["long-word"] == colours["hard"]
+    assert (style.KIND_SHAPES["fill"], style.KIND_SHAPES["long-word"]) == ("diamond", "triangle")
+    assert style.marker_kinds("lmx2-v1") == ("primary", "fill", "long-word", "end")
+    assert style.marker_kinds("tttd-v1") == ("primary", "backup", "hard", "snapped", "end")
+    assert style.kind_help("lmx2-v1", "primary") != style.kind_help("tttd-v1", "primary")

@@ -183,7 +183,8 @@ def test_document_html_is_shown_as_text_and_runs_nothing(hostile):
     assert "&amp;amp;" in r.source and "&lt;script&gt;" in r.source
     names = r.all("p", "docs")[0].text
     assert 'a<script>alert("name")</script>.md' in names and "b & <b>.md" in names
-    assert r.all("title")[0].text == 'Steadlith report: a<script>alert("name")</script>.md → b & <b>.md'
+    # each name isolated (FSI … PDI): a <title> holds no <bdi>
+    assert r.all("title")[0].text == 'Steadlith report: \u2068a<script>alert("name")</script>.md\u2069 → \u2068b & <b>.md\u2069'
 
 
 def test_counterexample_report_has_the_evidence(counterexample):
@@ -358,7 +359,7 @@ def test_cli_html_writes_the_report_beside_the_normal_output(capsys, files, tmp_
     r = Report(html_text)
     assert_well_formed_and_inert(r)
     assert_chunks_shown_once(c, r)
-    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    assert [p.name for p in tmp_path.iterdir() if ".steadlith-tmp-" in p.name] == []
     # with --fail-on-violation, the report is still written and the exit status is 1
     out_path.unlink()
     assert main(["compare", a, b, *sets, "--html", str(out_path), "--fail-on-violation", "--format", "json"]) == 1

@@ -113,3 +113,20 @@ def test_every_command_takes_the_lmx2_rule_and_refuses_foreign_fields(capsys, tm
     code, out, err = run(capsys, command, *files, "--set", "boundary_rule=lmx2-v1", "--set", "window_words=4")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("steadlith: error: window_words: a tttd-v1 field, not a field of lmx2-v1")
+
+
+def test_a_parameter_form_can_be_built_from_the_rule_alone():
+    from steadlith_core.rules import FIELDS_BY_RULE, default_params, is_int_field, parse_value
+
+    assert FIELDS_BY_RULE["lmx2-v1"] == ("token_counter", "min_tokens", "max_tokens", "horizon", "fill_horizon",
+                                         "key_tokens", "boundary_preference")
+    assert FIELDS_BY_RULE["tttd-v1"][:2] == ("window_words", "polynomial")
+    assert [n for n in FIELDS_BY_RULE["lmx2-v1"] if is_int_field(n)] == ["min_tokens", "max_tokens", "horizon",
+                                                                        "fill_horizon", "key_tokens"]
+    for rule, names in FIELDS_BY_RULE.items():
+        p = default_params(rule)
+        typed = {n: parse_value(n, f"{getattr(p, n):#x}" if is_int_field(n) else f" {getattr(p, n)} ") for n in names}
+        assert params_from_mapping({"boundary_rule": rule, **typed}) == p
+    with pytest.raises(ParameterError) as info:
+        parse_value("horizon", "12.5")
+    assert info.value.field == "horizon"

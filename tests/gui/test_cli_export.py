@@ -62,7 +62,7 @@ def test_report_of_two_files_and_a_generated_example(tmp_path, docs):
     assert "script" not in page.tags and "<script>x()</script>" in text
     assert "guide-v1.md" in text and "guide-v2.md" in text
     assert ChunkerParams(max_tokens=64, min_tokens=8).params_hash in text
-    assert not list(tmp_path.glob(".*.tmp"))
+    assert not list(tmp_path.glob(".*.steadlith-tmp-*"))
 
     out = tmp_path / "p.html"
     r = run(["--example", "phase-shift", "--set", "max_tokens=100", "--export-report", str(out)])

@@ -150,7 +150,7 @@ def test_window_png(qtbot, window, tmp_path):
     assert export(qtbot, window, window.export_png, out) == ["png", str(out)]
     image = QImage(str(out))
     assert (image.width(), image.height()) == (window.width(), window.height())
-    assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, renamed
+    assert not list(tmp_path.glob(".*.steadlith-tmp-*"))  # written through a temporary file, renamed
 
 
 def test_default_names():

@@ -1,0 +1,44 @@
+"""Names and paths are data, never markup nor layout: how the window shows them.
+
+A file name, a workspace's display name or a path can hold `<b>`, `<img src=…>`, a
+newline, an escape sequence or a bidi override. Shown as given, Qt would render the
+markup (or load the image), and an override would reverse the words beside it
+("18 chunks · 18 reused" read backwards). So every string the user controls goes
+through one of these before it reaches a label, a title, a tooltip or the message bar:
+
+- `shown_name`: controls escaped (steadlith_core.errors.visible), the whole name
+  isolated (FSI … PDI) so right-to-left letters in it cannot move its neighbours;
+  for plain-text places (window title, plain labels, menus).
+- `name_html`: the same, HTML-escaped, for rich-text labels that style the name.
+- `plain_tooltip`: a tooltip is rich text whenever Qt guesses so; this one never is.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtGui import Qt  # QtGui's Qt namespace carries convertFromPlainText
+from steadlith_core.errors import visible
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate, pop directional isolate
+
+
+def shown_name(name: str) -> str:
+    return f"{FSI}{visible(name)}{PDI}"
+
+
+def name_html(name: str) -> str:
+    return html.escape(shown_name(name), quote=True)
+
+
+def visible_lines(text: str) -> str:
+    """A message as plain lines: its own line breaks kept, every other control and bidi
+    formatting character escaped."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def plain_tooltip(text: str) -> str:
+    """`text` as a tooltip that shows exactly these characters on these lines."""
+    if not text:
+        return ""
+    return Qt.convertFromPlainText(visible_lines(text), Qt.WhiteSpaceMode.WhiteSpacePre)
