@@ -415,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="CHUNKER",
                    help="put this chunker in one side-by-side table of reused chunks and tokens (by chunk hash); "
                         "repeatable: rules (both boundary rules), tttd-v1, lmx2-v1, langchain-recursive, "
-                        "llama-index-sentence, chonkie-recursive, semchunk (each NAME[:chunk_size=N[,chunk_overlap=M]], "
+                        "llama-index-sentence, chonkie-recursive, semchunk, fixed-tokens (each NAME[:chunk_size=N[,chunk_overlap=M]], "
                         "sized in the rules' tokens, needs its library: the core's extras langchain, llama-index, "
                         "external), or jsonl:SPANS_A,SPANS_B (spans another pipeline wrote: {\"start\": s, \"end\": e} "
                         "in code points, or {\"text\": ...}, one a line); the fixed-size baseline follows the rules")

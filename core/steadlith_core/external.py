@@ -34,7 +34,7 @@ import xxhash
 
 from . import tokens as token_counters
 from .analysis import Analysis
-from .baseline import baseline_for
+from .baseline import FixedTokenParams, baseline_for, chunk_fixed
 from .chunks import AnyParams
 from .errors import ParameterError, SteadlithError
 from .normalize import normalize
@@ -282,13 +282,20 @@ def _semchunk(c: SplitterChunker, text: str) -> ExternalChunking:
     return chunking_from_offsets(c.name, text, [tuple(o) for o in offsets], c.token_counter, texts=texts)
 
 
+def _fixed_tokens(c: SplitterChunker, text: str) -> ExternalChunking:
+    # the baseline at any window, so --match-size can size it like the splitters
+    fixed = chunk_fixed(text, FixedTokenParams(c.chunk_size, c.token_counter))
+    return chunking_from_offsets(c.name, text, [(x.start, x.end) for x in fixed.chunks], c.token_counter)
+
+
 SPLITTERS: dict[str, Callable[[SplitterChunker, str], ExternalChunking]] = {
     "langchain-recursive": _langchain_recursive,
     "llama-index-sentence": _llama_index_sentence,
     "chonkie-recursive": _chonkie_recursive,
     "semchunk": _semchunk,
+    "fixed-tokens": _fixed_tokens,
 }
-NO_OVERLAP = frozenset({"chonkie-recursive"})
+NO_OVERLAP = frozenset({"chonkie-recursive", "fixed-tokens"})
 _MODULES = {"langchain-recursive": "langchain_text_splitters", "llama-index-sentence": "llama_index.core",
             "chonkie-recursive": "chonkie", "semchunk": "semchunk"}
 
@@ -303,7 +310,7 @@ def installed_splitters() -> list[str]:
         except ModuleNotFoundError:
             return False
 
-    return [k for k, m in _MODULES.items() if present(m)]
+    return [k for k in SPLITTERS if k not in _MODULES or present(_MODULES[k])]
 
 
 @dataclass(frozen=True)

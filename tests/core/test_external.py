@@ -187,3 +187,13 @@ def test_match_mean_tokens_sets_the_chunk_size_to_the_rules_mean():
     mean = sum(c.tokens for c in rule) / len(rule)
     matched = match_mean_tokens(SplitterChunker("semchunk"), text_a, mean)
     assert abs(matched.chunk(text_a).mean_chunk_tokens - mean) < 0.1 * mean
+
+
+def test_fixed_tokens_splitter_is_the_baseline_at_any_window():
+    from steadlith_core import FixedTokenParams, chunk_fixed
+
+    text_a, _ = demo_pair()
+    spans = SplitterChunker("fixed-tokens", 100).chunk(text_a)
+    fixed = chunk_fixed(text_a, FixedTokenParams(100))
+    assert [(c.start, c.end, c.tokens) for c in spans.chunks] == [(c.start, c.end, c.tokens) for c in fixed.chunks]
+    assert "fixed-tokens" in installed_splitters()
