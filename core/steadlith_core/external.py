@@ -39,6 +39,7 @@ from .chunks import AnyParams
 from .errors import ParameterError, SteadlithError
 from .normalize import normalize
 from .rules import rule_of
+from .vocabulary import NEW, REMOVED, REUSED
 
 EXTERNAL_KIND = "external"
 SCHEMA = "steadlith-compare-chunkers/1"
@@ -402,6 +403,15 @@ def churn_by_hash(chunker: str, family: str, chunks_a: Sequence[_Hashed], chunks
         chunks_to_embed=len(chunks_b) - len(hits), tokens_to_embed=tokens_b - reused_tokens,
         settings=dict(settings or {}),
     )
+
+
+def statuses_by_hash(a: Sequence[_Hashed], b: Sequence[_Hashed]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Per-chunk statuses an external chunking can have, for a pane: a chunk whose hash
+    the other version also has is reused; the rest is removed (A) or new (B). Spans need
+    not follow words, so there is no "edited" or "shifted" here."""
+    in_a, in_b = {c.hash for c in a}, {c.hash for c in b}
+    return (tuple(REUSED if c.hash in in_b else REMOVED for c in a),
+            tuple(REUSED if c.hash in in_a else NEW for c in b))
 
 
 def compare_external(a: ExternalChunking, b: ExternalChunking) -> ChunkerChurn:

@@ -22,6 +22,7 @@ from steadlith_core.external import (
     parse_chunker,
     read_spans_jsonl,
     span_hash,
+    statuses_by_hash,
     text_tokens,
 )
 import xxhash
@@ -114,6 +115,8 @@ def test_churn_of_an_external_chunking_counts_unchanged_spans_as_reused(tmp_path
     assert (churn.reused_chunks, churn.chunks_to_embed) == (3, 1)
     assert churn.tokens_to_embed == edited
     assert churn.reused_tokens == churn.tokens_b - edited
+    assert statuses_by_hash(a.chunks, b.chunks) == (("removed", "reused", "reused", "reused"),
+                                                     ("new", "reused", "reused", "reused"))
 
 
 def test_rule_rows_measure_what_the_comparison_reports():
