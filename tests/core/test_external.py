@@ -26,6 +26,7 @@ from steadlith_core.external import (
     text_tokens,
 )
 import xxhash
+from integration_helpers import no_network  # noqa: F401 - a fixture
 
 PARAS_A = ["Alpha paragraph one. 😀 It has astral characters.", "Second paragraph, unchanged in B.",
            "Third paragraph, also unchanged.", "Second paragraph, unchanged in B."]
@@ -168,7 +169,7 @@ SPLITTER_MODULES = {"langchain-recursive": "langchain_text_splitters", "llama-in
 
 
 @pytest.mark.parametrize("kind", list(SPLITTER_MODULES))
-def test_each_splitter_gives_exact_spans_sized_in_the_rules_tokens(kind):
+def test_each_splitter_gives_exact_spans_sized_in_the_rules_tokens(kind, no_network):
     pytest.importorskip(SPLITTER_MODULES[kind])
     assert kind in installed_splitters()
     text_a, text_b = demo_pair()
@@ -200,3 +201,10 @@ def test_fixed_tokens_splitter_is_the_baseline_at_any_window():
     fixed = chunk_fixed(text_a, FixedTokenParams(100))
     assert [(c.start, c.end, c.tokens) for c in spans.chunks] == [(c.start, c.end, c.tokens) for c in fixed.chunks]
     assert "fixed-tokens" in installed_splitters()
+
+
+def test_the_offline_fixture_refuses_connections(no_network):
+    import socket
+
+    with pytest.raises(AssertionError, match="network access attempted"):
+        socket.create_connection(("127.0.0.1", 9), timeout=1)
