@@ -39,10 +39,11 @@ class ActionSpec:
 
 
 def show_shortcuts(window) -> None:
-    """Help → Keyboard shortcuts: every bound key, in the message bar."""
-    window.show_message("Keyboard shortcuts — " + " · ".join(shortcut_rows(window)) + ". Every menu entry also "
-                        "has an underlined letter (Alt+F opens File). In the link map (Tab to it), Down/Up step "
-                        "through the bands; in the overview, Left/Right choose a strip and Up/Down scroll.", "info")
+    """Help → Keyboard shortcuts: a table of every bound key (non-modal, kept open)."""
+    from .widgets.shortcuts_dialog import ShortcutsDialog
+
+    window.shortcuts_dialog = ShortcutsDialog(shortcut_table(window), window)
+    window.shortcuts_dialog.show()
 
 
 def about(window) -> None:
@@ -90,7 +91,25 @@ ACTIONS = (
                "Keep aligned chunks level while either pane scrolls", checkable=True, checked=True),
     ActionSpec("syntax", "&Syntax colour for code", lambda w, on: w.session.set_view(syntax_colour=on),
                checkable=True, checked=True),
+    ActionSpec("wrap", "&Wrap long lines", lambda w, on: w.session.set_display(wrap=on), "Alt+Z",
+               "Wrap lines at the pane's width (off: one text line per screen line, as code reads best)",
+               checkable=True, checked=True),
+    ActionSpec("zoom_in", "Zoom &in", lambda w: w.session.zoom_by(1), QKeySequence.StandardKey.ZoomIn,
+               "Larger text in both panes (also Ctrl+wheel)", window_shortcut=True),
+    ActionSpec("zoom_out", "Zoom &out", lambda w: w.session.zoom_by(-1), QKeySequence.StandardKey.ZoomOut,
+               "Smaller text in both panes", window_shortcut=True),
+    ActionSpec("zoom_reset", "&Normal size", lambda w: w.session.zoom_by(0), "Ctrl+0", window_shortcut=True),
+    ActionSpec("focus_documents", "&Focus on documents", lambda w: w.document_focus.toggle(), "Ctrl+Shift+D",
+               "Hide every dock so the two documents get the whole window; again to bring the docks back",
+               window_shortcut=True),
     ActionSpec("legend", "&Legend", lambda w, on: w.session.set_view(legend=on), checkable=True, checked=True),
+    ActionSpec("find", "&Find in A and B…", lambda w: w.find_bar.open(), QKeySequence.StandardKey.Find,
+               "Find text in both panes; Enter or F3 for the next match, Shift+F3 for the previous",
+               window_shortcut=True),
+    ActionSpec("find_next", "Find ne&xt", lambda w: w.find_bar.request(1), QKeySequence.StandardKey.FindNext,
+               window_shortcut=True),
+    ActionSpec("find_prev", "Find pre&vious", lambda w: w.find_bar.request(-1), QKeySequence.StandardKey.FindPrevious,
+               window_shortcut=True),
     _nav("next_boundary", "Next &boundary", "Alt+Down", "boundary", 1),
     _nav("prev_boundary", "Previous b&oundary", "Alt+Up", "boundary", -1),
     _nav("next_changed", "Next &changed chunk", "F7", "changed", 1),
@@ -108,8 +127,9 @@ MENUS = (
                "save_workspace", "save_workspace_as", SEPARATOR, "export_report", "export_chunks_a",
                "export_chunks_b", "export_comparison", "export_png", SEPARATOR, "quit")),
     ("&Edit", ("undo", "redo", SEPARATOR, "edit_b", "edit_a")),
-    ("&View", ("sync", "syntax", "@theme", SEPARATOR, "@docks", "legend")),
-    ("&Navigate", ("next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
+    ("&View", ("sync", "syntax", "wrap", "@theme", SEPARATOR, "zoom_in", "zoom_out", "zoom_reset", SEPARATOR,
+               "focus_documents", "@docks", "legend")),
+    ("&Navigate", ("find", "find_next", "find_prev", SEPARATOR, "next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
                    "next_shifted", "prev_shifted")),
     ("E&xamples", ("@examples",)),
     ("&Help", ("keys", "about")),
@@ -253,6 +273,19 @@ def menu_actions(menu: QMenu | None):
         yield act
         if act.menu() is not None:
             yield from menu_actions(act.menu())
+
+
+def shortcut_table(window) -> list[tuple[str, str, str]]:
+    """(key, entry, menu) for every menu entry with a shortcut, in menu order."""
+    rows = []
+    for menu_action in window.menuBar().actions():
+        title = menu_action.text().replace("&", "")
+        for act in menu_actions(menu_action.menu()):
+            for seq in act.shortcuts():
+                if not seq.isEmpty():
+                    rows.append((seq.toString(QKeySequence.SequenceFormat.NativeText),
+                                 act.text().replace("&", "").rstrip("…"), title))
+    return rows
 
 
 def shortcut_rows(window) -> list[str]:

@@ -1,5 +1,6 @@
 """`steadlith-gui [A] [B] [--demo | --example NAME | --open-workspace FILE [--trust-workspace]]
-[--set NAME=VALUE ...] [--theme system|light|dark] [--screenshot PATH] [--export-report PATH]`
+[--set NAME=VALUE ...] [--label A=NAME] [--label B=NAME] [--theme system|light|dark]
+[--screenshot PATH [--size WIDTHxHEIGHT]] [--export-report PATH]`
 
 Also `python -m steadlith_gui`.
 
@@ -39,6 +40,7 @@ from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
 EXIT_OK, EXIT_RENDER, EXIT_INPUT = 0, 1, 2
 SCREENSHOT_SIZE = (1500, 950)
+SCREEN_FOR_SCREENSHOT = (1920, 1080)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,8 +79,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--export-report", metavar="PATH",
                    help="load, wait for the analysis, write the self-contained HTML report, exit "
                         "(without showing the window)")
+    p.add_argument("--size", metavar="WIDTHxHEIGHT", type=_size, default=None,
+                   help="with --screenshot: the picture's size, laid out as on a screen that size (default: "
+                        "%dx%d, as on a 1080p screen); below 1600x900 the docks share one tabbed column"
+                        % SCREENSHOT_SIZE)
+    p.add_argument("--label", action="append", default=[], metavar="SIDE=NAME", type=_label,
+                   help="the name shown for A or B instead of the file's, e.g. --label A=HEAD~1:guide.md "
+                        "(repeatable; as diff tools label revisions read from pipes)")
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
     return p
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 1366x768)") from None
+    if not (320 <= w <= 10_000 and 240 <= h <= 10_000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be between 320x240 and 10000x10000")
+    return w, h
+
+
+def _label(text: str) -> tuple[str, str]:
+    side, sep, name = text.partition("=")
+    if not sep or side.strip().upper() not in ("A", "B") or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not A=NAME or B=NAME")
+    return side.strip().upper(), name.strip()
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -132,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if sum(bool(x) for x in (args.demo, args.example, args.a or args.b, args.open_workspace)) > 1:
         return fail("give document files, --demo, --example or --open-workspace, one of them")
+    labels = dict(args.label)
+    if labels and not (args.a or args.b):
+        return fail("--label names document files given on the command line: give A and B")
     # --set applies on top of the defaults, or of a generated example's or a workspace's
     # parameters (checked once those are known: below, or when the workspace is read)
     on_top = bool(args.open_workspace or args.example in PAIR_EXAMPLES)
@@ -163,7 +192,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from .demo import demo_paths
     from .main_window import MainWindow
     from .settings import APPLICATION, ORGANIZATION, AppSettings
 
@@ -182,16 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     paths: tuple = (None, None)
     example = None
     if args.demo:
-        paths = demo_paths("prose")
-    elif args.example in PAIR_EXAMPLES:
-        example = args.example
+        example = "prose"  # opens on its first change, with a line saying what to look at
     elif args.example:
-        paths = demo_paths(args.example)
+        example = args.example
     elif args.a or args.b:
         paths = (args.a, args.b)
 
     example_params = None
-    if example is not None and args.set:  # the command line wins over the example's parameters
+    if example in PAIR_EXAMPLES and args.set:  # the command line wins over the example's parameters
         try:
             example_params = parse_assignments(args.set, base=PAIR_EXAMPLES[example].make()[2])
         except ParameterError as e:
@@ -206,12 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         elif example is not None:
             window.load_example(example, params=example_params)
         elif any(paths):
-            window.load_files(*paths, remember=not (args.demo or args.example))
+            window.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
 
     has_input = bool(args.open_workspace or example or any(paths))
     if headless:
         return run_headless(app, window, start if has_input else None, outputs, args.timeout,
-                            show=bool(args.screenshot))
+                            show=bool(args.screenshot), size=args.size)
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes the app
     window.show()
@@ -219,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     return app.exec()
 
 
-def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: float, show: bool) -> int:
+def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: float, show: bool,
+                 size: tuple[int, int] | None = None) -> int:
     """Load (start), wait until the analysis of what was asked for is on screen, write
     each output in order (the report, then the PNG) through the window's own export
     functions, and exit."""
@@ -295,7 +322,14 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.workspace_failed.connect(on_workspace_failed)
     window.exported.connect(on_exported)
     window.export_failed.connect(on_export_failed)
-    window.resize(*SCREENSHOT_SIZE)
+    from PySide6.QtCore import QRect
+
+    from .layout import fit_to_screen
+
+    # laid out as on a screen of that size (default: a 1080p screen, where the window
+    # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window
+    fit_to_screen(window, QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)))
+    window.resize(*(size or SCREENSHOT_SIZE))
     if show:
         window.show()
     QTimer.singleShot(int(timeout * 1000), lambda: finish(EXIT_RENDER, f"no analysis after {timeout:.0f} s"))

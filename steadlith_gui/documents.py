@@ -28,6 +28,7 @@ class DocumentController(QObject):
         self.loader.loaded.connect(self._on_loaded)
         self.analyzer.result_ready.connect(session.accept_result)
         session.analysis_wanted.connect(self.submit)
+        self.example_note = ""  # the info shown with the example on screen
 
     def submit(self) -> None:
         self.window.editing.cancel_pause()
@@ -54,27 +55,37 @@ class DocumentController(QObject):
         if self.session.confirm_discard(sources):
             self._start(sources)
 
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
-        sources = {s: FileSource(str(p)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
+        """`labels`: side -> the name to show instead of the file's."""
+        labels = labels or {}
+        sources = {s: FileSource(str(p), labels.get(s)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
         if self.session.confirm_discard(sources):
             self._start(sources, remember=remember)
 
     def load_example(self, name: str, params=None) -> None:
-        if name in EXAMPLES:
-            self.load_files(*demo_paths(name), remember=False)
-            return
-        ex = PAIR_EXAMPLES[name]
+        """Show a built-in example. Parameters it brings are its own: the session puts
+        the user's aside and gives them back when the user's documents load."""
         if not self.session.confirm_discard(SIDES):
             return
-        text_a, text_b, ex_params = ex.make()
-        params = params or ex_params
-        if params is not None:
+        if name in EXAMPLES:
+            path_a, path_b = demo_paths(name)
+            sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", True
+        else:
+            ex = PAIR_EXAMPLES[name]
+            text_a, text_b, ex_params = ex.make()
+            params = params or ex_params
+            sources = {"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])}
+            note, jump = ex.note, ex.jump_to_shift
+        restore = self.session.enter_example(name, own_params=params is not None)
+        if params is not None or restore is not None:
             with self.session.hold_analysis():  # the load below asks once, with these parameters
-                self.window.set_params(params)
-        seq = self._start({"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])})
-        self.session.jump_to_first_shift_after(seq if ex.jump_to_shift else None)
-        if ex.note:
-            self.window.show_message(ex.note, "info")
+                self.window.set_params(params if params is not None else restore)
+        seq = self._start(sources)
+        self.session.example_loading(seq)
+        self.session.jump_to_first_shift_after(seq if jump else None)
+        self.example_note = note
+        if note:
+            self.window.show_message(note, "info")
 
     def swap(self) -> None:
         plan = self.session.swap_plan()

@@ -30,7 +30,7 @@ from .disk_watch import ReloadOnChange
 from .documents import DocumentController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
-from .layout import build_widgets, size_docks
+from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
         build_widgets(self, params, theme)
+        self.document_focus = DocumentFocus(self)
         self.session = Session(self.params_panel.params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
@@ -104,12 +105,33 @@ class MainWindow(QMainWindow):
         s.view_changed.connect(self._show_view)
         s.message.connect(self.show_message)
         s.load_failed.connect(self.load_failed.emit)
+        s.example_left.connect(self._on_example_left)
+        s.display_changed.connect(self._show_display)
+        for pane in self.panes.values():
+            pane.zoom_requested.connect(s.zoom_by)
         s.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
         self.presenter.update_status()
+
+    def _show_display(self, display) -> None:
+        """Both panes wrap and zoom alike, so their lines stay comparable."""
+        self.act_wrap.setChecked(display.wrap)
+        for pane in self.panes.values():
+            pane.set_display(display.wrap, display.zoom)
+        self.link_map.update()
+        self.navigation.sync_from(self.navigation.active_side)
+
+    def _on_example_left(self, params) -> None:
+        """The user's documents replaced an example: their parameters come back, and the
+        example's note no longer describes what is shown."""
+        if params is not None:
+            self.set_params(params)
+        if self.message_bar.isVisible() and self.message_bar.level == "info" \
+                and self.message_bar.text() == self.documents_ctl.example_note:
+            self.message_bar.dismiss()
 
     def _show_view(self, view) -> None:
         """Widgets follow the session's view options (a workspace, or a menu toggle).
@@ -181,8 +203,9 @@ class MainWindow(QMainWindow):
         """Show texts as A and B (None leaves a side). Asynchronous: wait for `analysis_ready`."""
         self.documents_ctl.load_texts(text_a, text_b, name_a, name_b)
 
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True) -> None:
-        self.documents_ctl.load_files(path_a, path_b, remember=remember)
+    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
+        """`labels`: {"A": name, "B": name}, shown instead of the files' names."""
+        self.documents_ctl.load_files(path_a, path_b, remember=remember, labels=labels)
 
     def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
         self.documents_ctl.load_example(name, params)
@@ -286,7 +309,7 @@ class MainWindow(QMainWindow):
         """Remember the layout and the last valid parameters (recent files and the theme
         choice are written when they change)."""
         self.settings.set_layout(self.saveGeometry(), self.saveState())
-        self.settings.set_params(self.params)
+        self.settings.set_params(self.session.persisted_params)
         self.settings.sync()
 
     def _ask_discard(self, question: str) -> bool:

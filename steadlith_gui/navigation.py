@@ -12,8 +12,10 @@ from typing import Iterator
 
 import numpy as np
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextCursor, QTextDocument
 
 from .models import STATUS_CODES, map_position
+from .viewmodel import change_target
 from .session import OTHER, Session
 from .widgets.document_pane import ABOVE, BELOW
 from .widgets.link_map import Band
@@ -35,6 +37,7 @@ class NavigationController(QObject):
         window.link_map.band_clicked.connect(self._on_band_clicked)
         window.overview.jump_requested.connect(self.jump_to_position)
         window.churn.region_activated.connect(self.show_region)
+        window.find_bar.find_requested.connect(self.find)
         window.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
         session.view_changed.connect(self._on_view_changed)
         self._sync_on = session.view.sync_scroll
@@ -100,15 +103,51 @@ class NavigationController(QObject):
             here = int(np.searchsorted(view.starts, caret, "right")) - 1
             hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
             if not hits.size:
+                # No wrap (Meld offers one): a reviewer stepping through changes must know
+                # when the last one was seen, and a silent jump back to the top hides that.
+                kind = "shifted chunk" if what == "shifted" else "change"
+                where = "last" if direction > 0 else "first"
+                self.window.statusBar().showMessage(
+                    f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it", 5000)
                 return None
             index = here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
-            target = int(view.starts[index])
+            target = change_target(view, index)
+            pane.move_caret(target)
+            pane.scroll_position_to_y(target, pane.viewport().height() / 2)  # centred, as Meld does
+            self.select_chunk(side, index, scroll=False)
+            return index
         pane.move_caret(target)
         lo, hi = pane.visible_position_range()
         if not lo <= target <= hi:
             pane.scroll_position_to_y(target, pane.viewport().height() * 0.3)
         self.select_chunk(side, index, scroll=False)
         return index
+
+    def find(self, text: str, direction: int = 1) -> tuple[str, int] | None:
+        """The next (or previous) match of `text` across both panes, from the caret of the
+        active one: on through it, then the other pane, then around. The match is
+        selected and centred; (side, position) or None (the status bar says so)."""
+        order = [self.active_side, OTHER[self.active_side]]
+        flags = QTextDocument.FindFlag.FindBackward if direction < 0 else QTextDocument.FindFlag(0)
+        attempts = [(order[0], self.panes[order[0]].textCursor())]
+        attempts += [(side, None) for side in (order[1], order[0])]
+        for side, start in attempts:
+            pane = self.panes[side]
+            doc = pane.document()
+            if start is None:
+                start = QTextCursor(doc)
+                if direction < 0:
+                    start.movePosition(QTextCursor.MoveOperation.End)
+            found = doc.find(text, start, flags)
+            if not found.isNull():
+                pane.setTextCursor(found)
+                pane.scroll_position_to_y(found.selectionStart(), pane.viewport().height() / 2)
+                self.active_side = side
+                self.window.find_bar.status.setText(f"in {side}")
+                return side, found.selectionStart()
+        self.window.find_bar.status.setText("not found")
+        self.window.statusBar().showMessage(f"“{text}” is in neither A nor B", 4000)
+        return None
 
     def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
         with self.scroll_lock():
@@ -136,6 +175,21 @@ class NavigationController(QObject):
         r = comparison.phase_shift_regions[k]
         self.show_pair(r.a_chunks[0], r.b_chunks[0])
         self.select_chunk("B", r.b_chunks[0], scroll=False)
+
+    def show_first_change(self, first: tuple[str, int]) -> None:
+        """Open on what matters: the first shifted region (as a click on it would), else
+        the first edited chunk of B beside its place in A."""
+        comparison = self.session.comparison
+        status, j = first
+        if status == "shifted" and comparison is not None and comparison.phase_shift_regions:
+            self.show_region(0)
+            self.sync_from("B")  # A level with B word by word, not chunk start by chunk start
+            return
+        partner = self._partner("B", j)
+        self.show_pair(partner, j)
+        self.select_chunk("B", j, scroll=False)
+        if partner is None:
+            self.sync_from("B")
 
     def jump_to_position(self, side: str, position: int) -> None:
         pane = self.panes[side]
@@ -170,8 +224,12 @@ class NavigationController(QObject):
                 y = src.y_locator()(pos)[0]
                 if y in (ABOVE, BELOW):
                     y = h / 2
-                target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
-                                      vd.starts, vd.ends, dst.document().characterCount(),
-                                      align[side], align[OTHER[side]])
+                word_map = self.session.result.word_map if self.session.result is not None else None
+                if word_map is not None and not (src.has_pending_edits or dst.has_pending_edits):
+                    target = word_map.map(side, pos)  # every aligned word, as Meld aligns by lines
+                else:  # typed since the analysis: the word map's positions moved; chunks still pair up
+                    target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
+                                          vd.starts, vd.ends, dst.document().characterCount(),
+                                          align[side], align[OTHER[side]])
                 dst.scroll_position_to_y(target, y)
         self.window.link_map.update()

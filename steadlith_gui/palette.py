@@ -33,6 +33,17 @@ from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
 STATUS_TINT_ALPHA = {"reused": 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24, "removed": 0.24}
 
 
+# The second channel besides colour (under deuteranopia shifted magenta and removed grey
+# are one grey): a fill pattern per status for the gutter stripe, the overview strips and
+# the shifted tint, and a glyph in the gutter beside each chunk that was not reused.
+# Qt.BrushStyle names, kept as strings so this table stays readable without Qt.
+# Removed stays flat on purpose: flat mid grey against shifted's bold diagonals is the
+# pair that colour alone confused.
+STATUS_PATTERNS = {"reused": None, "shifted": "BDiagPattern", "edited": "HorPattern", "new": "Dense6Pattern",
+                   "removed": None}
+STATUS_GLYPHS = {"reused": "", "shifted": "⇄", "edited": "Δ", "new": "+", "removed": "−"}
+
+
 @dataclass(frozen=True)
 class Theme:
     name: str

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 
 from .names import shown_name
 from .session import SIDES, Session
+from .viewmodel import few_spaces_warning, first_change, first_look_message
 from .widgets.overview_map import side_data
 
 
@@ -18,6 +19,8 @@ class ResultPresenter(QObject):
         super().__init__(window)
         self.window = window
         self.session = session
+        self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces
+        self._warning = ""  # the few-spaces warning shown last: it leaves with its document
         session.document_replaced.connect(self._on_document_replaced)
         session.side_changed.connect(self._on_side_changed)
         session.result_changed.connect(self._on_result)
@@ -27,6 +30,9 @@ class ResultPresenter(QObject):
     def _on_document_replaced(self, side: str) -> None:
         w, st = self.window, self.session.sides[side]
         pane = w.panes[side]
+        bar = w.message_bar
+        if self._warning and bar.isVisible() and bar.text() == self._warning and self._warning.startswith(side):
+            bar.dismiss()
         if st.doc is None:
             pane.clear_document()
         else:
@@ -49,7 +55,10 @@ class ResultPresenter(QObject):
             if session.taken[side]:
                 w.panes[side].show_result(doc, chunking, layout, result.side_status(side))
         comparison = result.comparison if consistent else None
-        w.link_map.set_links(result.links if comparison is not None else None)
+        word_map = result.word_map if comparison is not None else None
+        for side in ("A", "B"):
+            w.panes[side].set_ghosts(None if word_map is None else word_map.ghosts_a if side == "A" else word_map.ghosts_b)
+        w.link_map.set_links(result.links if comparison is not None else None, word_map)
         w.overview.set_result({
             side: side_data(layout if sides[side].chunking is chunking else None,
                             status if comparison is not None else None,
@@ -66,11 +75,31 @@ class ResultPresenter(QObject):
         if w.selection is not None:
             w.select_chunk(*w.selection, scroll=False)
         w.diagnostics.show_result(result)
+        self._warn_few_spaces(result)
         if session.take_jump():
-            w.show_region(0)
+            first = first_change(comparison)
+            if first is not None:
+                w.navigation.show_first_change(first)
+                if not w.documents_ctl.example_note:  # an example with a note of its own keeps it
+                    w.documents_ctl.example_note = first_look_message(comparison, first)
+                    w.show_message(w.documents_ctl.example_note, "info")
         self.update_status()
         w.exports.update_actions()
         w.analysis_ready.emit(result)
+
+    def _warn_few_spaces(self, result) -> None:
+        """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""
+        for side, doc, chunking in (("A", result.doc_a, result.a), ("B", result.doc_b, result.b)):
+            if doc is None or chunking is None or not self.session.taken[side]:
+                continue
+            root = doc.root
+            if any(seen is root for seen in self._warned.values()):
+                continue
+            self._warned[side] = root
+            text = few_spaces_warning(side, chunking)
+            if text:
+                self._warning = text
+                self.window.show_message(text, "warning")
 
     @staticmethod
     def _empty_churn_message(result) -> str:

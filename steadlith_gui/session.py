@@ -144,6 +144,19 @@ def _filter_value_ok(key: str, value: Any) -> bool:
     return key == "text" or value in {"version": FILTER_VERSIONS, "status": FILTER_STATUSES}.get(key, ())
 
 
+@dataclass(frozen=True)
+class Display:
+    """How the panes show text, the same in both so lines stay comparable: wrapping and the
+    zoom step (font points over the default). Not part of a workspace: it is about the
+    screen, not the analysis."""
+
+    wrap: bool = True
+    zoom: int = 0
+
+
+ZOOM_RANGE = (-6, 16)
+
+
 class LoadOutcome(NamedTuple):
     applied: tuple[str, ...]  # sides that now show the loaded documents
     message: str | None  # errors (and what is still shown), or a cancelled load
@@ -164,6 +177,7 @@ class Session:
         if params is not None:
             self._params[rule_of(params)] = params
         self.view = ViewOptions()
+        self.display = Display()
         self.result: Any = None  # AnalysisResult of the latest analysis
         self.taken = {"A": False, "B": False}  # the sides that show the latest result
         self.consistent = False  # both sides show the result's chunkings: its comparison applies
@@ -176,6 +190,12 @@ class Session:
         self._jump_seq: int | None = None
         self._jump_docs: tuple | None = None
         self._held = 0
+        # A pair example brings parameters of its own: they live only while the example is
+        # shown. The user's own parameters wait here, come back when their documents load,
+        # and are what the settings remember (issue 15, defect 1).
+        self.example: str | None = None
+        self._example_seq: int | None = None
+        self._user_params: dict[str, Any] | None = None
 
         self.document_replaced = Event()  # (side): another document, or none; its chunks come with a result
         self.side_changed = Event()  # (side): its name, path or load state changed, not its text
@@ -186,6 +206,8 @@ class Session:
         self.result_changed = Event()  # (result, consistent)
         self.message = Event()  # (text, level): for the user
         self.load_failed = Event()  # (text)
+        self.display_changed = Event()  # (Display): wrap or zoom changed, for both panes
+        self.example_left = Event()  # (params | None): the user's own parameters to show again
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:
@@ -302,6 +324,8 @@ class Session:
             message = text
             self.message.emit(text, "error")
             self.load_failed.emit(text)
+        if docs and self.example is not None and seq != self._example_seq:
+            self.leave_example()
         if self._jump_seq == seq:
             self._jump_seq = None
             self._jump_docs = self.documents() if docs else None
@@ -311,7 +335,8 @@ class Session:
         return LoadOutcome(tuple(docs), message, bool(docs) and info["remember"])
 
     def jump_to_first_shift_after(self, seq: int | None) -> None:
-        """Once the documents of load `seq` are analysed, show their first shifted region."""
+        """Once the documents of load `seq` are analysed, show their first change: the
+        first shifted region, else the first edited chunk."""
         self._jump_seq = seq
         self._jump_docs = None
 
@@ -353,12 +378,67 @@ class Session:
         if rule == self.rule:
             self.request_analysis()
 
+    # -- examples -----------------------------------------------------------------------
+    def enter_example(self, name: str, own_params: bool) -> Any:
+        """An example is about to be shown. If it brings parameters of its own, keep the
+        user's aside (once: from one example to another the user's are kept, not the
+        first example's). Returns the user's parameters to show again when an example
+        without parameters follows one with them, else None."""
+        restore = None
+        if own_params:
+            if self._user_params is None:
+                self._user_params = dict(self._params)
+        elif self._user_params is not None:
+            restore = self._take_user_params()
+        self.example = name
+        self._example_seq = None
+        return restore
+
+    def _take_user_params(self) -> Any:
+        saved, self._user_params = self._user_params or {}, None
+        for rule, p in saved.items():
+            if rule != self.rule:
+                self._params[rule] = p
+        return saved.get(self.rule)
+
+    def example_loading(self, seq: int) -> None:
+        """Loader batch `seq` brings the example's documents (any other load leaves it)."""
+        self._example_seq = seq
+
+    def leave_example(self, restore: bool = True) -> None:
+        """The user's own documents replace the example: `example_left` carries the
+        user's parameters to show again (None when the example kept them, or when the
+        caller sets parameters itself, as a workspace does)."""
+        if self.example is None:
+            return
+        params = self._take_user_params() if restore else None
+        self.example, self._example_seq, self._user_params = None, None, None
+        with self.hold_analysis():  # the caller (a load, a workspace) asks once, afterwards
+            self.example_left.emit(params)
+
+    @property
+    def persisted_params(self) -> Any:
+        """The parameters the settings remember: the user's own, never an example's."""
+        if self.example is not None and self._user_params is not None:
+            return self._user_params[self.rule]
+        return self.params
+
     # -- view options ---------------------------------------------------------------------
     def set_view(self, **changes: Any) -> None:
         new = dataclasses.replace(self.view, **changes)
         if new != self.view:
             self.view = new
             self.view_changed.emit(new)
+
+    def set_display(self, wrap: bool | None = None, zoom: int | None = None) -> None:
+        new = Display(self.display.wrap if wrap is None else wrap,
+                      self.display.zoom if zoom is None else min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1]))
+        if new != self.display:
+            self.display = new
+            self.display_changed.emit(new)
+
+    def zoom_by(self, steps: int) -> None:
+        self.set_display(zoom=0 if steps == 0 else self.display.zoom + steps)
 
     def apply_view(self, view: Mapping[str, Any], keep_theme: bool = False) -> None:
         new = self.view.merged(view)
@@ -427,5 +507,5 @@ class Session:
         if r.doc_a is not None and r.doc_a.root is self._jump_docs[0] and r.doc_b is not None \
                 and r.doc_b.root is self._jump_docs[1]:
             self._jump_docs = None
-            return bool(self.comparison.phase_shift_regions)
+            return True
         return False

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import stat
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -62,9 +64,26 @@ class LoadedDocument:
         return f"{n:,} chars"
 
 
+_FD_PATH = re.compile(r"^/(?:dev|proc/(?:self|\d+))/fd/(\d+)$")
+
+
+def source_name(path: str) -> str:
+    """The name a file is shown by: its base name, but "pipe 63" for a process
+    substitution such as `<(git show HEAD:doc.md)` (/dev/fd/63), whose base name "63"
+    says nothing, and "pipe NAME" for a named pipe."""
+    m = _FD_PATH.match(path)
+    if m:
+        return f"pipe {m.group(1)}"
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        fifo = False
+    return f"pipe {os.path.basename(path)}" if fifo else os.path.basename(path)
+
+
 def prepare_document(side: str, text: str, name: str | None = None, path: str | None = None) -> LoadedDocument:
     """Check and index a text for display. Runs in the worker thread."""
-    shown = name or (os.path.basename(path) if path else f"document {side}")
+    shown = name or (source_name(path) if path else f"document {side}")
     if not has_words(text):
         problem = "is empty" if text == "" else "has only whitespace"
         raise DocumentError(f"{side} {problem}: nothing to chunk ({shown})")
@@ -206,6 +225,68 @@ class PaneView(NamedTuple):
         return runs_overlapping(self.changed_starts, self.changed_ends, lo, hi)
 
 
+def change_target(view: PaneView, index: int) -> int:
+    """Where F7/F8 land in chunk `index`: the cut that moved for a shifted chunk (it holds
+    no changed word: its end is what differs), else its first changed word, else (a chunk
+    whose change is only a deletion beside it) its start."""
+    if view.codes is not None and view.codes[index] == STATUS_CODES["shifted"]:
+        return int(view.ends[index])
+    lo, hi = int(view.starts[index]), int(view.ends[index])
+    runs = view.changed_visible(lo, hi)
+    if len(runs):
+        return max(int(view.changed_starts[runs[0]]), lo)
+    return lo
+
+
+def first_change(comparison) -> tuple[str, int] | None:
+    """("shifted" | "edited" | "new", B chunk) a first look should open on: the first
+    shifted chunk (the phase shift is what people come to see), else the first B chunk
+    that is not reused; None when B reuses everything."""
+    if comparison is None:
+        return None
+    status = comparison.status_b
+    for wanted in (("shifted",), ("edited", "new")):
+        j = next((j for j, s in enumerate(status) if s in wanted), None)
+        if j is not None:
+            return status[j], j
+    return None
+
+
+def first_look_message(comparison, first: tuple[str, int]) -> str:
+    """The one line that says what the opened view shows and what to do next."""
+    status, j = first
+    s = comparison.summary
+    cost = f"B reuses {s.reused_chunks} of {s.chunks_b} chunks"
+    if status == "shifted":
+        return (f"{cost}. Shown: shifted chunk B {j}, same words as A but cut elsewhere "
+                "(dashed ticks: A's cuts). F8: next shifted · F7: next change")
+    return f"{cost}. Shown: {status} chunk B {j}, changed words marked. F7: next change"
+
+
+#: Mean word length (code points) above which a text is taken to be written without
+#: spaces: English prose averages ~5, code ~6–8, German ~7; Japanese or Chinese text with
+#: a space only here and there gives words of dozens of characters. Word length, not the
+#: hard-cut share (29 % on the Japanese pair), because unusual parameters can make hard
+#: cuts frequent in any language, while long words only come from the text.
+FEW_SPACES_MEAN_WORD_CHARS = 12
+
+
+def few_spaces_warning(side: str, chunking) -> str | None:
+    """A warning for a text the whitespace-based normalizer cannot split well, or None."""
+    words = chunking.words
+    n = len(words.starts)
+    if n == 0:
+        return None
+    mean = float(np.mean(np.asarray(words.ends) - np.asarray(words.starts)))
+    if mean <= FEW_SPACES_MEAN_WORD_CHARS:
+        return None
+    rate = chunking.diagnostics.hard_cut_rate
+    return (f"{side} has few spaces (a word averages {mean:.0f} characters; {rate * 100:.0f} % of its cuts are "
+            "hard cuts). steadlith-norm/1 splits words at whitespace only, so in text written without spaces "
+            "(Japanese, Chinese, Thai) a phrase or sentence is one word: fingerprints see few words and "
+            "chunks are cut at max_tokens more than by content.")
+
+
 @dataclass(frozen=True, eq=False)
 class LinkList:
     """The link map's bands, monotone in A and in B: band k joins A chunks
@@ -342,6 +423,114 @@ def map_position(pos: int, src_starts, src_ends, src_length: int, dst_starts, ds
     return int(round(d0 + min(max(t, 0.0), 1.0) * (d1 - d0)))
 
 
+def _ranges(los: list[int], his: list[int]) -> np.ndarray:
+    """The concatenation of range(lo, hi) for each pair, vectorized."""
+    lens = np.asarray(his, dtype=np.int64) - np.asarray(los, dtype=np.int64)
+    total = int(lens.sum()) if lens.size else 0
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(np.asarray(los, dtype=np.int64) - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
+    return np.arange(total, dtype=np.int64) + offsets
+
+
+@dataclass(frozen=True, eq=False)
+class WordMap:
+    """Where each position of one version lies in the other, through the word diff (Meld
+    aligns its panes by the diff's lines; we have words). Every word the core's word diff
+    calls equal is a pair of knots, its start and its end in A and in B; between knots the
+    map is linear. Inside an unchanged word it is exact to the character, so an unchanged
+    line sits level with its copy; across a deletion the deleted text all maps to the one
+    place in the other version where it was (and an insertion likewise).
+
+    Knots are kept in code points (the core's offsets) and only the positions asked about
+    are converted to and from Qt positions: converting every knot costs more than the rest
+    of the build on a 1 MB pair with astral characters.
+
+    `gaps`: the diff's deletions and insertions in Qt positions, for the link map's wedges:
+    rows (a_lo, a_hi, b_lo, b_hi), one side empty (lo == hi: the place it would go).
+    `ghosts_a`, `ghosts_b`: where the other version cuts, in each side's Qt positions
+    (see ghost_cuts), computed with the result in the worker."""
+
+    knots_a: np.ndarray  # increasing code points in A
+    knots_b: np.ndarray  # the same places in B
+    offsets_a: OffsetMap
+    offsets_b: OffsetMap
+    gap_kind: np.ndarray  # per gap: 0 deletion (A only), 1 insertion (B only)
+    gaps: np.ndarray  # (n, 4) int64: a_lo, a_hi, b_lo, b_hi (Qt positions)
+    ghosts_a: np.ndarray
+    ghosts_b: np.ndarray
+
+    @classmethod
+    def build(cls, comparison, offsets_a: OffsetMap, offsets_b: OffsetMap,
+              layout_a: "ChunkLayout | None" = None, layout_b: "ChunkLayout | None" = None) -> "WordMap":
+        wa, wb = comparison.a.words, comparison.b.words
+        len_a, len_b = len(comparison.a.text), len(comparison.b.text)
+        equal = [op for op in comparison.ops if op.tag == "equal"]
+        ia = _ranges([op.a_start for op in equal], [op.a_end for op in equal])
+        ib = _ranges([op.b_start for op in equal], [op.b_end for op in equal])
+        sa, ea = np.asarray(wa.starts)[ia], np.asarray(wa.ends)[ia]
+        sb, eb = np.asarray(wb.starts)[ib], np.asarray(wb.ends)[ib]
+        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [len_a])).astype(np.int64)
+        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [len_b])).astype(np.int64)
+        if len(knots_a) > 2 and (knots_a[1] == 0 or knots_b[1] == 0):  # a first word at 0: no separate origin
+            knots_a, knots_b = knots_a[1:], knots_b[1:]
+        rows, kinds = [], []
+        na, nb = len(wa.starts), len(wb.starts)
+        for op in comparison.ops:
+            if op.tag not in ("delete", "insert"):
+                continue
+            if op.tag == "delete":
+                a_lo, a_hi = int(wa.starts[op.a_start]), int(wa.ends[op.a_end - 1])
+                b_lo = b_hi = int(wb.starts[op.b_start]) if op.b_start < nb else len_b
+            else:
+                b_lo, b_hi = int(wb.starts[op.b_start]), int(wb.ends[op.b_end - 1])
+                a_lo = a_hi = int(wa.starts[op.a_start]) if op.a_start < na else len_a
+            rows.append((offsets_a.to_display(a_lo), offsets_a.to_display(a_hi),
+                         offsets_b.to_display(b_lo), offsets_b.to_display(b_hi)))
+            kinds.append(0 if op.tag == "delete" else 1)
+        gaps = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+        empty = np.zeros(0, dtype=np.int64)
+        wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty)
+        if layout_a is not None and layout_b is not None:
+            object.__setattr__(wm, "ghosts_a", wm.ghost_cuts("A", layout_a.ends, layout_b.ends))
+            object.__setattr__(wm, "ghosts_b", wm.ghost_cuts("B", layout_b.ends, layout_a.ends))
+        return wm
+
+    def _sides(self, side: str):
+        if side == "A":
+            return self.knots_a, self.knots_b, self.offsets_a, self.offsets_b
+        return self.knots_b, self.knots_a, self.offsets_b, self.offsets_a
+
+    def map(self, side: str, positions):
+        """Qt positions of `side` ("A" or "B") in the other version (int or array)."""
+        src, dst, src_off, dst_off = self._sides(side)
+        cp = np.asarray(src_off.to_source(np.asarray(positions, dtype=np.int64)), dtype=np.float64)
+        out = np.rint(np.interp(cp, src, dst)).astype(np.int64)
+        shown = np.asarray(dst_off.to_display(out), dtype=np.int64)
+        return int(shown) if shown.ndim == 0 else shown
+
+    def ghost_cuts(self, side: str, own_ends: np.ndarray, other_ends: np.ndarray) -> np.ndarray:
+        """Where the OTHER version cuts, as Qt positions of `side`: the other side's cuts
+        that end an unchanged word, mapped here, less the ones this side cuts at too. A
+        phase shift shows as ghosts beside (not on) this side's own markers."""
+        other = "B" if side == "A" else "A"
+        knots, _, offsets, _ = self._sides(other)
+        ends = np.asarray(other_ends, dtype=np.int64).reshape(-1)
+        cp = np.asarray(offsets.to_source(ends), dtype=np.int64).reshape(-1)
+        k = np.minimum(np.searchsorted(knots, cp), len(knots) - 1)
+        at_word_end = knots[k] == cp if len(knots) else np.zeros(len(cp), dtype=bool)
+        mapped = np.asarray(self.map(other, ends[at_word_end]), dtype=np.int64).reshape(-1)
+        return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
+
+    def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:
+        """Indices of the gaps touching A positions [a0, a1] or B positions [b0, b1]."""
+        g = self.gaps
+        if not len(g):
+            return np.zeros(0, dtype=np.int64)
+        hit = ((g[:, 1] >= a_range[0]) & (g[:, 0] <= a_range[1])) | ((g[:, 3] >= b_range[0]) & (g[:, 2] <= b_range[1]))
+        return np.flatnonzero(hit)
+
+
 class AnalysisResult(NamedTuple):
     a: Chunking | None  # the shown chunking of A
     b: Chunking | None  # the shown chunking of B
@@ -360,6 +549,7 @@ class AnalysisResult(NamedTuple):
     links: LinkList | None = None
     ms_compare: float = 0.0
     comparison_error: str | None = None  # why there is no comparison although A and B exist
+    word_map: WordMap | None = None  # positions of A and B aligned by the word diff
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

@@ -44,6 +44,7 @@ from .models import (
     prepare_document,
 )
 from .session import EditedText
+from .viewmodel import WordMap
 
 Source = LoadedDocument | EditedText | None
 
@@ -79,7 +80,7 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
         out.append((doc, chunking, layout, (time.perf_counter() - t) * 1000))
     (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out
     t = time.perf_counter()
-    comparison = status_a = status_b = links = error = None
+    comparison = status_a = status_b = links = error = word_map = None
     if a is not None and b is not None:
         try:
             comparison = pipeline.compare(a, b)
@@ -89,11 +90,12 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis) -> AnalysisResult:
             status_a = SideStatus.build("A", comparison, doc_a.offsets)
             status_b = SideStatus.build("B", comparison, doc_b.offsets)
             links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
+            word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets, lay_a, lay_b)
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
-        status_a, status_b, links, ms_compare, error,
+        status_a, status_b, links, ms_compare, error, word_map,
     )
 
 
@@ -261,9 +263,11 @@ class Analyzer(PoolRunner):
 
 @dataclass(frozen=True)
 class FileSource:
-    """A document to read from a file."""
+    """A document to read from a file; `label`: the name to show instead of the file's
+    (`steadlith-gui --label`)."""
 
     path: str
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -288,7 +292,7 @@ def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
     for side, source in sources.items():
         try:
             if isinstance(source, FileSource):
-                documents[side] = prepare_document(side, load_text(source.path), path=source.path)
+                documents[side] = prepare_document(side, load_text(source.path), name=source.label, path=source.path)
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError) as e:

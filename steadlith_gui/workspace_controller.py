@@ -208,6 +208,7 @@ class WorkspaceController(QObject):
                 session.sides[side].seq = session.new_private_seq()  # loads still on their way are stale
                 ref = ws.documents[side.lower()]
                 session.set_document(side, docs.get(side), modified=bool(ref is not None and ref.modified))
+            session.leave_example(restore=False)  # the workspace's parameters are the user's now
             w.set_params(ws.params)
             session.apply_view(ws.view, keep_theme)
         self._remember(path)

@@ -1,5 +1,7 @@
 """The gutter beside a document pane: chunk numbers by the lines where chunks start,
-and a stripe in the status colour of every chunk that was not reused."""
+and, for every chunk that was not reused, a stripe in its status colour and pattern and a
+status glyph by its first line (⇄ shifted, Δ edited, + new, − removed), so a status reads
+without colour."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QWidget
 
-from ..palette import STATUSES
+from ..palette import STATUS_GLYPHS, STATUSES
 from ..viewmodel import STATUS_CODES, PaneView
 from .chunk_painter import visible_range
 from .pane_geometry import ABOVE, BELOW
+from .status_patterns import paint_pattern
 
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
@@ -22,7 +25,8 @@ if TYPE_CHECKING:
 class ChunkGutter(QWidget):
     """Chunk numbers beside the lines where chunks start, and a status stripe."""
 
-    STRIPE = 5  # width of the status stripe at the gutter's right edge
+    STRIPE = 7  # width of the status stripe at the gutter's right edge (wide enough for its pattern)
+    GLYPH = 12  # room for the status glyph left of the stripe
 
     def __init__(self, pane: "DocumentPane"):
         super().__init__(pane)
@@ -37,7 +41,17 @@ class ChunkGutter(QWidget):
         layout = self.pane.layout_info
         n = layout.count if layout is not None else 0
         digits = max(2, len(str(max(n - 1, 0))))
-        return self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 14 + self.STRIPE
+        return (self.line_number_width() + self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 10
+                + self.STRIPE + self.GLYPH)
+
+    def line_number_width(self) -> int:
+        """Room for line numbers: code only (a document with syntax spans), where a reviewer
+        cites lines; prose has chunk numbers only."""
+        doc = self.pane.document_info
+        if doc is None or doc.syntax is None:
+            return 0
+        lines = self.pane.document().blockCount()
+        return self.pane.fontMetrics().horizontalAdvance("9" * max(3, len(str(lines)))) + 8
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(self.preferred_width(), 0)
@@ -56,7 +70,23 @@ class ChunkGutter(QWidget):
             if view.codes is not None:
                 self._paint_status_stripe(p, visible, view)
             self._paint_numbers(p, visible, view)
+        lines_width = self.line_number_width()
+        if lines_width:
+            self._paint_line_numbers(p, pane.visible_blocks(), lines_width)
         p.end()
+
+    def _paint_line_numbers(self, p: QPainter, visible, width: int) -> None:
+        """Each text line's number (1-based), muted, at the gutter's left edge."""
+        pane = self.pane
+        color = QColor(pane.theme.muted)
+        p.setPen(color)
+        p.setFont(pane.font())
+        h = pane.fontMetrics().height()
+        for block, top in visible:
+            p.drawText(QRect(2, int(top), width - 8, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                       str(block.blockNumber() + 1))
+        p.setPen(QColor(pane.theme.mid))
+        p.drawLine(width - 3, 0, width - 3, self.height())
 
     def _paint_numbers(self, p: QPainter, visible, view: PaneView) -> None:
         """One label per line: the first chunk starting on it, with "+" if more do;
@@ -88,7 +118,7 @@ class ChunkGutter(QWidget):
                 p.setPen(strong if strong_label else fg)
                 y = int(top + line.y())
                 p.drawText(
-                    QRect(0, y, self.width() - 6 - self.STRIPE, max(int(line.height()), fm_h)),
+                    QRect(0, y, self.width() - 6 - self.STRIPE - self.GLYPH, max(int(line.height()), fm_h)),
                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                     label,
                 )
@@ -105,7 +135,16 @@ class ChunkGutter(QWidget):
                 continue
             y0 = locate(int(view.starts[i]))[0]
             y1 = locate(int(view.ends[i]))[1]
+            if y0 == BELOW or y1 == ABOVE:
+                continue  # on a visible block, but not on its visible lines
             y0 = 0.0 if y0 == ABOVE else y0
             y1 = float(height) if y1 == BELOW else y1
-            color = QColor(pane.theme.status[STATUSES[code]])
-            p.fillRect(QRectF(x, y0 + 1, self.STRIPE, max(2.0, y1 - y0 - 2)), color)
+            status = STATUSES[code]
+            rect = QRectF(x, y0 + 1, self.STRIPE, max(2.0, y1 - y0 - 2))
+            p.fillRect(rect, QColor(pane.theme.status[status]))
+            paint_pattern(p, rect, status, pane.theme)
+            glyph = STATUS_GLYPHS[status]
+            if glyph and y0 >= 0:  # beside the chunk's first line, left of the stripe
+                p.setPen(QColor(pane.theme.text))
+                p.drawText(QRectF(x - self.GLYPH, y0, self.GLYPH, pane.line_height()),
+                           int(Qt.AlignmentFlag.AlignCenter), glyph)

@@ -16,11 +16,14 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 
 from ..palette import STATUSES
-from ..viewmodel import PaneView
+from ..viewmodel import STATUS_CODES, PaneView
 from .markers import paint_marker
+from .status_patterns import pattern_brush
 
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
+
+GHOST_ALPHA = 130  # faint: a hint beside the real markers, never mistaken for one
 
 VisibleBlocks = list  # [(QTextBlock, top y in the viewport)], see PaneGeometry.visible_blocks
 
@@ -69,6 +72,7 @@ class ChunkPainter:
 
     def paint_over_text(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
         self._paint_changed_underlines(p, visible, view)
+        self._paint_ghosts(p, visible)
         self._paint_markers(p, visible, view)
         self._paint_selection(p, visible, view)
 
@@ -95,6 +99,13 @@ class ChunkPainter:
         ox = pane.contentOffset().x()
         for color, rect in line_rects(visible, ox, spans):
             p.fillRect(rect, color)
+        hatch = pattern_brush("shifted", theme, alpha=110 if not theme.dark else 60)
+        if codes is not None and hatch is not None:  # shifted text faintly hatched: it stands out without its hue
+            shifted = STATUS_CODES["shifted"]
+            sspans = [(int(view.starts[i]), int(view.ends[i]), None) for i in view.visible(lo, hi)
+                      if codes[i] == shifted]
+            for _, rect in line_rects(visible, ox, sspans):
+                p.fillRect(rect, hatch)
         if view.changed_starts.size:
             changed = theme.changed_word_color()
             cspans = [(int(view.changed_starts[k]), int(view.changed_ends[k]), changed)
@@ -115,6 +126,41 @@ class ChunkPainter:
         for _, rect in line_rects(visible, self.pane.contentOffset().x(), spans):
             y = rect.bottom() - 1.5
             p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+
+    def ghost_points(self, visible: VisibleBlocks) -> list[tuple[float, float, float]]:
+        """(x, top, bottom) in the viewport of every ghost cut on the visible lines: where
+        the other version cuts, just after the word it cuts after (where its marker would be)."""
+        pane = self.pane
+        ghosts = pane.ghosts
+        if not ghosts.size or pane.has_pending_edits:  # typed since: the positions moved
+            return []
+        ox = pane.contentOffset().x()
+        half_space = pane.fontMetrics().horizontalAdvance(" ") / 2
+        out = []
+        for block, top in visible:
+            lo = block.position()
+            hi = lo + block.length() - 1
+            tl = block.layout()
+            for pos in ghosts[int(np.searchsorted(ghosts, lo, "left")):int(np.searchsorted(ghosts, hi, "right"))]:
+                rel = int(pos) - lo
+                line = tl.lineForTextPosition(rel)
+                if line.isValid():
+                    x = ox + line.cursorToX(rel)[0] + half_space
+                    out.append((x, top + line.y(), top + line.y() + line.height()))
+        return out
+
+    def _paint_ghosts(self, p: QPainter, visible: VisibleBlocks) -> None:
+        """Faint dashed ticks where the other version cuts: beside this side's own markers
+        they show a phase shift at a glance (Meld shows the other side's lines the same way)."""
+        points = self.ghost_points(visible)
+        if not points:
+            return
+        color = QColor(self.pane.theme.text)
+        color.setAlpha(GHOST_ALPHA)
+        pen = QPen(color, 1.6, Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        for x, top, bottom in points:
+            p.drawLine(QPointF(x, top + 1), QPointF(x, bottom - 1))
 
     def _paint_markers(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
         """A marker after the last word of every chunk, shaped and coloured by its kind."""

@@ -102,6 +102,7 @@ class ChurnPanel(QWidget):
             for c, strategy in ((1, "cdc"), (2, "base")):
                 v = QLabel("–")
                 v.setObjectName(f"churn_{strategy}_{key}")
+                v.setWordWrap(True)  # on a narrow dock "· 40.0 %" goes to a second line, never off the edge
                 v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.values[(strategy, key)] = v
                 grid.addWidget(v, r, c)
@@ -138,8 +139,7 @@ class ChurnPanel(QWidget):
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
-        widest_value = max(fm.horizontalAdvance(t) for t in
-                           ("9,999 / 9,999 · 100.0 %", "999,999 t · 100.0 %", "999,999 t · 999 chunks"))
+        widest_value = max(fm.horizontalAdvance(t) for t in ("9,999 / 9,999 ·", "999,999 t ·", "999 chunks"))
         self.setMinimumWidth(fm.horizontalAdvance("resync vs margin") + 2 * widest_value + 2 * 10 + 16 + 8)
         self.show_comparison(None)
 

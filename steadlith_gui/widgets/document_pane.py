@@ -26,7 +26,7 @@ import html
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextOption
-from PySide6.QtWidgets import QPlainTextEdit, QToolTip, QWidget
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
@@ -38,6 +38,8 @@ from .chunk_painter import ChunkPainter
 from .file_drop import FileDropTarget
 from .pane_geometry import ABOVE, BELOW, PaneGeometry  # noqa: F401 - ABOVE, BELOW re-exported
 from .syntax_highlighter import PygmentsHighlighter
+
+NO_GHOSTS = np.zeros(0, dtype=np.int64)
 
 
 def document_font() -> QFont:
@@ -83,6 +85,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
     edited = Signal()  # the user changed the text (emitted once per change)
     chunk_clicked = Signal(int)  # a click (not a drag) on a chunk
     focused = Signal()
+    zoom_requested = Signal(int)  # Ctrl+wheel: steps in (+) or out (-), for both panes
 
     STRIPE = ChunkGutter.STRIPE
 
@@ -123,6 +126,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
 
         self.gutter = ChunkGutter(self)
         self.painter = ChunkPainter(self)
+        self.ghosts = NO_GHOSTS
         self.updateRequest.connect(self._on_update_request)
         self.document().contentsChange.connect(self._on_contents_change)
         self._update_gutter_width()
@@ -139,6 +143,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.layout_info = None
         self.status_info = None
         self.hovered = self.selected = self.partner_selected = None
+        self.ghosts = NO_GHOSTS
         self._loading = True
         try:
             self.setPlainText(doc.text)
@@ -150,7 +155,60 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self._update_gutter_width()
         self.viewport().update()
 
+    def set_ghosts(self, positions: np.ndarray | None) -> None:
+        """Where the other version cuts, in this text's positions (viewmodel.WordMap.ghost_cuts):
+        faint dashed ticks, so a phase shift reads without reading words."""
+        self.ghosts = NO_GHOSTS if positions is None else np.asarray(positions, dtype=np.int64)
+        self.viewport().update()
+
+    def set_display(self, wrap: bool, zoom: int) -> None:
+        """Line wrapping and font size (default + zoom points), as the session says."""
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap)
+        font = document_font()
+        font.setPointSize(max(4, font.pointSize() + zoom))
+        if font != self.font():
+            self.setFont(font)
+            self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+            self._update_gutter_width()
+        self.viewport().update()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        """Ctrl+wheel zooms both panes together (through the session), never one alone."""
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = 1 if event.angleDelta().y() > 0 else -1 if event.angleDelta().y() < 0 else 0
+            if steps:
+                self.zoom_requested.emit(steps)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        """The text's own menu, with the chunk under the pointer's text and hash to copy."""
+        menu = self.createStandardContextMenu(event.pos())
+        index = self.chunk_at_point(event.pos())
+        if index is not None and self.chunking is not None and index < len(self.chunking.chunks):
+            c = self.chunking.chunks[index]
+            menu.insertSeparator(menu.actions()[0] if menu.actions() else None)
+            first = menu.actions()[0] if menu.actions() else None
+            copy_text = menu.addAction(f"Copy chunk {index}'s text")
+            copy_hash = menu.addAction(f"Copy chunk {index}'s hash")
+            if first is not None:
+                menu.insertAction(first, copy_text)
+                menu.insertAction(first, copy_hash)
+            copy_text.triggered.connect(lambda: self.copy_chunk(index, "text"))
+            copy_hash.triggered.connect(lambda: self.copy_chunk(index, "hash"))
+        self.context_menu = menu  # tests look at it
+        menu.exec(event.globalPos())
+
+    def copy_chunk(self, index: int, what: str) -> str:
+        """Put chunk `index`'s text (as in the document) or its hash on the clipboard."""
+        c = self.chunking.chunks[index]
+        value = c.hash if what == "hash" else self.chunking.text[c.start:c.end]
+        QApplication.clipboard().setText(value)
+        return value
+
     def clear_document(self) -> None:
+        self.ghosts = NO_GHOSTS
         self.document_info = self.origin = None
         self._loading = True
         try:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from ..palette import STATUS_GLYPHS, KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, MARKER_KINDS, STATUS_HELP, STATUSES, Theme
+from .flow_layout import FlowLayout
 from .markers import paint_marker
+from .status_patterns import paint_pattern
 
 
 class MarkerSwatch(QWidget):
@@ -66,8 +68,21 @@ class StatusSwatch(QWidget):
         p = QPainter(self)
         w, h = self.width(), self.px
         p.fillRect(QRectF(0, 2, w, h - 4), self.theme.status_tints(self.status)[1])
-        p.fillRect(QRectF(0, 2, 4, h - 4), QColor(self.theme.status[self.status]))
+        edge = QRectF(0, 2, 7, h - 4)
+        p.fillRect(edge, QColor(self.theme.status[self.status]))
+        paint_pattern(p, edge, self.status, self.theme)
         p.end()
+
+
+def _group(swatch: QWidget, label: QLabel, tip: str) -> QWidget:
+    group = QWidget()
+    lay = QHBoxLayout(group)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(4)
+    for w in (swatch, label):
+        w.setToolTip(tip)
+        lay.addWidget(w)
+    return group
 
 
 class Legend(QWidget):
@@ -81,49 +96,28 @@ class Legend(QWidget):
             + ". Chunk statuses between the versions, as background tints: " + ", ".join(STATUSES) + ".")
         self.theme = theme
         self.swatches: list[MarkerSwatch] = []
-        rows = QVBoxLayout(self)
-        rows.setContentsMargins(6, 2, 6, 2)
-        rows.setSpacing(2)
-        lay = QHBoxLayout()
-        lay.setSpacing(4)
-        rows.addLayout(lay)
-        title = QLabel("<b>Cuts</b>")
-        lay.addWidget(title)
-        lay.addSpacing(6)
+        # one flow of small groups (a swatch and its word stay together): a narrow window
+        # wraps the legend onto more lines instead of being held wide by it
+        flow = FlowLayout(self, spacing=12, line_spacing=2)
+        flow.setContentsMargins(6, 2, 6, 2)
+        flow.addWidget(QLabel("<b>Cuts</b>"))
         for kind in MARKER_KINDS:
             sw = MarkerSwatch(kind, theme)
             label = QLabel(KIND_LABELS[kind])
             label.setObjectName(f"legend_{kind}")
-            for w in (sw, label):
-                w.setToolTip(f"<b>{KIND_LABELS[kind]}</b>: {KIND_HELP[kind]}")
-            lay.addWidget(sw)
-            lay.addWidget(label)
-            lay.addSpacing(10)
+            flow.addWidget(_group(sw, label, f"<b>{KIND_LABELS[kind]}</b>: {KIND_HELP[kind]}"))
             self.swatches.append(sw)
-        lay.addSpacing(8)
         tint = MarkerSwatch(None, theme)
-        tint.setToolTip("Chunks alternate between two background tints")
         self.swatches.append(tint)
-        lay.addWidget(tint)
         self.tint_label = QLabel("chunks (hover one)")
-        lay.addWidget(self.tint_label)
-        lay.addStretch(1)
-        lay = QHBoxLayout()
-        lay.setSpacing(4)
-        rows.addLayout(lay)
-        lay.addWidget(QLabel("<b>Status</b>"))
-        lay.addSpacing(4)
+        flow.addWidget(_group(tint, self.tint_label, "Chunks alternate between two background tints"))
+        flow.addWidget(QLabel("<b>Status</b>"))
         for status in STATUSES:
             sw = StatusSwatch(status, theme)
-            label = QLabel(status)
+            label = QLabel(f"{STATUS_GLYPHS[status]} {status}".strip())
             label.setObjectName(f"legend_status_{status}")
-            for w in (sw, label):
-                w.setToolTip(f"<b>{status}</b>: {STATUS_HELP[status]}")
-            lay.addWidget(sw)
-            lay.addWidget(label)
-            lay.addSpacing(6)
+            flow.addWidget(_group(sw, label, f"<b>{status}</b>: {STATUS_HELP[status]}"))
             self.swatches.append(sw)
-        lay.addStretch(1)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

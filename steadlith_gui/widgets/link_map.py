@@ -25,7 +25,7 @@ from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ..viewmodel import LinkList
+from ..viewmodel import LinkList, WordMap
 from ..palette import LIGHT, STATUS_HELP, Theme
 from .document_pane import ABOVE, BELOW, DocumentPane
 
@@ -99,6 +99,7 @@ class LinkMap(QWidget):
         self.pane_a, self.pane_b = pane_a, pane_b
         self.theme = theme
         self.links: LinkList | None = None
+        self.word_map: WordMap | None = None
         self.paint_count = 0
         self.setFixedWidth(LINK_MAP_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
@@ -115,9 +116,11 @@ class LinkMap(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(LINK_MAP_WIDTH, 100)
 
-    def set_links(self, links: LinkList | None) -> None:
-        """The bands of the shown comparison (None: nothing to link)."""
+    def set_links(self, links: LinkList | None, word_map: WordMap | None = None) -> None:
+        """The bands of the shown comparison (None: nothing to link), and its word map
+        for the deletion and insertion wedges."""
         self.links = links
+        self.word_map = word_map if links is not None else None
         if links is None or self.current is None or self.current >= len(links):
             self.current = None
         self._describe()
@@ -179,6 +182,39 @@ class LinkMap(QWidget):
         out.sort(key=lambda b: PAINT_ORDER[b.status])
         return out
 
+    def wedges(self) -> list[tuple[str, QPainterPath]]:
+        """("removed" | "new", shape) of every deletion and insertion of the word diff with
+        both ends on screen: a wedge from the deleted text in A to the point in B where it
+        was (an insertion the other way), as Meld draws them."""
+        wm = self.word_map
+        if wm is None or self.pane_a.has_pending_edits or self.pane_b.has_pending_edits:
+            return []
+        ga, gb = self._side_geometry(self.pane_a), self._side_geometry(self.pane_b)
+        if ga is None or gb is None:
+            return []
+        out = []
+        w = float(self.width())
+        for k in wm.gaps_visible(self.pane_a.visible_position_range(), self.pane_b.visible_position_range()):
+            a_lo, a_hi, b_lo, b_hi = (int(v) for v in wm.gaps[k])
+            ys = []
+            for (view, locate, dy, h), lo, hi in ((ga, a_lo, a_hi), (gb, b_lo, b_hi)):
+                top = locate(lo)[0]
+                bottom = locate(hi)[1] if hi > lo else top
+                if top == bottom and top in (ABOVE, BELOW):
+                    break  # this end is wholly off screen
+                top = -2.0 if top == ABOVE else h + 2.0 if top == BELOW else top
+                bottom = -2.0 if bottom == ABOVE else h + 2.0 if bottom == BELOW else bottom
+                ys.append((dy + top, dy + bottom))
+            else:
+                (a0, a1), (b0, b1) = ys
+                out.append(("removed" if wm.gap_kind[k] == 0 else "new", band_path(w, a0, a1, b0, b1)))
+        return out
+
+    def wedge_color(self, kind: str) -> QColor:
+        """The wedges' fill: opaque, so they read over the chunk bands."""
+        c = QColor(self.theme.status[kind])
+        return c.lighter(115) if not self.theme.dark else c
+
     def pair_bands(self) -> list[tuple[int, int, QPainterPath]]:
         """(a_index, b_index, shape) of every alignment pair drawn now."""
         return [(b.a_lo, b.b_lo, b.path) for b in self.bands() if b.status == "reused"]
@@ -234,6 +270,12 @@ class LinkMap(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.setPen(pen)
             p.drawPath(band.path)
+        for kind, path in self.wedges():
+            p.setBrush(self.wedge_color(kind))
+            edge = QColor(self.theme.text)
+            edge.setAlpha(160)
+            p.setPen(QPen(edge, 1.0))
+            p.drawPath(path)
         if self.hasFocus():
             focus = QColor(self.theme.highlight)
             current = next((b for b in bands if b.index == self.current), None)

@@ -17,9 +17,10 @@ import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
 
-from ..viewmodel import SideStatus
+from ..viewmodel import STATUS_CODES, SideStatus
 from ..palette import LIGHT, STATUSES, Theme, blend
 from .document_pane import DocumentPane
+from .status_patterns import paint_pattern
 
 OVERVIEW_WIDTH = 34
 STRIP = 12
@@ -107,39 +108,60 @@ class OverviewMap(QWidget):
         return QRectF(r.left() - 1.5, y0, r.width() + 3, max(4.0, y1 - y0))
 
     # -- painting ------------------------------------------------------------------------
-    def strip_colors(self, side: str, rows: int) -> np.ndarray | None:
-        """One ARGB colour per pixel row of a strip: the status of the chunks on that row,
+    def strip_codes(self, side: str, rows: int) -> np.ndarray | None:
+        """One value per pixel row of a strip: the status code of the chunks on that row,
         the loudest one when several share it (so a one-chunk phase shift in a long
-        document still shows). Vectorized over chunks; a short loop over rows."""
+        document still shows); without a comparison, the chunk parity (0/1) as a negative
+        code -1/-2; -3 where no chunk is. Vectorized over chunks; a short loop over rows."""
         d = self._data.get(side)
         if d is None or rows <= 0:
             return None
         layout, status, length = d
         if not layout.count:
             return None
-        t = self.theme
         scale = rows / max(length, 1)
         top = np.floor(layout.starts * scale).astype(np.int64)
         bottom = np.maximum(top + 1, np.ceil(layout.ends * scale).astype(np.int64))
-        base = QColor(t.base)
         if status is not None:
             # loudness: reused < removed < new < edited < shifted
             loud = np.array([0, 4, 3, 2, 1], dtype=np.int64)[status.codes.astype(np.int64)]
-            palette = [blend(base, QColor(t.status["reused"]), 0.55)] + [QColor(t.status[s]) for s in STATUSES[1:]]
-            by_loudness = {0: 0, 4: 1, 3: 2, 2: 3, 1: 4}  # loudness -> status code
+            by_loudness = np.array([0, 4, 3, 2, 1], dtype=np.int64)  # loudness -> status code (an involution)
         else:
             loud = (np.arange(layout.count) % 2).astype(np.int64)
-            palette = [QColor(t.tints[0]), QColor(t.tints[1])]
-            by_loudness = {0: 0, 1: 1}
-        argb = np.array([c.rgba() for c in palette], dtype=np.uint32)
-        out = np.full(rows, QColor(t.base).rgba(), dtype=np.uint32)
+            by_loudness = np.array([-1, -2], dtype=np.int64)
+        out = np.full(rows, -3, dtype=np.int64)
         r = np.arange(rows)
         i0 = np.searchsorted(bottom, r, "right")  # first chunk ending below row r's top
         i1 = np.searchsorted(top, r, "right")  # chunks starting at or before row r
         for row in np.flatnonzero(i1 > i0):
-            level = int(loud[i0[row]:i1[row]].max())
-            out[row] = argb[by_loudness[level]]
+            out[row] = by_loudness[int(loud[i0[row]:i1[row]].max())]
         return out
+
+    def strip_colors(self, side: str, rows: int) -> np.ndarray | None:
+        """One ARGB colour per pixel row of a strip (see strip_codes)."""
+        codes = self.strip_codes(side, rows)
+        if codes is None:
+            return None
+        t = self.theme
+        base = QColor(t.base)
+        palette = {0: blend(base, QColor(t.status["reused"]), 0.55), -1: QColor(t.tints[0]),
+                   -2: QColor(t.tints[1]), -3: base}
+        palette.update({STATUS_CODES[s]: QColor(t.status[s]) for s in STATUSES[1:]})
+        keys = np.array(sorted(palette), dtype=np.int64)
+        argb = np.array([palette[int(k)].rgba() for k in keys], dtype=np.uint32)
+        return argb[np.searchsorted(keys, codes)]
+
+    def _paint_patterns(self, p: QPainter, side: str, rect: QRectF, rows: int, dpr: float) -> None:
+        """Each status's pattern over its runs of rows (palette.STATUS_PATTERNS)."""
+        codes = self.strip_codes(side, rows)
+        if codes is None:
+            return
+        edges = np.flatnonzero(np.diff(codes)) + 1
+        for lo, hi in zip(np.concatenate(([0], edges)), np.concatenate((edges, [rows]))):
+            code = int(codes[lo])
+            if code > 0:
+                run = QRectF(rect.x(), rect.y() + lo / dpr, rect.width(), (hi - lo) / dpr)
+                paint_pattern(p, run, STATUSES[code], self.theme)
 
     def _build_cache(self) -> QPixmap:
         dpr = self.devicePixelRatioF()
@@ -157,6 +179,7 @@ class OverviewMap(QWidget):
             if colors is not None:
                 image = QImage(colors.tobytes(), 1, rows, 4, QImage.Format.Format_ARGB32)
                 p.drawImage(r, image)
+                self._paint_patterns(p, side, r, rows, dpr)
             p.setPen(QPen(QColor(t.mid), 1))
             p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5))
         p.end()

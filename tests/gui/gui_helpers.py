@@ -19,6 +19,9 @@ def golden_params(name: str):
 def make_window(qtbot, theme="light", params=None, settings=None):
     """A shown window. `theme`: "light", "dark" or "system"; `settings`: an AppSettings
     (default: in memory only)."""
+    from PySide6.QtCore import QRect
+
+    from steadlith_gui.layout import fit_to_screen
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.palette import THEMES
 
@@ -26,6 +29,9 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     # never a modal prompt in tests: edits are discarded on close unless a test says otherwise
     w.confirm_discard = lambda question: True
     qtbot.addWidget(w)
+    # the offscreen screen is 800×800, which would give the compact layout: tests see the
+    # standard one (docks beside the panes) unless they ask for a screen (test_screen_fit.py)
+    fit_to_screen(w, QRect(0, 0, 1920, 1080))
     w.resize(1400, 900)
     w.show()
     qtbot.waitExposed(w)

@@ -10,6 +10,7 @@ from steadlith_core.examples import counterexample_params
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import color_near
 from steadlith_gui.demo import PAIR_EXAMPLES
+from steadlith_gui.viewmodel import change_target
 
 
 def load_example(qtbot, window, name):
@@ -138,11 +139,11 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     for expected in wanted[:3]:
         qtbot.keyClick(pane, key)
         assert window.selection == ("B", expected)
-        assert pane.textCursor().position() == pane.chunk_span(expected)[0]
+        assert pane.textCursor().position() == change_target(pane.view(), expected)
         assert chunk_visible(pane, expected)
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
     assert window.selection == ("B", wanted[1])
-    assert pane.textCursor().position() == pane.chunk_span(wanted[1])[0]
+    assert pane.textCursor().position() == change_target(pane.view(), wanted[1])
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
     assert window.selection == ("B", wanted[0])
 

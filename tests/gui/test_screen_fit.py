@@ -1,0 +1,88 @@
+"""The window fits common screens (issue 15, defect 2): it opens inside the available
+geometry, is never held wider than ~1000 px, gives the documents most of the width, and
+nothing the user reads (panes, verdict, churn numbers, chunk table tab, status bar) is
+cut off at 1366×768 or 1024×768. One key hides every dock and brings them back."""
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QTabBar
+
+from gui_helpers import load_texts
+from steadlith_core.examples import phase_shift_counterexample
+from steadlith_gui.layout import fit_to_screen
+from steadlith_gui.main_window import MainWindow
+from steadlith_gui.settings import AppSettings
+
+TASKBAR = 28
+
+
+def rect_in_window(window, widget) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def open_on_screen(qtbot, width, height):
+    window = MainWindow(settings=AppSettings.memory())
+    window.confirm_discard = lambda question: True
+    qtbot.addWidget(window)
+    available = QRect(0, 0, width, height - TASKBAR)
+    fit_to_screen(window, available)
+    window.show()
+    qtbot.waitExposed(window)
+    text_a, text_b, params = phase_shift_counterexample()
+    window.set_params(params)
+    load_texts(qtbot, window, text_a, text_b)
+    return window, available
+
+
+@pytest.mark.parametrize("width, height, min_chars", [(1366, 768, 40), (1024, 768, 26)])
+def test_nothing_the_user_needs_is_clipped_on_a_laptop_screen(qtbot, width, height, min_chars):
+    window, available = open_on_screen(qtbot, width, height)
+    assert available.contains(window.frameGeometry()), "the window opens inside the screen"
+    assert window.minimumSizeHint().width() <= 1000
+    inside = window.rect()
+    must_show = {"pane A": window.pane_a, "pane B": window.pane_b, "link map": window.link_map,
+                 "overview": window.overview, "churn": window.churn, "verdict": window.churn.verdict,
+                 "status bar": window.statusBar(), "legend": window.legend}
+    for what, widget in must_show.items():
+        assert widget.isVisible(), what
+        assert inside.contains(rect_in_window(window, widget)), f"{what} is cut off"
+    verdict = window.churn.verdict
+    assert verdict.height() >= verdict.heightForWidth(verdict.width()), "the verdict's text is cut off"
+    labels = window.churn.values
+    # a number may wrap, never run off the edge (wrapped rows get their height once laid out)
+    qtbot.waitUntil(lambda: all(lb.height() >= lb.heightForWidth(lb.width()) for lb in labels.values()))
+    for key, label in labels.items():
+        assert inside.contains(rect_in_window(window, label)), f"churn number {key} is cut off"
+    # the documents get most of the width; each pane holds a readable line
+    panes = window.pane_a.width() + window.pane_b.width()
+    assert panes >= 0.45 * window.width()
+    chars = window.pane_a.viewport().width() / window.pane_a.fontMetrics().horizontalAdvance("x")
+    assert chars >= min_chars  # at 1024 px the side column costs; Ctrl+Shift+D gives the panes all
+    # the chunk table and the parameters are one click away: tabs beside the churn
+    tabs = {bar.tabText(i) for bar in window.findChildren(QTabBar) if bar.isVisible() for i in range(bar.count())}
+    assert {"Parameters", "Chunks"} <= {t.split("  ")[0] for t in tabs}
+    for bar in window.findChildren(QTabBar):
+        if bar.isVisible():
+            assert inside.contains(rect_in_window(window, bar)), "the dock tabs are cut off"
+
+
+def test_a_large_screen_keeps_the_docks_beside_the_panes(qtbot):
+    window, available = open_on_screen(qtbot, 1920, 1080)
+    assert window.minimumSizeHint().width() <= 1000, "the user can still make it narrow"
+    assert (window.width(), window.height()) == (1500, 950)
+    assert available.contains(window.frameGeometry())
+    for dock in (window.params_dock, window.churn_dock, window.table_dock, window.diagnostics_dock):
+        assert dock.isVisible() and not window.tabifiedDockWidgets(dock)
+
+
+def test_one_key_focuses_on_the_documents_and_brings_the_docks_back(qtbot):
+    window, _ = open_on_screen(qtbot, 1366, 768)
+    before = window.pane_a.width()
+    shown = [d for d in (window.params_dock, window.churn_dock, window.table_dock, window.diagnostics_dock)
+             if d.isVisible()]
+    assert window.act_focus_documents.shortcut().toString() == "Ctrl+Shift+D"
+    window.act_focus_documents.trigger()
+    qtbot.waitUntil(lambda: not any(d.isVisible() for d in shown))
+    qtbot.waitUntil(lambda: window.pane_a.width() > before * 1.3)
+    window.act_focus_documents.trigger()
+    qtbot.waitUntil(lambda: all(d.isVisible() for d in shown))
