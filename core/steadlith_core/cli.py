@@ -17,9 +17,11 @@ from .chunks import AnyParams, Chunking
 from .compare import Comparison
 from .diagnostics import Lmx2Diagnostics
 from .errors import ParameterError, SteadlithError, visible
+from .external import (SplitterChunker, chunkers_json, chunkers_table, compare_chunkers, match_mean_tokens,
+                       parse_chunker)
 from .export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                      write_text_atomic)
-from .lmx2_params import Lmx2Params
+from .lmx2_params import BOUNDARY_RULES, Lmx2Params
 from .loader import load_text, out_of_memory_message
 from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
@@ -179,6 +181,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    if args.chunkers:
+        return _compare_chunkers(args)
+    if args.match_size:
+        raise ParameterError("--match-size", "sizes external chunkers: give them with --chunker")
     if args.rules is not None:
         return _compare_rules(args)
     params = _params(args)
@@ -215,6 +221,63 @@ def _compare_rules(args: argparse.Namespace) -> int:
         print(format_rules(comparisons, args.a, args.b))
     failed = any(not c.locality_held for c in comparisons.values())
     return 1 if args.fail_on_violation and failed else 0
+
+
+def _compare_chunkers(args: argparse.Namespace) -> int:
+    """--chunker: rules, the baseline and external chunkers in one table, by hash."""
+    for flag, given in (("--html", args.html is not None), ("--fail-on-violation", args.fail_on_violation)):
+        if given:
+            raise ParameterError(flag, "not available with --chunker (use --rules for the rules' report and "
+                                       "locality check)")
+    rules = parse_rules(args.rules) if args.rules is not None else []
+    externals = []
+    for spec in args.chunkers:
+        if spec == "rules":
+            rules += [r for r in BOUNDARY_RULES if r not in rules]
+        elif spec in BOUNDARY_RULES:
+            rules += [] if spec in rules else [spec]
+        else:
+            externals.append(spec)
+    bases = {}
+    if args.preset is not None:
+        base = preset(args.preset)
+        bases[rule_of(base)] = base
+        rules += [] if rule_of(base) in rules else [rule_of(base)]
+    params = list(parse_rule_assignments(args.assignments, rules, bases).values()) if rules else []
+    if not rules and (args.assignments or args.preset):
+        raise ParameterError("--set", "no boundary rule to apply it to: add --chunker rules or --chunker RULE")
+    counter = params[0].token_counter if params else "chars4/1"
+    text_a, text_b = load_text(args.a), load_text(args.b)
+    analysis = _analysis()
+    target = None
+    if args.match_size:
+        first = params[0] if params else _default_params()
+        chunks = analysis.chunk(text_a, first).chunks
+        target = sum(c.tokens for c in chunks) / len(chunks) if chunks else 1.0
+    chunkers = []
+    for spec in externals:
+        chunker = parse_chunker(spec, counter)
+        if target is not None and isinstance(chunker, SplitterChunker) and "chunk_size=" not in spec:
+            chunker = match_mean_tokens(chunker, text_a, target)
+        chunkers.append(chunker)
+    rows = compare_chunkers(text_a, text_b, [*params, *chunkers], analysis=analysis)
+    if args.format == "json":
+        doc = chunkers_json(rows, args.a, args.b)
+        doc["matched_mean_tokens_a"] = target
+        sys.stdout.write(to_json_text(doc))
+        return 0
+    print(f"A  {visible(args.a)}\nB  {visible(args.b)}")
+    if target is not None:
+        print(f"sizes  external chunk_size matched to a mean of {target:.1f} tokens a chunk on A "
+              f"({rules[0] if rules else 'tttd-v1'})")
+    print(f"tokens {counter}; reused = B chunks whose hash occurs in A (what an embedding cache keyed by "
+          f"chunk hash hits)\n")
+    print("\n".join(chunkers_table(rows)))
+    return 0
+
+
+def _default_params() -> AnyParams:
+    return parse_assignments([])
 
 
 def format_rules(comparisons: dict[str, Comparison], name_a: str = "A", name_b: str = "B") -> str:
@@ -354,6 +417,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "(min_tokens, max_tokens, token_counter to both; window_words, masks, snapping to tttd-v1 "
                         "only; horizon, fill_horizon, key_tokens, boundary_preference to lmx2-v1 only); a field "
                         "none of them has is an error; --preset sets the start of its own rule")
+    p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="CHUNKER",
+                   help="put this chunker in one side-by-side table of reused chunks and tokens (by chunk hash); "
+                        "repeatable: rules (both boundary rules), tttd-v1, lmx2-v1, langchain-recursive, "
+                        "llama-index-sentence, chonkie-recursive, semchunk, fixed-tokens (each NAME[:chunk_size=N[,chunk_overlap=M]], "
+                        "sized in the rules' tokens, needs its library: the core's extras langchain, llama-index, "
+                        "external), or jsonl:SPANS_A,SPANS_B (spans another pipeline wrote: {\"start\": s, \"end\": e} "
+                        "in code points, or {\"text\": ...}, one a line); the fixed-size baseline follows the rules")
+    p.add_argument("--match-size", action="store_true",
+                   help="with --chunker: give each external splitter without a chunk_size the one whose mean chunk "
+                        "tokens on A come closest to the first rule's")
     p.add_argument("--fail-on-violation", action="store_true",
                    help="exit 1 when the locality check (at the rule's own margin) finds a violation; with "
                         "--rules, when it finds one under any of the rules")
