@@ -37,8 +37,16 @@ def visible_lines(text: str) -> str:
     return "\n".join(visible(line) for line in text.split("\n"))
 
 
+def tooltip_lines(text: str) -> str:
+    """The lines a tooltip of `text` shows: its non-empty lines, in order."""
+    return "\n".join(line for line in text.split("\n") if line)
+
+
 def plain_tooltip(text: str) -> str:
-    """`text` as a tooltip that shows exactly these characters on these lines."""
-    if not text or text.isspace():
-        return ""  # Qt shows no tooltip for blank rich text; say so rather than render nothing
+    """`text` as a tooltip that shows exactly these characters on these lines. Blank
+    lines are dropped (Qt's rich text collapses them anyway, so say so here rather than
+    let the tooltip differ from what the caller meant); a blank text is no tooltip."""
+    text = tooltip_lines(text)
+    if not text.strip():
+        return ""
     return Qt.convertFromPlainText(visible_lines(text), Qt.WhiteSpaceMode.WhiteSpacePre)

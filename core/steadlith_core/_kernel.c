@@ -224,12 +224,15 @@ static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     return 0;
 }
 
-static PyObject *new_buffer(Py_ssize_t size) { return PyByteArray_FromStringAndSize(NULL, size); }
+/* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
+ * export a failed allocation left behind is reported at exit as a SystemError line
+ * (seen under an address-space limit), which would break a one-line error message. */
+static PyObject *new_buffer(Py_ssize_t size) { return PyBytes_FromStringAndSize(NULL, size); }
 
-static int shrink(PyObject *buf, Py_ssize_t size) { return PyByteArray_Resize(buf, size); }
+static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
 
 /* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends)
- * data: the text's UTF-8 bytes (any buffer). Every output but `canonical` is a bytearray
+ * data: the text's UTF-8 bytes (any buffer). Every output, `canonical` too, is a bytes object
  * of n items (int64, int64, uint8, uint64, int64); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
@@ -253,10 +256,10 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     PyObject *result = NULL;
     if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend) goto done;
 
-    int64_t *starts = (int64_t *)PyByteArray_AS_STRING(b_starts), *ends = (int64_t *)PyByteArray_AS_STRING(b_ends);
-    u8 *para = (u8 *)PyByteArray_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
-    u64 *sym = (u64 *)PyByteArray_AS_STRING(b_sym);
-    int64_t *cend = (int64_t *)PyByteArray_AS_STRING(b_cend);
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
+    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
 
     Py_ssize_t n = 0, out = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -312,8 +315,8 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     }
     Py_END_ALLOW_THREADS
 
-    if (shrink(b_starts, n * 8) < 0 || shrink(b_ends, n * 8) < 0 || shrink(b_para, n) < 0 ||
-        shrink(b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(b_cend, n * 8) < 0)
+    if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
+        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0)
         goto done;
     result = Py_BuildValue("nOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend);
 done:
@@ -342,7 +345,7 @@ static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
     return r;
 }
 
-/* fingerprints(symbols, window, reduce, shift, drop) -> bytearray of uint64
+/* fingerprints(symbols, window, reduce, shift, drop) -> bytes of uint64
  * F_k = F_(k-1) * x^64 + s_k - s_(k-w) * x^(64 w)  (mod P, in GF(2)): `reduce` maps
  * s to s mod P, `shift` maps F to F x^64 mod P, `drop` maps s to s x^(64 w) mod P. */
 static PyObject *fingerprints(PyObject *self, PyObject *args) {
@@ -363,7 +366,7 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
     PyObject *out = new_buffer(n * 8);
     if (out) {
         const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
-        u64 *f = (u64 *)PyByteArray_AS_STRING(out), acc = 0;
+        u64 *f = (u64 *)PyBytes_AS_STRING(out), acc = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < n; k++) {
             acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
@@ -417,8 +420,8 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     /* every chunk holds a word: at most n chunks */
     b_starts = new_buffer(n * 8); b_ends = new_buffer(n * 8); b_kinds = new_buffer(n);
     if (!b_starts || !b_ends || !b_kinds) goto done;
-    int64_t *starts = (int64_t *)PyByteArray_AS_STRING(b_starts), *ends = (int64_t *)PyByteArray_AS_STRING(b_ends);
-    u8 *kinds = (u8 *)PyByteArray_AS_STRING(b_kinds);
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *kinds = (u8 *)PyBytes_AS_STRING(b_kinds);
     Py_ssize_t count = 0;
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t s = 0;
@@ -444,7 +447,7 @@ static PyObject *segment(PyObject *self, PyObject *args) {
         s = end;
     }
     Py_END_ALLOW_THREADS
-    if (shrink(b_starts, count * 8) < 0 || shrink(b_ends, count * 8) < 0 || shrink(b_kinds, count) < 0) goto done;
+    if (shrink(&b_starts, count * 8) < 0 || shrink(&b_ends, count * 8) < 0 || shrink(&b_kinds, count) < 0) goto done;
     result = Py_BuildValue("nOOO", count, b_starts, b_ends, b_kinds);
 done:
     Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_kinds);
