@@ -14,8 +14,18 @@ from typing import Sequence
 HISTOGRAM_BINS = 16
 
 
+class _AsDict:
+    """to_dict() for both rules' diagnostics: the fields in order, histograms as lists (JSON)."""
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["histogram_edges"] = list(self.histogram_edges)
+        d["histogram_counts"] = list(self.histogram_counts)
+        return d
+
+
 @dataclass(frozen=True)
-class Diagnostics:
+class Diagnostics(_AsDict):
     chunk_count: int
     word_count: int
     total_tokens: int
@@ -45,15 +55,9 @@ class Diagnostics:
     sentence_share: float = 0.0
     boundary_rule: str = "tttd-v1"
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["histogram_edges"] = list(self.histogram_edges)
-        d["histogram_counts"] = list(self.histogram_counts)
-        return d
-
 
 @dataclass(frozen=True)
-class Lmx2Diagnostics:
+class Lmx2Diagnostics(_AsDict):
     """SPEC-lmx2 §8, with the token sizes of SPEC §8."""
 
     chunk_count: int
@@ -82,12 +86,6 @@ class Lmx2Diagnostics:
     normalizer_version: str
     params_hash: str
     boundary_rule: str = "lmx2-v1"
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["histogram_edges"] = list(self.histogram_edges)
-        d["histogram_counts"] = list(self.histogram_counts)
-        return d
 
 
 def boundary_counts(boundaries: Sequence[str]) -> dict:
