@@ -1,0 +1,76 @@
+"""Long work in the window: progress arrives, Cancel stops it, a newer run replaces an older."""
+
+import threading
+
+import pytest
+
+from steadlith_core.errors import ParameterError
+from steadlith_gui.jobs import ProgressJob
+
+
+def counting(n, gate=None):
+    def fn(progress):
+        for i in range(1, n + 1):
+            if gate is not None:
+                gate.wait(5)
+            progress(i, n)
+        return f"counted {n}"
+    return fn
+
+
+def test_a_run_reports_progress_then_its_value(qtbot):
+    job = ProgressJob(interval=0)
+    seen = []
+    job.progressed.connect(lambda done, total: seen.append((done, total)))
+    with qtbot.waitSignal(job.finished, timeout=5000) as finished:
+        job.start(counting(5))
+    assert finished.args == ["counted 5"]
+    assert seen[-1] == (5, 5) and len(seen) == 5
+    assert not job.running
+
+
+def test_cancel_stops_the_run_and_no_value_arrives(qtbot):
+    job = ProgressJob(interval=0)
+    gate = threading.Event()
+    values = []
+    job.finished.connect(values.append)
+    job.start(counting(1000, gate))
+    with qtbot.waitSignal(job.cancelled, timeout=5000):
+        job.cancel()
+        gate.set()
+    qtbot.wait(50)
+    assert values == [] and not job.running
+
+
+def test_starting_again_drops_the_older_run(qtbot):
+    job = ProgressJob(interval=0)
+    gate = threading.Event()
+    values, cancels = [], []
+    job.finished.connect(values.append)
+    job.cancelled.connect(lambda: cancels.append(1))
+    job.start(counting(1000, gate))
+    with qtbot.waitSignal(job.finished, timeout=5000):
+        job.start(counting(3))
+        gate.set()
+    qtbot.wait(50)
+    assert values == ["counted 3"] and cancels == []
+
+
+def test_a_core_error_is_one_line(qtbot):
+    job = ProgressJob()
+
+    def bad(progress):
+        raise ParameterError("min_tokens", "must be at most max_tokens")
+
+    with qtbot.waitSignal(job.failed, timeout=5000) as failed:
+        job.start(bad)
+    assert failed.args == ["min_tokens: must be at most max_tokens"]
+
+
+def test_progress_is_throttled(qtbot):
+    job = ProgressJob(interval=10)  # one signal per 10 s, plus the last
+    seen = []
+    job.progressed.connect(lambda done, total: seen.append(done))
+    with qtbot.waitSignal(job.finished, timeout=5000):
+        job.start(counting(10_000))
+    assert seen[-1] == 10_000 and len(seen) <= 3
