@@ -52,7 +52,8 @@ class RecentFilesMenu(QMenu):
         entries = self.settings.recent()
         for n, entry in enumerate(entries, 1):
             mnemonic = f"&{n}" if n < 10 else "1&0"
-            act = QAction(f"{mnemonic}  {entry_label(entry)}", self)
+            # "&" in a file name is text, not a second mnemonic: Qt shows "&&" as one "&"
+            act = QAction(f"{mnemonic}  {entry_label(entry).replace('&', '&&')}", self)
             where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {v}" for k, v in entry.items() if v)
             act.setToolTip(plain_tooltip(where))
             act.setStatusTip(where.replace("\n", "   "))

@@ -159,3 +159,11 @@ def test_link_map_and_overview_work_from_the_keyboard(qtbot, window):
     assert a_bar.value() == 0
     qtbot.keyClick(window.overview, Qt.Key.Key_Down)
     assert a_bar.value() > 0 and bar.value() == bar.maximum()  # B stays where it was
+
+
+def test_an_ampersand_in_a_recent_name_is_shown_not_taken_as_a_mnemonic(qtbot, window, tmp_path):
+    window.settings.add_recent({"a": str(tmp_path / "R&D notes.md"), "b": str(tmp_path / "Q&A.md")})
+    window.recent_menu.rebuild()
+    entry = window.recent_menu.actions()[0]
+    assert mnemonic(entry.text()) == "1"  # the entry's own number, not "D" or "A"
+    assert "R&&D notes.md" in entry.text() and "Q&&A.md" in entry.text()
