@@ -71,7 +71,8 @@ class ResultPresenter(QObject):
                                                    ("B", result.b, result.layout_b, result.status_b))
         })
         rule = result.params.boundary_rule
-        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result))
+        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result),
+                           result.externals)
         w.legend.set_rule(rule)
         w.table.set_result(sides["A"].chunking, sides["B"].chunking,
                            comparison.status_a if comparison is not None else None,

@@ -25,6 +25,8 @@ import numpy as np
 from steadlith_core.rules import PARAMS_TYPES, check_rule, rule_of
 from steadlith_core.vocabulary import STATUSES
 
+from .external_choice import ExternalChoice
+
 SIDES = ("A", "B")
 OTHER = {"A": "B", "B": "A"}
 THEME_CHOICES = ("system", "light", "dark")
@@ -170,6 +172,7 @@ class Session:
             self.rule = rule_of(params)
             self._params[self.rule] = params
         self.view = ViewOptions()
+        self.external = ExternalChoice()  # external chunkers in the churn panel; `shown` one in the panes
         self.display = Display()
         self.result: Any = None  # AnalysisResult of the latest analysis
         self.taken = {"A": False, "B": False}  # the sides that show the latest result
@@ -202,6 +205,7 @@ class Session:
         self.load_failed = Event()  # (text)
         self.display_changed = Event()  # (Display): wrap or zoom changed, for both panes
         self.example_left = Event()  # (params | None): the user's own parameters to show again
+        self.external_changed = Event()  # (ExternalChoice): chunkers compared with, or the one the panes show
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:
@@ -387,6 +391,18 @@ class Session:
         if rule != self.rule:
             self.rule = rule
             self.rule_changed.emit(rule)
+            self.request_analysis()
+
+    def set_external(self, choice: ExternalChoice) -> None:
+        """Compare with other chunkers (or show one in the panes). A new set of chunkers or
+        sizing asks for an analysis; only `shown` changing needs none: every chosen
+        chunker's spans come with each result."""
+        if choice == self.external:
+            return
+        recompute = dataclasses.replace(choice, shown=None) != dataclasses.replace(self.external, shown=None)
+        self.external = choice
+        self.external_changed.emit(choice)
+        if recompute:
             self.request_analysis()
 
     # -- examples -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
@@ -43,6 +44,8 @@ from .models import (
     materialize,
     prepare_document,
 )
+from .external_choice import ExternalChoice
+from .external_runs import ExternalRuns, lay_out
 from .session import EditedText
 from .viewmodel import WordMap
 
@@ -55,6 +58,7 @@ class AnalysisRequest(NamedTuple):
     doc_b: Source
     params: ChunkerParams  # the shown rule's (ChunkerParams or Lmx2Params)
     others: Mapping[str, Any] = {}  # {rule: parameters} of the other rules, compared for the churn panel
+    external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
 class RuleComparisons:
@@ -75,20 +79,23 @@ class RuleComparisons:
 
 
 _OTHER_RULES = RuleComparisons()
+_EXTERNAL_RUNS = ExternalRuns()  # for callers without a window (each Analyzer has its own)
 
 
-def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES) -> AnalysisResult:
+def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES,
+            externals: ExternalRuns = _EXTERNAL_RUNS) -> AnalysisResult:
     """Chunk both documents with the request's parameters and compare them, then compare
     the pair under every other rule (worker thread). Running out of memory is an
     OutOfMemory naming the documents and what they need."""
     try:
-        return _analyze(request, pipeline, others)
+        return _analyze(request, pipeline, others, externals)
     except MemoryError:
         docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
         raise OutOfMemory(out_of_memory_message(docs)) from None
 
 
-def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons) -> AnalysisResult:
+def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,
+             externals: ExternalRuns) -> AnalysisResult:
     t0 = time.perf_counter()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
@@ -121,11 +128,16 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
                 rules[rule] = others.get(pipeline, rule, params, doc_a.text, doc_b.text)
             except ComparisonError as e:
                 error = f"{rule}: {e}"
+    columns = ()
+    if a is not None and b is not None and request.external.chunkers:
+        target = sum(c.tokens for c in a.chunks) / len(a.chunks) if a.chunks else 1.0
+        columns = tuple(lay_out(col, doc_a.offsets, doc_b.offsets) for col in externals.columns(
+            request.external, doc_a.text, doc_b.text, target, request.params.token_counter, a.boundary_rule))
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
-        status_a, status_b, links, ms_compare, error, word_map, rules,
+        status_a, status_b, links, ms_compare, error, word_map, rules, columns,
     )
 
 
@@ -237,7 +249,8 @@ class Analyzer(PoolRunner):
     ):
         super().__init__(parent, pool)
         self._pipeline = Analysis(max_documents=6, pause_gc=True)  # the app owns its process
-        self._analyze = analyze_fn
+        # each window keeps its own splitters' chunkings: they go when it closes
+        self._analyze = partial(analyze, externals=ExternalRuns()) if analyze_fn is analyze else analyze_fn
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
         self.dropped_count = 0
@@ -251,10 +264,12 @@ class Analyzer(PoolRunner):
     def busy(self) -> bool:
         return self._running is not None
 
-    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams, others: Mapping[str, Any] = {}) -> int:
-        """Analyse A and B with `params` (the shown rule), and compare them under `others` too."""
+    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams, others: Mapping[str, Any] = {},
+               external: ExternalChoice = ExternalChoice()) -> int:
+        """Analyse A and B with `params` (the shown rule), and compare them under `others`
+        and the `external` chunkers too."""
         self._key += 1
-        request = AnalysisRequest(self._key, doc_a, doc_b, params, dict(others))
+        request = AnalysisRequest(self._key, doc_a, doc_b, params, dict(others), external)
         if self._running is None:
             self._start(request)
         else:

@@ -1,0 +1,103 @@
+"""External chunkers in the window: the churn panel's "Compare with…" adds a column per
+chunker with the figures `compare_chunkers` gives, computed in the worker and cached so a
+rule's parameter change runs no splitter again; the choice goes into the workspace."""
+
+from __future__ import annotations
+
+import dataclasses
+from importlib import resources
+
+import pytest
+from steadlith_core.external import SPLITTERS, SplitterChunker, compare_chunkers, match_mean_tokens
+
+from gui_helpers import load_texts, set_params
+
+
+def demo_pair() -> tuple[str, str]:
+    root = resources.files("steadlith_gui") / "resources" / "demo"
+    return ((root / "chunking-guide-v1.md").read_text(encoding="utf-8"),
+            (root / "chunking-guide-v2.md").read_text(encoding="utf-8"))
+
+
+def choose(qtbot, window, key):
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000) as blocker:
+        window.churn.external_actions[key].trigger()
+    return blocker.args[0]
+
+
+def counting(monkeypatch, kind):
+    calls = []
+    real = SPLITTERS[kind]
+
+    def counted(chunker, text):
+        calls.append((chunker.chunk_size, len(text)))
+        return real(chunker, text)
+
+    monkeypatch.setitem(SPLITTERS, kind, counted)
+    return calls
+
+
+@pytest.fixture
+def semchunk():
+    pytest.importorskip("semchunk")
+
+
+def test_a_chosen_splitter_is_a_column_with_compare_chunkers_figures(qtbot, window, semchunk):
+    text_a, text_b = demo_pair()
+    first = load_texts(qtbot, window, text_a, text_b)
+    assert window.churn.external_keys == ()
+    result = choose(qtbot, window, "semchunk")
+    chunks = first.a.chunks
+    target = sum(c.tokens for c in chunks) / len(chunks)
+    sized = match_mean_tokens(SplitterChunker("semchunk", token_counter=first.params.token_counter), text_a, target)
+    expected = compare_chunkers(text_a, text_b, [sized], baseline=False)[0]
+    (column,) = result.externals
+    assert column.row == expected and column.name == sized.name
+    churn = window.churn
+    assert churn.external_keys == ("semchunk",) and churn.heads["semchunk"].isVisible()
+    assert churn.value("semchunk", "reused_chunks") == f"{expected.reused_chunks:,}/{expected.chunks_b:,}"
+    assert churn.value("semchunk", "reused_tokens") == f"{expected.reused_tokens:,} t"
+    assert churn.value("semchunk", "to_embed") == f"{expected.tokens_to_embed:,} t"
+    assert churn.value("semchunk", "shifted") == "n/a"  # by hash: nothing to call shifted
+    assert f"chunk_size {sized.chunk_size}" in churn.external_note.text()
+    # unchecked: the column goes
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
+        churn.external_actions["semchunk"].trigger()
+    assert churn.external_keys == () and ("semchunk", "reused_chunks") not in churn.values
+
+
+def test_a_rule_parameter_change_runs_no_splitter_again(qtbot, window, semchunk, monkeypatch):
+    calls = counting(monkeypatch, "semchunk")
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    window.external_ctl.choose_size = lambda current: 300
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
+        window.churn.sizing_actions["own"].trigger()
+    result = choose(qtbot, window, "semchunk")
+    assert window.session.external.sizing == "own" and result.externals[0].name.startswith("semchunk(chunk_size=300,")
+    assert len(calls) == 2  # A and B, once each
+    before = result.externals[0].row
+    changed = set_params(qtbot, window, dataclasses.replace(window.params, min_tokens=window.params.min_tokens + 16))
+    assert changed.a.params.min_tokens == window.params.min_tokens
+    assert len(calls) == 2 and changed.externals[0].row == before
+    # matched sizing: another rule's parameters do not move the target either
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
+        window.churn.sizing_actions["matched"].trigger()
+    sized = len(calls)
+    other = window.session.params_for("lmx2-v1")
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
+        window.session.set_params(dataclasses.replace(other, max_tokens=other.max_tokens + 32))
+    assert len(calls) == sized
+
+
+def test_a_missing_library_is_a_column_that_says_so(qtbot, window, monkeypatch):
+    import steadlith_gui.external_runs as runs
+
+    monkeypatch.setattr(runs, "installed_splitters", lambda: ["fixed-tokens"])
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    result = choose(qtbot, window, "chonkie-recursive")
+    (column,) = result.externals
+    assert column.row is None and "pip install 'steadlith-core[external]'" in column.error
+    assert window.churn.value("chonkie-recursive", "reused_chunks") == "not installed"
+    assert "steadlith-core[external]" in window.churn.external_note.text()
