@@ -58,12 +58,13 @@ def default_name(kind: str, name_a: str | None = None, name_b: str | None = None
     raise ValueError(f"unknown export kind {kind!r}")
 
 
-def report_job(comparison, name_a: str, name_b: str, path: str, rules=None) -> Callable[[], str]:
+def report_job(comparison, name_a: str, name_b: str, path: str, rules=None, chunkers=()) -> Callable[[], str]:
     """The report of `comparison` (the rule the panes show); `rules` ({rule: Comparison}
-    of every rule) adds the core's side-by-side table of the rules and the baseline."""
+    of every rule) adds the core's side-by-side table of the rules and the baseline, and
+    `chunkers` (ChunkerChurn of the external columns shown) more columns in it."""
     def run() -> str:
         write_text_atomic(path, render_report(comparison, name_a, name_b, generated_by=GENERATED_BY,
-                                              rules=rules if rules and len(rules) > 1 else None))
+                                              rules=rules if rules and len(rules) > 1 else None, chunkers=chunkers))
         return path
 
     return run

@@ -101,3 +101,18 @@ def test_a_missing_library_is_a_column_that_says_so(qtbot, window, monkeypatch):
     assert column.row is None and "pip install 'steadlith-core[external]'" in column.error
     assert window.churn.value("chonkie-recursive", "reused_chunks") == "not installed"
     assert "steadlith-core[external]" in window.churn.external_note.text()
+
+
+def test_the_exported_report_has_the_columns_shown(qtbot, window, tmp_path):
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    result = choose(qtbot, window, "fixed-tokens")  # always installed: the baseline sized like a splitter
+    row = result.externals[0].row
+    out = tmp_path / "report.html"
+    with qtbot.waitSignal(window.exported, timeout=20_000):
+        window.exports.export_report(out)
+    html = out.read_text(encoding="utf-8")
+    table = html[html.index('<section id="rules">'):]
+    table = table[:table.index("</section>")]
+    assert f'<th class="external">{row.chunker}<br>' in table
+    assert f"<b>{row.reused_chunks}</b> of {row.chunks_b}" in table and f"<b>{row.tokens_to_embed}</b>" in table
