@@ -19,6 +19,7 @@ from typing import Callable
 from steadlith_core import Chunking
 from steadlith_core.errors import ExportError
 from steadlith_core.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
+from steadlith_core.external import ExternalChunking, spans_jsonl
 from steadlith_core.report import render_report
 
 from . import __version__
@@ -70,9 +71,12 @@ def report_job(comparison, name_a: str, name_b: str, path: str, rules=None, chun
     return run
 
 
-def chunks_job(chunking: Chunking, path: str) -> Callable[[], str]:
+def chunks_job(chunking: Chunking | ExternalChunking, path: str) -> Callable[[], str]:
+    """The chunks the pane shows: a rule's (the core's chunk records), or an external
+    chunker's spans in the JSONL its import reads."""
     def run() -> str:
-        write_text_atomic(path, chunks_jsonl(chunking))
+        write_text_atomic(path, spans_jsonl(chunking) if isinstance(chunking, ExternalChunking)
+                          else chunks_jsonl(chunking))
         return path
 
     return run

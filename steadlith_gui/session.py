@@ -394,16 +394,14 @@ class Session:
             self.request_analysis()
 
     def set_external(self, choice: ExternalChoice) -> None:
-        """Compare with other chunkers (or show one in the panes). A new set of chunkers or
-        sizing asks for an analysis; only `shown` changing needs none: every chosen
-        chunker's spans come with each result."""
+        """Compare with other chunkers, or show one in the panes (`choice.shown`). Either
+        asks for an analysis: the worker lays the shown chunking out (its splitters'
+        spans are cached there, so showing one costs no splitter run)."""
         if choice == self.external:
             return
-        recompute = dataclasses.replace(choice, shown=None) != dataclasses.replace(self.external, shown=None)
         self.external = choice
         self.external_changed.emit(choice)
-        if recompute:
-            self.request_analysis()
+        self.request_analysis()
 
     # -- examples -----------------------------------------------------------------------
     def enter_example(self, name: str, own_params: bool) -> Any:
@@ -537,8 +535,12 @@ class Session:
         c = result.comparison
         self.consistent = c is not None and self.sides["A"].chunking is result.a and self.sides["B"].chunking is result.b
         if self.consistent:
-            self.alignment = {"A": np.fromiter((i for i, _ in c.alignment), np.int64, len(c.alignment)),
-                              "B": np.fromiter((j for _, j in c.alignment), np.int64, len(c.alignment))}
+            links = getattr(result, "links", None)
+            if links is not None:  # the link map's pairs: the comparison's alignment, or an external chunking's hashes
+                self.alignment = {"A": links.a_lo[links.pairs], "B": links.b_lo[links.pairs]}
+            else:
+                self.alignment = {"A": np.fromiter((i for i, _ in c.alignment), np.int64, len(c.alignment)),
+                                  "B": np.fromiter((j for _, j in c.alignment), np.int64, len(c.alignment))}
         else:
             self.alignment = {}
         self.result_changed.emit(result, self.consistent)

@@ -22,6 +22,7 @@ three share `PoolRunner`: numbered tasks and their outcome back in the GUI threa
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from functools import partial
@@ -133,6 +134,13 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
         target = sum(c.tokens for c in a.chunks) / len(a.chunks) if a.chunks else 1.0
         columns = tuple(lay_out(col, doc_a.offsets, doc_b.offsets) for col in externals.columns(
             request.external, doc_a.text, doc_b.text, target, request.params.token_counter, a.boundary_rule))
+    shown = next((col for col in columns if col.key == request.external.shown and col.panes is not None), None)
+    if shown is not None:  # the panes show the external chunking; the churn panel keeps every rule
+        a, b, p = shown.a, shown.b, shown.panes
+        lay_a, lay_b, status_a, status_b, links = p.layout_a, p.layout_b, p.status_a, p.status_b, p.links
+        if word_map is not None:  # ghost ticks: where the other version's external chunker cuts
+            word_map = dataclasses.replace(word_map, ghosts_a=word_map.ghost_cuts("A", lay_a.ends, lay_b.ends),
+                                           ghosts_b=word_map.ghost_cuts("B", lay_b.ends, lay_a.ends))
     ms_compare = (time.perf_counter() - t) * 1000
     return AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,

@@ -213,6 +213,14 @@ def read_spans_jsonl(path: str | Path, document: str, token_counter: str = "char
     return chunking_from_texts(label, document, [o["text"] for _, o in records], token_counter, labels)
 
 
+def spans_jsonl(chunking: ExternalChunking) -> str:
+    """The spans as JSON Lines that read_spans_jsonl reads back: start and end in code
+    points, the exact text, its hash and tokens, and the chunker that cut them."""
+    return "".join(json.dumps({"index": c.index, "start": c.start, "end": c.end, "tokens": c.tokens, "hash": c.hash,
+                               "chunker": chunking.chunker, "text": c.text}, ensure_ascii=False) + "\n"
+                   for c in chunking.chunks)
+
+
 # -- splitters of other libraries -----------------------------------------------------------
 
 

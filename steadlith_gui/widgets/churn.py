@@ -517,6 +517,14 @@ class ChurnPanel(QWidget):
                                  f"{col.row.tokens_to_embed} tokens to embed.")
         self.setAccessibleDescription(" ".join(described))
         self._fit_wrapped()
+        if self.choice.shown:  # a region's chunk numbers are the rule's, not the spans the panes show
+            self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule}")
+            item = QListWidgetItem(f"{len(comparison.phase_shift_regions):,} regions under {self.shown_rule}; the "
+                                   f"panes show {SHORT_LABELS.get(self.choice.shown, self.choice.shown)}, which has no "
+                                   "phase shifts (spans are compared by hash). Show the rule to see them.")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.regions.addItem(item)
+            return
         self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule} (click to show)")
         for k, r in enumerate(comparison.phase_shift_regions):
             item = QListWidgetItem(region_label(r, k))

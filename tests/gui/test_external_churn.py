@@ -116,3 +116,38 @@ def test_the_exported_report_has_the_columns_shown(qtbot, window, tmp_path):
     table = table[:table.index("</section>")]
     assert f'<th class="external">{row.chunker}<br>' in table
     assert f"<b>{row.reused_chunks}</b> of {row.chunks_b}" in table and f"<b>{row.tokens_to_embed}</b>" in table
+
+
+def paragraph_spans(path, text):
+    import json
+
+    lines, pos = [], 0
+    for para in text.split("\n\n"):
+        lines.append(json.dumps({"start": pos, "end": pos + len(para)}))
+        pos += len(para) + 2
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_jsonl_spans_from_two_files_are_a_column_and_cancel_changes_nothing(qtbot, window, tmp_path):
+    from steadlith_core.external import JsonlChunker
+
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    window.external_ctl.choose_files = lambda: None  # the user cancels the file dialog
+    window.churn.external_actions["jsonl"].trigger()
+    assert window.session.external.chunkers == () and not window.churn.external_actions["jsonl"].isChecked()
+    files = paragraph_spans(tmp_path / "a.jsonl", text_a), paragraph_spans(tmp_path / "b.jsonl", text_b)
+    window.external_ctl.choose_files = lambda: files
+    result = choose(qtbot, window, "jsonl")
+    (expected,) = compare_chunkers(text_a, text_b, [JsonlChunker(*files, result.params.token_counter)])
+    (column,) = result.externals
+    assert column.row == expected
+    assert window.churn.value("jsonl", "reused_chunks") == f"{column.row.reused_chunks:,}/{column.row.chunks_b:,}"
+    # a file that no longer fits its document is the column's error, not a failed analysis
+    (tmp_path / "b.jsonl").write_text('{"start": 0, "end": 99999999}\n', encoding="utf-8")
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000) as blocker:
+        window.session.request_analysis()
+    (broken,) = blocker.args[0].externals
+    assert broken.row is None and "b.jsonl:1" in broken.error
+    assert window.churn.value("jsonl", "reused_chunks") == "error" and blocker.args[0].comparison is not None
