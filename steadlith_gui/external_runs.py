@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -67,10 +68,12 @@ class ExternalColumn:
 
 
 class ExternalRuns:
-    """The chunkings of external chunkers, cached per (chunker, text); one per worker (one
-    analysis runs at a time, so no lock). `runs` counts the chunkings actually made."""
+    """The chunkings of external chunkers, cached per (chunker, text), one cache per window.
+    The second phase of two analyses can overlap on the pool: `columns` runs one at a time.
+    `runs` counts the chunkings actually made."""
 
     def __init__(self, max_entries: int = 128):
+        self._lock = threading.Lock()
         self._cache: OrderedDict[tuple, ExternalChunking] = OrderedDict()
         self._max = max_entries
         self.runs = 0
@@ -99,6 +102,11 @@ class ExternalRuns:
                 token_counter: str, rule: str) -> tuple[ExternalColumn, ...]:
         """Every chosen chunker on A and B. `target`: the shown rule's mean chunk tokens on
         A (for matched sizing). A chunker that cannot run is a column with its reason."""
+        with self._lock:
+            return self._columns(choice, text_a, text_b, target, token_counter, rule)
+
+    def _columns(self, choice: ExternalChoice, text_a: str, text_b: str, target: float,
+                 token_counter: str, rule: str) -> tuple[ExternalColumn, ...]:
         installed = set(installed_splitters())
         out = []
         for key in choice.chunkers:

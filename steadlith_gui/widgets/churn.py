@@ -16,6 +16,8 @@ every external one from its `ChunkerChurn`.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
@@ -272,10 +274,6 @@ class ChurnPanel(QWidget):
         """The panes show `rule` (the selector follows; the table keeps every rule)."""
         self.shown_rule = rule
         self._sync_pane_combo()
-        for r in BOUNDARY_RULES:
-            self.heads[r].setText(f"<b>{r}</b>" + (" ◂" if r == rule else ""))
-            self.heads[r].setToolTip(f"{r}{' (shown in the panes)' if r == rule else ''}, "
-                                     "with its parameters in force")
 
     # -- external chunkers ------------------------------------------------------------------
     def _build_compare_menu(self) -> QMenu:
@@ -379,7 +377,7 @@ class ChurnPanel(QWidget):
         for rule in BOUNDARY_RULES:
             combo.addItem(rule, f"rule:{rule}")
         for key in self.choice.chunkers:
-            combo.addItem(f"{SHORT_LABELS.get(key, key)} (external)", f"external:{key}")
+            combo.addItem(f"{SHORT_LABELS.get(key, key)} (ext.)", f"external:{key}")
         shown = f"external:{self.choice.shown}" if self.choice.shown else f"rule:{self.shown_rule}"
         combo.setCurrentIndex(max(0, combo.findData(shown)))
         combo.blockSignals(blocked)
@@ -402,12 +400,14 @@ class ChurnPanel(QWidget):
 
     def _show_externals(self, columns) -> None:
         self.externals = {col.key: col for col in columns}
-        notes = []
+        notes, sizes = [], []
         for key in self.external_keys:
             col = self.externals.get(key)
             head = self.heads[key]
-            if col is None:
-                head.setToolTip(f"{key}: computed with the next analysis")
+            if col is None:  # the rules' result comes first; the splitters follow
+                self.values[(key, "reused_chunks")].setText("…")
+                self.values[(key, "reused_chunks")].setToolTip(f"{key}: running in the background")
+                head.setToolTip(f"{key}: running in the background")
                 continue
             if col.row is None:
                 short = "not installed" if col.error.startswith("not installed") else "error"
@@ -427,19 +427,31 @@ class ChurnPanel(QWidget):
                     cell.setStyleSheet(f"color: {self.theme.muted}")
             head.setToolTip(f"{col.name}\n{col.sizing}\nmeasured by hash: a B chunk is reused when its hash "
                             "occurs among A's (what an embedding cache keyed by chunk hash hits)")
-            notes.append(f"<b>{SHORT_LABELS.get(key, key)}</b>: {col.sizing}")
+            size = re.search(r"chunk_size=(\d+)", col.name)
+            if size:
+                sizes.append(f"{SHORT_LABELS.get(key, key)} {int(size.group(1)):,} t")
         if self.external_keys:
             muted = self.theme.muted
-            notes.insert(0, f"<span style='color:{muted}'>External columns, by hash; "
-                            f"{sizing_label(self.choice, self.shown_rule)}.</span>")
+            summary = f"External columns, by hash; {sizing_label(self.choice, self.shown_rule)}"
+            if self.choice.sizing == "matched" and self.comparison is not None:
+                chunks = self.comparison.a.chunks
+                summary += f" ({sum(c.tokens for c in chunks) / max(len(chunks), 1):,.1f} t)"
+            notes.insert(0, f"<span style='color:{muted}'>{summary}"
+                            + (": " + " · ".join(sizes) if sizes else "") + ".</span>")
         self.external_note.setText("<br>".join(notes))
         self.external_note.setVisible(bool(self.external_keys) and self.comparison is not None)
 
     def _fit_grid(self) -> None:
-        """The scroll area is as tall as the grid (it scrolls only sideways)."""
-        bar = self.grid_scroll.horizontalScrollBar()
-        extra = bar.sizeHint().height() if self.grid_box.sizeHint().width() > self.grid_scroll.viewport().width() else 0
-        self.grid_scroll.setFixedHeight(self.grid_box.sizeHint().height() + extra)
+        """The scroll area is as tall as the grid at the width it gets (it scrolls only
+        sideways; wrapped labels make the grid taller when it is narrow)."""
+        box, scroll = self.grid_box, self.grid_scroll
+        box.layout().activate()
+        width = max(scroll.viewport().width(), box.minimumSizeHint().width())
+        height = box.heightForWidth(width) if box.hasHeightForWidth() else -1
+        height = max(height, box.minimumSizeHint().height())
+        bar = scroll.horizontalScrollBar()
+        extra = bar.sizeHint().height() if box.minimumSizeHint().width() > scroll.viewport().width() else 0
+        scroll.setFixedHeight(height + extra + 2)
 
     def show_comparison(self, comparison, message: str | None = None) -> None:
         """One rule's comparison (or None: the empty state with `message`)."""

@@ -141,10 +141,14 @@ class DiagnosticsPanel(QFrame):
         for v in self.values.values():
             v.setText("–")
         self.histogram.set_data((), ())
+        self.histogram.setVisible(True)
+        self._caption.setText("tokens per chunk")
         self._caption.setStyleSheet(f"color: {self.theme.muted}")
 
     def set_chunking(self, chunking: Chunking, name: str, ms: float, y_max: int | None = None) -> None:
         self._shown = (chunking, name, ms, y_max)
+        self.histogram.setVisible(True)
+        self._caption.setText("tokens per chunk")
         d = chunking.diagnostics
         self.title.setText(
             f"<b>{self.side}</b> · {name_html(name)} "
@@ -207,7 +211,10 @@ class DiagnosticsPanel(QFrame):
             v[key].setText("n/a")
             v[key].setToolTip(why)
             v[key].setStyleSheet("")
-        self.histogram.set_data((), ())  # its bins end at max_tokens, which a splitter does not have
+        # its last bin is "over max_tokens", which a splitter does not have: say so, draw nothing
+        self.histogram.set_data((), ())
+        self.histogram.setVisible(False)
+        self._caption.setText("tokens per chunk: n/a (the histogram's bins end at a rule's max_tokens)")
 
 
 class DiagnosticsView(QWidget):

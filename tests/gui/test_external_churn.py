@@ -10,7 +10,7 @@ from importlib import resources
 import pytest
 from steadlith_core.external import SPLITTERS, SplitterChunker, compare_chunkers, match_mean_tokens
 
-from gui_helpers import load_texts, set_params
+from gui_helpers import load_texts
 
 
 def demo_pair() -> tuple[str, str]:
@@ -19,10 +19,19 @@ def demo_pair() -> tuple[str, str]:
             (root / "chunking-guide-v2.md").read_text(encoding="utf-8"))
 
 
-def choose(qtbot, window, key):
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000) as blocker:
-        window.churn.external_actions[key].trigger()
+def settled(qtbot, window, act):
+    """Run `act` and wait for the result with every chosen external column: the rules'
+    result comes first, the splitters' columns in a second one."""
+    def complete(result) -> bool:
+        return bool(result.externals) or not window.session.external.chunkers
+
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000, check_params_cb=complete) as blocker:
+        act()
     return blocker.args[0]
+
+
+def choose(qtbot, window, key):
+    return settled(qtbot, window, window.churn.external_actions[key].trigger)
 
 
 def counting(monkeypatch, kind):
@@ -59,10 +68,10 @@ def test_a_chosen_splitter_is_a_column_with_compare_chunkers_figures(qtbot, wind
     assert churn.value("semchunk", "reused_tokens") == f"{expected.reused_tokens:,} t"
     assert churn.value("semchunk", "to_embed") == f"{expected.tokens_to_embed:,} t"
     assert churn.value("semchunk", "shifted") == "n/a"  # by hash: nothing to call shifted
-    assert f"chunk_size {sized.chunk_size}" in churn.external_note.text()
+    assert f"semchunk {sized.chunk_size:,} t" in churn.external_note.text()
+    assert f"chunk_size {sized.chunk_size:,} t" in churn.heads["semchunk"].toolTip()
     # unchecked: the column goes
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
-        churn.external_actions["semchunk"].trigger()
+    settled(qtbot, window, churn.external_actions["semchunk"].trigger)
     assert churn.external_keys == () and ("semchunk", "reused_chunks") not in churn.values
 
 
@@ -71,22 +80,20 @@ def test_a_rule_parameter_change_runs_no_splitter_again(qtbot, window, semchunk,
     text_a, text_b = demo_pair()
     load_texts(qtbot, window, text_a, text_b)
     window.external_ctl.choose_size = lambda current: 300
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
-        window.churn.sizing_actions["own"].trigger()
+    settled(qtbot, window, window.churn.sizing_actions["own"].trigger)
     result = choose(qtbot, window, "semchunk")
     assert window.session.external.sizing == "own" and result.externals[0].name.startswith("semchunk(chunk_size=300,")
     assert len(calls) == 2  # A and B, once each
     before = result.externals[0].row
-    changed = set_params(qtbot, window, dataclasses.replace(window.params, min_tokens=window.params.min_tokens + 16))
+    changed = settled(qtbot, window, lambda: window.set_params(
+        dataclasses.replace(window.params, min_tokens=window.params.min_tokens + 16)))
     assert changed.a.params.min_tokens == window.params.min_tokens
     assert len(calls) == 2 and changed.externals[0].row == before
     # matched sizing: another rule's parameters do not move the target either
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
-        window.churn.sizing_actions["matched"].trigger()
+    settled(qtbot, window, window.churn.sizing_actions["matched"].trigger)
     sized = len(calls)
     other = window.session.params_for("lmx2-v1")
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
-        window.session.set_params(dataclasses.replace(other, max_tokens=other.max_tokens + 32))
+    settled(qtbot, window, lambda: window.session.set_params(dataclasses.replace(other, max_tokens=other.max_tokens + 32)))
     assert len(calls) == sized
 
 
@@ -146,8 +153,26 @@ def test_jsonl_spans_from_two_files_are_a_column_and_cancel_changes_nothing(qtbo
     assert window.churn.value("jsonl", "reused_chunks") == f"{column.row.reused_chunks:,}/{column.row.chunks_b:,}"
     # a file that no longer fits its document is the column's error, not a failed analysis
     (tmp_path / "b.jsonl").write_text('{"start": 0, "end": 99999999}\n', encoding="utf-8")
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000) as blocker:
-        window.session.request_analysis()
-    (broken,) = blocker.args[0].externals
+    again = settled(qtbot, window, window.session.request_analysis)
+    (broken,) = again.externals
     assert broken.row is None and "b.jsonl:1" in broken.error
-    assert window.churn.value("jsonl", "reused_chunks") == "error" and blocker.args[0].comparison is not None
+    assert window.churn.value("jsonl", "reused_chunks") == "error" and again.comparison is not None
+
+
+def test_a_slow_splitter_never_holds_up_the_rules_result(qtbot, window, monkeypatch):
+    import threading
+
+    release = threading.Event()
+    real = SPLITTERS["fixed-tokens"]
+    monkeypatch.setitem(SPLITTERS, "fixed-tokens", lambda c, t: release.wait(30) and real(c, t))
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        window.churn.external_actions["fixed-tokens"].trigger()
+    first = blocker.args[0]
+    assert first.externals == () and first.comparison is not None  # the rules, while the splitter runs
+    assert window.churn.value("fixed-tokens", "reused_chunks") == "…" and window.analyzer.busy
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
+        release.set()
+    assert blocker.args[0].externals[0].row is not None and not window.analyzer.busy
+    assert window.churn.value("fixed-tokens", "reused_chunks") != "…"

@@ -11,16 +11,14 @@ from steadlith_core.external import statuses_by_hash
 from gui_helpers import color_near, load_texts, make_window
 from steadlith_gui.external_runs import hash_alignment
 from steadlith_gui.palette import MARKER_KINDS
-from test_external_churn import choose, demo_pair
+from test_external_churn import choose, demo_pair, settled
 from test_markers import expected_center
 
 
 def show_in_panes(qtbot, window, key):
     combo = window.churn.rule_combo
     index = combo.findData(f"external:{key}" if key else f"rule:{window.session.rule}")
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000) as blocker:
-        combo.activated.emit(index)
-    return blocker.args[0]
+    return settled(qtbot, window, lambda: combo.activated.emit(index))
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -60,8 +58,10 @@ def test_the_panes_show_an_external_chunking_by_hash(qtbot, theme):
     assert window.table.model.rowCount() == len(a.chunks) + len(b.chunks)
     assert window.diagnostics.panel_b.value("hard_cut_rate") == "n/a"
     assert window.diagnostics.panel_b.value("chunk_count") == f"{len(b.chunks):,}"
+    assert not window.diagnostics.panel_b.histogram.isVisible()  # its bins end at a max a splitter lacks
     assert "external" in window.shown_label.text() and column.name in window.shown_label.text()
     # and back to the rule: its chunks and kinds again, the external column still there
     back = show_in_panes(qtbot, window, None)
     assert back.a is back.rules[window.session.rule].a and window.legend.rule == window.session.rule
-    assert window.churn.external_keys == ("fixed-tokens",)
+    assert window.churn.external_keys == ("fixed-tokens",) and window.diagnostics.panel_b.histogram.isVisible()
+    assert window.diagnostics.panel_b.value("hard_cut_rate").endswith("%")

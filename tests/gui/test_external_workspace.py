@@ -11,7 +11,7 @@ from gui_helpers import load_files, make_window
 from steadlith_gui.external_choice import ExternalChoice
 from steadlith_gui.workspace import (Workspace, WorkspaceError, load_workspace, outside_documents, workspace_from_dict,
                                      workspace_to_dict)
-from test_external_churn import demo_pair
+from test_external_churn import choose, demo_pair
 
 
 @pytest.fixture()
@@ -65,15 +65,15 @@ def test_span_files_outside_the_folder_need_trust_like_documents(tmp_path):
 
 def test_the_window_saves_and_reopens_the_columns(qtbot, window, tmp_path, files):
     load_files(qtbot, window, *files)
-    with qtbot.waitSignal(window.analysis_ready, timeout=60_000):
-        window.churn.external_actions["fixed-tokens"].trigger()
+    choose(qtbot, window, "fixed-tokens")
     path = tmp_path / "pair.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
         window.save_workspace(path)
     assert load_workspace(path).external.chunkers == ("fixed-tokens",)
     fresh = make_window(qtbot)
-    with qtbot.waitSignals([fresh.workspace_opened, fresh.analysis_ready], timeout=60_000):
+    with qtbot.waitSignal(fresh.workspace_opened, timeout=60_000):
         fresh.open_workspace(path)
+    qtbot.waitUntil(lambda: fresh.result is not None and bool(fresh.result.externals), timeout=60_000)
     assert fresh.session.external == window.session.external
     assert fresh.churn.external_keys == ("fixed-tokens",)
     assert fresh.churn.value("fixed-tokens", "reused_chunks") == window.churn.value("fixed-tokens", "reused_chunks")
