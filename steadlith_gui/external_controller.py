@@ -29,7 +29,14 @@ class ExternalController(QObject):
         churn.sizing_requested.connect(self._on_sizing)
         churn.external_shown.connect(self._on_shown)
         session.external_changed.connect(self._show_choice)
+        session.rule_changed.connect(self._on_rule)
         self._show_choice(session.external)
+
+    def _on_rule(self, _rule: str) -> None:
+        """Asking for a rule in the panes (View → Compare rules, the parameters panel)
+        takes them back from an external chunking."""
+        if self.session.external.shown is not None:
+            self.session.set_external(dataclasses.replace(self.session.external, shown=None))
 
     def _on_toggled(self, key: str, on: bool) -> None:
         choice = self.session.external

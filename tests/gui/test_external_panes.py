@@ -65,3 +65,13 @@ def test_the_panes_show_an_external_chunking_by_hash(qtbot, theme):
     assert back.a is back.rules[window.session.rule].a and window.legend.rule == window.session.rule
     assert window.churn.external_keys == ("fixed-tokens",) and window.diagnostics.panel_b.histogram.isVisible()
     assert window.diagnostics.panel_b.value("hard_cut_rate").endswith("%")
+
+
+def test_asking_for_the_other_rule_takes_the_panes_back(qtbot, window):
+    text_a, text_b = demo_pair()
+    load_texts(qtbot, window, text_a, text_b)
+    choose(qtbot, window, "fixed-tokens")
+    assert show_in_panes(qtbot, window, "fixed-tokens").b.boundary_rule == "external"
+    result = settled(qtbot, window, window.act_compare_rules.trigger)
+    assert result.b.boundary_rule == "lmx2-v1" == window.legend.rule and window.session.external.shown is None
+    assert window.churn.rule_combo.currentText() == "lmx2-v1"
