@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
-from steadlith_core.external import SPLITTERS, install_hint
+from steadlith_core.external import SPLITTERS, install_hint, installed_splitters
 
 from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
 from ..palette import LIGHT, Theme
@@ -155,7 +155,6 @@ class ChurnPanel(QWidget):
         self.rule_combo = QComboBox()
         self.rule_combo.setObjectName("churnRuleCombo")
         self.rule_combo.setAccessibleName("Compare rules: the rule the panes show")
-        self.rule_combo.addItems(list(BOUNDARY_RULES))
         self.rule_combo.setToolTip("Compare rules: which rule's chunks the panes show. This panel keeps "
                                    "every rule side by side.")
         self.rule_combo.activated.connect(self._on_pane_choice)
@@ -315,7 +314,6 @@ class ChurnPanel(QWidget):
     def set_installed(self, installed) -> None:
         """Mark the splitters whose library is missing (None: ask the core)."""
         if installed is None:
-            from steadlith_core.external import installed_splitters
             installed = installed_splitters()
         for key, act in self.external_actions.items():
             if key == JSONL:
