@@ -30,12 +30,14 @@ from .disk_watch import ReloadOnChange
 from .documents import DocumentController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
+from .history_dock import HistoryController
 from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
 from .presenter import ResultPresenter
 from .recent import RecentFilesMenu
+from .revision_open import RevisionOpener
 from .session import SIDES, THEME_CHOICES, Session
 from .settings import AppSettings
 from .theme import ThemeController, resolve
@@ -100,6 +102,8 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
+        self.history_ctl = HistoryController(self, s)
+        self.revisions = RevisionOpener(self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)
