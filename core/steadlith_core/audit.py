@@ -36,13 +36,12 @@ from .errors import LoadError, ParameterError
 from .gitrepo import (MODE_LINK, MODE_SUBMODULE, MODE_TREE, GitError, Repo, decode_blob, first_parent_walk,
                       open_repository, path_before, repo_name, resolve_commit, subject_of)
 from .lmx2_params import BOUNDARY_RULES
-from .pathglob import path_matcher
+from .pathglob import DEFAULT_PATHS, path_matcher
 from .pipeline import LRU, Pipeline
 from .progress import Cancelled, Progress, report
 from .rules import check_rule, default_params, rule_of
 
 SCHEMA = "steadlith-audit/1"
-DEFAULT_PATHS = ("**/*.md",)
 ADDED, MODIFIED, RENAMED, DELETED = "added", "modified", "renamed", "deleted"
 
 

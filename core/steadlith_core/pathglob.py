@@ -14,6 +14,8 @@ from typing import Callable, Iterable
 
 from .errors import ParameterError
 
+DEFAULT_PATHS = ("**/*.md",)  # what an audit reads unless told: every markdown file
+
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """The compiled regular expression of one pattern (see the module's rules)."""
