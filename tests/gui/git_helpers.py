@@ -53,9 +53,9 @@ REWRITE = 3
 
 
 def doc_history(root: Path) -> tuple[pygit2.Repository, list[str], dict[str, str]]:
-    """A repository whose doc.md went through MESSAGES (a binary logo.bin comes with the
-    second commit). Returns the repository, the commit ids oldest first, and doc.md's text
-    at each commit id."""
+    """A repository whose doc.md went through MESSAGES; just before the rewrite a commit
+    adds a binary logo.bin and leaves doc.md alone. Returns the repository, the ids of
+    doc.md's commits oldest first, and doc.md's text at each of them."""
     repo = pygit2.init_repository(str(root))
     versions = [prose(60, seed=1)]
     versions.append(versions[-1].replace("Paragraph 5:", "Paragraph 5 (revised):"))
@@ -67,10 +67,9 @@ def doc_history(root: Path) -> tuple[pygit2.Repository, list[str], dict[str, str
     texts = {}
     ids = []
     for n, (message, text) in enumerate(zip(MESSAGES, versions)):
-        files: dict[str, str | bytes | None] = {"doc.md": text}
-        if n == 1:
-            files["logo.bin"] = b"\x89PNG\x00\x01binary"
-        cid = commit(repo, message, files, when=1_700_000_000 + n * 3600)
+        if n == REWRITE:  # the rewrite's parent is a commit that left doc.md alone
+            commit(repo, "Add a logo", {"logo.bin": b"\x89PNG\x00\x01binary"}, when=1_700_000_000 + n * 3600 - 60)
+        cid = commit(repo, message, {"doc.md": text}, when=1_700_000_000 + n * 3600)
         ids.append(cid)
         texts[cid] = text
     return repo, ids, texts
