@@ -14,7 +14,7 @@ them for their costs, and loads a clicked commit's pair.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from steadlith_core.audit import replay_file
 
 from .history_state import HistoryState, HistoryTarget, locate, read_history
@@ -67,8 +67,7 @@ class HistoryController(QObject):
             self._wanted = ("revision", ref)
             if not self._shown_once:
                 self._shown_once = True
-                self.dock.show()
-                self.dock.raise_()
+                self._show_dock()
         elif path is not None:
             self._wanted = ("file", path)
         else:
@@ -76,6 +75,16 @@ class HistoryController(QObject):
             self._stop(f"A ({doc.root.name}) is not a file of a git repository: nothing to list.")
             return
         self.refresh()
+
+    def _show_dock(self) -> None:
+        """In front of the diagnostics when they share the bottom (side by side, neither
+        has room for its columns), a third of the window high at most."""
+        w = self.window
+        if w.diagnostics_dock.isVisible() and w.dockWidgetArea(w.diagnostics_dock) == w.dockWidgetArea(self.dock):
+            w.tabifyDockWidget(w.diagnostics_dock, self.dock)
+        self.dock.show()
+        self.dock.raise_()
+        w.resizeDocks([self.dock], [min(260, w.height() // 3)], Qt.Orientation.Vertical)
 
     def refresh(self, force: bool = False) -> None:
         """List (and replay) what A shows, if the dock is visible; `force` reads the history
