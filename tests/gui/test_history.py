@@ -157,3 +157,21 @@ def test_the_dock_is_in_the_view_menu(window):
     titles = [a.text() for a in window.menuBar().actions()[2].menu().actions()]
     assert "&Git history of A" in titles
     assert COLUMNS[2:5] == COST_COLUMNS
+
+
+def test_after_a_parameter_change_the_costs_say_so_and_recompute_uses_the_new_ones(qtbot, window, history):
+    from steadlith_core import ChunkerParams
+
+    root, repo, ids, texts = history
+    open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
+    state = window.history.state
+    small_edit = state.row_of(ids[-1])
+    before = state.tokens(small_edit, "tttd-v1")
+    with qtbot.waitSignal(window.analysis_ready, timeout=30_000):
+        window.set_params(ChunkerParams(min_tokens=32, max_tokens=128))
+    assert "computed with other parameters" in window.history.note.text()
+    with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
+        qtbot.mouseClick(window.history.refresh_button, Qt.MouseButton.LeftButton)
+    assert "other parameters" not in window.history.note.text()
+    assert not state.stale(window.session.params_by_rule)
+    assert state.tokens(small_edit, "tttd-v1") < before  # smaller chunks: a small edit re-embeds less
