@@ -82,7 +82,8 @@ class WorkspaceController(QObject):
 
     def document_ref(self, side: str) -> DocumentRef | None:
         """A side as a workspace entry: a file by its path, an edited file with its text, a
-        pasted text (examples, load_texts) with its text."""
+        pasted text (examples, load_texts) with its text, a git revision by repository,
+        path and commit (with its text when edited)."""
         st = self.session.sides[side]
         if st.doc is None:
             return None
