@@ -111,7 +111,7 @@ class RuleTotals:
     @staticmethod
     def of(rule: str, costs: Iterable[FileCost]) -> "RuleTotals":
         costs = [c for c in costs if c.rule == rule]
-        sizes = np.fromiter((t for c in costs for t in c.chunk_tokens), dtype=np.int64)
+        sizes = np.array([t for c in costs for t in c.chunk_tokens], dtype=np.int64)
         tokens = sum(c.tokens for c in costs)
         to_embed = sum(c.tokens_to_embed for c in costs)
         return RuleTotals(

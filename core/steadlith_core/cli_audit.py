@@ -33,7 +33,8 @@ def add_parser(sub: Any) -> None:
                                      "per rule and for the fixed-size baseline")
     p.add_argument("repo", nargs="?", default=".", help="a directory inside the repository (default: .)")
     p.add_argument("--paths", action="append", metavar="GLOB",
-                   help="files to audit, as .gitignore patterns ('*.md' in any directory, 'docs/**/*.md'); "
+                   help="files to audit, as .gitignore patterns ('*.md' in any directory, '/README.md' at the root only, "
+                        "'docs/**/*.md'); "
                         f"repeatable (default: {' '.join(DEFAULT_PATHS)})")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--revs", metavar="RANGE",
