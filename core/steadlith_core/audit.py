@@ -44,6 +44,8 @@ from .rules import check_rule, default_params, rule_of
 
 SCHEMA = "steadlith-audit/1"
 ADDED, MODIFIED, RENAMED, DELETED = "added", "modified", "renamed", "deleted"
+SHALLOW_REASON = ("the history before this commit is not in this shallow clone, so what it changed is unknown "
+                  "(git fetch --unshallow brings it)")
 
 
 @dataclass(frozen=True)
@@ -499,6 +501,11 @@ def _replay_commit(engine: _Replayer, repo: pygit2.Repository, commit: pygit2.Co
     cid, short = str(commit.id), commit.short_id
     files: list[FileCost] = []
     skipped: list[Skipped] = []
+    if not commit.parents and repo.is_shallow:
+        # a shallow clone's oldest commit looks like a root: counting every file as added
+        # would invent a spike, so its cost is left out and said to be unknown
+        skipped.append(Skipped(cid, "", SHALLOW_REASON))
+        return _commit_cost(engine, commit, files, skipped)
     for delta in _changes(repo, commit):
         old, new = delta.old_file, delta.new_file
         if not (matches(new.path) or matches(old.path)):
@@ -520,10 +527,14 @@ def _replay_commit(engine: _Replayer, repo: pygit2.Repository, commit: pygit2.Co
         f, s = engine.costs(cid, status, old.path if old_id is not None else None, old_id, new.path, new.id, short)
         files.extend(f)
         skipped.extend(s)
-    names = engine.names()
-    return CommitCost(cid, short, subject_of(commit), commit.author.name, int(commit.commit_time),
+    return _commit_cost(engine, commit, files, skipped)
+
+
+def _commit_cost(engine: _Replayer, commit: pygit2.Commit, files: list[FileCost],
+                 skipped: list[Skipped]) -> CommitCost:
+    return CommitCost(str(commit.id), commit.short_id, subject_of(commit), commit.author.name, int(commit.commit_time),
                       str(commit.parent_ids[0]) if commit.parent_ids else None, tuple(files), tuple(skipped),
-                      {name: RuleTotals.of(name, files) for name in names})
+                      {name: RuleTotals.of(name, files) for name in engine.names()})
 
 
 def replay_file(repo: Repo, path: str, commits: Sequence[str],

@@ -137,9 +137,10 @@ def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = N
             lines.append(f"  {c.short:<9} {day:<10} " + "".join(f"{c.tokens_to_embed(n):>{width}}" for n in names)
                          + f"  {visible(c.subject)[:60]}")
     if result.skipped:
-        lines += ["", f"skipped     {len(result.skipped)} file versions that cannot be chunked:"]
+        lines += ["", f"skipped     {len(result.skipped)} file versions or commits that cannot be measured:"]
         for s in result.skipped[:10]:
-            lines.append(f"  {s.commit[:7]} {visible(s.path)}: {visible(s.reason)}")
+            where = f" {visible(s.path)}:" if s.path else ":"
+            lines.append(f"  {s.commit[:7]}{where} {visible(s.reason)}")
         if len(result.skipped) > 10:
             lines.append(f"  ... and {len(result.skipped) - 10} more (see --format json)")
     return "\n".join(lines)

@@ -228,3 +228,20 @@ def test_the_cache_is_bounded_and_never_changes_a_figure(history, monkeypatch):
     assert made == ["123456", "abcdef", "123456"]  # "a" was forgotten when "b" came in
     monkeypatch.setattr(audit_module._VersionCache.__init__, "__defaults__", (1,))
     assert audit(str(history.root)).to_dict() == history.result.to_dict()
+
+
+def test_a_shallow_clone_says_its_oldest_commit_is_unknown_instead_of_inventing_a_spike(tmp_path):
+    """CI checkouts are often shallow: their oldest commit has no parent to diff against.
+    Counting every file as added there would make it the costliest commit; it is left
+    out and reported instead."""
+    h = History(tmp_path / "shallow")
+    h.commit({"a.md": TEXT_A}, "Add")
+    boundary = h.commit({"a.md": TEXT_B}, "Edit")
+    last = h.commit({"a.md": TEXT_B + "\nOne more line.\n"}, "Append")
+    (tmp_path / "shallow" / ".git" / "shallow").write_text(boundary + "\n")  # as `git clone --depth 2` leaves it
+    result = audit(str(tmp_path / "shallow"))
+    assert [c.commit for c in result.commits] == [boundary, last]
+    first = result.commits[0]
+    assert first.files == () and first.tokens_to_embed("tttd-v1") == 0
+    assert "not in this shallow clone" in first.skipped[0].reason and first.skipped[0].path == ""
+    assert result.top_commits("tttd-v1")[0].commit == last
