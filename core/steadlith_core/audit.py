@@ -348,17 +348,25 @@ class _Replayer:
                 old_text = self.text(old_id, f"{old_path} @ {short}^")
             except LoadError as e:  # counted as added: nothing of the old version was embeddable
                 skipped.append(Skipped(commit, old_path or new_path, f"previous version: {e.reason}; counted as added"))
-        out: list[FileCost] = []
-        seen_baselines: set[str] = set()
         if old_text is None:
-            for rule in self.params:
-                b = self.chunking(new_id, new_text, rule)
-                out.append(_added(commit, new_path, rule, b.chunks))
-                name = self.baseline_of[rule]
-                if name not in seen_baselines:
-                    seen_baselines.add(name)
-                    out.append(_added(commit, new_path, name, self.fixed(new_id, b).chunks))
-            return out, skipped
+            return self._added_costs(commit, new_path, new_id, new_text), skipped
+        return self._compared_costs(commit, status, old_path, old_id, old_text, new_path, new_id, new_text), skipped
+
+    def _added_costs(self, commit: str, path: str, blob_id: pygit2.Oid, text: str) -> list[FileCost]:
+        """No embeddable previous version: every chunk of every rule and baseline is to embed."""
+        out: list[FileCost] = []
+        for rule in self.params:
+            b = self.chunking(blob_id, text, rule)
+            out.append(_added(commit, path, rule, b.chunks))
+            name = self.baseline_of[rule]
+            if not any(f.rule == name for f in out):
+                out.append(_added(commit, path, name, self.fixed(blob_id, b).chunks))
+        return out
+
+    def _compared_costs(self, commit: str, status: str, old_path: Optional[str], old_id: pygit2.Oid, old_text: str,
+                        new_path: str, new_id: pygit2.Oid, new_text: str) -> list[FileCost]:
+        """compare() of the two versions under each rule, and its baseline once per window."""
+        out: list[FileCost] = []
         ops = None
         for rule in self.params:
             a = self.chunking(old_id, old_text, rule)
@@ -368,11 +376,10 @@ class _Replayer:
             c = compare(a, b, ops=ops, fixed=(self.fixed(old_id, a), self.fixed(new_id, b)))
             out.append(_from_summary(commit, new_path, old_path, status, rule, c.summary, b.chunks))
             name = self.baseline_of[rule]
-            if name not in seen_baselines and c.baseline is not None:
-                seen_baselines.add(name)
+            if c.baseline is not None and not any(f.rule == name for f in out):
                 out.append(_from_summary(commit, new_path, old_path, status, name, c.baseline.summary,
                                          self.fixed(new_id, b).chunks))
-        return out, skipped
+        return out
 
     def names(self) -> list[str]:
         """The rules, then each distinct baseline: the order costs are recorded in."""

@@ -245,3 +245,14 @@ def test_a_shallow_clone_says_its_oldest_commit_is_unknown_instead_of_inventing_
     assert first.files == () and first.tokens_to_embed("tttd-v1") == 0
     assert "not in this shallow clone" in first.skipped[0].reason and first.skipped[0].path == ""
     assert result.top_commits("tttd-v1")[0].commit == last
+
+
+def test_rules_with_different_windows_each_get_their_own_baseline(history):
+    """The baseline's windows are the rule's max_tokens: two rules with different ones
+    are measured against two baselines, each named by its window."""
+    result = audit(str(history.root), params_by_rule={"tttd-v1": ChunkerParams(max_tokens=400),
+                                                      "lmx2-v1": None})
+    windows = ("fixed-tokens/1@400/chars4/1", "fixed-tokens/1@512/chars4/1")
+    assert result.rules == ("tttd-v1", "lmx2-v1", *windows)
+    guide = _cost(_by(result, history.c2), "docs/guide.md", windows[0])
+    assert max(guide.chunk_tokens) <= 400 < max(_cost(_by(result, history.c2), "docs/guide.md", windows[1]).chunk_tokens)
