@@ -27,7 +27,7 @@ table { border-collapse: collapse; } th, td { padding: .2rem .6rem; text-align: 
 th { border-bottom: 1px solid #B8BCC4; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: #5F6670; } code { font-size: .92em; }
 .bar { display: flex; align-items: center; gap: .4rem; white-space: nowrap; }
-.bar span.fill { display: inline-block; height: .7rem; min-width: 1px; }
+.bar span.fill { display: inline-block; height: .7rem; }
 .partial { background: #FBE3DC; color: #B3261E; padding: .4rem .6rem; font-weight: 600; }
 .wrap { overflow-x: auto; }
 @media (prefers-color-scheme: dark) {

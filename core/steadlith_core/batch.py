@@ -14,6 +14,7 @@ from __future__ import annotations
 import glob as globbing
 import json
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
@@ -240,12 +241,23 @@ def chunk_batch(docs: Sequence[Document], params: AnyParams, jobs: int | None = 
     size = max(1, min(256, total // (jobs * 8)))
     groups = [docs[i:i + size] for i in range(0, total, size)]
     done = 0
-    with ProcessPoolExecutor(max_workers=min(jobs, len(groups))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), initializer=_ignore_interrupts)
+    try:
         for outcomes in pool.map(_chunk_group, groups, [params] * len(groups)):
             for outcome in outcomes:
                 yield outcome
             done += len(outcomes)
             report(progress, done, total)
+    except BaseException:
+        # Ctrl+C, a closed pipe, a cancel: drop the queued groups instead of finishing them
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl+C to the parent, which stops the pool: one message, not one per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def is_batch_arg(arg: str) -> bool:

@@ -12,7 +12,7 @@ import signal
 import sys
 from typing import Sequence
 
-from . import cli_audit
+from . import bench_git, cli_audit
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
@@ -481,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_audit.add_parser(sub)
+    bench_git.add_parser(sub)
     return parser
 
 

@@ -33,7 +33,8 @@ def add_parser(sub: Any) -> None:
                                      "per rule and for the fixed-size baseline")
     p.add_argument("repo", nargs="?", default=".", help="a directory inside the repository (default: .)")
     p.add_argument("--paths", action="append", metavar="GLOB",
-                   help="files to audit, as .gitignore patterns ('*.md' in any directory, 'docs/**/*.md'); "
+                   help="files to audit, as .gitignore patterns ('*.md' in any directory, '/README.md' at the root only, "
+                        "'docs/**/*.md'); "
                         f"repeatable (default: {' '.join(DEFAULT_PATHS)})")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--revs", metavar="RANGE",
@@ -136,9 +137,10 @@ def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = N
             lines.append(f"  {c.short:<9} {day:<10} " + "".join(f"{c.tokens_to_embed(n):>{width}}" for n in names)
                          + f"  {visible(c.subject)[:60]}")
     if result.skipped:
-        lines += ["", f"skipped     {len(result.skipped)} file versions that cannot be chunked:"]
+        lines += ["", f"skipped     {len(result.skipped)} file versions or commits that cannot be measured:"]
         for s in result.skipped[:10]:
-            lines.append(f"  {s.commit[:7]} {visible(s.path)}: {visible(s.reason)}")
+            where = f" {visible(s.path)}:" if s.path else ":"
+            lines.append(f"  {s.commit[:7]}{where} {visible(s.reason)}")
         if len(result.skipped) > 10:
             lines.append(f"  ... and {len(result.skipped) - 10} more (see --format json)")
     return "\n".join(lines)

@@ -208,3 +208,51 @@ def test_json_and_csv_carry_every_file_cost(history):
     text = to_csv(r)
     assert text.splitlines()[0].startswith("commit,short,when,author,subject,path")
     assert len(text.splitlines()) == 1 + len(csv_rows(r))
+
+
+def test_the_cache_is_bounded_and_never_changes_a_figure(history, monkeypatch):
+    """Versions are forgotten oldest first once their text passes the bound (a large
+    history cannot hold every chunking in memory), and a replay that keeps almost
+    nothing gives the same figures as one that keeps everything."""
+    from steadlith_core import audit as audit_module
+
+    cache = audit_module._VersionCache(max_chars=10)
+    made = []
+
+    def version(text):
+        made.append(text)
+        return audit_module._Version(text, None)
+
+    for key, text in [("a", "123456"), ("b", "abcdef"), ("a", "123456")]:
+        cache.get(key, lambda t=text: version(t))
+    assert made == ["123456", "abcdef", "123456"]  # "a" was forgotten when "b" came in
+    monkeypatch.setattr(audit_module._VersionCache.__init__, "__defaults__", (1,))
+    assert audit(str(history.root)).to_dict() == history.result.to_dict()
+
+
+def test_a_shallow_clone_says_its_oldest_commit_is_unknown_instead_of_inventing_a_spike(tmp_path):
+    """CI checkouts are often shallow: their oldest commit has no parent to diff against.
+    Counting every file as added there would make it the costliest commit; it is left
+    out and reported instead."""
+    h = History(tmp_path / "shallow")
+    h.commit({"a.md": TEXT_A}, "Add")
+    boundary = h.commit({"a.md": TEXT_B}, "Edit")
+    last = h.commit({"a.md": TEXT_B + "\nOne more line.\n"}, "Append")
+    (tmp_path / "shallow" / ".git" / "shallow").write_text(boundary + "\n")  # as `git clone --depth 2` leaves it
+    result = audit(str(tmp_path / "shallow"))
+    assert [c.commit for c in result.commits] == [boundary, last]
+    first = result.commits[0]
+    assert first.files == () and first.tokens_to_embed("tttd-v1") == 0
+    assert "not in this shallow clone" in first.skipped[0].reason and first.skipped[0].path == ""
+    assert result.top_commits("tttd-v1")[0].commit == last
+
+
+def test_rules_with_different_windows_each_get_their_own_baseline(history):
+    """The baseline's windows are the rule's max_tokens: two rules with different ones
+    are measured against two baselines, each named by its window."""
+    result = audit(str(history.root), params_by_rule={"tttd-v1": ChunkerParams(max_tokens=400),
+                                                      "lmx2-v1": None})
+    windows = ("fixed-tokens/1@400/chars4/1", "fixed-tokens/1@512/chars4/1")
+    assert result.rules == ("tttd-v1", "lmx2-v1", *windows)
+    guide = _cost(_by(result, history.c2), "docs/guide.md", windows[0])
+    assert max(guide.chunk_tokens) <= 400 < max(_cost(_by(result, history.c2), "docs/guide.md", windows[1]).chunk_tokens)
