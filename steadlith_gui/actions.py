@@ -69,6 +69,8 @@ def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> Actio
 ACTIONS = (
     ActionSpec("open_a", "Open &A…", lambda w: w.documents_ctl.open_dialog("A"), QKeySequence.StandardKey.Open),
     ActionSpec("open_b", "Open &B…", lambda w: w.documents_ctl.open_dialog("B"), "Ctrl+Shift+O"),
+    ActionSpec("open_revisions", "Open rev&isions…", lambda w: w.revisions.open(), "Ctrl+Alt+G",
+               "Pick a file in a git repository, then two of its commits: A and B"),
     ActionSpec("open_workspace", "Open &workspace…", lambda w: w.open_workspace(), "Ctrl+Alt+O",
                f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options"),
     ActionSpec("swap", "&Swap A and B", lambda w: w.swap(), "Ctrl+Shift+S"),
@@ -134,7 +136,7 @@ NAV_IDS = ("next_boundary", "prev_boundary", "next_changed", "prev_changed", "ne
 
 #: Menus in order: action ids, SEPARATOR, or "@name" for a part built in code.
 MENUS = (
-    ("&File", ("open_a", "open_b", "open_workspace", "@recent", "swap", "reload", SEPARATOR, "save_b", "save_a",
+    ("&File", ("open_a", "open_b", "open_revisions", "open_workspace", "@recent", "swap", "reload", SEPARATOR, "save_b", "save_a",
                "save_workspace", "save_workspace_as", SEPARATOR, "export_report", "export_chunks_a",
                "export_chunks_b", "export_comparison", "export_png", SEPARATOR, "quit")),
     ("&Edit", ("undo", "redo", SEPARATOR, "edit_b", "edit_a")),
@@ -146,7 +148,8 @@ MENUS = (
     ("&Help", ("keys", "about")),
 )
 DOCK_TITLES = (("params_dock", "&Parameters"), ("churn_dock", "C&hurn (A → B)"),
-               ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"))
+               ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"),
+               ("history_dock", "&Git history of A"))
 
 
 def with_mnemonic(text: str, used: set[str]) -> str:

@@ -4,6 +4,12 @@
 
 Also `python -m steadlith_gui`.
 
+A and B are files or files at a git revision, `PATH@REV` (`README.md@HEAD~3`,
+`docs/guide.md@v1.2`; steadlith_core.revision_path has the rule: an existing file named
+exactly so wins). A revision is read from the repository in-process, shown as
+`path @ short-hash — subject`, and never watched on disk; an unknown revision or a path
+not in it is one line and exit 2 before any window opens.
+
 A workspace that reads files outside its own folder is opened only once the user has
 seen their real paths and agreed; a headless run has nobody to ask, so it needs
 --trust-workspace (without it: exit 2, naming the files).
@@ -35,6 +41,8 @@ from pathlib import Path
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
 from steadlith_core.errors import visible
+from steadlith_core.gitrepo import GitError
+from steadlith_core.revision_path import parse_revision_arg
 
 from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
@@ -52,8 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                "--screenshot and --export-report run headless, ignore the remembered settings, and exit "
                "0 (written), 2 (bad input) or 1 (could not write).",
     )
-    p.add_argument("a", nargs="?", metavar="A", help="first version of the document")
-    p.add_argument("b", nargs="?", metavar="B", help="second version of the document")
+    p.add_argument("a", nargs="?", metavar="A",
+                   help="first version of the document: a file, or PATH@REV for the file at a git revision "
+                        "(a hash, a branch, a tag, HEAD~3; an existing file named so wins)")
+    p.add_argument("b", nargs="?", metavar="B", help="second version of the document (a file or PATH@REV)")
     p.add_argument("--demo", action="store_true", help="open the built-in demo documents")
     p.add_argument(
         "--example", metavar="NAME", choices=ALL_EXAMPLES,
@@ -105,6 +115,15 @@ def _label(text: str) -> tuple[str, str]:
     if not sep or side.strip().upper() not in ("A", "B") or not name.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is not A=NAME or B=NAME")
     return side.strip().upper(), name.strip()
+
+
+def document_arg(arg: str | None):
+    """A command-line document: a RevisionRef for PATH@REV, else the path as given. The
+    repository is opened here, before the window, so that a bad revision is one line on
+    stderr rather than a window with an error in it."""
+    if arg is None:
+        return None
+    return parse_revision_arg(arg) or arg
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> int:
@@ -161,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     labels = dict(args.label)
     if labels and not (args.a or args.b):
         return fail("--label names document files given on the command line: give A and B")
+    try:
+        documents = (document_arg(args.a), document_arg(args.b))
+    except GitError as e:
+        return fail(str(e))
     # --set applies on top of the defaults, or of a generated example's or a workspace's
     # parameters (checked once those are known: below, or when the workspace is read)
     on_top = bool(args.open_workspace or args.example in PAIR_EXAMPLES)
@@ -214,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.example:
         example = args.example
     elif args.a or args.b:
-        paths = (args.a, args.b)
+        paths = documents
 
     example_params = None
     if example in PAIR_EXAMPLES and args.set:  # the command line wins over the example's parameters

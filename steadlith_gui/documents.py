@@ -12,10 +12,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
+from steadlith_core.gitrepo import RevisionRef
 
 from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from .session import OTHER, SIDES, Session
-from .worker import Analyzer, DocumentLoader, FileSource, LoadBatch, TextSource
+from .worker import Analyzer, DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
+
+
+def _source(where, label: str | None) -> FileSource | RevisionSource:
+    if isinstance(where, RevisionRef):
+        return RevisionSource.of(where, label)
+    return FileSource(str(where), label)
 
 
 class DocumentController(QObject):
@@ -57,11 +64,27 @@ class DocumentController(QObject):
             self._start(sources)
 
     def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
-        """`labels`: side -> the name to show instead of the file's."""
+        """`labels`: side -> the name to show instead of the file's. A side given as a
+        RevisionRef (steadlith_core.gitrepo) is read from git at that commit."""
         labels = labels or {}
-        sources = {s: FileSource(str(p), labels.get(s)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
+        sources = {s: _source(p, labels.get(s)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
         if self.session.confirm_discard(sources):
             self._start(sources, remember=remember)
+
+    def load_revision_pair(self, ref_a, ref_b) -> None:
+        """Show two revisions of a file (each a RevisionRef, or anything with `repo`,
+        `path` and `commit`); without `ref_a` (B added the file) A is emptied, since any
+        other document there would pass for the version before."""
+        sides = SIDES if ref_a is None else {"A": ref_a, "B": ref_b}
+        if not self.session.confirm_discard(sides):
+            return
+        if ref_a is None:
+            self.session.sides["A"].seq = self.session.new_private_seq()  # a load still on its way is stale
+            self.session.set_document("A", None)
+        sources = {"B": RevisionSource.of(ref_b)}
+        if ref_a is not None:
+            sources["A"] = RevisionSource.of(ref_a)
+        self._start(sources)
 
     def load_example(self, name: str, params=None) -> None:
         """Show a built-in example. Parameters it brings are its own: the session puts

@@ -14,6 +14,7 @@ from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
 from .widgets.find_bar import FindBar
+from .widgets.history_view import HistoryView
 from .widgets.document_pane import DocumentPane, PaneColumn
 from .widgets.legend import Legend
 from .widgets.link_map import LinkMap
@@ -41,7 +42,7 @@ PREFERRED_SIZE = (1500, 950)
 COMPACT_BELOW = (1600, 900)
 #: Room left for the window manager's frame and title bar, unknown before the window is shown.
 FRAME_ALLOWANCE = (8, 32)
-DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock")
+DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock")
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -184,5 +185,8 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     w.chunk_table = w.table.view
     w.table_dock = add_dock(w, "Chunks", "chunkTableDock", w.table, AREA.RightDockWidgetArea)
     _standard_docks(w)
+    w.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
+    w.history_dock = add_dock(w, "History  (file in A)", "historyDock", w.history, AREA.BottomDockWidgetArea)
+    w.history_dock.hide()
     w.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
     w.setDockNestingEnabled(True)

@@ -31,12 +31,14 @@ from .documents import DocumentController
 from .external_controller import ExternalController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
+from .history_dock import HistoryController
 from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
 from .presenter import ResultPresenter
 from .recent import RecentFilesMenu
+from .revision_open import RevisionOpener
 from .session import SIDES, THEME_CHOICES, Session
 from .settings import AppSettings
 from .theme import ThemeController, resolve
@@ -102,6 +104,8 @@ class MainWindow(QMainWindow):
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
         self.external_ctl = ExternalController(self, s)
+        self.history_ctl = HistoryController(self, s)
+        self.revisions = RevisionOpener(self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)

@@ -136,7 +136,7 @@ class ResultPresenter(QObject):
         st = self.session.sides[side]
         if st.has_pending_edits and not status:
             status = "edited: analysis after a pause"
-        self.window.columns[side].update_header(status, st.saved_as)
+        self.window.columns[side].update_header(status, st.identity if st.doc is not None else None)
 
     def update_title(self) -> None:
         # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"

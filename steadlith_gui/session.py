@@ -84,10 +84,17 @@ class SideState:
     @property
     def identity(self) -> tuple[str | None, str | None]:
         """(name, path): of the file after Save as…, else of the document as loaded (path
-        None for a pasted text); (None, None) when empty."""
+        None for a pasted text or a git revision; an edited revision is named "edited copy
+        of PATH @ SHORT"); (None, None) when empty."""
         if self.doc is None:
             return None, None
-        return self.saved_as or (self.doc.root.name, self.doc.root.path)
+        if self.saved_as:
+            return self.saved_as
+        root = self.doc.root
+        ref = getattr(root, "git_ref", None)  # a file at a git commit (steadlith_core.gitrepo.RevisionRef)
+        if self.modified and ref is not None:  # no longer what the commit holds
+            return f"edited copy of {ref.path} @ {ref.short}", None
+        return root.name, root.path
 
     @property
     def path(self) -> str | None:

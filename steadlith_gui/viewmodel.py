@@ -25,7 +25,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from steadlith_core import Chunking, ChunkerParams, Comparison, has_words
@@ -48,6 +48,7 @@ class LoadedDocument:
     syntax: SyntaxSpans | None
     revision: int = 0  # editor revision the text was taken at (0: as loaded)
     origin: "LoadedDocument | None" = None  # the loaded document an edited one came from
+    git_ref: Any = None  # the RevisionRef it was read from (a file at a git commit), else None
 
     @property
     def root(self) -> "LoadedDocument":

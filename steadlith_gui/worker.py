@@ -14,7 +14,8 @@ parameter changes) and lays the comparison out for
 the views (statuses and changed words in Qt positions, the link map's bands). An
 edited pane arrives as an `EditedText` (its text); the worker indexes it.
 
-`DocumentLoader` reads and indexes `FileSource`s and `TextSource`s; `Jobs` runs one-off
+`DocumentLoader` reads and indexes `FileSource`s, `TextSource`s and `RevisionSource`s
+(a file at a git commit, read in-process with pygit2); `Jobs` runs one-off
 work (exports, workspace files, reloads of files that changed on disk): a function on
 the pool, then a callback in the GUI thread with its value or a one-line message. All
 three share `PoolRunner`: numbered tasks and their outcome back in the GUI thread.
@@ -33,6 +34,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
 from steadlith_core.errors import visible
+from steadlith_core.gitrepo import GitError, RevisionRef, read_text_at, resolve_revision
 from steadlith_core.loader import out_of_memory_message
 
 from .models import (
@@ -381,26 +383,57 @@ class TextSource:
     path: str | None = None
 
 
+@dataclass(frozen=True)
+class RevisionSource:
+    """A document read from git: the file `path` (relative to the repository's root) of
+    the repository `repo` at `rev` (any revision git accepts; workspaces give the full
+    commit). Shown as `path @ short — subject` unless `label` says otherwise. Its pane is
+    not a file: nothing watches it on disk, and Reload leaves it as it is."""
+
+    repo: str
+    path: str
+    rev: str
+    label: str | None = None
+
+    @classmethod
+    def of(cls, ref: RevisionRef | Any, label: str | None = None) -> "RevisionSource":
+        """From anything with `repo`, `path` and `commit` (a RevisionRef, a history row's)."""
+        return cls(ref.repo, ref.path, ref.commit, label)
+
+
+def load_revision(side: str, source: RevisionSource) -> LoadedDocument:
+    """Read and index a file at a revision (thread pool). GitError names the repository,
+    the path and the revision when any of them is missing or the blob is not text."""
+    ref = resolve_revision(source.repo, source.path, source.rev)
+    doc = prepare_document(side, read_text_at(ref), name=ref.path)  # the path picks the syntax colour
+    return dataclasses.replace(doc, name=source.label or ref.title(), git_ref=ref)
+
+
 class LoadBatch(NamedTuple):
     seq: int
     documents: dict  # side -> LoadedDocument
     errors: list  # (side, message)
 
 
-def _prepare(sources: dict[str, FileSource | TextSource]) -> tuple[dict, list]:
+def _prepare(sources: dict[str, FileSource | TextSource | RevisionSource]) -> tuple[dict, list]:
     documents: dict[str, LoadedDocument] = {}
     errors: list[tuple[str, str]] = []
     for side, source in sources.items():
         try:
             if isinstance(source, FileSource):
                 documents[side] = prepare_document(side, load_text(source.path), name=source.label, path=source.path)
+            elif isinstance(source, RevisionSource):
+                documents[side] = load_revision(side, source)
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
-        except (LoadError, DocumentError) as e:
+        except (LoadError, DocumentError, GitError) as e:
             errors.append((side, f"Cannot load {side}: {visible(str(e))}"))
         except MemoryError:
-            name, size = (source.path, _file_size(source.path)) if isinstance(source, FileSource) \
-                else (source.name or side, _utf8_size(source.text))
+            if isinstance(source, RevisionSource):
+                name, size = f"{source.path} @ {source.rev}", 0
+            else:
+                name, size = (source.path, _file_size(source.path)) if isinstance(source, FileSource) \
+                    else (source.name or side, _utf8_size(source.text))
             errors.append((side, f"Cannot load {side}: {visible(out_of_memory_message([(name, size)]))}"))
         except BaseException as e:  # noqa: BLE001
             errors.append((side, f"Cannot load {side}: {describe_error(e)}"))
@@ -419,7 +452,7 @@ class DocumentLoader(PoolRunner):
 
     loaded = Signal(object)  # LoadBatch
 
-    def load(self, sources: dict[str, FileSource | TextSource]) -> int:
+    def load(self, sources: dict[str, FileSource | TextSource | RevisionSource]) -> int:
         """Read and index `sources` (side -> source). Returns the batch seq."""
         return self._run(lambda: _prepare(sources))
 

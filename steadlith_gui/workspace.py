@@ -33,6 +33,11 @@ document paths and count as files the workspace reads (outside_documents).
 - A document's text is written only when the file on disk does not hold it: pasted
   text (no path) or an edited file (`modified`). Otherwise the path alone is enough and
   the workspace stays small. Embedded text wins over the path on load.
+- A git revision is stored as its repository, its path there and the full commit,
+  `"revision": {"repo": "…", "path": "docs/guide.md", "commit": "40 hex"}` (with "path":
+  null), and read from the repository again on load; an edited revision also embeds
+  its text, which wins. A missing repository, commit or path is a WorkspaceError naming
+  it. Files without a revision are written exactly as before, so older readers open them.
 - A document path inside the workspace's folder is stored relative to it (with "/"),
   so a folder of documents plus its workspace can be moved or shared; other paths are
   stored absolute. On load every path comes back absolute.
@@ -55,9 +60,11 @@ from typing import Any, Mapping
 from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithError, load_text
 from steadlith_core.rules import params_from_mapping, rule_of
 from steadlith_core.export import to_json_text, write_text_atomic
+from steadlith_core.gitrepo import GitError, read_text_at, resolve_revision
 from steadlith_core.loader import MAX_DOCUMENT_BYTES
 
 from .external_choice import ExternalChoice, ExternalChoiceError
+from .history_state import Revision
 
 FORMAT = "steadlith-workspace"
 VERSION = 1
@@ -78,7 +85,7 @@ CHUNK_FILTER_KEYS = ("text", "version", "status")  # view.chunk_filter: the chun
 # (4096 on Linux) bytes; a name is what a pane header shows; an embedded text obeys the
 # loader's limit (a character is at least one byte); any other string (parameter
 # names and values, view options, keys and values kept from newer versions) is short.
-STRING_LIMITS = {"path": 4096, "name": 1024, "text": MAX_DOCUMENT_BYTES}
+STRING_LIMITS = {"path": 4096, "repo": 4096, "name": 1024, "text": MAX_DOCUMENT_BYTES}
 OTHER_STRING_LIMIT = 1024
 
 
@@ -103,16 +110,19 @@ class DocumentRef:
     text: the text to show, or None to read it from `path`.
     name: what the pane header shows.
     modified: the text was edited after loading `path` (so it must be embedded).
+    revision: the file at a git commit it was read from (path is then None); the text,
+    if any, is an edited copy of it.
     """
 
     path: str | None
     text: str | None
     name: str
     modified: bool = False
+    revision: Revision | None = None
 
     def __post_init__(self) -> None:
-        if self.path is None and self.text is None:
-            raise ValueError("a document needs a path or a text")
+        if self.path is None and self.text is None and self.revision is None:
+            raise ValueError("a document needs a path, a text or a revision")
 
     @property
     def embeds_text(self) -> bool:
@@ -123,6 +133,12 @@ class DocumentRef:
     def from_file(cls, path: str | os.PathLike, name: str | None = None) -> "DocumentRef":
         p = os.path.abspath(os.fspath(path))
         return cls(p, None, name or os.path.basename(p))
+
+    @classmethod
+    def at_revision(cls, revision: Revision, name: str, edited_text: str | None = None) -> "DocumentRef":
+        """A file at a git commit; `edited_text`: the user's edited copy of it."""
+        revision = Revision(os.path.abspath(revision.repo), revision.path, revision.commit)
+        return cls(None, edited_text, name, edited_text is not None, revision)
 
     @classmethod
     def pasted(cls, text: str, name: str) -> "DocumentRef":
@@ -173,6 +189,9 @@ def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any
             continue
         entry: dict[str, Any] = {"path": None if doc.path is None else _stored_path(doc.path, base),
                                  "name": doc.name, "modified": doc.modified}
+        if doc.revision is not None:
+            entry["revision"] = {"repo": _stored_path(doc.revision.repo, base), "path": doc.revision.path,
+                                 "commit": doc.revision.commit}
         if doc.embeds_text:
             entry["text"] = doc.text
         documents[side] = entry
@@ -351,16 +370,43 @@ def _document(entry: Any, where: str, side: str, base: str, fail) -> DocumentRef
     text = entry.get("text")
     if text is not None and not isinstance(text, str):
         raise fail(f"{where}.text", f"must be a string, not {_kind(text)}")
-    if path is None and text is None:
-        raise fail(where, "needs a path or a text")
-    default_name = os.path.basename(path) if path else f"pasted {side.upper()}"
+    revision = _revision(entry.get("revision"), f"{where}.revision", base, fail)
+    if revision is not None and path is not None:
+        raise fail(where, "has both a path and a revision; a document comes from one of them")
+    if path is None and text is None and revision is None:
+        raise fail(where, "needs a path or a text (or a git revision)")
+    default_name = os.path.basename(path) if path else (
+        f"{revision.path} @ {revision.commit[:7]}" if revision is not None else f"pasted {side.upper()}")
     name = entry.get("name", default_name)
     if not isinstance(name, str):
         raise fail(f"{where}.name", f"must be a string, not {_kind(name)}")
-    modified = entry.get("modified", path is not None and text is not None)
+    modified = entry.get("modified", (path is not None or revision is not None) and text is not None)
     if not isinstance(modified, bool):
         raise fail(f"{where}.modified", f"must be true or false, not {_kind(modified)}")
-    return DocumentRef(path, text, name or default_name, modified)
+    return DocumentRef(path, text, name or default_name, modified, revision)
+
+
+def _revision(entry: Any, where: str, base: str, fail) -> Revision | None:
+    """A document's "revision": repository (relative to the workspace's folder or
+    absolute), path in it, full commit id."""
+    if entry is None:
+        return None
+    if not isinstance(entry, dict):
+        raise fail(where, f"must be an object or null, not {_kind(entry)}")
+    values = {}
+    for key in ("repo", "path", "commit"):
+        value = entry.get(key)
+        if not isinstance(value, str):
+            raise fail(f"{where}.{key}", f"must be a string, not {_kind(value)}")
+        if not value.strip():
+            raise fail(f"{where}.{key}", "is empty")
+        if "\0" in value:
+            raise fail(f"{where}.{key}", "holds a NUL character")
+        values[key] = value
+    if not (4 <= len(values["commit"]) <= 64 and all(ch in "0123456789abcdefABCDEF" for ch in values["commit"])):
+        raise fail(f"{where}.commit", f"must be a commit id (hexadecimal), not {_short(values['commit'])}")
+    repo = os.path.normpath(os.path.join(base, os.path.expanduser(values["repo"])))
+    return Revision(repo, values["path"], values["commit"].lower())
 
 
 def _check_strings(value: Any, where: str | None, fail) -> None:
@@ -433,9 +479,10 @@ def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[st
     out = []
     for side in SIDES:
         doc = ws.documents[side]
-        if doc is None or doc.path is None:
+        if doc is None or (doc.path is None and doc.revision is None):
             continue
-        real = os.path.realpath(doc.path)
+        # a revision reads its repository, which can hold anything: the same question as a file
+        real = os.path.realpath(doc.path if doc.path is not None else doc.revision.repo)
         try:
             inside = os.path.commonpath([base, real]) == base
         except ValueError:  # another drive on Windows
@@ -467,6 +514,43 @@ def renamed_documents(ws: Workspace) -> list[tuple[str, str, str]]:
 
 
 
+@dataclass(frozen=True)
+class ResolvedDocument:
+    """A side's text as a workspace gives it, where it came from (file path), and the
+    RevisionRef (steadlith_core.gitrepo) when it is a file at a git commit."""
+
+    text: str
+    name: str
+    path: str | None
+    git_ref: Any = None
+
+
+def resolve_sources(ws: Workspace) -> dict[str, ResolvedDocument]:
+    """resolve_documents, with each revision's RevisionRef. A revision without embedded
+    text is read from its repository; an edited one keeps its text and gets its
+    RevisionRef when the repository still holds the commit (else it shows as pasted)."""
+    out: dict[str, ResolvedDocument] = {}
+    files = resolve_documents(Workspace({s: (d if d is None or d.revision is None else None)
+                                         for s, d in ws.documents.items()}, ws.params))
+    for side, (text, name, path) in files.items():
+        out[side] = ResolvedDocument(text, name, path)
+    for side in SIDES:
+        doc = ws.documents[side]
+        if doc is None or doc.revision is None:
+            continue
+        rev = doc.revision
+        try:
+            ref = resolve_revision(rev.repo, rev.path, rev.commit)
+            text = doc.text if doc.text is not None else read_text_at(ref)
+        except GitError as e:
+            if doc.text is None:
+                raise WorkspaceError(rev.repo, f"documents.{side}.revision",
+                                     f"cannot open document {side.upper()}: {e}") from None
+            ref = None
+        out[side] = ResolvedDocument(text, doc.name, None, ref)
+    return out
+
+
 def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:
     """The text to show on each side: `{side: (text, name, origin_path)}` for the sides
     that have a document. Embedded text wins over the path; a path-only document is
@@ -481,6 +565,9 @@ def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:
             continue
         if doc.text is not None:
             out[side] = (doc.text, doc.name, doc.path)
+            continue
+        if doc.revision is not None:
+            out[side] = (resolve_sources(Workspace({side: doc}, ws.params))[side].text, doc.name, None)
             continue
         try:
             text = load_text(doc.path)

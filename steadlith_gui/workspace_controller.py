@@ -28,7 +28,7 @@ from .workspace import (
     load_workspace,
     outside_documents,
     renamed_documents,
-    resolve_documents,
+    resolve_sources,
     save_workspace,
 )
 
@@ -61,9 +61,13 @@ def read_workspace(path: str, assignments: Sequence[str] = (), trusted: bool = T
         if outside:
             return TrustNeeded(path, outside)
     docs = {}
-    for side, (text, name, origin) in resolve_documents(ws).items():
+    for side, doc in resolve_sources(ws).items():
         try:
-            docs[side.upper()] = prepare_document(side.upper(), text, name=name, path=origin)
+            if doc.git_ref is None:
+                docs[side.upper()] = prepare_document(side.upper(), doc.text, name=doc.name, path=doc.path)
+            else:  # the file's own path picks the syntax colour
+                prepared = prepare_document(side.upper(), doc.text, name=doc.git_ref.path)
+                docs[side.upper()] = dataclasses.replace(prepared, name=doc.name, git_ref=doc.git_ref)
         except DocumentError as e:
             raise WorkspaceError(path, f"documents.{side}", str(e)) from None
     return ws, docs
@@ -78,11 +82,16 @@ class WorkspaceController(QObject):
 
     def document_ref(self, side: str) -> DocumentRef | None:
         """A side as a workspace entry: a file by its path, an edited file with its text, a
-        pasted text (examples, load_texts) with its text."""
+        pasted text (examples, load_texts) with its text, a git revision by repository,
+        path and commit (with its text when edited)."""
         st = self.session.sides[side]
         if st.doc is None:
             return None
         name, path = st.identity[0], st.path
+        ref = st.doc.root.git_ref
+        if ref is not None and not st.saved_as:  # a file at a commit: stored as such, edited or not
+            return DocumentRef.at_revision(ref, st.doc.root.name, self.session.current_text(side) if st.modified
+                                           else None)
         if st.modified:
             text = self.session.current_text(side)
             return DocumentRef.edited(path, text, name) if path else DocumentRef.pasted(text, name)

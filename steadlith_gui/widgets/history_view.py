@@ -1,0 +1,215 @@
+"""The History dock's widget: a file's commits newest first, each with the tokens it
+cost to re-embed under every rule as a bar and a number, a progress bar with Cancel
+while the costs are computed, and a click that asks for the commit's pair.
+
+It renders a history_state.HistoryState and reports clicks; the controller
+(history_dock.py) owns the work."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..history_state import COST_COLUMNS, HistoryState
+from ..names import plain_tooltip, shown_name
+from ..palette import Theme
+
+COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Subject")
+COST_ROLE = Qt.ItemDataRole.UserRole + 1  # tokens to re-embed (int) or None
+SPIKE_ROLE = Qt.ItemDataRole.UserRole + 2  # the row is a spike under tttd-v1
+
+
+class HistoryModel(QAbstractTableModel):
+    """A thin table over a HistoryState; `refresh()` after the state changed."""
+
+    def __init__(self, state: HistoryState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._spikes: set[int] = set()
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self._spikes = set(self.state.spike_rows())
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.state.commits)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            name = COLUMNS[section]
+            if name in COST_COLUMNS:
+                return f"Tokens to re-embed under {name} (the bars share one scale across every rule)"
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, name = index.row(), COLUMNS[index.column()]
+        c = self.state.commits[row]
+        if role == COST_ROLE:
+            return self.state.tokens(row, name) if name in COST_COLUMNS else None
+        if role == SPIKE_ROLE:
+            return row in self._spikes
+        if role == Qt.ItemDataRole.DisplayRole:
+            if name == "Commit":
+                return c.short
+            if name == "Date":
+                return self.state.date(row)
+            if name == "Subject":
+                return shown_name(c.subject)
+            t = self.state.tokens(row, name)
+            return "" if t is None else f"{t:,}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip(self.state.row_tooltip(row))
+        if role == Qt.ItemDataRole.AccessibleTextRole and name in COST_COLUMNS:
+            t = self.state.tokens(row, name)
+            return f"{name}: not computed" if t is None else f"{name}: {t:,} tokens to re-embed"
+        return None
+
+
+class CostBarDelegate(QStyledItemDelegate):
+    """A cost cell: a bar against the history's longest (one scale for every rule), the
+    number over it; a spike row's bars in the loud shifted colour, not only longer."""
+
+    def __init__(self, view: "HistoryView"):
+        super().__init__(view)
+        self.view = view
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        tokens = index.data(COST_ROLE)
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        if tokens is None:
+            return
+        theme = self.view.theme
+        scale = self.view.state.scale
+        r = QRectF(option.rect).adjusted(3, 4, -3, -4)
+        painter.save()
+        if scale > 0 and tokens > 0:
+            width = max(2.0, r.width() * tokens / scale)  # a cost, however small, is visible
+            colour = QColor(theme.status["shifted"] if index.data(SPIKE_ROLE) else theme.bar)
+            painter.fillRect(QRectF(r.left(), r.top(), width, r.height()), colour)
+        painter.setPen(QColor(theme.text))
+        painter.drawText(r.adjusted(2, 0, -2, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         f"{tokens:,}")
+        painter.restore()
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802
+        return QSize(96, super().sizeHint(option, index).height())
+
+
+class HistoryView(QWidget):
+    commit_activated = Signal(int)  # the row clicked: load its parent and it into A and B
+    cancel_requested = Signal()
+    refresh_requested = Signal()
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("historyView")
+        self.theme = theme
+        self.state = HistoryState()
+        self.model = HistoryModel(self.state, self)
+        v = QVBoxLayout(self)
+        v.setContentsMargins(4, 4, 4, 4)
+        v.setSpacing(4)
+        top = QHBoxLayout()
+        self.note = QLabel(self.state.note)
+        self.note.setObjectName("historyNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)  # file names are data
+        self.note.setWordWrap(True)
+        top.addWidget(self.note, 1)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("historyProgress")
+        self.progress.setMaximumWidth(160)
+        self.progress.setFormat("%v / %m commits")
+        self.progress.hide()
+        top.addWidget(self.progress)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop computing the costs; the commits stay listed")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.cancel_button.hide()
+        top.addWidget(self.cancel_button)
+        self.refresh_button = QPushButton("Recompute")
+        self.refresh_button.setToolTip("Read the file's history again and compute its costs with the "
+                                       "parameters now in force")
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        top.addWidget(self.refresh_button)
+        v.addLayout(top)
+        self.table = QTableView()
+        self.table.setObjectName("historyTable")
+        self.table.setAccessibleName("Commits of the file in A, newest first, with tokens to re-embed per rule")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        self.bars = CostBarDelegate(self)
+        header = self.table.horizontalHeader()
+        for col, name in enumerate(COLUMNS):
+            if name in COST_COLUMNS:
+                self.table.setItemDelegateForColumn(col, self.bars)
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+                self.table.setColumnWidth(col, 110)
+            elif name == "Subject":
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+            else:
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.clicked.connect(lambda index: self.commit_activated.emit(index.row()))
+        self.table.activated.connect(lambda index: self.commit_activated.emit(index.row()))
+        v.addWidget(self.table, 1)
+
+    def refresh(self) -> None:
+        """Show the state again (its commits, costs or note changed)."""
+        self.model.refresh()
+        self.note.setText(self.state.note)
+
+    def set_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def set_running(self, running: bool) -> None:
+        self.progress.setVisible(running)
+        self.cancel_button.setVisible(running)
+        if running:
+            self.progress.setRange(0, 0)  # busy until the first progress report
+
+    def select_commit(self, row: int | None) -> None:
+        """Mark the commit B shows (without loading anything)."""
+        if row is None:
+            self.table.clearSelection()
+            return
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, 0))
+
+    def row_rect(self, row: int, column: str = "Commit"):
+        """Where a row's cell is, in the table's viewport (tests click there)."""
+        return self.table.visualRect(self.model.index(row, COLUMNS.index(column)))
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.table.viewport().update()

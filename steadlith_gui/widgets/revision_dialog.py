@@ -1,0 +1,71 @@
+"""File → Open revisions…, second step: two revisions of one file, chosen from its log.
+
+Two lists of the same commits, newest first (short hash, date, subject): A on the left,
+B on the right. B starts at the newest commit and A at the one before it, which holds
+what B's parent held: the last change of the file, as `git log -p` would show it."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QWidget,
+)
+from steadlith_core.gitrepo import CommitInfo
+
+from ..names import plain_tooltip, shown_name
+
+
+def commit_line(c: CommitInfo) -> str:
+    when = _dt.datetime.fromtimestamp(c.when, tz=_dt.timezone.utc).strftime("%Y-%m-%d")
+    return f"{c.short}  {when}  {shown_name(c.subject)}"
+
+
+class RevisionDialog(QDialog):
+    def __init__(self, repo: str, path: str, commits: Sequence[CommitInfo], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("revisionDialog")
+        self.setWindowTitle("Open revisions")
+        self.commits = list(commits)
+        grid = QGridLayout(self)
+        where = QLabel(f"{shown_name(path)} in {shown_name(repo)}: {len(self.commits)} commit"
+                       f"{'s' if len(self.commits) != 1 else ''} changed it, newest first.")
+        where.setTextFormat(Qt.TextFormat.PlainText)  # names are data
+        where.setWordWrap(True)
+        grid.addWidget(where, 0, 0, 1, 2)
+        self.list_a = self._commit_list("revisionListA", "A: the version before")
+        self.list_b = self._commit_list("revisionListB", "B: the version after")
+        for col, (title, lst) in enumerate((("&A (before)", self.list_a), ("&B (after)", self.list_b))):
+            label = QLabel(title)
+            label.setBuddy(lst)
+            grid.addWidget(label, 1, col)
+            grid.addWidget(lst, 2, col)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        grid.addWidget(self.buttons, 3, 0, 1, 2)
+        self.list_b.setCurrentRow(0)
+        self.list_a.setCurrentRow(1 if len(self.commits) > 1 else 0)
+        self.resize(900, 420)
+
+    def _commit_list(self, name: str, accessible: str) -> QListWidget:
+        lst = QListWidget()
+        lst.setObjectName(name)
+        lst.setAccessibleName(accessible)
+        for c in self.commits:
+            item = QListWidgetItem(commit_line(c))
+            item.setToolTip(plain_tooltip(f"{c.commit}\n{c.author}\n{c.subject}\n{c.path}"))
+            lst.addItem(item)
+        return lst
+
+    def choice(self) -> tuple[CommitInfo, CommitInfo]:
+        """The commits chosen for A and B."""
+        return self.commits[max(self.list_a.currentRow(), 0)], self.commits[max(self.list_b.currentRow(), 0)]
