@@ -1,0 +1,161 @@
+"""The unit of work of a sweep: one source (a document's history, or a batch of file
+pairs) replayed under one parameter set, and the figures that come out of it.
+
+A task is plain data and a pure function of it, so any executor can run it: the calling
+process, a process pool, a Dask worker. What a task returns is made of integers only
+(tokens, counts, a size histogram), so merging results is exact and the merged figures
+are the same bytes whatever order the tasks finished in.
+
+Sources travel to a worker once, not with every task (see sweep_run and sweep_dask):
+a task names its source by index. A repository history is named by path and commit ids
+and read on the worker; file pairs and in-memory versions carry their text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from .analysis import Analysis
+from .chunks import AnyParams, Chunking
+from .compare import Comparison
+from .progress import Progress, report
+
+
+@dataclass(frozen=True)
+class PairsSource:
+    """Version pairs replayed independently: `(unit key, old text, new text)` each.
+
+    The unit key is what per-unit figures (mean, p95) are counted by: a pair's number."""
+
+    name: str
+    pairs: tuple[tuple[str, str, str], ...]
+
+    @property
+    def units(self) -> int:
+        return len(self.pairs)
+
+    def size(self) -> int:
+        return sum(len(a) + len(b) for _, a, b in self.pairs)
+
+
+@dataclass(frozen=True)
+class VersionsSource:
+    """One document's history as its successive versions (oldest first); each version
+    after the first is a unit, keyed by `keys[i]` (a commit id, a version number)."""
+
+    name: str
+    versions: tuple[str, ...]
+    keys: tuple[str, ...]
+
+    @property
+    def units(self) -> int:
+        return max(0, len(self.versions) - 1)
+
+    def size(self) -> int:
+        return sum(len(v) for v in self.versions)
+
+
+Source = Union[PairsSource, VersionsSource]
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The figures of one (source, parameter set) task; integers only, so they add up
+    exactly. `units` gives (unit key, tokens to re-embed) per pair or commit;
+    `size_counts` (chunk tokens, how many chunks) over every new version's chunks."""
+
+    source: int
+    set: int
+    units: tuple[tuple[str, int], ...]
+    chunks_to_embed: int
+    size_counts: tuple[tuple[int, int], ...]
+    paragraph_cuts: int
+    sentence_cuts: int
+    interior_cuts: int
+    violations: int
+    phase_shift_regions: int
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.source, self.set)
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "set": self.set, "units": [list(u) for u in self.units],
+                "chunks_to_embed": self.chunks_to_embed, "size_counts": [list(s) for s in self.size_counts],
+                "paragraph_cuts": self.paragraph_cuts, "sentence_cuts": self.sentence_cuts,
+                "interior_cuts": self.interior_cuts, "violations": self.violations,
+                "phase_shift_regions": self.phase_shift_regions}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TaskResult":
+        return cls(int(d["source"]), int(d["set"]), tuple((str(k), int(v)) for k, v in d["units"]),
+                   int(d["chunks_to_embed"]), tuple((int(t), int(n)) for t, n in d["size_counts"]),
+                   int(d["paragraph_cuts"]), int(d["sentence_cuts"]), int(d["interior_cuts"]),
+                   int(d["violations"]), int(d["phase_shift_regions"]))
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.units: list[tuple[str, int]] = []
+        self.sizes: Counter[int] = Counter()
+        self.chunks_to_embed = self.paragraph = self.sentence = self.interior = 0
+        self.violations = self.regions = 0
+
+    def add(self, key: str, c: Comparison) -> None:
+        s = c.summary
+        self.units.append((key, s.tokens_to_embed))
+        self.chunks_to_embed += s.chunks_to_embed
+        self.violations += s.violations
+        self.regions += s.phase_shift_regions
+        self._cuts(c.b)
+
+    def _cuts(self, b: Chunking) -> None:
+        self.sizes.update(ch.tokens for ch in b.chunks)
+        d = b.diagnostics
+        self.paragraph += d.paragraph_boundaries
+        self.sentence += d.sentence_boundaries
+        self.interior += d.paragraph_boundaries + d.sentence_boundaries + d.word_boundaries
+
+    def result(self, source: int, set_index: int) -> TaskResult:
+        return TaskResult(source, set_index, tuple(self.units), self.chunks_to_embed, tuple(sorted(self.sizes.items())),
+                          self.paragraph, self.sentence, self.interior, self.violations, self.regions)
+
+
+def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
+             progress: Progress | None = None) -> TaskResult:
+    """Replay `source` under `params`. `progress(done, total)` counts its units."""
+    analysis = Analysis(max_documents=4, pause_gc=True)  # one task's own caches: nothing shared between tasks
+    tally = _Tally()
+    if isinstance(source, PairsSource):
+        for n, (key, a, b) in enumerate(source.pairs):
+            tally.add(key, analysis.compare(analysis.chunk(a, params), analysis.chunk(b, params), baseline=False))
+            report(progress, n + 1, source.units)
+    else:
+        previous = analysis.chunk(source.versions[0], params) if source.versions else None
+        for n in range(1, len(source.versions)):
+            current = analysis.chunk(source.versions[n], params)
+            tally.add(source.keys[n], analysis.compare(previous, current, baseline=False))
+            previous = current
+            report(progress, n, source.units)
+    return tally.result(source_index, set_index)
+
+
+def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,
+                name: str = "pairs") -> tuple[PairsSource, ...]:
+    """Pairs cut into batches of about `chars_per_task` characters, in order: a pair of
+    small files takes milliseconds, and a task should run long enough (seconds) that
+    shipping it costs little beside it."""
+    batches: list[PairsSource] = []
+    current: list[tuple[str, str, str]] = []
+    size = 0
+    for pair in pairs:
+        current.append(pair)
+        size += len(pair[1]) + len(pair[2])
+        if size >= chars_per_task:
+            batches.append(PairsSource(f"{name} {len(batches) + 1}", tuple(current)))
+            current, size = [], 0
+    if current:
+        batches.append(PairsSource(f"{name} {len(batches) + 1}", tuple(current)))
+    return tuple(batches)
