@@ -1,5 +1,5 @@
-"""`steadlith sweep`: a grid of parameter sets replayed over file pairs or a document's
-versions, on this machine (`--jobs`) or a Dask cluster (`--scheduler`).
+"""`steadlith sweep`: a grid of parameter sets replayed over a repository's history, file
+pairs or a document's versions, on this machine (`--jobs`) or a Dask cluster (`--scheduler`).
 
 Ctrl+C stops it cleanly: the results so far are printed, marked partial, and with
 `--save FILE` (or `--resume FILE`) every finished task is already on disk, so
@@ -12,7 +12,8 @@ import argparse
 import sys
 
 from .cli_progress import progress_bar
-from .errors import ParameterError, visible
+from .audit import DEFAULT_PATHS
+from .errors import ParameterError, SteadlithError, visible
 from .export import to_json_text, write_text_atomic
 from .loader import load_text
 from .presets import RULE_PRESETS, preset
@@ -29,6 +30,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "sweep", help="replay a grid of parameter sets over file pairs or versions: tokens re-embedded, chunk "
                       "sizes, cut classes, locality, the Pareto front")
+    p.add_argument("repo", nargs="?", metavar="REPO",
+                   help="a git repository: replay the first-parent history of every file matching --paths (the "
+                        "commits `steadlith audit` replays); workers read it at this path")
+    p.add_argument("--paths", nargs="+", default=None, metavar="GLOB", help="files to replay (default **/*.md)")
+    p.add_argument("--revs", metavar="RANGE", help="commits to replay: A..B, or one revision's whole line (default HEAD)")
+    p.add_argument("--max-commits", type=int, metavar="N", help="only the newest N commits of that line")
     p.add_argument("--pair", dest="pairs", nargs=2, action="append", default=[], metavar=("OLD", "NEW"),
                    help="a pair of versions to replay (UTF-8 files); repeatable")
     p.add_argument("--versions", nargs="+", default=[], metavar="FILE",
@@ -80,8 +87,18 @@ def cmd_sweep_bench(args: argparse.Namespace) -> int:
 
 
 def _sources(args: argparse.Namespace) -> tuple[tuple[Source, ...], str]:
-    if args.pairs and args.versions:
-        raise ParameterError("--versions", "give pairs or versions, not both")
+    if sum(map(bool, (args.repo, args.pairs, args.versions))) > 1:
+        raise ParameterError("--pair", "give one of: a repository, --pair, --versions")
+    if args.repo:
+        from .sweep_git import repo_sources
+
+        sources = repo_sources(args.repo, args.paths or DEFAULT_PATHS, args.revs, args.max_commits)
+        if not sources:
+            raise SteadlithError(f"{visible(args.repo)}: no commit changed a file matching "
+                                 f"{' '.join(args.paths or DEFAULT_PATHS)}")
+        return sources, "commit"
+    if args.paths or args.revs or args.max_commits is not None:
+        raise ParameterError("--paths", "--paths, --revs and --max-commits choose from a repository: give REPO")
     if args.versions:
         if len(args.versions) < 2:
             raise ParameterError("--versions", "needs at least two versions")
@@ -91,7 +108,7 @@ def _sources(args: argparse.Namespace) -> tuple[tuple[Source, ...], str]:
     if args.pairs:
         pairs = [(str(n), load_text(a), load_text(b)) for n, (a, b) in enumerate(args.pairs)]
         return batch_pairs(pairs), "pair"
-    raise ParameterError("--pair", "nothing to replay: give --pair OLD NEW (repeatable) or --versions FILE FILE …")
+    raise ParameterError("--pair", "nothing to replay: give REPO, --pair OLD NEW (repeatable) or --versions FILE …")
 
 
 def _executor(args: argparse.Namespace) -> Executor:

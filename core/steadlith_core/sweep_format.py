@@ -44,13 +44,15 @@ def sweep_csv(rows: Sequence[SetRow]) -> str:
 def _csv_value(value: object) -> object:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if value is None:
+        return ""
     if isinstance(value, float):
         return f"{value:.6g}"
     return value
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
 
 
 COLUMNS = (("tokens re-embedded", lambda r: f"{r.tokens_to_embed}"),

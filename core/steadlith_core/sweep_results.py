@@ -42,8 +42,8 @@ class SetRow:
     chunks: int
     mean_chunk_tokens: float
     p90_chunk_tokens: int
-    paragraph_cut_share: float
-    sentence_cut_share: float
+    paragraph_cut_share: float | None  # None: not known for a repository history
+    sentence_cut_share: float | None
     violations: int
     phase_shift_regions: int
     pareto: bool = False
@@ -94,7 +94,8 @@ def _row(s: ParamSet, results: list[TaskResult], tasks_total: int) -> SetRow:
     unit_tokens = sorted(per_unit.values())
     counts = sorted(sizes.items())
     chunks = sum(n for _, n in counts)
-    interior = sum(r.interior_cuts for r in results)
+    known = all(r.interior_cuts is not None for r in results)
+    interior = sum(r.interior_cuts or 0 for r in results)
     total = sum(unit_tokens)
     return SetRow(
         set=s.index, label=s.label, boundary_rule=s.rule, params_hash=s.params.params_hash,
@@ -104,11 +105,15 @@ def _row(s: ParamSet, results: list[TaskResult], tasks_total: int) -> SetRow:
         chunks_to_embed=sum(r.chunks_to_embed for r in results), chunks=chunks,
         mean_chunk_tokens=sum(t * n for t, n in counts) / chunks if chunks else 0.0,
         p90_chunk_tokens=_weighted_rank(counts, 0.90),
-        paragraph_cut_share=sum(r.paragraph_cuts for r in results) / interior if interior else 0.0,
-        sentence_cut_share=sum(r.sentence_cuts for r in results) / interior if interior else 0.0,
+        paragraph_cut_share=_share([r.paragraph_cuts for r in results], interior) if known else None,
+        sentence_cut_share=_share([r.sentence_cuts for r in results], interior) if known else None,
         violations=sum(r.violations for r in results),
         phase_shift_regions=sum(r.phase_shift_regions for r in results),
     )
+
+
+def _share(counts: list[int | None], interior: int) -> float:
+    return sum(c or 0 for c in counts) / interior if interior else 0.0
 
 
 def dominates(a: SetRow, b: SetRow) -> bool:

@@ -28,7 +28,7 @@ from .errors import FileError, SteadlithError
 from .progress import Progress, report
 from .sweep_grid import ParamSet
 from .sweep_results import SetRow, merge_rows
-from .sweep_tasks import PairsSource, Source, TaskResult, run_task
+from .sweep_tasks import PairsSource, RepoFileSource, Source, TaskResult, run_task
 
 JOURNAL_SCHEMA = "steadlith-sweep-journal/1"
 
@@ -62,8 +62,12 @@ class SweepPlan:
 
 def _source_digest(source: Source) -> bytes:
     h = hashlib.sha256(type(source).__name__.encode())
-    parts = ([x for pair in source.pairs for x in pair] if isinstance(source, PairsSource)
-             else [*source.keys, *source.versions])
+    if isinstance(source, PairsSource):
+        parts = [x for pair in source.pairs for x in pair]
+    elif isinstance(source, RepoFileSource):  # commit ids name the contents
+        parts = [source.repo, source.path, *source.commits]
+    else:
+        parts = [*source.keys, *source.versions]
     for part in parts:
         data = part.encode("utf-8", "surrogatepass")
         h.update(len(data).to_bytes(8, "little"))

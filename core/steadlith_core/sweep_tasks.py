@@ -7,8 +7,9 @@ process, a process pool, a Dask worker. What a task returns is made of integers 
 are the same bytes whatever order the tasks finished in.
 
 Sources travel to a worker once, not with every task (see sweep_run and sweep_dask):
-a task names its source by index. A repository history is named by path and commit ids
-and read on the worker; file pairs and in-memory versions carry their text.
+a task names its source by index. A repository file's history is named by repository
+path, file path and commit ids, and read on the worker (audit.replay_file); file pairs
+and in-memory versions carry their text.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .analysis import Analysis
+from .audit import replay_file
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
 from .progress import Progress, report
+from .rules import rule_of
 
 
 @dataclass(frozen=True)
@@ -57,23 +60,43 @@ class VersionsSource:
         return sum(len(v) for v in self.versions)
 
 
-Source = Union[PairsSource, VersionsSource]
+@dataclass(frozen=True)
+class RepoFileSource:
+    """One file's history in a git repository: the commits (oldest first) that changed it,
+    its path at the newest of them. Workers open `repo` themselves (a path they can see:
+    a shared file system or their own clone), so a task carries ids, not blobs."""
+
+    repo: str
+    path: str
+    commits: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    @property
+    def units(self) -> int:
+        return len(self.commits)
+
+
+Source = Union[PairsSource, VersionsSource, RepoFileSource]
 
 
 @dataclass(frozen=True)
 class TaskResult:
     """The figures of one (source, parameter set) task; integers only, so they add up
     exactly. `units` gives (unit key, tokens to re-embed) per pair or commit;
-    `size_counts` (chunk tokens, how many chunks) over every new version's chunks."""
+    `size_counts` (chunk tokens, how many chunks) over every new version's chunks. The
+    cut classes are None for a repository history (its replay does not report them)."""
 
     source: int
     set: int
     units: tuple[tuple[str, int], ...]
     chunks_to_embed: int
     size_counts: tuple[tuple[int, int], ...]
-    paragraph_cuts: int
-    sentence_cuts: int
-    interior_cuts: int
+    paragraph_cuts: int | None
+    sentence_cuts: int | None
+    interior_cuts: int | None
     violations: int
     phase_shift_regions: int
 
@@ -92,8 +115,12 @@ class TaskResult:
     def from_dict(cls, d: dict) -> "TaskResult":
         return cls(int(d["source"]), int(d["set"]), tuple((str(k), int(v)) for k, v in d["units"]),
                    int(d["chunks_to_embed"]), tuple((int(t), int(n)) for t, n in d["size_counts"]),
-                   int(d["paragraph_cuts"]), int(d["sentence_cuts"]), int(d["interior_cuts"]),
+                   _count(d["paragraph_cuts"]), _count(d["sentence_cuts"]), _count(d["interior_cuts"]),
                    int(d["violations"]), int(d["phase_shift_regions"]))
+
+
+def _count(value: object) -> int | None:
+    return None if value is None else int(value)  # type: ignore[arg-type]
 
 
 class _Tally:
@@ -126,6 +153,8 @@ class _Tally:
 def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
              progress: Progress | None = None) -> TaskResult:
     """Replay `source` under `params`. `progress(done, total)` counts its units."""
+    if isinstance(source, RepoFileSource):
+        return _replay_repo_file(source, source_index, params, set_index, progress)
     analysis = Analysis(max_documents=4, pause_gc=True)  # one task's own caches: nothing shared between tasks
     tally = _Tally()
     if isinstance(source, PairsSource):
@@ -140,6 +169,17 @@ def run_task(source: Source, source_index: int, params: AnyParams, set_index: in
             previous = current
             report(progress, n, source.units)
     return tally.result(source_index, set_index)
+
+
+def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyParams, set_index: int,
+                      progress: Progress | None) -> TaskResult:
+    rule = rule_of(params)
+    costs = [c for c in replay_file(source.repo, source.path, source.commits, {rule: params}, progress)
+             if c.rule == rule]
+    sizes: Counter[int] = Counter(t for c in costs for t in c.chunk_tokens)
+    return TaskResult(source_index, set_index, tuple((c.commit, c.tokens_to_embed) for c in costs),
+                      sum(c.chunks_to_embed for c in costs), tuple(sorted(sizes.items())), None, None, None,
+                      sum(c.locality_violations for c in costs), sum(c.phase_shift_regions for c in costs))
 
 
 def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,
