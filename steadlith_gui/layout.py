@@ -20,6 +20,7 @@ from .widgets.link_map import LinkMap
 from .widgets.message_bar import MessageBar
 from .widgets.overview_map import OverviewMap
 from .widgets.params_panel import ParamsPanel
+from .widgets.sweep_view import SweepView
 
 AREA = Qt.DockWidgetArea
 
@@ -41,7 +42,7 @@ PREFERRED_SIZE = (1500, 950)
 COMPACT_BELOW = (1600, 900)
 #: Room left for the window manager's frame and title bar, unknown before the window is shown.
 FRAME_ALLOWANCE = (8, 32)
-DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock")
+DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "sweep_dock")
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -184,5 +185,8 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     w.chunk_table = w.table.view
     w.table_dock = add_dock(w, "Chunks", "chunkTableDock", w.table, AREA.RightDockWidgetArea)
     _standard_docks(w)
+    w.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
+    w.sweep_dock = add_dock(w, "Sweep", "sweepDock", w.sweep_view, AREA.BottomDockWidgetArea)
+    w.sweep_dock.hide()
     w.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
     w.setDockNestingEnabled(True)

@@ -38,6 +38,7 @@ from .presenter import ResultPresenter
 from .recent import RecentFilesMenu
 from .session import SIDES, THEME_CHOICES, Session
 from .settings import AppSettings
+from .sweep_dock import SweepDock
 from .theme import ThemeController, resolve
 from .worker import Jobs
 from .workspace_controller import WorkspaceController
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
+        self.sweep_ctl = SweepDock(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)

@@ -66,17 +66,19 @@ def _entry(text: str) -> tuple[str, list[str]]:
     return name, [v for v in items if v]
 
 
-def _base_rules(bases: Mapping[str, AnyParams], set_rule: str | None) -> list[str]:
+def _base_rules(base: AnyParams | None, set_rule: str | None) -> list[str]:
     if set_rule is not None:
         return [set_rule]
-    return list(bases) or [TTTD_RULE]
+    return [rule_of(base)] if base is not None else [TTTD_RULE]
 
 
 def build_grid(entries: Sequence[str], *, assignments: Iterable[str] = (),
-               base: AnyParams | None = None) -> Grid:
+               base: AnyParams | None = None, bases: Mapping[str, AnyParams] | None = None) -> Grid:
     """The grid of `--grid` `entries` over `base` (a preset) changed by `assignments`
-    (`--set NAME=VALUE`). A `--set` that no rule of the sweep takes is a ParameterError
-    (the base is wrong, nothing could run); everything wrong in the grid is skipped."""
+    (`--set NAME=VALUE`). `bases` gives a start per rule instead (the window's current
+    parameters of each rule); without `boundary_rule` in the grid, the first one's rule
+    is swept. A `--set` that no rule of the sweep takes is a ParameterError (the base is
+    wrong, nothing could run); everything wrong in the grid is skipped."""
     skipped: list[str] = []
     dims: list[tuple[str, list]] = []
     for text in entries:
@@ -95,7 +97,9 @@ def build_grid(entries: Sequence[str], *, assignments: Iterable[str] = (),
     set_rule = fixed.pop(RULE_FIELD, None)
     if rules_dim is not None and set_rule is not None:
         raise ParameterError("--set", "boundary_rule is swept by --grid here; --set it or grid it, not both")
-    bases = {rule_of(base): base} if base is not None else {}
+    if bases:
+        base = base if base is not None else next(iter(bases.values()))
+    bases = {**(bases or {}), **({rule_of(base): base} if base is not None else {})}
 
     checked: list[tuple[str, list]] = []
     for name, values in dims:
@@ -110,7 +114,7 @@ def build_grid(entries: Sequence[str], *, assignments: Iterable[str] = (),
     rules = next((values for name, values in checked if name == RULE_FIELD), None)
     if rules_dim is not None and rules is None:
         return Grid((), tuple(skipped), 0)  # every rule named was unknown: nothing to run
-    sweep_rules = rules if rules is not None else _base_rules(bases, set_rule)
+    sweep_rules = rules if rules is not None else _base_rules(base, set_rule)
     for name in fixed:
         if not any(name in RULE_FIELDS[r] for r in sweep_rules):
             raise ParameterError(name, f"--set: not a field of {' or '.join(sweep_rules)}")

@@ -65,3 +65,14 @@ def test_the_base_is_the_preset_of_its_rule_changed_by_set():
 def test_a_set_field_no_rule_of_the_sweep_has_is_an_error_not_a_skip():
     with pytest.raises(ParameterError, match="horizon"):
         build_grid(["min_tokens=32,64"], assignments=["horizon=100"])
+
+
+def test_each_rule_starts_from_its_own_base():
+    from steadlith_core.rules import parse_assignments
+
+    tttd = parse_assignments(["window_words=10"])
+    lmx2 = parse_assignments(["boundary_rule=lmx2-v1", "horizon=140"])
+    grid = build_grid(["boundary_rule=tttd-v1,lmx2-v1", "max_tokens=400"], bases={"tttd-v1": tttd, "lmx2-v1": lmx2})
+    assert grid.sets[0].params.window_words == 10 and grid.sets[1].params.horizon == 140
+    only_first = build_grid(["max_tokens=400,500"], bases={"lmx2-v1": lmx2, "tttd-v1": tttd})
+    assert {s.rule for s in only_first.sets} == {"lmx2-v1"}
