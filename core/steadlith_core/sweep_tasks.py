@@ -14,6 +14,7 @@ and in-memory versions carry their text.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence, Union
@@ -21,7 +22,9 @@ from typing import Sequence, Union
 from .analysis import Analysis
 from .audit import replay_file
 from .chunks import AnyParams, Chunking
-from .compare import Comparison
+from .compare import Comparison, compare
+from .diff import word_diff
+from .pipeline import LRU
 from .progress import Progress, report
 from .rules import rule_of
 
@@ -150,22 +153,47 @@ class _Tally:
                           self.paragraph, self.sentence, self.interior, self.violations, self.regions)
 
 
+class _WordDiffs:
+    """The word diffs of the pairs this process has replayed, shared by its tasks.
+
+    A pair's word diff does not depend on the parameters, and it is about half of a
+    commit's work: without this, a grid of 48 sets would diff every pair 48 times. Keyed
+    by the two texts (exact, no hash to trust); bounded; locked, for a Dask worker with
+    several threads."""
+
+    def __init__(self, size: int = 8192):
+        self._cache = LRU(size)
+        self._lock = threading.Lock()
+
+    def compare(self, a: Chunking, b: Chunking) -> Comparison:
+        with self._lock:
+            ops = self._cache.data.get((a.text, b.text))
+        if ops is None:
+            ops = word_diff(a.words, b.words)
+            with self._lock:
+                self._cache.get((a.text, b.text), lambda: ops)
+        return compare(a, b, baseline=False, ops=ops)
+
+
+_DIFFS = _WordDiffs()
+
+
 def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
              progress: Progress | None = None) -> TaskResult:
     """Replay `source` under `params`. `progress(done, total)` counts its units."""
     if isinstance(source, RepoFileSource):
         return _replay_repo_file(source, source_index, params, set_index, progress)
-    analysis = Analysis(max_documents=4, pause_gc=True)  # one task's own caches: nothing shared between tasks
+    analysis = Analysis(max_documents=4, pause_gc=True)  # the task's own chunk caches; diffs are shared
     tally = _Tally()
     if isinstance(source, PairsSource):
         for n, (key, a, b) in enumerate(source.pairs):
-            tally.add(key, analysis.compare(analysis.chunk(a, params), analysis.chunk(b, params), baseline=False))
+            tally.add(key, _DIFFS.compare(analysis.chunk(a, params), analysis.chunk(b, params)))
             report(progress, n + 1, source.units)
     else:
         previous = analysis.chunk(source.versions[0], params) if source.versions else None
         for n in range(1, len(source.versions)):
             current = analysis.chunk(source.versions[n], params)
-            tally.add(source.keys[n], analysis.compare(previous, current, baseline=False))
+            tally.add(source.keys[n], _DIFFS.compare(previous, current))
             previous = current
             report(progress, n, source.units)
     return tally.result(source_index, set_index)

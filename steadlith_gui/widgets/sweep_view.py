@@ -68,7 +68,7 @@ class SweepView(QWidget):
         self.plot.setLabel("bottom", "mean chunk size (tokens)")
         self.plot.setLabel("left", "tokens re-embedded")
         self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.legend = self.plot.addLegend(offset=(-8, 8), labelTextColor=theme.text)
+        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextColor=theme.text)  # bottom right: large chunks for few tokens, rarely reached
         self.front_line = pg.PlotDataItem(pen=pg.mkPen(theme.text, width=1.5, style=Qt.PenStyle.DashLine),
                                           name="Pareto front")
         self.plot.addItem(self.front_line)
