@@ -111,7 +111,9 @@ def sweep_svg(rows: Sequence[SetRow]) -> str:
         return _H - _PAD - (y - y0) / (y1 - y0) * (_H - 2 * _PAD)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
-           f'role="img" aria-label="tokens re-embedded against mean chunk size, one point per parameter set">',
+           f'role="img" aria-label="tokens re-embedded against mean chunk size, one point per parameter set" '
+           f'font-family="sans-serif">',
+           f'<rect width="{_W}" height="{_H}" fill="#ffffff"/>',  # readable on a dark page too
            f'<rect x="{_PAD}" y="{_PAD}" width="{_W - 2 * _PAD}" height="{_H - 2 * _PAD}" fill="none" stroke="#999"/>']
     for i in range(5):
         gx, gy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
@@ -136,8 +138,9 @@ def sweep_svg(rows: Sequence[SetRow]) -> str:
     legend_y = _PAD - 18
     for i, rule in enumerate(sorted({r.boundary_rule for r in points})):
         x = _PAD + i * 130
-        out.append(f'<circle cx="{x + 5}" cy="{legend_y}" r="5" fill="{rule_colour(rule)}"/>'
-                   f'<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(rule)}</text>')
+        marker = (f'<rect x="{x}" y="{legend_y - 4.5}" width="9" height="9" fill="{rule_colour(rule)}"/>'
+                  if rule == "lmx2-v1" else f'<circle cx="{x + 5}" cy="{legend_y}" r="5" fill="{rule_colour(rule)}"/>')
+        out.append(f'{marker}<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(rule)}</text>')
     out.append(f'<text x="{_W - _PAD}" y="{legend_y + 4}" font-size="12" text-anchor="end">ringed, dashed: '
                'Pareto front</text>')
     out.append("</svg>")
