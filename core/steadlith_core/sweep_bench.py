@@ -61,6 +61,13 @@ def bench_plan(commits: int, chars: int, files: int = 1) -> SweepPlan:
     return SweepPlan(sources, grid.sets, grid.skipped)
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (pool workers and
+    Dask worker processes count once they are joined)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _timed(plan: SweepPlan, executor: Executor) -> tuple[float, tuple]:
     start = time.perf_counter()
     rows = SweepRun(plan).execute(executor).rows()
@@ -74,18 +81,22 @@ def run_sweep_bench(commits: int, chars: int, *, dask: bool = True, files: int =
         f"{len(plan.task_keys())} tasks; load average before {os.getloadavg()[0]:.2f}")
     figures: dict = {"sets": len(plan.sets), "commits": commits, "chars": chars, "files": files,
                      "load_before": os.getloadavg()}
+    cpu = _cpu()
     one, rows = _timed(plan, process_pool(1))
-    say(f"1 process            {one:7.1f} s")
+    cpu_one, cpu = _cpu() - cpu, _cpu()
+    say(f"1 process            {one:7.1f} s wall  {cpu_one:7.1f} s CPU")
     two, rows2 = _timed(plan, process_pool(2))
-    say(f"pool, 2 jobs         {two:7.1f} s   {one / two:.2f}x faster than 1 process")
-    figures.update(one=one, pool2=two, same_pool=rows2 == rows)
+    cpu_two, cpu = _cpu() - cpu, _cpu()
+    say(f"pool, 2 jobs         {two:7.1f} s wall  {cpu_two:7.1f} s CPU   {one / two:.2f}x faster than 1 process")
+    figures.update(one=one, pool2=two, cpu_one=cpu_one, cpu_pool2=cpu_two, same_pool=rows2 == rows)
     if dask:
         from .sweep_dask import dask_executor, local_cluster
 
         with local_cluster(2) as client:
             took, rows3 = _timed(plan, dask_executor(client))
-        say(f"Dask, 2 workers      {took:7.1f} s   {took / two:.2f}x the pool's time")
-        figures.update(dask2=took, same_dask=rows3 == rows)
+        cpu_dask = _cpu() - cpu  # with the cluster's start and stop
+        say(f"Dask, 2 workers      {took:7.1f} s wall  {cpu_dask:7.1f} s CPU   {took / two:.2f}x the pool's time")
+        figures.update(dask2=took, cpu_dask2=cpu_dask, same_dask=rows3 == rows)
     figures["load_after"] = os.getloadavg()
     per_task = one / len(plan.task_keys())
     say(f"results identical across executors: {figures['same_pool'] and figures.get('same_dask', True)}; "
