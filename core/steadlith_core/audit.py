@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 import pygit2
@@ -30,19 +31,18 @@ from pygit2.enums import DiffFind, DeltaStatus
 
 from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
 from .chunks import AnyParams, Chunking
-from .compare import Comparison, compare
+from .compare import ChurnSummary, compare
 from .diff import word_diff
 from .errors import LoadError, ParameterError
 from .gitrepo import (MODE_LINK, MODE_SUBMODULE, MODE_TREE, GitError, Repo, decode_blob, first_parent_walk,
                       open_repository, path_before, repo_name, resolve_commit, subject_of)
 from .lmx2_params import BOUNDARY_RULES
-from .pathglob import path_matcher
-from .pipeline import LRU, Pipeline
+from .pathglob import DEFAULT_PATHS, path_matcher
+from .pipeline import Pipeline
 from .progress import Cancelled, Progress, report
 from .rules import check_rule, default_params, rule_of
 
 SCHEMA = "steadlith-audit/1"
-DEFAULT_PATHS = ("**/*.md",)
 ADDED, MODIFIED, RENAMED, DELETED = "added", "modified", "renamed", "deleted"
 
 
@@ -112,7 +112,7 @@ class RuleTotals:
     @staticmethod
     def of(rule: str, costs: Iterable[FileCost]) -> "RuleTotals":
         costs = [c for c in costs if c.rule == rule]
-        sizes = np.fromiter((t for c in costs for t in c.chunk_tokens), dtype=np.int64)
+        sizes = np.array([t for c in costs for t in c.chunk_tokens], dtype=np.int64)
         tokens = sum(c.tokens for c in costs)
         to_embed = sum(c.tokens_to_embed for c in costs)
         return RuleTotals(
@@ -251,46 +251,91 @@ def baseline_names(params: Mapping[str, AnyParams]) -> dict[str, str]:
 # -- the replay engine --------------------------------------------------------------------------
 
 
+class _Version:
+    """One blob: its text (or why it has none), its chunking per params hash and its
+    baseline per window. Everything the replay computes about a blob lives here, so the
+    cache below forgets a blob's results all at once."""
+
+    __slots__ = ("text", "error", "chunkings", "fixed")
+
+    def __init__(self, text: str | None, error: LoadError | None):
+        self.text, self.error = text, error
+        self.chunkings: dict[str, Chunking] = {}
+        self.fixed: dict[tuple[int, str], FixedChunking] = {}
+
+
+class _VersionCache:
+    """Blob versions, least recently used first out, bounded by the characters of text
+    they hold: the chunkings of a version take about 32 bytes per character
+    (loader.MEMORY_PER_INPUT_BYTE), so 8 M characters keep the cache near 256 MiB
+    whatever the size of the files. A file's previous version is almost always the
+    most recent one seen for its path, so a small cache already answers every "before"."""
+
+    def __init__(self, max_chars: int = 8_000_000):
+        self.max_chars = max_chars
+        self._data: OrderedDict[pygit2.Oid, _Version] = OrderedDict()
+        self._chars = 0
+
+    def get(self, blob_id: pygit2.Oid, make: Callable[[], _Version]) -> _Version:
+        version = self._data.get(blob_id)
+        if version is not None:
+            self._data.move_to_end(blob_id)
+            return version
+        version = self._data[blob_id] = make()
+        self._chars += len(version.text or "")
+        while self._chars > self.max_chars and len(self._data) > 1:
+            _, old = self._data.popitem(last=False)
+            self._chars -= len(old.text or "")
+        return version
+
+
 class _Replayer:
     """Chunks blobs once per parameter set and turns a (before, after) pair of blobs into
     FileCosts. Not thread-safe: one per replay."""
 
-    def __init__(self, repo: pygit2.Repository, params: Mapping[str, AnyParams], cache_size: int = 64):
+    def __init__(self, repo: pygit2.Repository, params: Mapping[str, AnyParams]):
         self.repo = repo
         self.params = dict(params)
         self.baseline_of = baseline_names(self.params)
-        self.pipeline = Pipeline(4)
-        self._texts = LRU(cache_size)
-        self._chunkings = LRU(cache_size * max(1, len(self.params)))
-        self._fixed = LRU(cache_size)
+        self.pipeline = Pipeline(2)
+        self._versions = _VersionCache()
+
+    def _version(self, blob_id: pygit2.Oid, origin: str) -> _Version:
+        def read() -> _Version:
+            try:
+                return _Version(decode_blob(self.repo[blob_id], origin), None)
+            except LoadError as e:
+                return _Version(None, e)
+
+        return self._versions.get(blob_id, read)
 
     def text(self, blob_id: pygit2.Oid, origin: str) -> str:
-        """The blob's text, or LoadError (cached too: a binary blob is refused once)."""
-        value = self._texts.get(blob_id, lambda: self._decode(blob_id, origin))
-        if isinstance(value, LoadError):
-            raise value
-        return value
-
-    def _decode(self, blob_id: pygit2.Oid, origin: str) -> str | LoadError:
-        try:
-            return decode_blob(self.repo[blob_id], origin)
-        except LoadError as e:
-            return e
+        """The blob's text, or LoadError (remembered too: a binary blob is refused once)."""
+        version = self._version(blob_id, origin)
+        if version.error is not None:
+            raise version.error
+        return version.text
 
     def chunking(self, blob_id: pygit2.Oid, text: str, rule: str) -> Chunking:
         p = self.params[rule]
-        return self._chunkings.get((blob_id, p.params_hash), lambda: self.pipeline.chunk(text, p))
+        cache = self._version(blob_id, "").chunkings
+        if p.params_hash not in cache:
+            cache[p.params_hash] = self.pipeline.chunk(text, p)
+        return cache[p.params_hash]
 
     def fixed(self, blob_id: pygit2.Oid, chunking: Chunking) -> FixedChunking:
-        key = (blob_id, chunking.params.max_tokens, chunking.params.token_counter)
-        return self._fixed.get(key, lambda: baseline_for(chunking))
+        key = (chunking.params.max_tokens, chunking.params.token_counter)
+        cache = self._version(blob_id, "").fixed
+        if key not in cache:
+            cache[key] = baseline_for(chunking)
+        return cache[key]
 
     def costs(self, commit: str, status: str, old_path: Optional[str], old_id: Optional[pygit2.Oid],
               new_path: str, new_id: Optional[pygit2.Oid], short: str) -> tuple[list[FileCost], list[Skipped]]:
         """FileCosts of one changed file under every rule and baseline, or why it was skipped."""
         skipped: list[Skipped] = []
         if status == DELETED or new_id is None:
-            return [_deleted(commit, new_path, name) for name in self._names()], skipped
+            return [_deleted(commit, new_path, name) for name in self.names()], skipped
         try:
             new_text = self.text(new_id, f"{new_path} @ {short}")
         except LoadError as e:
@@ -319,7 +364,7 @@ class _Replayer:
             if ops is None:  # the word diff does not depend on the rule
                 ops = word_diff(a.words, b.words)
             c = compare(a, b, ops=ops, fixed=(self.fixed(old_id, a), self.fixed(new_id, b)))
-            out.append(_from_comparison(commit, new_path, old_path, status, rule, c, b.chunks))
+            out.append(_from_summary(commit, new_path, old_path, status, rule, c.summary, b.chunks))
             name = self.baseline_of[rule]
             if name not in seen_baselines and c.baseline is not None:
                 seen_baselines.add(name)
@@ -327,7 +372,8 @@ class _Replayer:
                                          self.fixed(new_id, b).chunks))
         return out, skipped
 
-    def _names(self) -> list[str]:
+    def names(self) -> list[str]:
+        """The rules, then each distinct baseline: the order costs are recorded in."""
         names = list(self.params)
         for rule in self.params:
             if self.baseline_of[rule] not in names:
@@ -347,12 +393,8 @@ def _added(commit: str, path: str, rule: str, chunks) -> FileCost:
                     len(sizes))
 
 
-def _from_comparison(commit: str, path: str, old_path: Optional[str], status: str, rule: str, c: Comparison,
-                     chunks) -> FileCost:
-    return _from_summary(commit, path, old_path, status, rule, c.summary, chunks)
-
-
-def _from_summary(commit: str, path: str, old_path: Optional[str], status: str, rule: str, s, chunks) -> FileCost:
+def _from_summary(commit: str, path: str, old_path: Optional[str], status: str, rule: str, s: ChurnSummary,
+                  chunks) -> FileCost:
     return FileCost(commit, path, rule, s.tokens_to_embed, s.chunks_to_embed, s.reused_token_ratio,
                     s.phase_shift_regions, s.violations, tuple(c.tokens for c in chunks), status,
                     old_path or path, s.tokens_b, s.chunks_b)
@@ -443,7 +485,7 @@ def audit(repo: Repo, paths: Sequence[str] = DEFAULT_PATHS, revs: str | None = N
         if not keep_partial:
             raise
         partial = True
-    names = engine._names()
+    names = engine.names()
     all_files = [f for c in done for f in c.files]
     return AuditResult(
         repo=repo_name(r), paths=tuple(paths), rules=tuple(names),
@@ -478,7 +520,7 @@ def _replay_commit(engine: _Replayer, repo: pygit2.Repository, commit: pygit2.Co
         f, s = engine.costs(cid, status, old.path if old_id is not None else None, old_id, new.path, new.id, short)
         files.extend(f)
         skipped.extend(s)
-    names = engine._names()
+    names = engine.names()
     return CommitCost(cid, short, subject_of(commit), commit.author.name, int(commit.commit_time),
                       str(commit.parent_ids[0]) if commit.parent_ids else None, tuple(files), tuple(skipped),
                       {name: RuleTotals.of(name, files) for name in names})

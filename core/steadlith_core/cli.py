@@ -12,6 +12,7 @@ import signal
 import sys
 from typing import Sequence
 
+from . import bench_git, cli_audit
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
@@ -117,16 +118,42 @@ def format_diagnostics(result: Chunking) -> str:
     return "\n".join(lines)
 
 
+def read_document(arg: str) -> tuple[str, str]:
+    """(text, name to show) of a document argument: a file, or PATH@REV (a file at a
+    revision of its repository; see revision_path for the rule), titled `path @ short — subject`."""
+    if "@" in arg and not os.path.isfile(arg):
+        from .gitrepo import read_text_at
+        from .revision_path import parse_revision_arg
+
+        ref = parse_revision_arg(arg)
+        if ref is not None:
+            return read_text_at(ref), ref.title()
+    return load_text(arg), arg
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     params = _params(args)
-    result = _analysis().chunk(load_text(args.file), params)
+    if len(args.file) > 1 or _is_batch_arg(args.file[0]):
+        from .cli_batch import run_batch
+
+        return run_batch(args.file, params, args.format, args.jobs)
+    text, name = read_document(args.file[0])
+    result = _analysis().chunk(text, params)
     if args.format == "json":
         sys.stdout.write(to_json_text(chunking_to_json(result)))
     elif args.format == "jsonl":
         sys.stdout.write(chunks_jsonl(result))
     else:
-        print(format_chunking(result, visible(args.file)))  # a name stays on its line
+        print(format_chunking(result, visible(name)))  # a name stays on its line
     return 0
+
+
+def _is_batch_arg(arg: str) -> bool:
+    if os.path.isfile(arg):  # the common case, without importing git support
+        return False
+    from .batch import is_batch_arg
+
+    return is_batch_arg(arg)
 
 
 def cmd_params(args: argparse.Namespace) -> int:
@@ -189,15 +216,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.rules is not None:
         return _compare_rules(args)
     params = _params(args)
-    text_a, text_b = load_text(args.a), load_text(args.b)
+    (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
     analysis = _analysis()
     result = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params))
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
-        write_text_atomic(args.html, render_report(result, args.a, args.b))
+        write_text_atomic(args.html, render_report(result, name_a, name_b))
     if args.format == "json":
         sys.stdout.write(to_json_text(comparison_json(result, args.a, args.b)))
     else:
-        print(format_comparison(result, visible(args.a), visible(args.b)))  # names stay on their lines
+        print(format_comparison(result, visible(name_a), visible(name_b)))  # names stay on their lines
     return 1 if args.fail_on_violation and not result.locality_held else 0
 
 
@@ -211,15 +238,15 @@ def _compare_rules(args: argparse.Namespace) -> int:
                                              f"{', '.join(rules)}")
         bases[rule_of(base)] = base
     params = parse_rule_assignments(args.assignments, rules, bases)
-    text_a, text_b = load_text(args.a), load_text(args.b)
+    (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
     comparisons = _analysis().compare_rules(text_a, text_b, params)
     if args.html is not None:  # before any output, as for one rule
         first = next(iter(comparisons.values()))
-        write_text_atomic(args.html, render_report(first, args.a, args.b, rules=comparisons))
+        write_text_atomic(args.html, render_report(first, name_a, name_b, rules=comparisons))
     if args.format == "json":
         sys.stdout.write(to_json_text(rules_comparison_json(comparisons, args.a, args.b)))
     else:
-        print(format_rules(comparisons, args.a, args.b))
+        print(format_rules(comparisons, name_a, name_b))
     failed = any(not c.locality_held for c in comparisons.values())
     return 1 if args.fail_on_violation and failed else 0
 
@@ -248,7 +275,7 @@ def _compare_chunkers(args: argparse.Namespace) -> int:
     if not rules and (args.assignments or args.preset):
         raise ParameterError("--set", "no boundary rule to apply it to: add --chunker rules or --chunker RULE")
     counter = params[0].token_counter if params else "chars4/1"
-    text_a, text_b = load_text(args.a), load_text(args.b)
+    (text_a, _), (text_b, _) = read_document(args.a), read_document(args.b)
     analysis = _analysis()
     target = None
     if args.match_size:
@@ -398,9 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("chunk", help="chunk a UTF-8 file and list its chunks")
-    p.add_argument("file")
+    p = sub.add_parser("chunk", help="chunk a UTF-8 file (or many: files, directories, globs) and list its chunks")
+    p.add_argument("file", nargs="+", metavar="FILE",
+                   help="a file; PATH@REV (the file at a git revision: hash, branch, tag, HEAD~3); several files, a "
+                        "directory or a quoted glob ('docs/**/*.md'), or REPO@REV:GLOB (files of a revision), "
+                        "which chunk in batch: text gives one line a file, jsonl every chunk with its path")
     _add_params_options(p, ("text", "json", "jsonl"))
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="worker processes for a batch (default: the number of cores; 1 chunks in this process)")
     p.set_defaults(func=cmd_chunk)
 
     p = sub.add_parser("params", help="show canonical parameters and the params hash")
@@ -409,8 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "compare", help="compare two versions: reused, shifted, edited chunks, phase shifts, locality check")
-    p.add_argument("a", help="the old version (UTF-8 file)")
-    p.add_argument("b", help="the new version (UTF-8 file)")
+    p.add_argument("a", help="the old version (UTF-8 file, or PATH@REV: the file at a git revision)")
+    p.add_argument("b", help="the new version (UTF-8 file, or PATH@REV)")
     _add_params_options(p)
     p.add_argument("--rules", metavar="RULE,RULE",
                    help="compare under each of these boundary rules (tttd-v1,lmx2-v1) side by side, with the "
@@ -450,6 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_sweep.add_parser(sub)
+    cli_audit.add_parser(sub)
+    bench_git.add_parser(sub)
     return parser
 
 
@@ -547,8 +581,8 @@ def _documents_of(args: argparse.Namespace) -> list[tuple[str, int]]:
     """The documents a command reads, with their sizes (0 when unknown): what an
     out-of-memory message names."""
     out = []
-    for key in ("file", "a", "b"):
-        path = getattr(args, key, None)
+    paths = [*(getattr(args, "file", None) or [])[:1], getattr(args, "a", None), getattr(args, "b", None)]
+    for path in paths:
         if path:
             try:
                 size = os.stat(path).st_size

@@ -59,7 +59,20 @@ class RevisionRef:
         return f"{self.path} @ {self.short} — {self.subject}" if self.subject else f"{self.path} @ {self.short}"
 
     def to_dict(self) -> dict[str, str]:
+        """What a workspace stores: repository, path and full commit id."""
         return {"repo": self.repo, "path": self.path, "commit": self.commit}
+
+    @staticmethod
+    def from_dict(data: dict) -> "RevisionRef":
+        """A stored reference checked against its repository again (it may have moved or
+        lost the commit since): GitError when it no longer resolves."""
+        try:
+            repo, path, commit = data["repo"], data["path"], data["commit"]
+        except (KeyError, TypeError):
+            raise GitError(f"a revision needs repo, path and commit, got {data!r}"[:300]) from None
+        if not all(isinstance(x, str) for x in (repo, path, commit)):
+            raise GitError("a revision's repo, path and commit are strings")
+        return resolve_revision(repo, path, commit)
 
 
 @dataclass(frozen=True)
@@ -67,7 +80,8 @@ class CommitInfo:
     """A commit that changed a file, as file_log lists it. `path` is the file's path at
     that commit (it differs from the path asked for when the file was renamed later);
     `parent` is the first parent (None for a root commit); `when` is the commit time in
-    seconds since the epoch."""
+    seconds since the epoch; `parent_path` is the file's path in the first parent (the
+    old name when this commit renamed it), None when this commit added it."""
 
     commit: str
     short: str
@@ -76,6 +90,7 @@ class CommitInfo:
     when: int
     parent: Optional[str]
     path: str
+    parent_path: Optional[str] = None
 
 
 # -- repositories and revisions ------------------------------------------------------------
@@ -230,9 +245,18 @@ def path_before(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> tu
     return None, True
 
 
-def commit_info(commit: pygit2.Commit, path: str) -> CommitInfo:
+def commit_info(commit: pygit2.Commit, path: str, parent_path: Optional[str] = None) -> CommitInfo:
     return CommitInfo(str(commit.id), commit.short_id, subject_of(commit), commit.author.name, int(commit.commit_time),
-                      str(commit.parent_ids[0]) if commit.parent_ids else None, path)
+                      str(commit.parent_ids[0]) if commit.parent_ids else None, path, parent_path)
+
+
+def parent_ref(repo: Repo, info: CommitInfo) -> Optional[RevisionRef]:
+    """The file as it was just before `info`'s commit (its first parent, under its old
+    name if the commit renamed it): the "A" of that commit's change. None when the
+    commit added the file."""
+    if info.parent is None or info.parent_path is None:
+        return None
+    return resolve_revision(repo, info.parent_path, info.parent)
 
 
 def file_log(repo: Repo, path: str, max_commits: int | None = None, rev: str = "HEAD") -> list[CommitInfo]:
@@ -254,6 +278,6 @@ def file_log(repo: Repo, path: str, max_commits: int | None = None, rev: str = "
             break
         before, changed = path_before(r, commit, current)
         if changed:
-            out.append(commit_info(commit, current))
+            out.append(commit_info(commit, current, before))
         current = before
     return out

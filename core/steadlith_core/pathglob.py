@@ -2,8 +2,9 @@
 
 `*` and `?` stay inside one path component, `**/` matches any number of directories
 (none included), `[...]` is a character class. A pattern without `/` matches the file
-name in any directory (`*.md` is every markdown file); with `/` it matches the whole
-path from the repository's root (`docs/*.md` is docs' own files only). Python 3.11's
+name in any directory (`*.md` is every markdown file, `README.md` every README.md); with
+`/` it matches the whole path from the repository's root (`docs/*.md` is docs' own
+files only, `/README.md` the top-level README alone). Python 3.11's
 fnmatch lets `*` cross `/`, and pathlib's match has no `**`; hence this small translator.
 """
 
@@ -14,13 +15,17 @@ from typing import Callable, Iterable
 
 from .errors import ParameterError
 
+DEFAULT_PATHS = ("**/*.md",)  # what an audit reads unless told: every markdown file
+
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """The compiled regular expression of one pattern (see the module's rules)."""
     if not pattern or not pattern.strip():
         raise ParameterError("--paths", "empty path pattern")
-    pattern = pattern.replace("\\", "/").lstrip("/")
-    if "/" not in pattern:
+    pattern = pattern.replace("\\", "/")
+    if pattern.startswith("/"):  # anchored at the repository's root
+        pattern = pattern.lstrip("/")
+    elif "/" not in pattern:
         pattern = "**/" + pattern
     out, i, n = [], 0, len(pattern)
     while i < n:

@@ -208,3 +208,23 @@ def test_json_and_csv_carry_every_file_cost(history):
     text = to_csv(r)
     assert text.splitlines()[0].startswith("commit,short,when,author,subject,path")
     assert len(text.splitlines()) == 1 + len(csv_rows(r))
+
+
+def test_the_cache_is_bounded_and_never_changes_a_figure(history, monkeypatch):
+    """Versions are forgotten oldest first once their text passes the bound (a large
+    history cannot hold every chunking in memory), and a replay that keeps almost
+    nothing gives the same figures as one that keeps everything."""
+    from steadlith_core import audit as audit_module
+
+    cache = audit_module._VersionCache(max_chars=10)
+    made = []
+
+    def version(text):
+        made.append(text)
+        return audit_module._Version(text, None)
+
+    for key, text in [("a", "123456"), ("b", "abcdef"), ("a", "123456")]:
+        cache.get(key, lambda t=text: version(t))
+    assert made == ["123456", "abcdef", "123456"]  # "a" was forgotten when "b" came in
+    monkeypatch.setattr(audit_module._VersionCache.__init__, "__defaults__", (1,))
+    assert audit(str(history.root)).to_dict() == history.result.to_dict()

@@ -108,7 +108,7 @@ ERRORS = {
     "missing file": (["chunk", "{tmp}/missing.txt"], "missing.txt"),
     "binary file": (["chunk", "{tmp}/binary.bin"], "binary"),
     "invalid UTF-8": (["chunk", "{tmp}/latin1.txt"], "UTF-8"),
-    "directory": (["chunk", "{tmp}"], "director"),
+    "directory": (["compare", "{tmp}", "{tmp}/good.txt"], "director"),  # `chunk DIR` chunks its files (batch)
     "not an integer": (["chunk", "{tmp}/good.txt", "--set", "max_tokens=abc"], "max_tokens"),
     "unknown parameter": (["chunk", "{tmp}/good.txt", "--set", "nosuch=1"], "nosuch"),
     "min above max": (["chunk", "{tmp}/good.txt", "--set", "min_tokens=600"], "600"),

@@ -16,6 +16,7 @@ from steadlith_core.pathglob import path_matcher
     ("docs/*.md", ["docs/a.md"], ["docs/x/a.md", "a.md", "other/docs/a.md"]),
     ("docs/**/*.md", ["docs/a.md", "docs/x/y/a.md"], ["a.md", "src/docs/a.md"]),
     ("README.md", ["README.md", "sub/README.md"], ["README.mdx", "xREADME.md"]),
+    ("/README.md", ["README.md"], ["sub/README.md"]),
     ("ch[0-9]?.md", ["ch01.md", "book/ch9a.md"], ["ch.md", "chx1.md"]),
     ("[!a]*.md", ["b.md"], ["a.md"]),
 ])

@@ -11,7 +11,7 @@ import pytest
 
 from git_history import SUBMODULE, History
 from steadlith_core.examples import tool_library_example
-from steadlith_core.gitrepo import (GitError, RevisionRef, file_log, open_repository, read_text_at,
+from steadlith_core.gitrepo import (GitError, RevisionRef, file_log, open_repository, parent_ref, read_text_at,
                                     resolve_revision)
 from steadlith_core.revision_path import parse_revision_arg
 
@@ -63,6 +63,10 @@ def test_file_log_lists_changing_commits_newest_first_following_the_rename(histo
     log = file_log(str(history.root), "docs/notes.md")
     assert [(c.commit, c.path) for c in log] == [(history.c3, "docs/notes.md"), (history.c1, "notes.md")]
     assert log[0].parent == history.c2 and log[1].parent is None
+    assert (log[0].parent_path, log[1].parent_path) == ("notes.md", None)
+    before = parent_ref(str(history.root), log[0])  # what a click on the rename loads into A
+    assert (before.path, before.commit, read_text_at(before)) == ("notes.md", history.c2, NOTES_1)
+    assert parent_ref(str(history.root), log[1]) is None
     assert log[0].subject == "Move the notes under docs" and log[0].author == "Tess Ter"
     assert log[0].when > log[1].when
     guide = file_log(str(history.root), "docs/guide.md")
@@ -135,3 +139,17 @@ def test_path_at_an_unknown_revision_is_an_error_not_a_missing_file(history):
         parse_revision_arg(arg)
     with pytest.raises(GitError, match="no such path in that revision"):
         parse_revision_arg(str(history.root / "docs" / "nothing.md") + "@HEAD")
+
+
+def test_a_stored_revision_reopens_and_a_stale_one_says_why(history, tmp_path):
+    """What a workspace keeps (repository, path, commit) reopens the same text; a
+    reference whose commit is gone, or a malformed one, is a GitError, not a traceback."""
+    ref = resolve_revision(str(history.root), "docs/guide.md", "v1")
+    again = RevisionRef.from_dict(ref.to_dict())
+    assert again == ref and read_text_at(again) == TEXT_B
+    with pytest.raises(GitError, match="unknown revision '0{40}'"):
+        RevisionRef.from_dict({**ref.to_dict(), "commit": "0" * 40})
+    with pytest.raises(GitError, match="needs repo, path and commit"):
+        RevisionRef.from_dict({"repo": ref.repo})
+    with pytest.raises(GitError, match="not a git repository"):
+        RevisionRef.from_dict({**ref.to_dict(), "repo": str(tmp_path)})

@@ -1,0 +1,32 @@
+"""`steadlith bench-git`: the generated history is what the audit benchmark claims (N
+commits on one line, documents of the asked size, each later commit an edit of one or
+two of them), and both benchmarks run end to end on small sizes (timings not asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from steadlith_core.audit import audit
+from steadlith_core.bench_git import build_history, prose_sources
+from steadlith_core.cli import main
+from steadlith_core.gitrepo import first_parent_walk
+
+
+def test_the_generated_history_has_the_asked_shape(tmp_path):
+    repo = build_history(str(tmp_path / "h"), commits=12, documents=3, size=4000, texts=prose_sources(None))
+    commits = list(first_parent_walk(repo, repo.head.peel()))
+    assert len(commits) == 12 and all(len(c.parents) <= 1 for c in commits)
+    docs = [e for e in repo[commits[0].tree["docs"].id]]
+    assert len(docs) == 3 and all(3500 < repo[e.id].size < 8000 for e in docs)
+    result = audit(str(tmp_path / "h"), params_by_rule={"tttd-v1": None})
+    per_commit = [sum(1 for f in c.files if f.rule == "tttd-v1") for c in result.commits]
+    assert per_commit[0] == 3 and all(n in (1, 2) for n in per_commit[1:])
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize("argv", [["audit", "--commits", "4", "--documents", "2", "--doc-kb", "2"],
+                                  ["batch", "--files", "6", "--sample", "2", "--jobs", "2"]])
+def test_both_benchmarks_run_and_print_their_figures(capsys, argv):
+    assert main(["bench-git", *argv]) == 0
+    out = capsys.readouterr().out
+    assert ("audit      both rules" in out) if argv[0] == "audit" else ("x faster in one command" in out)
