@@ -48,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="change the base of every set (applied to each rule that has the field); repeatable")
     names = [n for presets in RULE_PRESETS.values() for n in presets]
     p.add_argument("--preset", metavar="NAME", help=f"base of its rule's sets ({', '.join(names)})")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help=f"processes to run tasks on (default: the cores this process may use, {default_jobs()} here)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on a Dask cluster (tcp://host:8786; needs steadlith-core[dask] here and on "
