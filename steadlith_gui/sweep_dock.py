@@ -1,5 +1,5 @@
-"""The Sweep dock's controller: runs a sweep over the two documents shown, off the GUI
-thread with progress and Cancel (jobs.ProgressJob), shows the sets in the scatter, and
+"""The Sweep dock's controller: runs a sweep over the two documents shown or the git
+history of B's file, off the GUI thread with progress and Cancel (jobs.ProgressJob), shows the sets in the scatter, and
 applies a clicked set's parameters to the panes through the session."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from .jobs import ProgressJob
 from .session import Session
-from .sweep_state import SweepState, sweep_pair
+from .sweep_state import HISTORY, SweepState, sweep_pair
 from .widgets.sweep_view import SweepView
 
 
@@ -23,6 +23,7 @@ class SweepDock(QObject):
         self.state = SweepState()
         self.view: SweepView = window.sweep_view
         self.view.set_grid_text(self.state.grid_text)
+        self.view.set_source(self.state.source)
         self.view.set_status(self.state.summary())
         self.job = ProgressJob(self)
         self.view.run_requested.connect(self.run)
@@ -35,15 +36,25 @@ class SweepDock(QObject):
 
     def run(self) -> None:
         self.state.grid_text = self.view.grid_text()
-        texts = [self.session.current_text(side) for side in ("A", "B")]
+        self.state.source = self.view.source()
+        bases = self.session.params_by_rule
         try:
-            plan = self.state.plan_for_pair(*texts, self.session.params_by_rule)
+            if self.state.source == HISTORY:
+                # reading the history can take a while: it is planned in the job, not here
+                self.state.grid_for(bases)
+                path = self.session.identity("B")[1]
+                work = lambda progress: sweep_pair(self.state.plan_for_history(path, bases), progress)  # noqa: E731
+                what = "the history of B's file"
+            else:
+                plan = self.state.plan_for_pair(*(self.session.current_text(side) for side in ("A", "B")), bases)
+                work = lambda progress: sweep_pair(plan, progress)  # noqa: E731
+                what = f"{len(plan.sets)} sets over A → B"
         except ValueError as e:  # ParameterError is one too: one line a reason
             self.view.set_status(f"Nothing to run:\n{e}")
             return
         self.view.set_running(True)
-        self.view.set_status(f"Sweeping {len(plan.sets)} sets over A → B…")
-        self.job.start(lambda progress: sweep_pair(plan, progress))
+        self.view.set_status(f"Sweeping {what}…")
+        self.job.start(work)
 
     def _show(self, outcome) -> None:
         self.view.set_running(False)

@@ -7,14 +7,22 @@ the Parameters dock holds), so a point clicked and applied changes only those fi
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from steadlith_core.errors import SteadlithError
+from steadlith_core.gitrepo import open_repository
 from steadlith_core.sweep_format import rule_colour
+from steadlith_core.sweep_git import repo_sources
 from steadlith_core.sweep_grid import ParamSet, build_grid
 from steadlith_core.sweep_results import SetRow
 from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
 from steadlith_core.sweep_tasks import PairsSource
+
+#: What a sweep replays: the two documents shown, or the git history of B's file.
+PAIR, HISTORY = "pair", "history"
+SOURCE_TITLES = {PAIR: "the pair shown (A → B)", HISTORY: "the git history of B's file"}
 
 DEFAULT_GRID = ("boundary_rule=tttd-v1,lmx2-v1", "min_tokens=32,64,96", "max_tokens=256,384,512")
 
@@ -22,6 +30,11 @@ DEFAULT_GRID = ("boundary_rule=tttd-v1,lmx2-v1", "min_tokens=32,64,96", "max_tok
 def parse_grid_text(text: str) -> list[str]:
     """One grid entry a line (or `;`-separated), blank ones dropped."""
     return [entry.strip() for line in text.splitlines() for entry in line.split(";") if entry.strip()]
+
+
+def _literal(path: str) -> str:
+    """`path` as a pattern matching only itself (`[`, `*`, `?` in a file name)."""
+    return "".join(f"[{c}]" if c in "[]*?" else c for c in path)
 
 
 @dataclass(frozen=True)
@@ -32,7 +45,8 @@ class SweepOutcome:
 
 
 def sweep_pair(plan: SweepPlan, progress=None) -> SweepOutcome:
-    """Run the plan here (a pair of documents is a few milliseconds a set); progress per set."""
+    """Run the plan in this thread (a pair is milliseconds a set; a file's history seconds,
+    which the dock runs off the GUI thread); progress per task."""
     run = SweepRun(plan).execute(in_process, progress)
     return SweepOutcome(run.rows(), plan.sets, plan.skipped)
 
@@ -40,15 +54,37 @@ def sweep_pair(plan: SweepPlan, progress=None) -> SweepOutcome:
 class SweepState:
     def __init__(self) -> None:
         self.grid_text = "\n".join(DEFAULT_GRID)
+        self.source = PAIR
         self.outcome: SweepOutcome | None = None
+
+    def grid_for(self, bases: Mapping[str, Any]):
+        grid = build_grid(parse_grid_text(self.grid_text), bases=bases)
+        if not grid.sets:
+            raise ValueError("\n".join(grid.skipped) or "the grid is empty: give entries such as min_tokens=32,64")
+        return grid
 
     def plan_for_pair(self, text_a: str, text_b: str, bases: Mapping[str, Any]) -> SweepPlan:
         """The plan over the two documents shown; nothing runnable raises ValueError with
         the reasons, one a line."""
-        grid = build_grid(parse_grid_text(self.grid_text), bases=bases)
-        if not grid.sets:
-            raise ValueError("\n".join(grid.skipped) or "the grid is empty: give entries such as min_tokens=32,64")
+        grid = self.grid_for(bases)
         return SweepPlan((PairsSource("A → B", (("A → B", text_a, text_b),)),), grid.sets, grid.skipped)
+
+    def plan_for_history(self, path: str | None, bases: Mapping[str, Any]) -> SweepPlan:
+        """The plan over the first-parent history of the file at `path` in the repository
+        holding it (its renames followed); ValueError says why there is none."""
+        grid = self.grid_for(bases)
+        if not path:
+            raise ValueError("B is not a file on disk: open a file of a git repository in B")
+        try:
+            repo = open_repository(path)
+            root = os.path.realpath(repo.workdir or os.path.dirname(repo.path.rstrip("/")))
+            rel = os.path.relpath(os.path.realpath(path), root).replace(os.sep, "/")
+            sources = repo_sources(root, ["/" + _literal(rel)])
+        except SteadlithError as e:
+            raise ValueError(str(e)) from None
+        if not sources:
+            raise ValueError(f"no commit of {root} changed {rel} (is it committed?)")
+        return SweepPlan(sources, grid.sets, grid.skipped)
 
     def set_outcome(self, outcome: SweepOutcome | None) -> None:
         self.outcome = outcome
@@ -89,7 +125,7 @@ class SweepState:
 
     def summary(self) -> str:
         if self.outcome is None:
-            return "Run a sweep over the two documents shown: the grid's sets, both rules."
+            return "Run a sweep over the pair shown or the history of B's file: the grid's sets, both rules."
         front = len(self.front())
         text = f"{len(self.rows)} sets, {front} on the Pareto front (ringed)."
         if self.outcome.skipped:

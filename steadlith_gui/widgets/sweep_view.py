@@ -11,11 +11,12 @@ from typing import Sequence
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
 from steadlith_core.sweep_results import SetRow
 
 from ..palette import Theme
+from ..sweep_state import SOURCE_TITLES
 
 #: Marker per rule: shape as well as colour, so the rules stay apart without colour.
 RULE_SYMBOLS = {"tttd-v1": "o", "lmx2-v1": "s"}
@@ -41,6 +42,12 @@ class SweepView(QWidget):
         self.grid_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 10)
         v.addWidget(self.grid_edit)
         row = QHBoxLayout()
+        row.addWidget(QLabel("Over"))
+        self.source_box = QComboBox()
+        self.source_box.setObjectName("sweepSource")
+        for key, title in SOURCE_TITLES.items():
+            self.source_box.addItem(title, key)
+        row.addWidget(self.source_box)
         self.run_button = QPushButton("Run sweep")
         self.run_button.clicked.connect(self.run_requested.emit)
         self.cancel_button = QPushButton("Cancel")
@@ -77,6 +84,12 @@ class SweepView(QWidget):
         self.plot.addItem(self.scatter)
         v.addWidget(self.plot, 1)
         self._legend_rules: list[str] = []
+
+    def source(self) -> str:
+        return self.source_box.currentData()
+
+    def set_source(self, key: str) -> None:
+        self.source_box.setCurrentIndex(max(0, self.source_box.findData(key)))
 
     def set_grid_text(self, text: str) -> None:
         self.grid_edit.setPlainText(text)

@@ -94,3 +94,56 @@ def test_a_grid_with_nothing_runnable_says_why_and_runs_nothing(qtbot, window):
     status = window.sweep_view.status.text()
     assert status.startswith("Nothing to run") and "'abc'" in status
     assert not window.sweep_ctl.job.running and window.sweep_view.run_button.isEnabled()
+
+
+def commit_versions(root, name, versions):
+    """A repository at `root` whose commits write `versions` of `name` in turn."""
+    import pygit2
+
+    repo = pygit2.init_repository(str(root), initial_head="main")
+    parents = []
+    for n, text in enumerate(versions):
+        (root / name).write_text(text, encoding="utf-8")
+        repo.index.add(name)
+        repo.index.write()
+        sig = pygit2.Signature("Tess Ter", "tess@example.invalid", 1_700_000_000 + 60 * n, 0)
+        parents = [repo.create_commit("refs/heads/main", sig, sig, f"v{n}", repo.index.write_tree(), parents)]
+    return repo
+
+
+def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
+    from gui_helpers import load_files
+    from steadlith_core.sweep_git import repo_sources
+    from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+    from steadlith_gui.sweep_state import HISTORY
+
+    versions = synthetic_history(6, 5000, seed=41).versions
+    commit_versions(tmp_path, "guide.md", versions)
+    old = tmp_path / "old.md"
+    old.write_text(versions[0], encoding="utf-8")
+    load_files(qtbot, window, str(old), str(tmp_path / "guide.md"))
+    window.sweep_dock.show()
+    window.sweep_view.set_grid_text(GRID)
+    window.sweep_view.set_source(HISTORY)
+    run(qtbot, window)
+    state = SweepState()
+    state.grid_text = GRID
+    plan = SweepPlan(repo_sources(str(tmp_path), ["/guide.md"]), state.grid_for(window.session.params_by_rule).sets)
+    expected = SweepRun(plan).execute(in_process).rows()
+    assert [r.units for r in expected] == [7] * 8  # the commit that added it, and six edits
+    shown = {int(s.data()): (s.pos().x(), s.pos().y()) for s in window.sweep_view.scatter.points()}
+    assert shown == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
+
+
+def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp_path):
+    from gui_helpers import load_files
+    from steadlith_gui.sweep_state import HISTORY
+
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("Some text. More text.\n", encoding="utf-8")
+    load_files(qtbot, window, str(tmp_path / "a.md"), str(tmp_path / "b.md"))
+    window.sweep_dock.show()
+    window.sweep_view.set_source(HISTORY)
+    with qtbot.waitSignal(window.sweep_ctl.job.failed, timeout=20_000):
+        window.sweep_view.run_button.click()
+    assert "not a git repository" in window.sweep_view.status.text()
