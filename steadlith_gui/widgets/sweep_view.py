@@ -58,7 +58,8 @@ class SweepView(QWidget):
         self.progress.setVisible(False)
         row.addWidget(self.run_button)
         row.addWidget(self.cancel_button)
-        row.addWidget(self.progress, 1)
+        row.addWidget(self.progress, 3)
+        row.addStretch(1)  # while the bar is hidden, the controls keep their own width
         v.addLayout(row)
         self.status = QLabel("")
         self.status.setObjectName("sweepStatus")
