@@ -21,6 +21,7 @@ from .widgets.link_map import LinkMap
 from .widgets.message_bar import MessageBar
 from .widgets.overview_map import OverviewMap
 from .widgets.params_panel import ParamsPanel
+from .widgets.sweep_view import SweepView
 
 AREA = Qt.DockWidgetArea
 
@@ -42,7 +43,7 @@ PREFERRED_SIZE = (1500, 950)
 COMPACT_BELOW = (1600, 900)
 #: Room left for the window manager's frame and title bar, unknown before the window is shown.
 FRAME_ALLOWANCE = (8, 32)
-DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock")
+DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock")
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -188,5 +189,8 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     w.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
     w.history_dock = add_dock(w, "History  (file in A)", "historyDock", w.history, AREA.BottomDockWidgetArea)
     w.history_dock.hide()
+    w.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
+    w.sweep_dock = add_dock(w, "Sweep", "sweepDock", w.sweep_view, AREA.BottomDockWidgetArea)
+    w.sweep_dock.hide()
     w.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
     w.setDockNestingEnabled(True)

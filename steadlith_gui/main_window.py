@@ -41,6 +41,7 @@ from .recent import RecentFilesMenu
 from .revision_open import RevisionOpener
 from .session import SIDES, THEME_CHOICES, Session
 from .settings import AppSettings
+from .sweep_dock import SweepDock
 from .theme import ThemeController, resolve
 from .worker import Jobs
 from .workspace_controller import WorkspaceController
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self.external_ctl = ExternalController(self, s)
         self.history_ctl = HistoryController(self, s)
         self.revisions = RevisionOpener(self)
+        self.sweep_ctl = SweepDock(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)

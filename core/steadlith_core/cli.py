@@ -27,6 +27,7 @@ from .loader import load_text, out_of_memory_message
 from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
 from .rules import parse_assignments, parse_rule_assignments, parse_rules, rule_of
+from . import cli_sweep
 
 PROG = "steadlith"
 
@@ -486,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also time the installed peer chunkers (chonkie, semchunk, semantic-text-splitter)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
+    cli_sweep.add_parser(sub)
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     return parser

@@ -1,0 +1,229 @@
+"""The unit of work of a sweep: one source (a document's history, or a batch of file
+pairs) replayed under one parameter set, and the figures that come out of it.
+
+A task is plain data and a pure function of it, so any executor can run it: the calling
+process, a process pool, a Dask worker. What a task returns is made of integers only
+(tokens, counts, a size histogram), so merging results is exact and the merged figures
+are the same bytes whatever order the tasks finished in.
+
+Sources travel to a worker once, not with every task (see sweep_run and sweep_dask):
+a task names its source by index. A repository file's history is named by repository
+path, file path and commit ids, and read on the worker (audit.replay_file); file pairs
+and in-memory versions carry their text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from .analysis import Analysis
+from .audit import replay_file
+from .chunks import AnyParams, Chunking
+from .compare import Comparison, compare
+from .diff import word_diff
+from .pipeline import LRU
+from .progress import Progress, report
+from .rules import rule_of
+
+
+@dataclass(frozen=True)
+class PairsSource:
+    """Version pairs replayed independently: `(unit key, old text, new text)` each.
+
+    The unit key is what per-unit figures (mean, p95) are counted by: a pair's number."""
+
+    name: str
+    pairs: tuple[tuple[str, str, str], ...]
+
+    @property
+    def units(self) -> int:
+        return len(self.pairs)
+
+    def size(self) -> int:
+        return sum(len(a) + len(b) for _, a, b in self.pairs)
+
+
+@dataclass(frozen=True)
+class VersionsSource:
+    """One document's history as its successive versions (oldest first); each version
+    after the first is a unit, keyed by `keys[i]` (a commit id, a version number)."""
+
+    name: str
+    versions: tuple[str, ...]
+    keys: tuple[str, ...]
+
+    @property
+    def units(self) -> int:
+        return max(0, len(self.versions) - 1)
+
+    def size(self) -> int:
+        return sum(len(v) for v in self.versions)
+
+
+@dataclass(frozen=True)
+class RepoFileSource:
+    """One file's history in a git repository: the commits (oldest first) that changed it,
+    its path at the newest of them. Workers open `repo` themselves (a path they can see:
+    a shared file system or their own clone), so a task carries ids, not blobs."""
+
+    repo: str
+    path: str
+    commits: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    @property
+    def units(self) -> int:
+        return len(self.commits)
+
+
+Source = Union[PairsSource, VersionsSource, RepoFileSource]
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The figures of one (source, parameter set) task; integers only, so they add up
+    exactly. `units` gives (unit key, tokens to re-embed) per pair or commit;
+    `size_counts` (chunk tokens, how many chunks) over every new version's chunks. The
+    cut classes are None for a repository history (its replay does not report them)."""
+
+    source: int
+    set: int
+    units: tuple[tuple[str, int], ...]
+    chunks_to_embed: int
+    size_counts: tuple[tuple[int, int], ...]
+    paragraph_cuts: int | None
+    sentence_cuts: int | None
+    interior_cuts: int | None
+    violations: int
+    phase_shift_regions: int
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.source, self.set)
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "set": self.set, "units": [list(u) for u in self.units],
+                "chunks_to_embed": self.chunks_to_embed, "size_counts": [list(s) for s in self.size_counts],
+                "paragraph_cuts": self.paragraph_cuts, "sentence_cuts": self.sentence_cuts,
+                "interior_cuts": self.interior_cuts, "violations": self.violations,
+                "phase_shift_regions": self.phase_shift_regions}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TaskResult":
+        return cls(int(d["source"]), int(d["set"]), tuple((str(k), int(v)) for k, v in d["units"]),
+                   int(d["chunks_to_embed"]), tuple((int(t), int(n)) for t, n in d["size_counts"]),
+                   _count(d["paragraph_cuts"]), _count(d["sentence_cuts"]), _count(d["interior_cuts"]),
+                   int(d["violations"]), int(d["phase_shift_regions"]))
+
+
+def _count(value: object) -> int | None:
+    return None if value is None else int(value)  # type: ignore[arg-type]
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.units: list[tuple[str, int]] = []
+        self.sizes: Counter[int] = Counter()
+        self.chunks_to_embed = self.paragraph = self.sentence = self.interior = 0
+        self.violations = self.regions = 0
+
+    def add(self, key: str, c: Comparison) -> None:
+        s = c.summary
+        self.units.append((key, s.tokens_to_embed))
+        self.chunks_to_embed += s.chunks_to_embed
+        self.violations += s.violations
+        self.regions += s.phase_shift_regions
+        self._cuts(c.b)
+
+    def _cuts(self, b: Chunking) -> None:
+        self.sizes.update(ch.tokens for ch in b.chunks)
+        d = b.diagnostics
+        self.paragraph += d.paragraph_boundaries
+        self.sentence += d.sentence_boundaries
+        self.interior += d.paragraph_boundaries + d.sentence_boundaries + d.word_boundaries
+
+    def result(self, source: int, set_index: int) -> TaskResult:
+        return TaskResult(source, set_index, tuple(self.units), self.chunks_to_embed, tuple(sorted(self.sizes.items())),
+                          self.paragraph, self.sentence, self.interior, self.violations, self.regions)
+
+
+class _WordDiffs:
+    """The word diffs of the pairs this process has replayed, shared by its tasks.
+
+    A pair's word diff does not depend on the parameters, and it is about half of a
+    commit's work: without this, a grid of 48 sets would diff every pair 48 times. Keyed
+    by the two texts (exact, no hash to trust); bounded; locked, for a Dask worker with
+    several threads."""
+
+    def __init__(self, size: int = 8192):
+        self._cache = LRU(size)
+        self._lock = threading.Lock()
+
+    def compare(self, a: Chunking, b: Chunking) -> Comparison:
+        with self._lock:
+            ops = self._cache.data.get((a.text, b.text))
+        if ops is None:
+            ops = word_diff(a.words, b.words)
+            with self._lock:
+                self._cache.get((a.text, b.text), lambda: ops)
+        return compare(a, b, baseline=False, ops=ops)
+
+
+_DIFFS = _WordDiffs()
+
+
+def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
+             progress: Progress | None = None) -> TaskResult:
+    """Replay `source` under `params`. `progress(done, total)` counts its units."""
+    if isinstance(source, RepoFileSource):
+        return _replay_repo_file(source, source_index, params, set_index, progress)
+    analysis = Analysis(max_documents=4, pause_gc=True)  # the task's own chunk caches; diffs are shared
+    tally = _Tally()
+    if isinstance(source, PairsSource):
+        for n, (key, a, b) in enumerate(source.pairs):
+            tally.add(key, _DIFFS.compare(analysis.chunk(a, params), analysis.chunk(b, params)))
+            report(progress, n + 1, source.units)
+    else:
+        previous = analysis.chunk(source.versions[0], params) if source.versions else None
+        for n in range(1, len(source.versions)):
+            current = analysis.chunk(source.versions[n], params)
+            tally.add(source.keys[n], _DIFFS.compare(previous, current))
+            previous = current
+            report(progress, n, source.units)
+    return tally.result(source_index, set_index)
+
+
+def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyParams, set_index: int,
+                      progress: Progress | None) -> TaskResult:
+    rule = rule_of(params)
+    costs = [c for c in replay_file(source.repo, source.path, source.commits, {rule: params}, progress)
+             if c.rule == rule]
+    sizes: Counter[int] = Counter(t for c in costs for t in c.chunk_tokens)
+    return TaskResult(source_index, set_index, tuple((c.commit, c.tokens_to_embed) for c in costs),
+                      sum(c.chunks_to_embed for c in costs), tuple(sorted(sizes.items())), None, None, None,
+                      sum(c.locality_violations for c in costs), sum(c.phase_shift_regions for c in costs))
+
+
+def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,
+                name: str = "pairs") -> tuple[PairsSource, ...]:
+    """Pairs cut into batches of about `chars_per_task` characters, in order: a pair of
+    small files takes milliseconds, and a task should run long enough (seconds) that
+    shipping it costs little beside it."""
+    batches: list[PairsSource] = []
+    current: list[tuple[str, str, str]] = []
+    size = 0
+    for pair in pairs:
+        current.append(pair)
+        size += len(pair[1]) + len(pair[2])
+        if size >= chars_per_task:
+            batches.append(PairsSource(f"{name} {len(batches) + 1}", tuple(current)))
+            current, size = [], 0
+    if current:
+        batches.append(PairsSource(f"{name} {len(batches) + 1}", tuple(current)))
+    return tuple(batches)

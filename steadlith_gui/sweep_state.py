@@ -1,0 +1,138 @@
+"""The Sweep dock's state, without Qt: the grid as typed, the plan it makes over the
+documents shown, the last result, and what the scatter shows of it.
+
+The sets vary the grid's fields over the window's own parameters of each rule (what
+the Parameters dock holds), so a point clicked and applied changes only those fields.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from steadlith_core.errors import SteadlithError
+from steadlith_core.gitrepo import open_repository
+from steadlith_core.sweep_format import rule_colour
+from steadlith_core.sweep_git import repo_sources
+from steadlith_core.sweep_grid import ParamSet, build_grid
+from steadlith_core.sweep_results import SetRow
+from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep_tasks import PairsSource
+
+#: What a sweep replays: the two documents shown, or the git history of B's file.
+PAIR, HISTORY = "pair", "history"
+SOURCE_TITLES = {PAIR: "the pair shown (A → B)", HISTORY: "the git history of B's file"}
+
+DEFAULT_GRID = ("boundary_rule=tttd-v1,lmx2-v1", "min_tokens=32,64,96", "max_tokens=256,384,512")
+
+
+def parse_grid_text(text: str) -> list[str]:
+    """One grid entry a line (or `;`-separated), blank ones dropped."""
+    return [entry.strip() for line in text.splitlines() for entry in line.split(";") if entry.strip()]
+
+
+def _literal(path: str) -> str:
+    """`path` as a pattern matching only itself (`[`, `*`, `?` in a file name)."""
+    return "".join(f"[{c}]" if c in "[]*?" else c for c in path)
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    rows: tuple[SetRow, ...]
+    sets: tuple[ParamSet, ...]
+    skipped: tuple[str, ...]
+
+
+def sweep_pair(plan: SweepPlan, progress=None) -> SweepOutcome:
+    """Run the plan in this thread (a pair is milliseconds a set; a file's history seconds,
+    which the dock runs off the GUI thread); progress per task."""
+    run = SweepRun(plan).execute(in_process, progress)
+    return SweepOutcome(run.rows(), plan.sets, plan.skipped)
+
+
+class SweepState:
+    def __init__(self) -> None:
+        self.grid_text = "\n".join(DEFAULT_GRID)
+        self.source = PAIR
+        self.outcome: SweepOutcome | None = None
+
+    def grid_for(self, bases: Mapping[str, Any]):
+        grid = build_grid(parse_grid_text(self.grid_text), bases=bases)
+        if not grid.sets:
+            raise ValueError("\n".join(grid.skipped) or "the grid is empty: give entries such as min_tokens=32,64")
+        return grid
+
+    def plan_for_pair(self, text_a: str, text_b: str, bases: Mapping[str, Any]) -> SweepPlan:
+        """The plan over the two documents shown; nothing runnable raises ValueError with
+        the reasons, one a line."""
+        grid = self.grid_for(bases)
+        return SweepPlan((PairsSource("A → B", (("A → B", text_a, text_b),)),), grid.sets, grid.skipped)
+
+    def plan_for_history(self, path: str | None, bases: Mapping[str, Any]) -> SweepPlan:
+        """The plan over the first-parent history of the file at `path` in the repository
+        holding it (its renames followed); ValueError says why there is none."""
+        grid = self.grid_for(bases)
+        if not path:
+            raise ValueError("B is not a file on disk: open a file of a git repository in B")
+        try:
+            repo = open_repository(path)
+            root = os.path.realpath(repo.workdir or os.path.dirname(repo.path.rstrip("/")))
+            rel = os.path.relpath(os.path.realpath(path), root).replace(os.sep, "/")
+            sources = repo_sources(root, ["/" + _literal(rel)])
+        except SteadlithError as e:
+            raise ValueError(str(e)) from None
+        if not sources:
+            raise ValueError(f"no commit of {root} changed {rel} (is it committed?)")
+        return SweepPlan(sources, grid.sets, grid.skipped)
+
+    def set_outcome(self, outcome: SweepOutcome | None) -> None:
+        self.outcome = outcome
+
+    @property
+    def rows(self) -> tuple[SetRow, ...]:
+        return self.outcome.rows if self.outcome is not None else ()
+
+    def row(self, set_index: int) -> SetRow | None:
+        return next((r for r in self.rows if r.set == set_index), None)
+
+    def params_of(self, set_index: int) -> Any:
+        assert self.outcome is not None
+        return self.outcome.sets[set_index].params
+
+    def front(self) -> list[SetRow]:
+        """The front's points by mean chunk size: the line the scatter draws."""
+        return sorted((r for r in self.rows if r.pareto), key=lambda r: r.mean_chunk_tokens)
+
+    def rules(self) -> list[str]:
+        return sorted({r.boundary_rule for r in self.rows})
+
+    @staticmethod
+    def colour(rule: str) -> str:
+        return rule_colour(rule)
+
+    @staticmethod
+    def tooltip(row: SetRow) -> str:
+        lines = [row.label + ("  (Pareto front)" if row.pareto else ""),
+                 f"tokens re-embedded {row.tokens_to_embed}",
+                 f"mean chunk {row.mean_chunk_tokens:.1f} tokens, p90 {row.p90_chunk_tokens}"]
+        if row.paragraph_cut_share is not None and row.sentence_cut_share is not None:
+            lines.append(f"cuts at paragraph ends {row.paragraph_cut_share:.0%}, sentence ends "
+                         f"{row.sentence_cut_share:.0%}")
+        lines.append(f"locality violations {row.violations}")
+        lines.append("click to apply these parameters")
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        if self.outcome is None:
+            return "Run a sweep over the pair shown or the history of B's file: the grid's sets, both rules."
+        front = len(self.front())
+        text = f"{len(self.rows)} sets, {front} on the Pareto front (ringed)."
+        if self.outcome.skipped:
+            text += f" {len(self.outcome.skipped)} skipped: " + "; ".join(self.outcome.skipped[:3])
+        return text
+
+    @staticmethod
+    def points(rows: Sequence[SetRow]) -> list[tuple[float, float]]:
+        """(mean chunk size, tokens re-embedded) per row: the scatter's axes."""
+        return [(r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in rows]

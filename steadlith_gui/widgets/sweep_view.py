@@ -1,0 +1,157 @@
+"""The Sweep dock's widget: the grid, Run / Cancel with progress, and a scatter of the
+sets (tokens re-embedded against mean chunk size; colour and shape by rule; the Pareto
+front ringed and joined). Hovering a point shows its parameters; clicking asks for
+them to be applied. It renders what it is given and decides nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy,
+                               QVBoxLayout, QWidget)
+from steadlith_core.sweep_results import SetRow
+
+from ..palette import Theme
+from ..sweep_state import SOURCE_TITLES
+
+#: Marker per rule: shape as well as colour, so the rules stay apart without colour.
+RULE_SYMBOLS = {"tttd-v1": "o", "lmx2-v1": "s"}
+
+
+class SweepView(QWidget):
+    run_requested = Signal()
+    cancel_requested = Signal()
+    point_clicked = Signal(int)  # the set's index
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("sweepView")
+        self._theme = theme
+        self._tips: dict[int, str] = {}
+        v = QVBoxLayout(self)
+        v.setContentsMargins(6, 4, 6, 4)
+        hint = QLabel("Grid, one entry a line (NAME=V1,V2,…); each field goes to the rules that have it:")
+        hint.setWordWrap(True)
+        v.addWidget(hint)
+        self.grid_edit = QPlainTextEdit()
+        self.grid_edit.setObjectName("sweepGrid")
+        self.grid_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 10)
+        v.addWidget(self.grid_edit)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Over"))
+        self.source_box = QComboBox()
+        self.source_box.setObjectName("sweepSource")
+        for key, title in SOURCE_TITLES.items():
+            self.source_box.addItem(title, key)
+        row.addWidget(self.source_box)
+        self.run_button = QPushButton("Run sweep")
+        self.run_button.clicked.connect(self.run_requested.emit)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_requested.emit)
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v / %m sets")
+        self.progress.setVisible(False)
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress, 3)
+        row.addStretch(1)  # while the bar is hidden, the controls keep their own width
+        v.addLayout(row)
+        self.status = QLabel("")
+        self.status.setObjectName("sweepStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # skipped entries quote what was typed
+        v.addWidget(self.status)
+        self.plot = pg.PlotWidget(background=theme.base)
+        self.plot.setObjectName("sweepPlot")
+        for axis in ("bottom", "left"):
+            self.plot.getAxis(axis).setPen(pg.mkPen(theme.mid))
+            self.plot.getAxis(axis).setTextPen(pg.mkPen(theme.text))
+        self.plot.setMinimumHeight(180)
+        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.plot.setLabel("bottom", "mean chunk size (tokens)")
+        self.plot.setLabel("left", "tokens re-embedded")
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextColor=theme.text)  # bottom right: large chunks for few tokens, rarely reached
+        self.front_line = pg.PlotDataItem(pen=pg.mkPen(theme.text, width=1.5, style=Qt.PenStyle.DashLine),
+                                          name="Pareto front")
+        self.plot.addItem(self.front_line)
+        self.scatter = pg.ScatterPlotItem(hoverable=True, tip=self._tip, hoverSize=14)
+        self.scatter.sigClicked.connect(self._clicked)
+        self.plot.addItem(self.scatter)
+        v.addWidget(self.plot, 1)
+        self._legend_rules: list[str] = []
+
+    def source(self) -> str:
+        return self.source_box.currentData()
+
+    def set_source(self, key: str) -> None:
+        self.source_box.setCurrentIndex(max(0, self.source_box.findData(key)))
+
+    def set_grid_text(self, text: str) -> None:
+        self.grid_edit.setPlainText(text)
+
+    def grid_text(self) -> str:
+        return self.grid_edit.toPlainText()
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+        if running:
+            self.progress.setRange(0, 0)
+
+    def set_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)
+
+    def show_rows(self, rows: Sequence[SetRow], front: Sequence[SetRow], tips: dict[int, str],
+                  colours: dict[str, str]) -> None:
+        self._tips = dict(tips)
+        spots = []
+        for r in rows:
+            # the front's points ringed in the text colour, a little larger: a second channel beside the line
+            ring = (pg.mkPen(self._theme.text, width=2) if r.pareto
+                    else pg.mkPen(QColor(colours[r.boundary_rule]).darker(130)))
+            spots.append({"pos": (r.mean_chunk_tokens, float(r.tokens_to_embed)), "data": r.set,
+                          "size": 15 if r.pareto else 11,
+                          "symbol": RULE_SYMBOLS.get(r.boundary_rule, "t"), "brush": pg.mkBrush(colours[r.boundary_rule]),
+                          "pen": ring})
+        self.scatter.setData(spots)
+        self.front_line.setData([r.mean_chunk_tokens for r in front], [float(r.tokens_to_embed) for r in front])
+        self._show_legend(colours)
+        self.plot.autoRange()
+
+    def _show_legend(self, colours: dict[str, str]) -> None:
+        rules = sorted(colours)
+        if rules == self._legend_rules:
+            return
+        self.legend.clear()
+        self.legend.addItem(self.front_line, "Pareto front (ringed)")
+        for rule in rules:
+            sample = pg.ScatterPlotItem(symbol=RULE_SYMBOLS.get(rule, "t"), brush=pg.mkBrush(colours[rule]), size=10)
+            self.legend.addItem(sample, rule)
+        self._legend_rules = rules
+
+    def _tip(self, x: float, y: float, data: object) -> str:
+        return self._tips.get(int(data), "") if data is not None else ""  # type: ignore[arg-type]
+
+    def _clicked(self, _item, points, _event) -> None:
+        if len(points):
+            self.point_clicked.emit(int(points[0].data()))
+
+    def scene_pos_of(self, set_index: int):
+        """Where a set's point is drawn, in the plot widget's coordinates (for tests and
+        screenshots: the point a user would hover or click)."""
+        for spot in self.scatter.points():
+            if spot.data() == set_index:
+                scene = self.plot.plotItem.vb.mapViewToScene(spot.pos())
+                return self.plot.mapFromScene(scene)
+        return None

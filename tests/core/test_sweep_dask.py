@@ -1,0 +1,64 @@
+"""The sweep on a Dask cluster (a LocalCluster of two worker processes inside the test
+run): the same bytes as the process pool, and no result lost when a worker is killed."""
+
+import json
+import os
+import signal
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from steadlith_core.sweep_bench import synthetic_history  # noqa: E402
+from steadlith_core.sweep_dask import dask_executor  # noqa: E402
+from steadlith_core.sweep_format import sweep_json  # noqa: E402
+from steadlith_core.sweep_grid import build_grid  # noqa: E402
+from steadlith_core.sweep_run import SweepPlan, SweepRun, process_pool  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as c:
+        c.cluster_for_test = cluster
+        yield c
+
+
+@pytest.fixture(scope="module")
+def plan():
+    # tasks of a few tenths of a second: long enough to be running when a worker dies
+    sources = (synthetic_history(40, 12_000, seed=11), synthetic_history(40, 12_000, seed=12))
+    return SweepPlan(sources, build_grid(["boundary_rule=tttd-v1,lmx2-v1", "max_tokens=384,512"]).sets)
+
+
+def as_json(run: SweepRun) -> str:
+    return json.dumps(sweep_json(run.rows(), sources=[s.name for s in run.plan.sources], skipped=[],
+                                 done=run.done, total=run.total, unit="commit"))
+
+
+@pytest.fixture(scope="module")
+def pool_result(plan):
+    return as_json(SweepRun(plan).execute(process_pool(2)))
+
+
+def test_a_local_cluster_gives_the_pools_bytes(client, plan, pool_result):
+    run = SweepRun(plan).execute(dask_executor(client))
+    assert not run.partial
+    assert as_json(run) == pool_result
+
+
+def test_a_worker_killed_mid_run_loses_no_result(client, plan, pool_result):
+    cluster = client.cluster_for_test
+    killed = []
+
+    def kill_a_busy_worker(done, total):
+        if done == 1 and not killed:
+            busy = {address: keys for address, keys in client.processing().items() if keys}
+            nanny = next(n for n in cluster.workers.values() if n.worker_address in busy)
+            killed.append((nanny.pid, busy[nanny.worker_address]))
+            os.kill(nanny.pid, signal.SIGKILL)
+
+    run = SweepRun(plan).execute(dask_executor(client), kill_a_busy_worker)
+    assert killed and killed[0][1], "no task was running on the killed worker"
+    assert not run.partial
+    assert as_json(run) == pool_result

@@ -1,0 +1,149 @@
+"""The Sweep dock: a sweep over the pair shown, its points where the core's figures put
+them, the parameters under the mouse, a click applying them, Cancel, a bad grid."""
+
+from __future__ import annotations
+
+import threading
+
+from gui_helpers import load_texts
+from PySide6.QtCore import Qt
+from steadlith_core.sweep_bench import synthetic_history
+from steadlith_gui.sweep_state import SweepState, sweep_pair
+
+GRID = "boundary_rule=tttd-v1,lmx2-v1\nmin_tokens=32,64\nmax_tokens=256,512"
+
+
+def loaded(qtbot, window):
+    versions = synthetic_history(3, 6000, seed=31).versions
+    load_texts(qtbot, window, versions[0], versions[3])
+    window.sweep_dock.show()
+    window.sweep_view.set_grid_text(GRID)
+    return versions[0], versions[3]
+
+
+def run(qtbot, window):
+    with qtbot.waitSignal(window.sweep_ctl.finished, timeout=60_000):
+        window.sweep_view.run_button.click()
+
+
+def test_the_points_are_the_sweeps_sets_and_the_front_is_drawn(qtbot, window):
+    a, b = loaded(qtbot, window)
+    run(qtbot, window)
+    state = SweepState()
+    state.grid_text = GRID
+    expected = sweep_pair(state.plan_for_pair(a, b, window.session.params_by_rule)).rows
+    spots = window.sweep_view.scatter.points()
+    assert len(spots) == len(expected) == 8
+    by_set = {int(s.data()): (s.pos().x(), s.pos().y()) for s in spots}
+    assert by_set == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
+    front = [r for r in expected if r.pareto]
+    xs, ys = window.sweep_view.front_line.getData()
+    assert list(xs) == sorted(r.mean_chunk_tokens for r in front)
+    assert "on the Pareto front" in window.sweep_view.status.text()
+
+
+def test_hovering_a_point_shows_its_parameters_and_clicking_applies_them(qtbot, window):
+    loaded(qtbot, window)
+    run(qtbot, window)
+    view = window.sweep_view
+    target = next(r for r in window.sweep_ctl.state.rows if r.boundary_rule == "lmx2-v1")
+    assert window.session.rule == "tttd-v1"
+    qtbot.waitUntil(lambda: view.plot.viewport().height() > 100, timeout=5000)
+
+    def hovered() -> bool:  # the mouse comes from elsewhere, as a user's does, once the plot is laid out
+        qtbot.mouseMove(view.plot.viewport(), view.plot.viewport().rect().topLeft())
+        qtbot.mouseMove(view.plot.viewport(), view.scene_pos_of(target.set))
+        return target.label in view.plot.plotItem.vb.toolTip()
+
+    qtbot.waitUntil(hovered, timeout=5000)
+    pos = view.scene_pos_of(target.set)
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
+        qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    applied = window.sweep_ctl.state.params_of(target.set)
+    assert window.session.rule == "lmx2-v1" and window.session.params == applied
+    assert window.panes["B"].chunking.params == applied
+
+
+def test_cancel_stops_the_sweep_and_says_so(qtbot, window):
+    loaded(qtbot, window)
+    gate = threading.Event()
+    real = window.sweep_ctl.job.start
+
+    def held(fn):  # the first progress call waits until Cancel was pressed
+        def slow(progress):
+            def gated(done, total):
+                gate.wait(10)
+                progress(done, total)
+            return fn(gated)
+        return real(slow)
+
+    window.sweep_ctl.job.start = held
+    window.sweep_view.run_button.click()
+    assert window.sweep_view.cancel_button.isEnabled()
+    with qtbot.waitSignal(window.sweep_ctl.job.cancelled, timeout=20_000):
+        window.sweep_view.cancel_button.click()
+        gate.set()
+    assert "cancelled" in window.sweep_view.status.text()
+    assert window.sweep_view.run_button.isEnabled() and len(window.sweep_view.scatter.points()) == 0
+
+
+def test_a_grid_with_nothing_runnable_says_why_and_runs_nothing(qtbot, window):
+    loaded(qtbot, window)
+    window.sweep_view.set_grid_text("min_tokens=abc\nhorizon=7")
+    window.sweep_view.run_button.click()
+    status = window.sweep_view.status.text()
+    assert status.startswith("Nothing to run") and "'abc'" in status
+    assert not window.sweep_ctl.job.running and window.sweep_view.run_button.isEnabled()
+
+
+def commit_versions(root, name, versions):
+    """A repository at `root` whose commits write `versions` of `name` in turn."""
+    import pygit2
+
+    repo = pygit2.init_repository(str(root), initial_head="main")
+    parents = []
+    for n, text in enumerate(versions):
+        (root / name).write_text(text, encoding="utf-8")
+        repo.index.add(name)
+        repo.index.write()
+        sig = pygit2.Signature("Tess Ter", "tess@example.invalid", 1_700_000_000 + 60 * n, 0)
+        parents = [repo.create_commit("refs/heads/main", sig, sig, f"v{n}", repo.index.write_tree(), parents)]
+    return repo
+
+
+def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
+    from gui_helpers import load_files
+    from steadlith_core.sweep_git import repo_sources
+    from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+    from steadlith_gui.sweep_state import HISTORY
+
+    versions = synthetic_history(6, 5000, seed=41).versions
+    commit_versions(tmp_path, "guide.md", versions)
+    old = tmp_path / "old.md"
+    old.write_text(versions[0], encoding="utf-8")
+    load_files(qtbot, window, str(old), str(tmp_path / "guide.md"))
+    window.sweep_dock.show()
+    window.sweep_view.set_grid_text(GRID)
+    window.sweep_view.set_source(HISTORY)
+    run(qtbot, window)
+    state = SweepState()
+    state.grid_text = GRID
+    plan = SweepPlan(repo_sources(str(tmp_path), ["/guide.md"]), state.grid_for(window.session.params_by_rule).sets)
+    expected = SweepRun(plan).execute(in_process).rows()
+    assert [r.units for r in expected] == [7] * 8  # the commit that added it, and six edits
+    shown = {int(s.data()): (s.pos().x(), s.pos().y()) for s in window.sweep_view.scatter.points()}
+    assert shown == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
+
+
+def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp_path):
+    from gui_helpers import load_files
+    from steadlith_gui.sweep_state import HISTORY
+
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("Some text. More text.\n", encoding="utf-8")
+    load_files(qtbot, window, str(tmp_path / "a.md"), str(tmp_path / "b.md"))
+    window.sweep_dock.show()
+    window.sweep_view.set_source(HISTORY)
+    with qtbot.waitSignal(window.sweep_ctl.job.failed, timeout=20_000):
+        window.sweep_view.run_button.click()
+    assert "not a git repository" in window.sweep_view.status.text()
