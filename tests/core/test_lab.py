@@ -53,6 +53,40 @@ def test_incremental_equals_from_scratch_on_generated_prose_with_long_words():
         assert c.outcome(edit, stream) == c.outcome_from_scratch(edit, stream), (c.name, edit.describe())
 
 
+# tiny chunks, a wide fingerprint window and snapping: the scan must not resume in step
+# before fingerprints and snapping read only unchanged words again
+DENSE = {"tttd-v1": ChunkerParams(window_words=16, min_tokens=2, max_tokens=12, primary_mask=0x7, primary_remainder=0x7,
+                                  backup_mask=1, backup_remainder=1, snap_mode="paragraph-sentence/1",
+                                  snap_window_words=2),
+         "lmx2-v1": Lmx2Params(min_tokens=2, max_tokens=8, horizon=3, fill_horizon=2, key_tokens=3)}
+
+
+def test_incremental_equals_from_scratch_with_tiny_chunks_and_a_wide_window():
+    for c, edit, stream in _pairs(generate_prose(12_000, seed=6), DENSE, 150, seed=2):
+        assert c.outcome(edit, stream) == c.outcome_from_scratch(edit, stream), (c.name, edit.describe())
+
+
+SHORT_PARAGRAPHS = "Title\n\nOne.\n\nTwo words.\n\nA\nthird one here. And more!\n\n“Quoted.”\n\nLast\n"
+
+
+@pytest.mark.parametrize("kind", EDIT_KINDS)
+def test_the_edited_stream_is_right_at_every_seam_of_short_paragraphs(kind):
+    """One-word paragraphs put paragraph starts right at the seams of every re-scanned
+    piece: each edit at each position, against normalizing the edited text."""
+    from steadlith_core.chunks import compute_symbols
+    from steadlith_core.normalize import normalize
+
+    doc = LabDocument(SHORT_PARAGRAPHS)
+    for position in range(doc.n):
+        for seed in range(3):
+            edit = Edit(kind, position, 1 + seed, seed)
+            stream = EditedStream(doc, edit.splices(doc))
+            words = normalize(edit.apply(SHORT_PARAGRAPHS))
+            assert stream.para.tolist() == words.para.tolist(), edit
+            assert stream.symbols.tolist() == compute_symbols(words).tolist(), edit
+            assert [stream.word(k) for k in range(stream.n)] == list(words.texts), edit
+
+
 def test_the_edited_stream_is_the_stream_of_the_edited_text(tool_library):
     """Words, offsets, paragraph flags and symbols built from the original's agree with
     normalizing the edited text whole."""

@@ -263,17 +263,24 @@ def _move_paragraph(e: Edit, doc: LabDocument, k: int, rng: random.Random) -> tu
 
 def _rewrap_paragraph(e: Edit, doc: LabDocument, k: int, rng: random.Random) -> tuple[Splice, ...]:
     ps, pe = doc.paragraph(k)
-    width = 30 + rng.randrange(70)
-    lines, line = [], doc.word(ps)
-    for w in range(ps + 1, pe):
-        word = doc.word(w)
+    original = doc.source(ps, pe)
+    for _ in range(8):  # a width the paragraph is not already wrapped at
+        wrapped = _wrapped([doc.word(w) for w in range(ps, pe)], 30 + rng.randrange(70))
+        if wrapped != original:
+            break
+    return (Splice(doc.starts[ps], doc.ends[pe - 1], wrapped),)
+
+
+def _wrapped(words: list[str], width: int) -> str:
+    lines, line = [], words[0]
+    for word in words[1:]:
         if len(line) + 1 + len(word) > width:
             lines.append(line)
             line = word
         else:
             line += " " + word
     lines.append(line)
-    return (Splice(doc.starts[ps], doc.ends[pe - 1], "\n".join(lines)),)
+    return "\n".join(lines)
 
 
 def _insert_words(e: Edit, doc: LabDocument, k: int, rng: random.Random) -> tuple[Splice, ...]:
@@ -298,10 +305,12 @@ _MAKERS = {
 # -- drawing edits -------------------------------------------------------------------------
 
 
-def draw_edit(rng: random.Random, n_words: int, kinds: tuple[str, ...] = EDIT_KINDS) -> Edit:
-    """One edit of the realistic mix: a kind by KIND_WEIGHTS, a uniform position, a length
-    from a geometric-like law (mostly short, sometimes long)."""
-    kind = rng.choices(kinds, weights=[KIND_WEIGHTS[k] for k in kinds])[0]
+def draw_edit(rng: random.Random, n_words: int, kinds: tuple[str, ...] | None = None) -> Edit:
+    """One edit: of the realistic mix (a kind by KIND_WEIGHTS) or, given `kinds`, of one of
+    them, each as likely; a uniform position; a length from a geometric-like law (mostly
+    short, sometimes long)."""
+    kind = rng.choices(EDIT_KINDS, weights=[KIND_WEIGHTS[k] for k in EDIT_KINDS])[0] if kinds is None \
+        else rng.choice(kinds)
     if kind in (INSERT_WORDS, DELETE_WORDS):
         length = 1 + min(MAX_RANGE_WORDS - 1, int(rng.expovariate(1 / 8)))
     elif kind == MOVE_PARAGRAPH:

@@ -11,6 +11,9 @@ Definitions (the README's lab section repeats them for readers):
   chunk's far end (its end when it lies after the edit, its start when before, the
   larger of both when it holds the edit); the reach of the edit is the largest of them,
   0 when nothing is re-embedded.
+- **Depth**: the same with the chunk's near end: how far from the edit the farthest
+  re-embedded chunk begins. A rule whose margin holds keeps it below the margin, away
+  from the document's ends, so the hunt climbs it as well as the reach.
 - **Margin held**: compare()'s locality check (SPEC §9, SPEC-lmx2 §7) at the rule's own
   margin M: in every stretch between edits (the document's ends count) of at least 2M
   tokens, no chunk lying wholly M tokens inside it is re-embedded. None for a chunker
@@ -40,11 +43,12 @@ class EditOutcome:
     reach: int
     margin_held: bool | None
     words_changed: bool
+    depth: int = 0
 
     def to_dict(self) -> dict:
         return {"edit": self.edit.to_dict(), "tokens_to_embed": self.tokens_to_embed,
-                "chunks_to_embed": self.chunks_to_embed, "reach": self.reach, "margin_held": self.margin_held,
-                "words_changed": self.words_changed}
+                "chunks_to_embed": self.chunks_to_embed, "reach": self.reach, "depth": self.depth,
+                "margin_held": self.margin_held, "words_changed": self.words_changed}
 
 
 def measure(edit: Edit, changed: Iterable[ChangedChunk], edits: Sequence[tuple[int, int]], total_tokens: int,
@@ -53,14 +57,21 @@ def measure(edit: Edit, changed: Iterable[ChangedChunk], edits: Sequence[tuple[i
     ranges where its words changed (in order) and its token total."""
     changed = list(changed)
     reach = max((_reach(c, edits) for c in changed), default=0)
+    depth = max((_depth(c, edits) for c in changed), default=0)
     held = None if margin is None else not _violates(changed, edits, total_tokens, margin)
-    return EditOutcome(edit, sum(c.end - c.start for c in changed), len(changed), reach, held, words_changed)
+    return EditOutcome(edit, sum(c.end - c.start for c in changed), len(changed), reach, held, words_changed, depth)
 
 
 def _reach(c: ChangedChunk, edits: Sequence[tuple[int, int]]) -> int:
     if not edits:  # no word changed, yet a chunk did: the whole chunk is the effect
         return c.end - c.start
     return min(max(x0 - c.start, c.end - x1, 0) for x0, x1 in edits)
+
+
+def _depth(c: ChangedChunk, edits: Sequence[tuple[int, int]]) -> int:
+    if not edits:
+        return 0
+    return min(max(x0 - c.end, c.start - x1, 0) for x0, x1 in edits)
 
 
 def _violates(changed: Sequence[ChangedChunk], edits: Sequence[tuple[int, int]], total: int, margin: int) -> bool:
