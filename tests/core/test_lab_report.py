@@ -56,6 +56,7 @@ def test_summary_table_and_worst_edits_show_the_results_numbers(lab_and_pair):
 def test_histogram_shares_cover_every_value_and_the_largest_lands_in_the_last_bin():
     shares = histogram([0, 1, 5, 10, 10], top=10, bins=5)
     assert shares == [0.4, 0.0, 0.2, 0.0, 0.4]
+    assert histogram([9, 1.9], top=10, bins=5) == [0.5, 0.0, 0.0, 0.0, 0.5]  # bins of 2 tokens: [8, 10] holds 9
     assert sum(histogram(list(range(97)), top=96)) == pytest.approx(1.0)
 
 
