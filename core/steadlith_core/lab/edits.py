@@ -135,8 +135,8 @@ class Edit:
             MERGE_PARAGRAPHS: f"merge the paragraph holding {at} with the next",
             MOVE_PARAGRAPH: f"move the paragraph holding {at} by up to {self.length} paragraphs",
             REWRAP_PARAGRAPH: f"re-wrap the lines of the paragraph holding {at}",
-            INSERT_WORDS: f"insert {self.length} words before {at}",
-            DELETE_WORDS: f"delete {self.length} words from {at}",
+            INSERT_WORDS: f"insert {_words(self.length)} before {at}",
+            DELETE_WORDS: f"delete {_words(self.length)} from {at}",
         }[self.kind]
         return f"{self.kind}: {what} (seed {self.seed})"
 
@@ -152,6 +152,10 @@ class Edit:
     def to_dict(self) -> dict:
         return {"kind": self.kind, "position": self.position, "length": self.length, "seed": self.seed,
                 "description": self.describe()}
+
+
+def _words(count: int) -> str:
+    return f"{count} word" if count == 1 else f"{count} words"
 
 
 def apply_splices(text: str, splices: tuple[Splice, ...]) -> str:
