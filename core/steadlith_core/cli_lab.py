@@ -15,6 +15,7 @@ from .baseline import BASELINE_STRATEGY
 from .cli_progress import progress_bar
 from .errors import ParameterError, visible
 from .export import to_json_text, write_text_atomic
+from .external import SplitterChunker, parse_chunker
 from .lab import DEFAULT_EDITS, FIXED, LabResult, run_lab
 from .lab.summary import STATISTICS
 from .loader import load_text
@@ -41,6 +42,10 @@ def add_parser(sub) -> None:
     p.add_argument("--preset", metavar="NAME", help=f"start its rule from a named set ({', '.join(names)})")
     p.add_argument("--hunt", type=int, default=0, metavar="TRIALS",
                    help="also search each chunker for its worst edit with this many trials (default: no hunt)")
+    p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
+                   help="also measure an external splitter (langchain-recursive, llama-index-sentence, "
+                        "chonkie-recursive, semchunk, fixed-tokens; sized in the rules' tokens, default chunk_size "
+                        "the first rule's max_tokens), split again whole for every edit: slow; repeatable")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--html", metavar="PATH", help="also write the lab's self-contained HTML report to PATH")
     p.add_argument("--fail-on-violation", action="store_true",
@@ -73,8 +78,26 @@ def lab_params(rules_text: str, assignments: list[str], preset_name: str | None)
     return out
 
 
+def external_chunkers(specs: list[str], rules: dict) -> dict:
+    """{spec: SplitterChunker} for --chunker: counted with the first rule's token counter
+    and, without a chunk_size, sized at its max_tokens."""
+    first = next((p for p in rules.values() if p is not None), None)
+    counter = first.token_counter if first is not None else "chars4/1"
+    out = {}
+    for spec in specs:
+        chunker = parse_chunker(spec, counter)
+        if not isinstance(chunker, SplitterChunker):
+            raise ParameterError("--chunker", "the lab edits one document: spans written for a pair (jsonl:) cannot "
+                                              "follow its edits; name a splitter", spec)
+        if "chunk_size=" not in spec and first is not None:
+            chunker = chunker.with_chunk_size(first.max_tokens)
+        out[spec] = chunker
+    return out
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     rules = lab_params(args.rules, args.assignments, args.preset)
+    rules.update(external_chunkers(args.chunkers, rules))
     text = load_text(args.file)
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
@@ -109,7 +132,7 @@ def format_lab(result: LabResult, name: str) -> str:
         f"lab  {name}: {result.words:,} words; {len(result.edits):,} edits of the realistic mix (seed {result.seed})",
         "",
         f"{'':<24}" + "".join(f"{n:>{width}}" for n in names),
-        row("strategy", lambda n: summaries[n].strategy),
+        row("strategy", lambda n: summaries[n].strategy.split("(")[0]),
         row("document tokens", lambda n: f"{result.tokens[n]:,}"),
         row("margin (tokens)", lambda n: "–" if summaries[n].margin is None else f"{summaries[n].margin:,}"),
         "tokens to re-embed",
@@ -119,6 +142,9 @@ def format_lab(result: LabResult, name: str) -> str:
         row("edits past the margin", lambda n: "–" if summaries[n].past_margin_share is None
             else f"{100 * summaries[n].past_margin_share:.1f}%"),
     ]
+    for n, s in summaries.items():
+        if "(" in s.strategy:
+            lines.append(f"{'':<24}{n}: {s.strategy}")
     unchanged = next(iter(summaries.values())).no_word_changed
     lines.append(f"{'edits changing no word':<24}{unchanged:>{width}}  (re-wraps and the like: nothing to re-embed)")
     for n, s in summaries.items():

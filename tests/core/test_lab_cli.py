@@ -121,3 +121,32 @@ def test_ctrl_c_stops_the_run_with_one_line(tmp_path):
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "steadlith: interrupted" and "Traceback" not in err
     assert out == ""
+
+
+def test_an_external_splitter_is_measured_like_compare_chunkers_does(capsys, notes):
+    """--chunker langchain-recursive: each edit's tokens to re-embed are what
+    compare_chunkers reports for the original and the edited text."""
+    pytest.importorskip("langchain_text_splitters")
+    from steadlith_core.external import compare_chunkers, parse_chunker
+    from steadlith_core.lab import Edit
+
+    code, out, _ = run(capsys, "lab", notes, "--rules", "tttd-v1", "--chunker", "langchain-recursive",
+                       "--edits", "6", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    row = data["rules"]["langchain-recursive"]
+    assert row["params"] == {"chunker": "langchain-recursive", "chunk_size": 512, "chunk_overlap": 0,
+                             "token_counter": "chars4/1"}
+    assert row["margin"] is None and row["past_margin_share"] is None
+    text = tool_library_text()
+    splitter = parse_chunker("langchain-recursive:chunk_size=512")
+    result = run_lab(text, {"langchain-recursive": splitter}, edits=6, seed=0)
+    for outcome in result.outcomes["langchain-recursive"]:
+        edited = outcome.edit.apply(text)
+        (churn,) = compare_chunkers(text, edited, [splitter], baseline=False)
+        assert outcome.tokens_to_embed == churn.tokens_to_embed, outcome.edit.describe()
+        assert outcome.chunks_to_embed == churn.chunks_to_embed
+    assert row["tokens_to_embed"]["max"] == max(o.tokens_to_embed for o in result.outcomes["langchain-recursive"])
+    assert isinstance(result.edits[0], Edit)
+    code, _, err = run(capsys, "lab", notes, "--chunker", "jsonl:a,b")
+    assert code == 2 and "cannot follow its edits" in err

@@ -13,6 +13,7 @@ import numpy as np
 from .. import tokens as token_counters
 from ..baseline import BASELINE_FAMILY, BASELINE_STRATEGY, FixedTokenParams, chunk_fixed
 from ..chunks import AnyParams
+from ..external import SplitterChunker
 from ..identity import CHUNKER_FAMILY
 from ..lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from ..lmx2_params import LMX2_RULE, Lmx2Params
@@ -127,11 +128,52 @@ class FixedChunker(LabChunker):
         return chunk_fixed(text, self.params)
 
 
-def make_chunker(name: str, params: AnyParams | FixedTokenParams | None, doc: LabDocument, pipeline: Pipeline,
-                 sizes_from: AnyParams | None = None) -> LabChunker:
+class ExternalChunker:
+    """A splitter of another library (external.SplitterChunker): the whole edited text is
+    split again for every edit (nothing says where its cuts resynchronize). A chunk is
+    re-embedded when its text's hash the original's spans lack; it lies over the tokens
+    of the words it touches; there is no margin."""
+
+    margin = None
+
+    def __init__(self, doc: LabDocument, splitter: SplitterChunker, name: str):
+        self.doc = doc
+        self.name = name
+        self.rule = splitter.name
+        self.splitter = splitter
+        self.params = splitter
+        self.counter = token_counters.get_counter(splitter.token_counter)
+        self.tokens = self.counter.count(doc.words)
+        self.cum = np.concatenate([[0], np.cumsum(self.tokens)]).astype(np.int64)
+        self.original = splitter.chunk(doc.text)
+        self.hashes = frozenset(c.hash for c in self.original.chunks)
+
+    @property
+    def params_hash(self) -> str:
+        return self.splitter.name
+
+    def outcome(self, edit: Edit, stream: EditedStream) -> EditOutcome:
+        return self.outcome_from_scratch(edit, stream)
+
+    def outcome_from_scratch(self, edit: Edit, stream: EditedStream) -> EditOutcome:
+        cum = stream.tokens(self.counter, self.tokens, self.cum)[1]
+        starts, ends = stream.starts_of(), stream.ends_of()
+        changed = []
+        for c in self.splitter.chunk(stream.text).chunks:
+            if c.hash not in self.hashes:
+                first = int(np.searchsorted(ends, c.start, "right"))  # the first word the span touches
+                stop = int(np.searchsorted(starts, c.end, "left"))  # words starting before its end
+                changed.append(ChangedChunk(int(cum[first]), int(cum[max(stop, first)]), c.tokens))
+        return measure(edit, changed, _edit_tokens(stream, cum), int(cum[-1]), None, stream.words_changed)
+
+
+def make_chunker(name: str, params: AnyParams | FixedTokenParams | SplitterChunker | None, doc: LabDocument,
+                 pipeline: Pipeline, sizes_from: AnyParams | None = None) -> LabChunker | ExternalChunker:
     """The lab's chunker for `name` with `params`: ChunkerParams (tttd-v1), Lmx2Params
-    (lmx2-v1), or for "fixed" None (the baseline at `sizes_from`'s max_tokens and token
-    counter, else its defaults) or FixedTokenParams."""
+    (lmx2-v1), for "fixed" None (the baseline at `sizes_from`'s max_tokens and token
+    counter, else its defaults) or FixedTokenParams, or an external SplitterChunker."""
+    if isinstance(params, SplitterChunker):
+        return ExternalChunker(doc, params, name)
     if isinstance(params, ChunkerParams):
         return TttdChunker(doc, params, pipeline, name)
     if isinstance(params, Lmx2Params):

@@ -29,10 +29,13 @@ from .edits import Edit
 
 
 class ChangedChunk(NamedTuple):
-    """A chunk of the edited document whose hash the original lacks, in tokens."""
+    """A chunk of the edited document whose hash the original lacks: where it lies in
+    tokens, and its own tokens when they differ from that span (an external chunk that
+    overlaps its neighbours or cuts through words)."""
 
     start: int
     end: int
+    tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,8 @@ def measure(edit: Edit, changed: Iterable[ChangedChunk], edits: Sequence[tuple[i
     reach = max((_reach(c, edits) for c in changed), default=0)
     depth = max((_depth(c, edits) for c in changed), default=0)
     held = None if margin is None else not _violates(changed, edits, total_tokens, margin)
-    return EditOutcome(edit, sum(c.end - c.start for c in changed), len(changed), reach, held, words_changed, depth)
+    tokens = sum(c.end - c.start if c.tokens is None else c.tokens for c in changed)
+    return EditOutcome(edit, tokens, len(changed), reach, held, words_changed, depth)
 
 
 def _reach(c: ChangedChunk, edits: Sequence[tuple[int, int]]) -> int:

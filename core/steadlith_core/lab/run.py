@@ -7,6 +7,7 @@ from typing import Mapping
 
 from ..baseline import BASELINE_STRATEGY, FixedTokenParams
 from ..chunks import AnyParams
+from ..external import SplitterChunker
 from ..lmx2_params import Lmx2Params
 from ..params import ChunkerParams
 from ..pipeline import Pipeline
@@ -71,7 +72,8 @@ def run_lab(text: str, rules: Mapping[str, AnyParams | FixedTokenParams | None],
             seed: int = 0, hunt_trials: int = 0, progress: Progress | None = None) -> LabResult:
     """Draw `edits` edits of the realistic mix (seeded) over `text` and measure each under
     every chunker of `rules` ({"tttd-v1": ChunkerParams, "lmx2-v1": Lmx2Params, "fixed":
-    None for the baseline at the tttd-v1 parameters' size}); with `hunt_trials`, hunt
+    None for the baseline at the tttd-v1 parameters' size; any name: an
+    external.SplitterChunker, split again whole for every edit}); with `hunt_trials`, hunt
     each chunker's worst edit too. `progress(done, total)` counts edits then hunt trials;
     a `Cancelled` raised from it stops the run."""
     edits = _count("edits", edits, 1)
@@ -116,6 +118,9 @@ def hunt(text: str, params: AnyParams | FixedTokenParams | None, *, trials: int 
 
 def _params_dict(c: LabChunker) -> dict:
     p = c.params
+    if isinstance(p, SplitterChunker):
+        return {"chunker": p.kind, "chunk_size": p.chunk_size, "chunk_overlap": p.chunk_overlap,
+                "token_counter": p.token_counter}
     if isinstance(p, FixedTokenParams):
         return {"boundary_rule": BASELINE_STRATEGY, "max_tokens": p.max_tokens, "token_counter": p.token_counter}
     return p.to_dict()
