@@ -66,8 +66,8 @@ class LabChunker:
         return self.original.params_hash
 
     def outcome(self, edit: Edit, stream: EditedStream) -> EditOutcome:
-        cum = stream.tokens(self.counter, self.tokens, self.cum)[1]
-        return measure(edit, changed_chunks(self, stream), _edit_tokens(stream, cum), int(cum[-1]), self.margin,
+        cum = stream.token_view(self.counter, self.tokens, self.cum)
+        return measure(edit, changed_chunks(self, stream), _edit_tokens(stream, cum), cum[-1], self.margin,
                        stream.words_changed)
 
     def outcome_from_scratch(self, edit: Edit, stream: EditedStream) -> EditOutcome:
@@ -78,7 +78,7 @@ class LabChunker:
         return measure(edit, changed, _edit_tokens(stream, cum), int(cum[-1]), self.margin, stream.words_changed)
 
 
-def _edit_tokens(stream: EditedStream, cum: np.ndarray) -> list[tuple[int, int]]:
+def _edit_tokens(stream: EditedStream, cum) -> list[tuple[int, int]]:
     return [(int(cum[s.b_start]), int(cum[s.b_end])) for s in stream.spans]
 
 

@@ -75,6 +75,10 @@ class LabDocument:
         self.starts = self.words.starts.tolist()
         self.ends = self.words.ends.tolist()
         classes = boundary_classes(text, self.words)
+        # whether each word ends a sentence (SPEC §5.2), to class the edited stream's cuts.
+        # Before a paragraph start it reads False: the class there is 2 whatever it is, and
+        # an edit never takes a paragraph start away from a word it does not re-scan.
+        self.sentence_end = classes[1:] == 1
         classes[0] = 2
         self.paragraph_starts = np.flatnonzero(classes[: self.n] == 2).tolist()
         self.sentence_starts = np.flatnonzero(classes[: self.n] >= 1).tolist()

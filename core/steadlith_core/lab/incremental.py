@@ -27,15 +27,13 @@ from typing import Any
 import numpy as np
 import xxhash
 
-from ..chunks import boundary_classes
 from ..identity import chunk_hash_prefix
 from ..kernel import window_fingerprints
 from ..lmx2 import compute_fill, compute_keys, compute_primary
-from ..normalize import WordStream
 from ..params import enc
 from ..segment import SnapPoints, ends_sentence, snap
 from .measure import ChangedChunk
-from .stream import EditedStream
+from .stream import EditedStream, TokenView
 
 LMX2_CONTEXT_SLACK = 64  # tokens beyond M on each side of the recomputed zone
 
@@ -62,7 +60,7 @@ class _Hasher:
         self.before = first.b_start  # edited words [0, before) are the original's
         self.after = last.b_end  # and so are [after, n), shifted by delta
         self.delta = last.b_end - last.a_end
-        self.cum = _tokens(chunker, stream)[1]
+        self.cum = _tokens(chunker, stream)
         self.bounds = chunker.bounds
         self.prefix = chunk_hash_prefix(chunker.params_hash, chunker.family)
 
@@ -82,8 +80,8 @@ class _Hasher:
         return xxhash.xxh3_128_hexdigest(self.prefix + enc(data))
 
 
-def _tokens(chunker: Any, stream: EditedStream) -> tuple[np.ndarray, np.ndarray]:
-    return stream.tokens(chunker.counter, chunker.tokens, chunker.cum)
+def _tokens(chunker: Any, stream: EditedStream) -> TokenView:
+    return stream.token_view(chunker.counter, chunker.tokens, chunker.cum)
 
 
 # -- tttd-v1 ------------------------------------------------------------------------------
@@ -93,8 +91,8 @@ def _tttd_window(ch, stream: EditedStream) -> list[tuple[int, int]]:
     p = ch.params
     w, snap_window = p.window_words, p.effective_snap_window
     first, last = stream.spans[0], stream.spans[-1]
-    tok, cum = _tokens(ch, stream)
-    n = tok.size
+    cum = _tokens(ch, stream)
+    n = stream.n
     primary, backup = _edited_candidates(ch, stream, first.b_start, last)
 
     j0 = bisect_left(ch.reads_up_to, first.b_start)  # the first original chunk that read a changed word
@@ -161,24 +159,22 @@ def _lmx2_window(ch, stream: EditedStream) -> list[tuple[int, int]]:
     p = ch.params
     margin = p.margin
     first, last = stream.spans[0], stream.spans[-1]
-    tok, cum = _tokens(ch, stream)
-    n = tok.size
+    cum = _tokens(ch, stream)
+    n = stream.n
     lo_t = int(cum[first.b_start]) - margin - 1  # cuts outside [lo_t, hi_t] are the original's
     hi_t = int(cum[last.b_end]) + margin + 1
     reach = margin + LMX2_CONTEXT_SLACK
     wl = max(0, int(cum.searchsorted(lo_t - reach, "right")) - 1)
     wr = min(n, int(cum.searchsorted(hi_t + reach, "left")))
 
-    local_cum = cum[wl:wr + 1] - cum[wl]
-    source, offset = stream.source(wl, wr)
-    local_words = WordStream(source, stream.starts_of(wl, wr) - offset, stream.ends_of(wl, wr) - offset,
-                             stream.para_of(wl, wr))
-    classes = boundary_classes(source, local_words)
+    base = cum[wl]
+    local_cum = cum.cum(wl, wr + 1) - base
+    classes = stream.classes_of(wl, wr)
     keys = compute_keys(stream.symbols_of(wl, wr), local_cum, classes, p.key_tokens, p.prefers_boundaries)
-    cuts = compute_fill(compute_primary(keys, tok[wl:wr], local_cum, p.min_tokens, p.horizon), keys, local_cum,
-                        p.gate, p.fill_horizon)
-    at = cuts.positions + wl
-    recomputed = at[(cum[at] >= lo_t) & (cum[at] <= hi_t)].tolist()
+    cuts = compute_fill(compute_primary(keys, cum.tokens(wl, wr), local_cum, p.min_tokens, p.horizon), keys,
+                        local_cum, p.gate, p.fill_horizon)
+    at_tokens = local_cum[cuts.positions] + base
+    recomputed = (cuts.positions[(at_tokens >= lo_t) & (at_tokens <= hi_t)] + wl).tolist()
 
     a_cuts, a_cum = ch.cuts, ch.cum
     shift_t = int(cum[last.b_end]) - int(a_cum[last.a_end])
@@ -196,8 +192,8 @@ def _lmx2_window(ch, stream: EditedStream) -> list[tuple[int, int]]:
 
 def _fixed_window(ch, stream: EditedStream) -> list[tuple[int, int]]:
     first, last = stream.spans[0], stream.spans[-1]
-    tok, cum = _tokens(ch, stream)
-    n = tok.size
+    cum = stream.tokens(ch.counter, ch.tokens, ch.cum)[1]  # whole: the scan usually runs to the end
+    n = stream.n
     window = min(ch.params.max_tokens, int(cum[-1]) + 1)
     j0 = bisect_left(ch.chunk_ends.tolist(), first.b_start)  # the first window that read a changed word
     s = int(ch.chunk_starts[j0]) if j0 < len(ch.chunk_starts) else n

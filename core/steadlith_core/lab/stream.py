@@ -22,6 +22,7 @@ import numpy as np
 
 from ..chunks import compute_symbols
 from ..normalize import WordStream, normalize
+from ..segment import ends_sentence
 from ..tokens import TokenCounter
 from .edits import LabDocument, Splice, apply_splices
 
@@ -43,6 +44,7 @@ class _Piece(NamedTuple):
     words: WordStream | None  # None: the original's words, unchanged; else offsets into the piece's text
     symbols: np.ndarray | None
     texts: tuple[str, ...] = ()
+    sentence_end: np.ndarray | None = None  # whether each word ends a sentence (SPEC §5.2)
 
     @property
     def size(self) -> int:
@@ -139,7 +141,9 @@ class EditedStream:
                 para[0] = bool(doc.words.para[lo])
                 symbols[0] = doc.symbols[lo]
             words = WordStream(piece_text, local.starts, local.ends, para)
-            pieces.append(_Piece(b_at, lo, hi, start, words, symbols, tuple(piece_text.split())))
+            texts = tuple(piece_text.split())
+            pieces.append(_Piece(b_at, lo, hi, start, words, symbols, texts,
+                                 np.fromiter(map(ends_sentence, texts), dtype=bool, count=len(texts))))
             b_at += len(words)
             a_at = hi
             shift += growth
@@ -199,6 +203,21 @@ class EditedStream:
     def para_of(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
         return self.gather(self.doc.words.para, lambda p: p.words.para, lo, hi)
 
+    def sentence_end_of(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
+        return self.gather(self.doc.sentence_end, lambda p: p.sentence_end, lo, hi)
+
+    def classes_of(self, lo: int, hi: int) -> np.ndarray:
+        """The boundary class (chunks.boundary_classes) of every cut between words lo..hi-1,
+        as if those words were a document: 2 before a paragraph start, else 1 after a
+        sentence end, else 0; its edge cuts 0 and hi - lo are 0 or meaningless."""
+        m = hi - lo
+        r = np.zeros(m + 1, dtype=np.uint8)
+        if m:
+            r[1:m + 1] = self.sentence_end_of(lo, hi)
+            r[:m][self.para_of(lo, hi)] = 2
+            r[m] = 0
+        return r
+
     def starts_of(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
         return self.gather(self.doc.words.starts, lambda p: p.words.starts, lo, hi, shift=True)
 
@@ -232,6 +251,15 @@ class EditedStream:
             got = self._tokens[counter.id] = (tok, np.concatenate(cum_parts))
         return got
 
+    def token_view(self, counter: TokenCounter, original_tokens: np.ndarray,
+                   original_cum: np.ndarray) -> "TokenView":
+        """Cumulative tokens of the edited words, read where needed (TokenView)."""
+        key = ("view", counter.id)
+        view = self._tokens.get(key)
+        if view is None:
+            view = self._tokens[key] = TokenView(self, counter, original_tokens, original_cum)
+        return view
+
     def source(self, lo: int, hi: int) -> tuple[str, int]:
         """The edited text of words [lo, hi) and where it starts."""
         start = int(self.starts_of(lo, lo + 1)[0])
@@ -258,3 +286,88 @@ class EditedStream:
                         out.append(b"\n\n" if para[i] else b" ")
                     out.append(p.texts[i].encode("utf-8", "surrogatepass"))
         return b"".join(out)
+
+
+class TokenView:
+    """The edited stream's cumulative tokens (cum[k]: tokens of words [0, k), k in 0..n)
+    without building the array: each unchanged piece reads the original's, offset; each
+    re-scanned piece has its own. Indexing, slicing and searchsorted cost a lookup of
+    the piece, so an edit's work does not grow with the document."""
+
+    def __init__(self, stream: EditedStream, counter: TokenCounter, original_tokens: np.ndarray,
+                 original_cum: np.ndarray):
+        self.pieces = stream.pieces
+        self.n = stream.n
+        self._starts = [p.b_start for p in self.pieces]
+        self._a_tok, self._a_cum = original_tokens, original_cum
+        self._local: list[tuple[np.ndarray, np.ndarray] | None] = []  # (tokens, cum from 0) of new pieces
+        self._offsets: list[int] = []  # what to add to the piece's own cum values
+        self.bases: list[int] = []  # cum at each piece's first word
+        total = 0
+        for p in self.pieces:
+            self.bases.append(total)
+            if p.words is None:
+                self._local.append(None)
+                self._offsets.append(total - int(original_cum[p.a_start]))
+                total += int(original_cum[p.a_end]) - int(original_cum[p.a_start])
+            else:
+                tok = counter.count(p.words)
+                cum = np.zeros(tok.size + 1, dtype=np.int64)
+                np.cumsum(tok, out=cum[1:])
+                self._local.append((tok, cum))
+                self._offsets.append(total)
+                total += int(cum[-1])
+        self.total = total
+
+    def _segment(self, j: int) -> np.ndarray:
+        """Piece j's own cum values at its words and its end (size + 1 values, not offset)."""
+        p = self.pieces[j]
+        local = self._local[j]
+        return self._a_cum[p.a_start:p.a_end + 1] if local is None else local[1]
+
+    def __getitem__(self, k: int) -> int:
+        if k < 0:
+            k += self.n + 1
+        if k >= self.n:
+            return self.total
+        j = bisect_right(self._starts, k) - 1
+        p = self.pieces[j]
+        return int(self._segment(j)[k - p.b_start]) + self._offsets[j]
+
+    def __len__(self) -> int:
+        return self.n + 1
+
+    def searchsorted(self, value: int, side: str = "left") -> int:
+        """As numpy's over the whole cum array (n + 1 values): n + 1 past the total."""
+        # the piece whose values reach `value`: the search never runs past its end, save
+        # in the last piece, where it gives n + 1 as numpy does
+        j = max(0, (bisect_right(self.bases, value) if side == "right" else bisect_left(self.bases, value)) - 1)
+        r = int(np.searchsorted(self._segment(j), value - self._offsets[j], side))
+        return self.pieces[j].b_start + r
+
+    def cum(self, lo: int, hi: int) -> np.ndarray:
+        """cum[lo:hi] for 0 <= lo <= hi <= n + 1."""
+        parts = []
+        for j in range(max(0, bisect_right(self._starts, lo) - 1), len(self.pieces)):
+            p = self.pieces[j]
+            if p.b_start >= hi:
+                break
+            a, z = max(lo, p.b_start) - p.b_start, min(hi, p.b_start + p.size) - p.b_start
+            if z > a:
+                parts.append(self._segment(j)[a:z] + self._offsets[j])
+        if hi == self.n + 1 and lo <= self.n:
+            parts.append(np.array([self.total], dtype=np.int64))
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def tokens(self, lo: int, hi: int) -> np.ndarray:
+        """Tokens of words [lo, hi)."""
+        parts = []
+        for j in range(max(0, bisect_right(self._starts, lo) - 1), len(self.pieces)):
+            p = self.pieces[j]
+            if p.b_start >= hi:
+                break
+            a, z = max(lo, p.b_start) - p.b_start, min(hi, p.b_start + p.size) - p.b_start
+            if z > a:
+                local = self._local[j]
+                parts.append(self._a_tok[p.a_start + a:p.a_start + z] if local is None else local[0][a:z])
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
