@@ -62,8 +62,9 @@ def format_bench(rows: list[dict]) -> str:
         size = f"{r['chars'] / 1e6:g} MB" if r["chars"] >= 1_000_000 else f"{r['chars'] / 1e3:g} KB"
         target = 200 if r["chars"] <= 100_000 else 50
         for name, v in r["rules"].items():
+            goal = f">= {target} e/s" if name != "fixed" else "–"  # the issue's targets are the rules'
             lines.append(f"{size:<12}{name:<10}{v['incremental_edits_per_s']:>12.0f} e/s"
-                         f"{v['from_scratch_edits_per_s']:>12.0f} e/s   >= {target} e/s")
+                         f"{v['from_scratch_edits_per_s']:>12.0f} e/s   {goal}")
         lines.append(f"{'':<12}(building the edited stream: {r['stream_ms']:.2f} ms an edit, counted above)")
     return "\n".join(lines)
 

@@ -158,3 +158,15 @@ def test_an_external_splitter_is_measured_like_compare_chunkers_does(capsys, not
     assert isinstance(result.edits[0], Edit)
     code, _, err = run(capsys, "lab", notes, "--chunker", "jsonl:a,b")
     assert code == 2 and "cannot follow its edits" in err
+
+
+def test_the_lab_benchmark_runs_and_reports_both_paths(capsys):
+    """A smoke run of `python -m steadlith_core.lab_bench` on a small document: rates of
+    both paths for every chunker (timings are not asserted: they belong to the bench)."""
+    from steadlith_core.lab_bench import main as bench_main
+
+    assert bench_main(["--sizes", "20000", "--edits", "5", "--repeat", "1", "--scratch-edits", "2",
+                       "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["chars"] == 20000 and set(row["rules"]) == {"tttd-v1", "lmx2-v1", "fixed"}
+    assert all(v["incremental_edits_per_s"] > 0 and v["from_scratch_edits_per_s"] > 0 for v in row["rules"].values())
