@@ -85,7 +85,8 @@ def _legend(names: list[str]) -> str:
 
 
 def histogram(values: list[int], top: float, bins: int = BINS) -> list[float]:
-    """Share of `values` in each of `bins` equal bins over [0, top] (the last bin closed)."""
+    """Share of `values` in each of `bins` equal bins over [0, top] (the last bin closed,
+    and holding any value above `top`)."""
     counts = [0] * bins
     for v in values:
         counts[min(bins - 1, int(v * bins / top)) if top > 0 else 0] += 1
@@ -95,9 +96,14 @@ def histogram(values: list[int], top: float, bins: int = BINS) -> list[float]:
 
 def _chart(lab: LabResult, names: list[str], field: str, title: str, margins: bool) -> str:
     series = {n: [getattr(o, field) for o in lab.outcomes[n]] for n in names}
-    top = max([1, *(max(v, default=0) for v in series.values())])
+    # the scale follows the rules: a baseline that re-embeds the rest of the document
+    # would squeeze them into the first bins, so its larger values pile up in the last
+    # one, labelled as such
+    ruled = [n for n in names if lab.rules[n].margin is not None] or names
+    top = max([1, *(max(series[n], default=0) for n in ruled)])
     if margins:
         top = max(top, *(s.margin or 0 for s in lab.rules.values()))
+    clipped = any(v > top for values in series.values() for v in values)
     shares = {n: histogram(v, top) for n, v in series.items()}
     peak = max([0.01, *(max(s) for s in shares.values())])
     plot_w, plot_h = WIDTH - PAD_L - PAD_R, HEIGHT - PAD_T - PAD_B
@@ -114,7 +120,9 @@ def _chart(lab: LabResult, names: list[str], field: str, title: str, margins: bo
              f'<line class="axis" x1="{PAD_L}" y1="{PAD_T}" x2="{PAD_L}" y2="{PAD_T + plot_h}"/>']
     for k in range(5):  # x ticks
         v = top * k / 4
-        parts.append(f'<text x="{x(v):.1f}" y="{HEIGHT - PAD_B + 14}" text-anchor="middle">{_num(round(v))}</text>')
+        anchor = ("start", "middle", "middle", "middle", "end")[k]
+        label = _num(round(v)) + ("+" if k == 4 and clipped else "")
+        parts.append(f'<text x="{x(v):.1f}" y="{HEIGHT - PAD_B + 14}" text-anchor="{anchor}">{label}</text>')
     parts.append(f'<text x="{PAD_L - 4}" y="{PAD_T + 10}" text-anchor="end">{100 * peak:.0f}%</text>')
     parts.append(f'<text x="{PAD_L - 4}" y="{PAD_T + plot_h}" text-anchor="end">0</text>')
     parts.append(f'<text x="{WIDTH - PAD_R}" y="{HEIGHT - 4}" text-anchor="end">tokens</text>')
@@ -133,6 +141,8 @@ def _chart(lab: LabResult, names: list[str], field: str, title: str, margins: bo
                          f'<text x="{x(margin) + 3:.1f}" y="{PAD_T + 12 + 12 * i}">margin {_e(n)} '
                          f'{_num(margin)}</text>')
     parts.append(f"</svg><figcaption>{_e(title)}: share of edits per bin of {_num(round(top / BINS))} tokens"
+                 + (f"; the last bin holds everything from {_num(round(top * (BINS - 1) / BINS))} tokens on"
+                    if clipped else "")
                  + ("; dashed verticals: each rule's margin" if margins else "") + "</figcaption></figure>\n")
     return "".join(parts)
 

@@ -63,3 +63,16 @@ def test_histogram_shares_cover_every_value_and_the_largest_lands_in_the_last_bi
 def test_a_name_is_escaped_in_the_standalone_report(lab_and_pair):
     page = render_lab_report(lab_and_pair[0], "<b>x</b>\u202e.md")
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page and "\u202e" not in page
+
+
+def test_the_charts_scale_follows_the_rules_and_the_baseline_piles_up_in_the_last_bin(lab_and_pair):
+    """The fixed-size baseline re-embeds the rest of the document: on its scale the rules
+    would fill the first bins only. The scale ends at the rules' largest value (or
+    margin) and says that the last bin holds everything beyond."""
+    lab = lab_and_pair[0]
+    page = render_lab_report(lab, "notes.md")
+    rule_top = max(max(o.reach for o in lab.outcomes[n]) for n in ("tttd-v1", "lmx2-v1"))
+    rule_top = max(rule_top, lab.rules["tttd-v1"].margin, lab.rules["lmx2-v1"].margin)
+    assert lab.rules["fixed"].reach["max"] > rule_top
+    assert f'text-anchor="end">{rule_top:,}+</text>' in page
+    assert "the last bin holds everything from" in page

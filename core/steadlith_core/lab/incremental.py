@@ -195,7 +195,7 @@ def _fixed_window(ch, stream: EditedStream) -> list[tuple[int, int]]:
     cum = stream.tokens(ch.counter, ch.tokens, ch.cum)[1]  # whole: the scan usually runs to the end
     n = stream.n
     window = min(ch.params.max_tokens, int(cum[-1]) + 1)
-    j0 = bisect_left(ch.chunk_ends.tolist(), first.b_start)  # the first window that read a changed word
+    j0 = int(np.searchsorted(ch.chunk_ends, first.b_start, "left"))  # the first window that read a changed word
     s = int(ch.chunk_starts[j0]) if j0 < len(ch.chunk_starts) else n
     delta = last.b_end - last.a_end
     starts = ch.start_index
