@@ -16,7 +16,7 @@ from .cli_progress import progress_bar
 from .errors import ParameterError, visible
 from .export import to_json_text, write_text_atomic
 from .external import SplitterChunker, parse_chunker
-from .lab import DEFAULT_EDITS, FIXED, LabResult, run_lab
+from .lab import DEFAULT_EDITS, DEFAULT_HUNT_TRIALS, FIXED, LabResult, run_lab
 from .lab.summary import STATISTICS
 from .loader import load_text
 from .presets import RULE_PRESETS, preset
@@ -40,8 +40,9 @@ def add_parser(sub) -> None:
                    help="change a parameter of every listed rule that has it (as compare --rules); repeatable")
     names = [n for presets in RULE_PRESETS.values() for n in presets]
     p.add_argument("--preset", metavar="NAME", help=f"start its rule from a named set ({', '.join(names)})")
-    p.add_argument("--hunt", type=int, default=0, metavar="TRIALS",
-                   help="also search each chunker for its worst edit with this many trials (default: no hunt)")
+    p.add_argument("--hunt", type=int, nargs="?", const=DEFAULT_HUNT_TRIALS, default=0, metavar="TRIALS",
+                   help=f"also search each chunker for its worst edit with this many trials ({DEFAULT_HUNT_TRIALS} "
+                        "when not given; default: no hunt)")
     p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
                    help="also measure an external splitter (langchain-recursive, llama-index-sentence, "
                         "chonkie-recursive, semchunk, fixed-tokens; sized in the rules' tokens, default chunk_size "

@@ -67,9 +67,10 @@ def test_fail_on_violation_fails_only_when_a_rule_passed_its_margin(capsys, note
     code, out, _ = run(capsys, "lab", notes, "--rules", "tttd-v1", "--edits", "60", *small_sets(),
                        "--fail-on-violation")
     assert code == 1 and "PAST THE MARGIN" in out
-    code, _, _ = run(capsys, "lab", notes, "--rules", "lmx2-v1,fixed", "--preset", "lmx2-small-chunks",
-                     "--edits", "60", "--hunt", "50", "--fail-on-violation")
+    code, out, _ = run(capsys, "lab", notes, "--rules", "lmx2-v1,fixed", "--preset", "lmx2-small-chunks",
+                       "--edits", "60", "--hunt", "--fail-on-violation")
     assert code == 0
+    assert "lmx2-v1: reach" in out and "0 of 400 trials past the margin" in out  # --hunt alone: the default budget
 
 
 def test_html_report_has_the_lab_section_and_no_script(capsys, notes, tmp_path):
