@@ -65,3 +65,9 @@ def test_hunt_reports_progress_and_stops_when_cancelled():
     assert seen == [(1, 50), (2, 50), (3, 50)]
     with pytest.raises(LabError, match="at least one trial"):
         hunt(TEXT, Lmx2Params(), trials=0)
+
+
+def test_the_baseline_can_be_hunted_and_has_no_margin_to_pass():
+    result = hunt(TEXT, None, trials=30, seed=1)
+    assert result.name == "fixed" and result.failures is None and result.worst.margin_held is None
+    assert result.worst.reach > 0

@@ -110,7 +110,8 @@ def hunt(text: str, params: AnyParams | FixedTokenParams | None, *, trials: int 
 
     doc = LabDocument(text)
     if name is None:
-        name = FIXED if params is None or isinstance(params, FixedTokenParams) else params.boundary_rule
+        name = FIXED if params is None or isinstance(params, FixedTokenParams) else \
+            params.kind if isinstance(params, SplitterChunker) else params.boundary_rule
     chunker = build_chunkers(doc, {name: params})[0]
     return hunt_chunker(chunker, DEFAULT_HUNT_TRIALS if trials is None else trials, seed=_count("seed", seed, 0),
                         progress=progress)
