@@ -13,6 +13,7 @@ import sys
 from typing import Sequence
 
 from . import bench_git, cli_audit
+from . import cli_lab
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
@@ -490,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_sweep.add_parser(sub)
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
+    cli_lab.add_parser(sub)
     return parser
 
 
