@@ -12,6 +12,7 @@ import signal
 import sys
 from typing import Sequence
 
+from . import cli_lab
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
@@ -448,6 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also time the installed peer chunkers (chonkie, semchunk, semantic-text-splitter)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
+    cli_lab.add_parser(sub)
     return parser
 
 
