@@ -146,7 +146,8 @@ MENUS = (
     ("&Help", ("keys", "about")),
 )
 DOCK_TITLES = (("params_dock", "&Parameters"), ("churn_dock", "C&hurn (A → B)"),
-               ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"))
+               ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"),
+               ("lab_dock", "Loc&ality lab"))
 
 
 def with_mnemonic(text: str, used: set[str]) -> str:

@@ -30,6 +30,7 @@ from .disk_watch import ReloadOnChange
 from .documents import DocumentController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
+from .lab_dock import LabController
 from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
+        self.lab = LabController(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)
@@ -338,5 +340,6 @@ class MainWindow(QMainWindow):
             return
         self.editing.cancel_pause()
         self.save_settings()
+        self.lab.cancel()
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)

@@ -4,6 +4,9 @@ pyqtgraph brings zoom (wheel, drag), "View all" and export (right-click) with it
 adds the two things every chart of the window needs on top: the theme's surfaces and
 text colours (light or dark, switched live), and a tooltip for the bin under the pointer,
 whose words the chart that owns the plot supplies (`describe_at`).
+
+A subclass must not name an attribute `metric`: that is QPaintDevice.metric(), which Qt
+calls while painting, and shadowing it crashes the process in grab() (seen offscreen).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ Describe = Callable[[float, float], "str | None"]
 
 
 class ThemedPlot(pg.PlotWidget):
-    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
-        super().__init__(parent)
+    def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None, **plot_options):
+        super().__init__(parent, **plot_options)
         self.theme = theme
         self.describe_at: Describe = lambda x, y: None
         self.hover_text: str | None = None  # what the tooltip shows now (None: hidden)
