@@ -150,7 +150,8 @@ MENUS = (
 DOCK_TITLES = (("params_dock", "&Parameters"), ("churn_dock", "C&hurn (A → B)"),
                ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"),
                ("history_dock", "&Git history of A"),
-               ("sweep_dock", "Sw&eep"))
+               ("sweep_dock", "Sw&eep"),
+               ("lab_dock", "Loc&ality lab"))
 
 
 def with_mnemonic(text: str, used: set[str]) -> str:

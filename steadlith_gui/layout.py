@@ -15,6 +15,7 @@ from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
 from .widgets.find_bar import FindBar
 from .widgets.history_view import HistoryView
+from .widgets.lab_view import LabView
 from .widgets.document_pane import DocumentPane, PaneColumn
 from .widgets.legend import Legend
 from .widgets.link_map import LinkMap
@@ -43,7 +44,8 @@ PREFERRED_SIZE = (1500, 950)
 COMPACT_BELOW = (1600, 900)
 #: Room left for the window manager's frame and title bar, unknown before the window is shown.
 FRAME_ALLOWANCE = (8, 32)
-DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock")
+DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock",
+         "lab_dock")
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -182,6 +184,9 @@ def _build_docks(w: QMainWindow, params: ChunkerParams | None, theme: Theme) -> 
     diag_scroll.setMinimumHeight(w.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
     w.diagnostics_dock = add_dock(w, "Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                   AREA.BottomDockWidgetArea)
+    w.lab_view = LabView(theme)
+    w.lab_dock = add_dock(w, "Locality lab  (edits of A)", "labDock", w.lab_view, AREA.BottomDockWidgetArea)
+    w.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
     w.table = ChunkTable(theme)
     w.chunk_table = w.table.view
     w.table_dock = add_dock(w, "Chunks", "chunkTableDock", w.table, AREA.RightDockWidgetArea)

@@ -32,6 +32,7 @@ from .external_controller import ExternalController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
 from .history_dock import HistoryController
+from .lab_dock import LabController
 from .layout import DocumentFocus, build_widgets, size_docks
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.history_ctl = HistoryController(self, s)
         self.revisions = RevisionOpener(self)
         self.sweep_ctl = SweepDock(self, s)
+        self.lab = LabController(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)
@@ -346,5 +348,6 @@ class MainWindow(QMainWindow):
             return
         self.editing.cancel_pause()
         self.save_settings()
+        self.lab.cancel()
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)

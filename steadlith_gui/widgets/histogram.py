@@ -1,39 +1,98 @@
-"""A chunk-size histogram painted with QPainter from the core's Diagnostics bins."""
+"""The chunk-size histogram of one document, drawn by pyqtgraph from the core's
+Diagnostics bins: zoom along the token axis, hover for a bin's count, export from the
+right-click menu."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
 
 from ..palette import LIGHT, Theme
+from .themed_plot import ThemedPlot
+
+#: The over-max bin stands apart from the others by this share of a bin's width, so it
+#: reads as "beyond max_tokens", not as the next size.
+OVER_GAP = 0.35
 
 
-class Histogram(QWidget):
-    """Bars for diagnostics.histogram_counts over histogram_edges; the last bin holds
-    the chunks over max_tokens and is drawn in the hard-cut colour."""
+class Histogram(ThemedPlot):
+    """Bars for diagnostics.histogram_counts over histogram_edges (edges[i]..edges[i+1]
+    is bin i); the last bin holds the chunks over max_tokens (edges[n - 1] for n bins)
+    and is drawn in the hard-cut colour."""
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.theme = theme
         self.edges: tuple[int, ...] = ()
         self.counts: tuple[int, ...] = ()
         self.y_max = 0
-        self.setMinimumSize(150, 100)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMouseTracking(True)
+        self._bars: pg.BarGraphItem | None = None
+        self._over_label = pg.TextItem(anchor=(0.5, 1.0))
+        self._empty_label = pg.TextItem("no chunks", anchor=(0.5, 0.5))
+        super().__init__(theme, parent)
         self.setAccessibleName("Chunk size histogram")
-        self._describe()
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(320, 140)
+        self.getPlotItem().setMenuEnabled(True)
+        self.describe_at = self._describe_bin
+        self.set_data((), ())
 
     def set_data(self, edges, counts, y_max: int | None = None) -> None:
         self.edges = tuple(edges)
         self.counts = tuple(counts)
         self.y_max = max(y_max or 0, max(self.counts, default=0))
+        item = self.getPlotItem()
+        item.clear()
+        self._bars = None
+        if not self.counts:
+            item.addItem(self._empty_label)
+            self._empty_label.setPos(0.5, 0.5)
+            self.setXRange(0, 1, padding=0)
+            self.setYRange(0, 1, padding=0)
+        else:
+            spans = [self.bar_span(i) for i in range(len(self.counts))]
+            self._bars = pg.BarGraphItem(x0=[a for a, _ in spans], x1=[b for _, b in spans],
+                                         height=list(self.counts), y0=0)
+            item.addItem(self._bars)
+            item.addItem(self._over_label)
+            over = spans[-1]
+            self._over_label.setText(f"> {self.max_tokens}")
+            self._over_label.setPos((over[0] + over[1]) / 2, self.counts[-1])
+            right = over[1] + self._step() * 0.2
+            top = max(self.y_max, 1) * 1.15  # room for the "> max" label over a full bar
+            self.getPlotItem().getViewBox().setLimits(xMin=0, xMax=right, yMin=0, yMax=top)
+            self.setXRange(0, right, padding=0)
+            self.setYRange(0, top, padding=0)
+        self.restyle()
         self._describe()
-        self.update()
+
+    @property
+    def max_tokens(self) -> int:
+        return self.edges[len(self.counts) - 1]
+
+    def _step(self) -> float:
+        return float(self.edges[1] - self.edges[0]) if len(self.edges) > 1 and self.edges[1] > self.edges[0] else 1.0
+
+    def bar_span(self, i: int) -> tuple[float, float]:
+        """Bin i's extent in tokens, as drawn (the over-max bin set apart past max_tokens)."""
+        n = len(self.counts)
+        if i < n - 1:
+            return float(self.edges[i]), float(self.edges[i + 1])
+        start = self.max_tokens + self._step() * OVER_GAP
+        return start, start + self._step()
+
+    def bin_at(self, x: float) -> int | None:
+        """The bin drawn at x tokens, or None between bars or outside them."""
+        for i in range(len(self.counts)):
+            a, b = self.bar_span(i)
+            if a <= x < b or (i == len(self.counts) - 2 and x == b):
+                return i
+        return None
+
+    def _describe_bin(self, x: float, _y: float) -> str | None:
+        i = self.bin_at(x)
+        if i is None:
+            return None
+        n = len(self.counts)
+        if i == n - 1:
+            return f"over max_tokens ({self.max_tokens}): {self.counts[i]} chunks"
+        return f"{self.edges[i] + 1 if i else 1}–{self.edges[i + 1]} tokens: {self.counts[i]} chunks"
 
     def _describe(self) -> None:
         """The bars in words, for screen readers."""
@@ -46,99 +105,11 @@ class Histogram(QWidget):
         over = f"; over max_tokens ({self.edges[n - 1]}): {self.counts[n - 1]}" if self.counts[n - 1] else ""
         self.setAccessibleDescription(f"Tokens per chunk, {sum(self.counts)} chunks: " + ", ".join(bins) + over)
 
-    def set_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        self.update()
-
-    def _plot_rect(self) -> QRectF:
-        fm = self.fontMetrics()
-        left = fm.horizontalAdvance(str(max(self.y_max, 10))) + 8
-        return QRectF(left, 6, self.width() - left - 6, self.height() - fm.height() - 14)
-
-    def _bar_rect(self, i: int, plot: QRectF) -> QRectF:
-        n = len(self.counts)
-        gap = 2.0
-        slot = plot.width() / max(n, 1)
-        x = plot.left() + i * slot + (slot * 0.25 if i == n - 1 else 0)  # over-max bin set apart
-        w = slot - gap - (slot * 0.25 if i == n - 1 else 0)
-        h = plot.height() * (self.counts[i] / self.y_max) if self.y_max else 0
-        return QRectF(x, plot.bottom() - h, max(w, 1.0), h)
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        p = QPainter(self)
+    def restyle(self) -> None:
         theme = self.theme
-        axis = QColor(theme.mid)
-        muted = QColor(theme.muted)
-        font = QFont(self.font())
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
-        p.setFont(font)
-        fm = p.fontMetrics()
-        plot = self._plot_rect()
-        if not self.counts:
-            p.setPen(muted)
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "no chunks")
-            p.end()
-            return
-        # grid line at the top and the baseline
-        p.setPen(QPen(axis, 1, Qt.PenStyle.DotLine))
-        p.drawLine(plot.topLeft(), plot.topRight())
-        p.setPen(QPen(axis, 1))
-        p.drawLine(plot.bottomLeft(), plot.bottomRight())
-        p.drawLine(plot.bottomLeft(), plot.topLeft())
-        bar = QColor(theme.bar)
-        over = QColor(theme.kind["hard"])
-        n = len(self.counts)
-        for i in range(n):
-            if not self.counts[i]:
-                continue
-            p.fillRect(self._bar_rect(i, plot), over if i == n - 1 else bar)
-        # labels: y max, and tokens under the bins
-        p.setPen(muted)
-        p.drawText(
-            QRectF(0, plot.top() - fm.height() / 2, plot.left() - 4, fm.height()),
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-            str(self.y_max),
-        )
-        p.drawText(
-            QRectF(0, plot.bottom() - fm.height() / 2, plot.left() - 4, fm.height()),
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-            "0",
-        )
-        y_text = plot.bottom() + 3
-        slot = plot.width() / n
-        mid = n // 2
-        x_mid = plot.left() + mid * slot
-        x_max = plot.left() + (n - 1) * slot
-        labels = [
-            (QRectF(plot.left(), y_text, 60, fm.height()), Qt.AlignmentFlag.AlignLeft, "0"),
-            (QRectF(x_mid - 40, y_text, 80, fm.height()), Qt.AlignmentFlag.AlignHCenter, str(self.edges[mid])),
-            (QRectF(x_max - 80, y_text, 80, fm.height()), Qt.AlignmentFlag.AlignRight, f"{self.edges[n - 1]} max"),
-        ]
-        for rect, align, text in labels:
-            p.drawText(rect, align, text)
-        over_rect = self._bar_rect(n - 1, plot)
-        p.setPen(over)
-        p.drawText(
-            QRectF(over_rect.center().x() - 20, y_text, 40, fm.height()), Qt.AlignmentFlag.AlignHCenter, ">"
-        )
-        p.end()
-
-    def bin_at(self, x: float) -> int | None:
-        if not self.counts:
-            return None
-        plot = self._plot_rect()
-        if not plot.left() <= x <= plot.right():
-            return None
-        return min(len(self.counts) - 1, int((x - plot.left()) / (plot.width() / len(self.counts))))
-
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
-        i = self.bin_at(event.position().x())
-        if i is None:
-            QToolTip.hideText()
-            return
-        n = len(self.counts)
-        if i == n - 1:
-            what = f"over max_tokens ({self.edges[n - 1]}): {self.counts[i]} chunks"
-        else:
-            what = f"{self.edges[i] + 1 if i else 1}–{self.edges[i + 1]} tokens: {self.counts[i]} chunks"
-        QToolTip.showText(event.globalPosition().toPoint(), what, self)
+        self._empty_label.setColor(theme.muted)
+        self._over_label.setColor(theme.kind["hard"])
+        if self._bars is not None:
+            n = len(self.counts)
+            brushes = [pg.mkBrush(theme.kind["hard"] if i == n - 1 else theme.bar) for i in range(n)]
+            self._bars.setOpts(brushes=brushes, pen=pg.mkPen(None))

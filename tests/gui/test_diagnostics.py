@@ -1,11 +1,12 @@
 """The diagnostics dock shows the core's numbers for A and B side by side."""
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts
-from steadlith_gui.palette import LIGHT, MARKER_KINDS
+from steadlith_gui.palette import DARK, LIGHT, MARKER_KINDS
 from steadlith_gui.viewmodel import AnalysisResult, prepare_document
 from steadlith_gui.widgets.diagnostics import DiagnosticsView
 
@@ -67,12 +68,70 @@ def test_histograms_of_two_versions_share_a_scale(qtbot):
     assert view.panel_b.value("time") == "2.5 ms"
 
 
-def test_histogram_paints_over_max_bin_in_hard_colour(qtbot):
+def bar_pixel(hist, i):
+    """The colour painted just above the baseline in the middle of bar i."""
+    a, b = hist.bar_span(i)
+    at = hist.data_to_widget((a + b) / 2, 0)
+    return hist.grab().toImage().pixelColor(int(at.x()), int(at.y()) - 2)
+
+
+def test_histogram_draws_the_cores_counts_and_over_max_in_hard_colour(qtbot):
     text = load_text(GOLDEN / "mixed.txt")  # holds a word longer than max_tokens of 'small'
     view, result = diagnostics_view(qtbot, text, text, golden_params("small"))
-    assert result.a.diagnostics.chunks_over_max >= 1
+    d = result.a.diagnostics
+    assert d.chunks_over_max >= 1
     hist = view.panel_a.histogram
-    image = hist.grab().toImage()
-    rect = hist._bar_rect(len(hist.counts) - 1, hist._plot_rect())
-    c = image.pixelColor(int(rect.center().x()), int(rect.bottom() - 1))
-    assert c == QColor(LIGHT.kind["hard"])
+    # the bars pyqtgraph draws have the core's counts as heights, one per bin
+    drawn = hist._bars.opts
+    assert [int(h) for h in drawn["height"]] == list(d.histogram_counts)
+    n = len(d.histogram_counts)
+    assert list(drawn["x0"][:-1]) == list(d.histogram_edges[:n - 1])
+    assert drawn["x0"][-1] > d.histogram_edges[n - 1]  # the over-max bar starts past max_tokens
+    assert bar_pixel(hist, len(hist.counts) - 1) == QColor(LIGHT.kind["hard"])
+    fullest = max(range(len(hist.counts) - 1), key=lambda i: hist.counts[i])
+    assert bar_pixel(hist, fullest) == QColor(LIGHT.bar)
+
+
+def test_histogram_follows_the_dark_theme(qtbot):
+    text = load_text(GOLDEN / "mixed.txt")
+    view, _ = diagnostics_view(qtbot, text, text, golden_params("small"))
+    view.set_theme(DARK)
+    hist = view.panel_a.histogram
+    fullest = max(range(len(hist.counts) - 1), key=lambda i: hist.counts[i])
+    assert bar_pixel(hist, fullest) == QColor(DARK.bar)
+    assert bar_pixel(hist, len(hist.counts) - 1) == QColor(DARK.kind["hard"])
+    corner = hist.grab().toImage().pixelColor(2, 2)
+    assert corner == QColor(DARK.window)
+
+
+def hover(qtbot, plot, x, y, expected):
+    """Point at data (x, y) until the plot's tooltip says `expected` (pyqtgraph drops
+    mouse moves that follow each other too fast, so the move is repeated)."""
+    point = plot.data_to_widget(x, y).toPoint()
+    nudge = [0]
+
+    def shown():
+        nudge[0] ^= 1  # Qt drops a move to where the pointer already is
+        qtbot.mouseMove(plot.viewport(), point + QPoint(nudge[0], 0))
+        return plot.hover_text == expected
+
+    try:
+        qtbot.waitUntil(shown, timeout=3000)
+    except Exception:
+        raise AssertionError(f"{plot.hover_text!r} != {expected!r} at {point}")
+
+
+def test_hovering_a_bar_tells_its_count(qtbot):
+    text = load_text(GOLDEN / "mixed.txt")
+    view, result = diagnostics_view(qtbot, text, text, golden_params("small"))
+    d = result.a.diagnostics
+    hist = view.panel_a.histogram
+    fullest = max(range(len(hist.counts) - 1), key=lambda i: hist.counts[i])
+    a, b = hist.bar_span(fullest)
+    lo = d.histogram_edges[fullest] + 1 if fullest else 1
+    hover(qtbot, hist, (a + b) / 2, 1,
+          f"{lo}–{d.histogram_edges[fullest + 1]} tokens: {d.histogram_counts[fullest]} chunks")
+    max_tokens = d.histogram_edges[len(d.histogram_counts) - 1]
+    assert d.histogram_counts[-1] >= 1
+    hover(qtbot, hist, sum(hist.bar_span(len(hist.counts) - 1)) / 2, 0.5,
+          f"over max_tokens ({max_tokens}): {d.histogram_counts[-1]} chunks")
