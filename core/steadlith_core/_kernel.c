@@ -224,6 +224,25 @@ static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     return 0;
 }
 
+/* SPEC §5.2 on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
+ * U+2019 U+00BB), it ends with a sentence mark (. ! ? U+2026 U+3002 U+FF01 U+FF1F).
+ * UTF-8 is self-synchronizing, so matching the encoded characters at the end of the
+ * bytes is matching the characters at the end of the word (segment.ends_sentence). */
+static inline int ends_sentence(const u8 *w0, const u8 *q) {
+    for (;;) {
+        ptrdiff_t left = q - w0;
+        if (left <= 0) return 0;
+        u8 last = q[-1];
+        if (last == '"' || last == '\'' || last == ')' || last == ']' || last == '}') { q--; continue; }
+        if (left >= 3 && q[-3] == 0xE2 && q[-2] == 0x80 && (last == 0x9D || last == 0x99)) { q -= 3; continue; }
+        if (left >= 2 && q[-2] == 0xC2 && last == 0xBB) { q -= 2; continue; }
+        if (last == '.' || last == '!' || last == '?') return 1;
+        if (left < 3) return 0;
+        return (q[-3] == 0xE2 && q[-2] == 0x80 && last == 0xA6) || (q[-3] == 0xE3 && q[-2] == 0x80 && last == 0x82) ||
+               (q[-3] == 0xEF && q[-2] == 0xBC && (last == 0x81 || last == 0x9F));
+    }
+}
+
 /* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
  * export a failed allocation left behind is reported at exit as a SystemError line
  * (seen under an address-space limit), which would break a one-line error message. */
@@ -231,9 +250,9 @@ static PyObject *new_buffer(Py_ssize_t size) { return PyBytes_FromStringAndSize(
 
 static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
 
-/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends)
+/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
  * data: the text's UTF-8 bytes (any buffer). Every output, `canonical` too, is a bytes object
- * of n items (int64, int64, uint8, uint64, int64); `canonical`, the canonical text, is
+ * of n items (int64, int64, uint8, uint64, int64, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
 static PyObject *scan(PyObject *self, PyObject *arg) {
@@ -253,13 +272,15 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_ssize_t cap = (view.len + 1) / 2;
     PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
     PyObject *b_sym = new_buffer(cap * 8), *b_canon = PyBytes_FromStringAndSize(NULL, view.len + 16), *b_cend = new_buffer(cap * 8);
+    PyObject *b_sent = new_buffer(cap);
     PyObject *result = NULL;
-    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend) goto done;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
 
     int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
     int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
 
     Py_ssize_t n = 0, out = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -297,6 +318,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         ends[n] = (int64_t)(p - data) - cont;
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(w0, p);
         if (n > 0) {
             if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
             else canon[out++] = ' ';
@@ -316,12 +338,13 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_END_ALLOW_THREADS
 
     if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
-        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0)
+        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 ||
+        shrink(&b_sent, n) < 0)
         goto done;
-    result = Py_BuildValue("nOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend);
+    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
 done:
     Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
-    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend);
+    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
     PyBuffer_Release(&view);
     return result;
 }
@@ -455,6 +478,134 @@ done:
     return result;
 }
 
+/* ---- lmx2-v1 (SPEC-lmx2 §2, §3) ------------------------------------------------- */
+
+static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an array of %zd-byte items", what, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static inline u64 fmix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse) -> (h, key_1, key_2)
+ * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
+ * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
+ * §2 (0 at both edges). The window slides: append s_(c-1), then drop the symbols that
+ * left it, each times base^(c-1-a) (base is odd, so its inverse exists mod 2^64): the
+ * same sums mod 2^64 as lmx2.window_hashes' prefix form. Outputs: uint64 arrays of n + 1. */
+static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_cum, *o_cls;
+    long long key_tokens;
+    int prefer;
+    unsigned long long base, base_inv;
+    if (!PyArg_ParseTuple(args, "OOOLpKK", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv)) return NULL;
+    Py_buffer sv, cv, rv;
+    if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
+    if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
+    PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    Py_ssize_t n = sv.len / 8;
+    if (cv.len / 8 != n + 1 || rv.len != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
+        goto done;
+    }
+    b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
+    if (!b_h || !b_k1 || !b_k2) goto done;
+    {
+        const u64 *sym = sv.buf;
+        const int64_t *cum = cv.buf;
+        const u8 *cls = rv.buf;
+        u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        Py_BEGIN_ALLOW_THREADS
+        h[0] = 0;
+        u64 acc = 0, pw = 0; /* acc = h over words [a, c-1], pw = base^(c-1-a) */
+        Py_ssize_t a = 0;
+        for (Py_ssize_t c = 1; c <= n; c++) {
+            acc = acc * base + sym[c - 1];
+            pw = c == 1 ? 1 : pw * base;
+            int64_t low = cum[c] - key_tokens;
+            while (a < c - 1 && cum[a] < low) {
+                acc -= sym[a] * pw;
+                pw *= base_inv;
+                a++;
+            }
+            h[c] = acc;
+        }
+        for (Py_ssize_t c = 0; c <= n; c++) {
+            u64 top = prefer ? (u64)cls[c] << 61 : 0;
+            k1[c] = top | (fmix64(h[c] ^ 1) >> 3) | 1;
+            k2[c] = top | (fmix64(h[c] ^ 2) >> 3) | 1;
+        }
+        k1[0] = k2[0] = k1[n] = k2[n] = 0;
+        Py_END_ALLOW_THREADS
+    }
+    result = Py_BuildValue("OOO", b_h, b_k1, b_k2);
+done:
+    Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
+    PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
+    return result;
+}
+
+/* local_maxima(values, pos, reach, candidates) -> bytes of one flag per candidate:
+ * values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos` increases
+ * strictly and `candidates` (indices into values) increase, so the window of each
+ * candidate only moves right: a monotonic queue of indices whose values decrease keeps
+ * the window's maximum at its head, in O(1) amortized per index. */
+static PyObject *local_maxima(PyObject *self, PyObject *args) {
+    PyObject *o_val, *o_pos, *o_cand;
+    long long reach;
+    if (!PyArg_ParseTuple(args, "OOLO", &o_val, &o_pos, &reach, &o_cand)) return NULL;
+    if (reach < 0) { PyErr_SetString(PyExc_ValueError, "reach must be >= 0"); return NULL; }
+    Py_buffer vv, pv, cv;
+    if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
+    if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
+    if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
+    PyObject *out = NULL;
+    Py_ssize_t *queue = NULL;
+    if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
+    const int64_t *cand = cv.buf, *pos = pv.buf;
+    for (Py_ssize_t k = 0; k < n_cand; k++) {
+        if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
+            goto done;
+        }
+    }
+    out = new_buffer(n_cand);
+    queue = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
+    if (!out || !queue) { if (!queue) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        const u64 *val = vv.buf;
+        u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
+        for (Py_ssize_t k = 0; k < n_cand; k++) {
+            Py_ssize_t i = cand[k];
+            int64_t lo = pos[i] - reach, hi = pos[i] + reach;
+            while (next < m && pos[next] <= hi) {
+                while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
+                queue[tail++] = next++;
+            }
+            while (pos[queue[head]] < lo) head++; /* i itself is in the window: never empties */
+            flag[k] = val[i] >= val[queue[head]];
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(queue);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
+    return out;
+}
+
 static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
     Py_buffer view;
     unsigned long long seed = 0;
@@ -465,9 +616,11 @@ static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef METHODS[] = {
-    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends)"},
+    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
     {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
+    {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},
 };

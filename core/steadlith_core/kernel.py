@@ -79,7 +79,7 @@ def scan(text: str) -> RawScan:
         except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
             data = text.encode("utf-8", "surrogatepass")
     if KERNEL == "c":
-        n, starts, ends, para, symbols, canonical, canonical_ends = _kernel.scan(data)
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(data)
         del data
         raw = RawScan(
             np.frombuffer(starts, dtype=np.int64),
@@ -88,10 +88,11 @@ def scan(text: str) -> RawScan:
             np.frombuffer(symbols, dtype=np.uint64),
             canonical,
             np.frombuffer(canonical_ends, dtype=np.int64),
+            np.frombuffer(sentence, dtype=np.bool_),
         )
     else:
         raw = bytescan.scan(data)
-    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends):
+    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
         if a.flags.writeable:
             a.flags.writeable = False
     return raw
@@ -145,6 +146,32 @@ def segment(
         new(Cut, (s, e, kind, False))
         for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
     ]
+
+
+def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
+              base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None
+    when numpy runs (lmx2.compute_keys then computes them itself)."""
+    if KERNEL != "c":
+        return None
+    # a window past every token holds every word before the cut: clamping keeps it in int64
+    key_tokens = min(key_tokens, int(cum[-1]) + 1)
+    arrays = _kernel.lmx2_keys(
+        np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
+        np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64))
+    return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+
+
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
+    """lmx2.local_maxima by the compiled kernel's sliding window, or None when numpy runs."""
+    if KERNEL != "c":
+        return None
+    if pos.size:  # a reach past the span of the positions sees them all: clamped, it stays in int64
+        reach = min(reach, int(pos[-1]) - int(pos[0]) + 1)
+    flags = _kernel.local_maxima(
+        np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
+        np.ascontiguousarray(candidates, dtype=np.int64))
+    return np.frombuffer(flags, dtype=np.bool_)
 
 
 def xxh3_64(data: bytes, seed: int = 0) -> int:

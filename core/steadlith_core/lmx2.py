@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import kernel
 from .chunks import CLASS_NAMES, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
 from .vocabulary import BOUNDARIES, END, FILL, LMX2_KINDS, LONG_WORD, PARAGRAPH, PRIMARY, SENTENCE, WORD  # noqa: F401
 
@@ -78,6 +79,9 @@ def compute_keys(
     symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool
 ) -> Lmx2Keys:
     """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (SPEC-lmx2 §2)."""
+    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE)
+    if compiled is not None:
+        return Lmx2Keys(*compiled)
     _, h = window_hashes(symbols, cum, key_tokens)
     top = (classes.astype(np.uint64) << np.uint64(61)) if prefer_boundaries else np.uint64(0)
     keys = []
@@ -124,6 +128,9 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     m = values.size
     if candidates.size == 0:
         return np.zeros(0, dtype=bool)
+    compiled = kernel.local_maxima(values, pos, reach, candidates)
+    if compiled is not None:
+        return compiled
     near = np.diff(pos) <= reach
     left_ok = np.ones(m, dtype=bool)
     left_ok[1:] = ~near | (values[1:] >= values[:-1])

@@ -37,7 +37,7 @@ import numpy as np
 
 from . import tokens as token_counters
 from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
-from .chunks import cut_boundary
+from .chunks import classes_of, cut_boundaries
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
@@ -109,13 +109,13 @@ class Document:
     def classes(self) -> np.ndarray:
         """The boundary class of every cut (chunks.boundary_classes): text only, computed
         once a rule first needs them all (lmx2-v1's keys)."""
-        return self.stage("classes", 1).get(None, lambda: _frozen(boundary_classes(self.text, self.words)))
+        return self.stage("classes", 1).get(None, lambda: _frozen(classes_of(self.words.para, self.canonical.sentence_ends)))
 
     @property
     def snap_points(self) -> SnapPoints:
         """Text-only, but computed only once snapping is first asked for."""
         if self._snap_points is None:
-            self._snap_points = SnapPoints.of(self.words.para, self.words.texts)
+            self._snap_points = SnapPoints.of_flags(self.words.para, self.canonical.sentence_ends)
         return self._snap_points
 
 
@@ -180,7 +180,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    named = [(s, e, kind, snapped, cut_boundary(words, e)) for s, e, kind, snapped in cuts]
+    ends = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts))
+    named = [(*cut, boundary) for cut, boundary in zip(cuts, cut_boundaries(doc.canonical, ends))]
     chunks = build_chunks(words, doc.canonical, named, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
         [c.tokens for c in chunks],

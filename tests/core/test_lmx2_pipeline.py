@@ -21,7 +21,7 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(monkeypatch):
     calls: Counter[str] = Counter()
-    for stage in ("scan_text", "boundary_classes", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
+    for stage in ("scan_text", "classes_of", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
                   "segment"):
         original = getattr(pipeline_module, stage)
 
@@ -49,7 +49,7 @@ def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change,
     and differs from before (the change mattered)."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, boundary_classes=1, compute_keys=1, compute_primary=1,
+    assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, compute_primary=1,
                                   compute_fill=1, build_chunks=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
