@@ -250,8 +250,102 @@ static PyObject *new_buffer(Py_ssize_t size) { return PyBytes_FromStringAndSize(
 
 static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
 
+/* The scan of a str that is not ASCII, read in place in its 1-, 2- or 4-byte storage:
+ * no UTF-8 copy of the document is made (that is a copy of the text's size, and a
+ * pass over it). Offsets are code points directly; each word's UTF-8 is written
+ * straight into the canonical text, and its symbol and sentence flag are computed
+ * from there. Lone surrogates are written as "surrogatepass" writes them. */
+static inline int cp_class(Py_UCS4 c) {
+    if (c < 0x80) return BYTE_CLASS[c]; /* C_WORD, C_SPACE, C_LF or C_CR */
+    return (c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+            c == 0x202F || c == 0x205F || c == 0x3000) ? C_SPACE : C_WORD;
+}
+
+static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
+    if (c < 0x80) { o[0] = (u8)c; return 1; }
+    if (c < 0x800) { o[0] = (u8)(0xC0 | (c >> 6)); o[1] = (u8)(0x80 | (c & 0x3F)); return 2; }
+    if (c < 0x10000) {
+        o[0] = (u8)(0xE0 | (c >> 12)); o[1] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[2] = (u8)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = (u8)(0xF0 | (c >> 18)); o[1] = (u8)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[3] = (u8)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+static PyObject *scan_str(PyObject *text) {
+    const int kind = PyUnicode_KIND(text);
+    const void *src = PyUnicode_DATA(text);
+    const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
+    const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
+    if (len > (PY_SSIZE_T_MAX - 16) / 8) return PyErr_NoMemory();
+    Py_ssize_t cap = (len + 1) / 2;
+    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
+    PyObject *b_sym = new_buffer(cap * 8), *b_canon = new_buffer(len * per), *b_cend = new_buffer(cap * 8);
+    PyObject *b_sent = new_buffer(cap);
+    PyObject *result = NULL;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
+
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
+    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
+    Py_ssize_t n = 0, out = 0, i = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int breaks = 0, prev_cr = 0;
+    while (i < len) {
+        while (i < len) { /* the gap */
+            int cls = cp_class(PyUnicode_READ(kind, src, i));
+            if (cls == C_WORD) break;
+            if (cls == C_LF) breaks += !prev_cr;
+            else if (cls == C_CR) breaks++;
+            prev_cr = cls == C_CR;
+            i++;
+        }
+        if (i >= len) break;
+        int is_para = n > 0 && breaks >= 2;
+        starts[n] = i;
+        if (n > 0) {
+            if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
+            else canon[out++] = ' ';
+        }
+        const Py_ssize_t w0 = out;
+        while (i < len) { /* the word */
+            Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c < 0x80) {
+                if (BYTE_CLASS[c] != C_WORD) break;
+                canon[out++] = (u8)c;
+            } else {
+                if (cp_class(c) != C_WORD) break;
+                out += put_utf8(canon + out, c);
+            }
+            i++;
+        }
+        ends[n] = i;
+        para[n] = (u8)is_para;
+        sym[n] = xxh3_64(canon + w0, (size_t)(out - w0), is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(canon + w0, canon + out);
+        cend[n] = out;
+        n++;
+        breaks = 0;
+        prev_cr = 0;
+    }
+    Py_END_ALLOW_THREADS
+
+    if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
+        shrink(&b_sym, n * 8) < 0 || shrink(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 || shrink(&b_sent, n) < 0)
+        goto done;
+    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
+    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
+    return result;
+}
+
 /* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
- * data: the text's UTF-8 bytes (any buffer). Every output, `canonical` too, is a bytes object
+ * data: the text's UTF-8 bytes (any buffer), or the text as a str. Every output, `canonical` too, is a bytes object
  * of n items (int64, int64, uint8, uint64, int64, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
@@ -259,10 +353,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_buffer view;
     if (PyUnicode_Check(arg)) {
         /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
-        if (!PyUnicode_IS_ASCII(arg)) {
-            PyErr_SetString(PyExc_TypeError, "scan() takes UTF-8 bytes, or a str only when it is ASCII");
-            return NULL;
-        }
+        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
         if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
             return NULL;
     } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;

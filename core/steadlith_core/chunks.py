@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 
 import numpy as np
 import xxhash
@@ -308,31 +309,48 @@ def cut_boundaries(canon: CanonicalText, ends: np.ndarray) -> list[str]:
     return [BOUNDARIES[k] for k in code.tolist()]
 
 
+class CutColumns(NamedTuple):
+    """The cuts of one chunking column-wise, as a rule's stages produce them: the first
+    and the end word of each chunk (int64 arrays), and its kind, snapped flag (None:
+    never) and boundary, one name per chunk."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    kinds: Sequence[str]
+    snapped: Sequence[bool] | None
+    boundaries: Sequence[str]
+
+    @classmethod
+    def of_rows(cls, cuts: Sequence[tuple[int, int, str, bool, str]]) -> "CutColumns":
+        count = len(cuts)
+        return cls(np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count),
+                   np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count),
+                   [c[2] for c in cuts], [c[3] for c in cuts], [c[4] for c in cuts])
+
+
 def build_chunks(
-    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool, str]], cum: np.ndarray,
-    prefix: bytes,
+    words: WordStream, canon: CanonicalText, cuts: "CutColumns | Sequence[tuple[int, int, str, bool, str]]",
+    cum: np.ndarray, prefix: bytes,
 ) -> tuple[Chunk, ...]:
-    """Chunks for cuts (start word, end word, kind, snapped, boundary): offsets, tokens,
-    and the SPEC §7 hash under `prefix` (chunk_hash_prefix) of the canonical text
-    sliced from `canon`, which each chunk decodes only when its text is asked for.
-    The boundary is reported, never hashed."""
-    if not cuts:
+    """Chunks for cuts (CutColumns, or rows of start word, end word, kind, snapped,
+    boundary): offsets, tokens, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)
+    of the canonical text sliced from `canon`, which each chunk decodes only when its
+    text is asked for. The boundary is reported, never hashed."""
+    if not isinstance(cuts, CutColumns):
+        cuts = CutColumns.of_rows(cuts)
+    count = cuts.starts.size
+    if count == 0:
         return ()
-    first = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=len(cuts))
-    last = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts)) - 1
+    first, last = cuts.starts, cuts.ends - 1
     data = canon.data
+    byte_starts, byte_ends = canon.starts_of(first).tolist(), canon.byte_ends[last].tolist()
     h = xxhash.xxh3_128_hexdigest
-    new = tuple.__new__  # a Chunk without its Python-level __new__, which encodes a given text
-    return tuple(
-        # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
-        new(Chunk, (i, s, e, start, end, kind, snapped, tokens, h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]),
-                    boundary, data, bs, be))
-        for i, ((s, e, kind, snapped, boundary), start, end, tokens, bs, be) in enumerate(zip(
-            cuts,
-            words.starts[first].tolist(),
-            words.ends[last].tolist(),
-            (cum[last + 1] - cum[first]).tolist(),
-            canon.starts_of(first).tolist(),
-            canon.byte_ends[last].tolist(),
-        ))
+    # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
+    hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]) for bs, be in zip(byte_starts, byte_ends)]
+    rows = zip(
+        range(count), first.tolist(), cuts.ends.tolist(), words.starts[first].tolist(), words.ends[last].tolist(),
+        cuts.kinds, repeat(False) if cuts.snapped is None else cuts.snapped, (cum[last + 1] - cum[first]).tolist(),
+        hashes, cuts.boundaries, repeat(data), byte_starts, byte_ends,
     )
+    # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
+    return tuple(map(partial(tuple.__new__, Chunk), rows))

@@ -71,8 +71,8 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 def scan(text: str) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3)."""
-    if KERNEL == "c" and text.isascii():
-        data: str | bytes = text  # the compiled scan reads an ASCII str in place
+    if KERNEL == "c":
+        data: str | bytes = text  # the compiled scan reads a str in place: no UTF-8 copy
     else:
         try:
             data = text.encode()

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernel
-from .chunks import CLASS_NAMES, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
+from .chunks import CLASS_NAMES, CutColumns, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
 from .vocabulary import BOUNDARIES, END, FILL, LMX2_KINDS, LONG_WORD, PARAGRAPH, PRIMARY, SENTENCE, WORD  # noqa: F401
 
 CHUNKER_FAMILY = "cdc-lmx2"
@@ -253,6 +253,21 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     ]
 
 
+def cut_columns(cuts: Lmx2Cuts, classes: np.ndarray) -> CutColumns:
+    """The chunks of `spans`, column-wise, as build_chunks takes them."""
+    pos = cuts.positions
+    if pos.size < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return CutColumns(empty, empty, [], None, [])
+    ends = pos[1:]
+    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code[-1] = 3
+    boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
+    boundary_code[-1] = 3
+    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), [KINDS[k] for k in kind_code.tolist()], None,
+                      [BOUNDARIES[b] for b in boundary_code.tolist()])
+
+
 class Lmx2Stages(NamedTuple):
     """lmx2-v1's own stages of one chunking (Chunking.stages): the boundary class of
     every cut, the keys and the cut sets, for diagnostics and for the inspector."""
@@ -264,6 +279,6 @@ class Lmx2Stages(NamedTuple):
 
 __all__ = [
     "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
-    "Lmx2Stages", "compute_cuts", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
+    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
     "window_hashes",
 ]

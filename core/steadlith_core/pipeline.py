@@ -37,14 +37,14 @@ import numpy as np
 
 from . import tokens as token_counters
 from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
-from .chunks import classes_of, cut_boundaries
+from .chunks import CutColumns, classes_of, cut_boundaries
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .kernel import scan as scan_text, segment, window_fingerprints
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, spans
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
@@ -180,19 +180,21 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    ends = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts))
-    named = [(*cut, boundary) for cut, boundary in zip(cuts, cut_boundaries(doc.canonical, ends))]
-    chunks = build_chunks(words, doc.canonical, named, cum, chunk_hash_prefix(phash))
+    count = len(cuts)
+    starts = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count)
+    ends = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count)
+    columns = CutColumns(starts, ends, [c[2] for c in cuts], [c[3] for c in cuts], cut_boundaries(doc.canonical, ends))
+    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
-        [c.tokens for c in chunks],
-        [c.kind for c in chunks],
-        [c.snapped for c in chunks],
+        (cum[ends] - cum[starts]).tolist(),
+        columns.kinds,
+        columns.snapped,
         len(words),
         p.max_tokens,
         NORMALIZER_VERSION,
         phash,
         p.snapping,
-        [c.boundary for c in chunks],
+        columns.boundaries,
     )
     return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp, doc.canonical)
 
@@ -212,10 +214,10 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
-    found = [(s.start_word, s.end_word, s.kind, False, s.boundary) for s in spans(cuts, classes)]
-    chunks = build_chunks(words, doc.canonical, found, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = cut_columns(cuts, classes)
+    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
-        [c.tokens for c in chunks], [c.kind for c in chunks], [c.boundary for c in chunks], len(words),
+        (cum[columns.ends] - cum[columns.starts]).tolist(), columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
     return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,

@@ -70,6 +70,23 @@ def test_both_kernels_return_the_same_arrays(text):
     assert [text[s:e] for s, e in zip(c.starts.tolist(), c.ends.tolist())] == words
     assert c.canonical.decode() == steadlith_core.normalize(text).canonical_text(0, len(words))
     assert c.sentence_ends.tolist() == [ends_sentence(w) for w in words]
+    # the compiled scan reads a str in place; given the UTF-8 bytes instead, it agrees
+    from_bytes = kernel._kernel.scan(text.encode())
+    assert from_bytes[5] == c.canonical and from_bytes[4] == c.symbols.tobytes() and from_bytes[1] == c.starts.tobytes()
+    assert from_bytes[7] == c.sentence_ends.tobytes()
+
+
+@needs_c
+@pytest.mark.parametrize("text", ["a\ud800b c", "\udfff", "x \ud83d\ude80. y\u00e9\udc00\n\nz", "\u00e9 \udbff\u00ff"])
+def test_both_kernels_agree_on_lone_surrogates(text):
+    """A str built in Python may hold lone surrogates: both scans write them as UTF-8's
+    "surrogatepass" does, in the canonical text and in the symbols."""
+    c, n = scans(text)
+    for field in RawScanFields:
+        assert np.array_equal(getattr(c, field), getattr(n, field)) if field != "canonical" else c.canonical == n.canonical
+
+
+RawScanFields = ("starts", "ends", "para", "symbols", "canonical", "canonical_ends", "sentence_ends")
 
 
 def _random_inputs(seed: int):
