@@ -84,8 +84,10 @@ static inline u64 mix_step(const u8 *data, const u8 *secret, u64 seed) {
     return fold128(rd64(data) ^ (rd64(secret) + seed), rd64(data + 8) ^ (rd64(secret + 8) - seed));
 }
 
-static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
-    u64 acc[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+/* The accumulators of an input over 240 bytes (the "large input" algorithm, steps 1-3). */
+static void xxh3_accumulate(const u8 *in, size_t len, const u8 *secret, u64 acc[8]) {
+    const u64 init[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+    memcpy(acc, init, sizeof(init));
     const size_t stripes_per_block = (SECRET_LEN - 64) / 8, block = 64 * stripes_per_block;
     const size_t blocks = (len - 1) / block;
     for (size_t b = 0; b <= blocks; b++) {
@@ -112,10 +114,18 @@ static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
         acc[i ^ 1] += v;
         acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
     }
-    u64 result = (u64)len * P64_1;
+}
+
+static u64 xxh3_merge(const u64 acc[8], const u8 *secret, u64 result) {
     for (int i = 0; i < 4; i++)
-        result += fold128(acc[2 * i] ^ rd64(secret + 11 + 16 * i), acc[2 * i + 1] ^ rd64(secret + 11 + 16 * i + 8));
+        result += fold128(acc[2 * i] ^ rd64(secret + 16 * i), acc[2 * i + 1] ^ rd64(secret + 16 * i + 8));
     return avalanche(result);
+}
+
+static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
+    u64 acc[8];
+    xxh3_accumulate(in, len, secret, acc);
+    return xxh3_merge(acc, secret + 11, (u64)len * P64_1);
 }
 
 static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed);
@@ -697,6 +707,139 @@ done:
     return out;
 }
 
+/* ---- xxh3_128 (seed 0, the default secret): the chunk hash of SPEC §7 ---------- */
+
+static inline void mix_two(u64 acc[2], const u8 *d1, const u8 *d2, const u8 *secret, u64 seed) {
+    acc[0] += mix_step(d1, secret, seed);
+    acc[1] += mix_step(d2, secret + 16, seed);
+    acc[0] ^= rd64(d2) + rd64(d2 + 8);
+    acc[1] ^= rd64(d1) + rd64(d1 + 8);
+}
+
+/* The 128-bit hash of the specification's "XXH3-128" sections, as (low, high). */
+static void xxh3_128(const u8 *in, size_t len, u64 *lo, u64 *hi) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len == 0) {
+        *lo = avalanche_xxh64(rd64(s + 64) ^ rd64(s + 72));
+        *hi = avalanche_xxh64(rd64(s + 80) ^ rd64(s + 88));
+    } else if (len <= 3) {
+        u32 combined = (u32)in[len - 1] | ((u32)len << 8) | ((u32)in[0] << 16) | ((u32)in[len >> 1] << 24);
+        u32 swapped = __builtin_bswap32(combined);
+        u32 rotated = (swapped << 13) | (swapped >> 19);
+        *lo = avalanche_xxh64((u64)(rd32(s) ^ rd32(s + 4)) ^ (u64)combined);
+        *hi = avalanche_xxh64((u64)(rd32(s + 8) ^ rd32(s + 12)) ^ (u64)rotated);
+    } else if (len <= 8) {
+        u64 combined = (u64)rd32(in) | ((u64)rd32(in + len - 4) << 32);
+        u64 v = (rd64(s + 16) ^ rd64(s + 24)) ^ combined;
+        __uint128_t m = (__uint128_t)v * (P64_1 + ((u64)len << 2));
+        u64 high = (u64)(m >> 64), low = (u64)m;
+        high += low << 1;
+        low ^= high >> 3;
+        low ^= low >> 35;
+        low *= PMX_2;
+        low ^= low >> 28;
+        *lo = low;
+        *hi = avalanche(high);
+    } else if (len <= 16) {
+        u64 first = rd64(in), last = rd64(in + len - 8);
+        u64 v1 = (rd64(s + 32) ^ rd64(s + 40)) ^ first ^ last;
+        u64 v2 = (rd64(s + 48) ^ rd64(s + 56)) ^ last;
+        __uint128_t m = (__uint128_t)v1 * P64_1;
+        u64 low = (u64)m + ((u64)(len - 1) << 54);
+        u64 high = (u64)(m >> 64) + (v2 & 0xFFFFFFFF00000000ULL) + (u64)(u32)v2 * P32_2;
+        low ^= __builtin_bswap64(high);
+        __uint128_t m2 = (__uint128_t)low * P64_2;
+        *lo = avalanche((u64)m2);
+        *hi = avalanche((u64)(m2 >> 64) + high * P64_2);
+    } else if (len <= 240) {
+        u64 acc[2] = {(u64)len * P64_1, 0};
+        if (len <= 128) {
+            size_t rounds = ((len - 1) >> 5) + 1;
+            for (size_t i = rounds; i-- > 0;) mix_two(acc, in + 16 * i, in + len - 16 * i - 16, s + 32 * i, 0);
+        } else {
+            size_t chunks = len >> 5;
+            for (size_t i = 0; i < 4; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * i, 0);
+            acc[0] = avalanche(acc[0]);
+            acc[1] = avalanche(acc[1]);
+            for (size_t i = 4; i < chunks; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * (i - 4) + 3, 0);
+            mix_two(acc, in + len - 16, in + len - 32, s + 103, 0);
+        }
+        *lo = avalanche(acc[0] + acc[1]);
+        *hi = (u64)0 - avalanche(acc[0] * P64_1 + acc[1] * P64_4 + (u64)len * P64_2);
+    } else {
+        u64 acc[8];
+        xxh3_accumulate(in, len, s, acc);
+        *lo = xxh3_merge(acc, s + 11, (u64)len * P64_1);
+        *hi = xxh3_merge(acc, s + SECRET_LEN - 75, ~((u64)len * P64_2));
+    }
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+static inline void put_hex(char *out, u64 v) {
+    for (int i = 15; i >= 0; i--, v >>= 4) out[i] = HEX[v & 15];
+}
+
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a chunk:
+ * xxh3_128(prefix + 8-byte big-endian length + canonical[start:end]) of every chunk, as
+ * xxhash's hexdigest writes it (high half first). */
+static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_starts, *o_ends;
+    Py_buffer dv, sv, ev, pv;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
+    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
+    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
+        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
+    }
+    PyObject *out = NULL;
+    u8 *scratch = NULL;
+    Py_ssize_t m = sv.len / 8, widest = 0;
+    const int64_t *bs = sv.buf, *be = ev.buf;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > dv.len) {
+            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the canonical text");
+            goto done;
+        }
+        if (be[k] - bs[k] > widest) widest = be[k] - bs[k];
+    }
+    out = new_buffer(32 * m);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        char *hex = PyBytes_AS_STRING(out);
+        const u8 *data = dv.buf;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(scratch, pv.buf, pv.len);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            u64 size = (u64)(be[k] - bs[k]), big = __builtin_bswap64(size), lo, hi;
+            memcpy(scratch + pv.len, &big, 8);
+            memcpy(scratch + pv.len + 8, data + bs[k], size);
+            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
+            put_hex(hex + 32 * k, hi);
+            put_hex(hex + 32 * k + 16, lo);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return out;
+}
+
+static PyObject *py_xxh3_128(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    u64 lo, hi;
+    xxh3_128(view.buf, (size_t)view.len, &lo, &hi);
+    PyBuffer_Release(&view);
+    char hex[32];
+    put_hex(hex, hi);
+    put_hex(hex + 16, lo);
+    return PyUnicode_FromStringAndSize(hex, 32);
+}
+
 static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
     Py_buffer view;
     unsigned long long seed = 0;
@@ -712,6 +855,8 @@ static PyMethodDef METHODS[] = {
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},
+    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},
 };

@@ -343,10 +343,13 @@ def build_chunks(
         return ()
     first, last = cuts.starts, cuts.ends - 1
     data = canon.data
-    byte_starts, byte_ends = canon.starts_of(first).tolist(), canon.byte_ends[last].tolist()
-    h = xxhash.xxh3_128_hexdigest
-    # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
-    hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]) for bs, be in zip(byte_starts, byte_ends)]
+    starts_array, ends_array = canon.starts_of(first), canon.byte_ends[last]
+    hashes = kernel.chunk_hashes(data, starts_array, ends_array, prefix)
+    byte_starts, byte_ends = starts_array.tolist(), ends_array.tolist()
+    if hashes is None:
+        h = xxhash.xxh3_128_hexdigest
+        # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
+        hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]) for bs, be in zip(byte_starts, byte_ends)]
     rows = zip(
         range(count), first.tolist(), cuts.ends.tolist(), words.starts[first].tolist(), words.ends[last].tolist(),
         cuts.kinds, repeat(False) if cuts.snapped is None else cuts.snapped, (cum[last + 1] - cum[first]).tolist(),

@@ -174,6 +174,16 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     return np.frombuffer(flags, dtype=np.bool_)
 
 
+def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str] | None:
+    """The SPEC §7 hash of every chunk data[byte_starts[k]:byte_ends[k]] under `prefix`,
+    as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
+    if KERNEL != "c":
+        return None
+    hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                 np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
+    return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+
+
 def xxh3_64(data: bytes, seed: int = 0) -> int:
     """xxh3_64 of the active kernel (the C one, or the numpy one on one input)."""
     if KERNEL == "c":

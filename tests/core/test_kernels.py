@@ -103,6 +103,24 @@ def test_compiled_xxh3_equals_xxhash_on_every_length_and_both_seeds():
                 len(data), seed)
 
 
+@needs_c
+def test_compiled_chunk_hashes_equal_xxhash_128_on_every_length():
+    """The chunk hash (SPEC §7) in C: xxh3_128 of prefix + 8-byte length + the chunk's
+    bytes, against the `xxhash` package, for chunks of every length from 0 to 2000
+    bytes (every branch of the 128-bit algorithm) and a prefix of any length."""
+    inputs = list(_random_inputs(3))
+    blob = b"".join(inputs)
+    lengths = np.array([len(d) for d in inputs], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    for prefix in (b"", b"p" * 7, bytes(range(90))):
+        with kernel.using("c"):
+            got = kernel.chunk_hashes(blob, starts, starts + lengths, prefix)
+        want = [xxhash.xxh3_128_hexdigest(prefix + len(d).to_bytes(8, "big") + d) for d in inputs]
+        assert got == want
+    for data in inputs[:300]:  # and with no prefix nor length, the bare hash: lengths 0 to 16 included
+        assert kernel._kernel.xxh3_128_hexdigest(data) == xxhash.xxh3_128_hexdigest(data), len(data)
+
+
 def test_numpy_xxh3_equals_xxhash_on_every_length_and_both_seeds():
     inputs = list(_random_inputs(2))
     blob = b"".join(inputs)
