@@ -148,6 +148,31 @@ def segment(
     ]
 
 
+def segment_columns(
+    cum: np.ndarray,
+    primary: np.ndarray,
+    backup: np.ndarray,
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
+    """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
+    None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
+    positions are int64 arrays."""
+    if KERNEL != "c" or snap_window:
+        cuts = python_segment(cum, primary.tolist(), backup.tolist(), min_tokens, max_tokens, snap_window, points)
+        count = len(cuts)
+        return (np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count),
+                np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count),
+                [c[2] for c in cuts], [c[3] for c in cuts])
+    past_end = int(cum[-1]) + 1
+    _, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),
+        np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
+    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
+
+
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
               base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None

@@ -42,13 +42,13 @@ from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the re
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
-from .kernel import scan as scan_text, segment, window_fingerprints
+from .kernel import scan as scan_text, segment, segment_columns, window_fingerprints  # noqa: F401 - segment re-exported
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
-from .segment import Cut, SnapPoints
+from .segment import Cut, SnapPoints  # noqa: F401 - Cut re-exported
 from .tokens import TokenCounter
 
 
@@ -170,25 +170,23 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     primary, backup = doc.stage("candidates").get(
         (p.window_words, p.polynomial) + masks,
         lambda: (
-            np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder)).tolist(),
-            np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder)).tolist(),
+            _frozen(np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder))),
+            _frozen(np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder))),
         ),
     )
     snap = p.effective_snap_window
-    cuts: list[Cut] = doc.stage("cuts").get(
+    starts, ends, kinds, snapped = doc.stage("cuts").get(
         (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
-        lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
+        lambda: segment_columns(cum, primary, backup, p.min_tokens, p.max_tokens, snap,
+                                doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    count = len(cuts)
-    starts = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count)
-    ends = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count)
-    columns = CutColumns(starts, ends, [c[2] for c in cuts], [c[3] for c in cuts], cut_boundaries(doc.canonical, ends))
+    columns = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
     chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
         (cum[ends] - cum[starts]).tolist(),
         columns.kinds,
-        columns.snapped,
+        () if snapped is None else snapped,
         len(words),
         p.max_tokens,
         NORMALIZER_VERSION,

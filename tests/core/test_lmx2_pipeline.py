@@ -22,7 +22,7 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 def stage_calls(monkeypatch):
     calls: Counter[str] = Counter()
     for stage in ("scan_text", "classes_of", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
-                  "segment"):
+                  "segment_columns"):
         original = getattr(pipeline_module, stage)
 
         def counted(*args, _original=original, _stage=stage, **kwargs):
@@ -73,7 +73,7 @@ def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
     pipeline.chunk(TEXT, ChunkerParams())
     lmx2 = pipeline.chunk(TEXT, BASE)
     again = pipeline.chunk(TEXT, ChunkerParams())
-    assert stage_calls["scan_text"] == 1 and stage_calls["segment"] == 1  # tttd-v1's cuts came from its cache
+    assert stage_calls["scan_text"] == 1 and stage_calls["segment_columns"] == 1  # tttd-v1's cuts came from its cache
     assert (lmx2.boundary_rule, again.boundary_rule) == ("lmx2-v1", "tttd-v1")
     assert lmx2.diagnostics.margin == BASE.margin == lmx2.params.margin
 
