@@ -204,6 +204,10 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
 
 _ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
 _ASCII_ENDS = np.frombuffer(b".!?", dtype=np.uint8)
+# The last UTF-8 byte of every closer and sentence mark: " ' ) ] } . ! ?, and the final
+# bytes of U+201D U+2019 U+00BB U+2026 U+3002 U+FF01 U+FF1F.
+_SENTENCE_LAST_BYTES = np.zeros(256, dtype=bool)
+_SENTENCE_LAST_BYTES[np.frombuffer(b"\"')]}.!?\x9d\x99\xbb\xa6\x82\x81\x9f", dtype=np.uint8)] = True
 
 
 def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray) -> np.ndarray:
@@ -211,6 +215,12 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     closers at the end (a few rounds over the words still ending in one), then test the
     last character. UTF-8 is self-synchronizing: an encoded closer or mark matched at
     the end of the bytes is that character at the end of the word."""
+    out = np.zeros(byte_ends.size, dtype=bool)
+    if not byte_ends.size:
+        return out
+    # only words whose last byte ends a closer or a mark can end a sentence: few in prose
+    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
+    byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
     padded = np.zeros(b.size + 3, dtype=np.uint8)
     padded[3:] = b  # padded[q + 3 - k] is b[q - k], and 0 (no character) before the text
     q = byte_ends.astype(np.int64).copy()
@@ -231,7 +241,8 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
         | ((b3 == 0xE3) & (b2 == 0x80) & (last == 0x82))
         | ((b3 == 0xEF) & (b2 == 0xBC) & ((last == 0x81) | (last == 0x9F)))
     )
-    return (left >= 1) & (np.isin(last, _ASCII_ENDS) | three)
+    out[maybe] = (left >= 1) & (np.isin(last, _ASCII_ENDS) | three)
+    return out
 
 
 def scan(data: bytes) -> RawScan:
