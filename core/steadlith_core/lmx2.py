@@ -165,8 +165,16 @@ def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
     at = cum[marked]
     first = np.searchsorted(cum, at - distance, "right")
     stop = np.searchsorted(cum, at + distance, "left")
+    if marked.size <= FEW_MARKED:  # usually the two ends of a document alone: mark their ranges
+        out = np.zeros(n1, dtype=bool)
+        for lo, hi in zip(first.tolist(), stop.tolist()):
+            out[lo:hi] = True
+        return out
     cover = np.bincount(first, minlength=n1 + 1)[:n1] - np.bincount(stop, minlength=n1 + 1)[:n1]
     return np.cumsum(cover) > 0
+
+
+FEW_MARKED = 32  # below this many marked cuts, slices beat a running count over every cut
 
 
 class Lmx2Cuts(NamedTuple):
