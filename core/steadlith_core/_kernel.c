@@ -283,27 +283,12 @@ static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
     return 4;
 }
 
-static PyObject *scan_str(PyObject *text) {
-    const int kind = PyUnicode_KIND(text);
-    const void *src = PyUnicode_DATA(text);
-    const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-    /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
-    const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
-    if (len > (PY_SSIZE_T_MAX - 16) / 8) return PyErr_NoMemory();
-    Py_ssize_t cap = (len + 1) / 2;
-    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
-    PyObject *b_sym = new_buffer(cap * 8), *b_canon = new_buffer(len * per), *b_cend = new_buffer(cap * 8);
-    PyObject *b_sent = new_buffer(cap);
-    PyObject *result = NULL;
-    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
-
-    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
-    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
+/* The loop of scan_str for one storage width: inlined with `kind` a constant, so each
+ * character read is a plain load. Returns the word count; *out_len the canonical length. */
+static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
+    const int kind, const void *src, const Py_ssize_t len, int64_t *starts, int64_t *ends, u8 *para, u64 *sym,
+    u8 *canon, int64_t *cend, u8 *sent, Py_ssize_t *out_len) {
     Py_ssize_t n = 0, out = 0, i = 0;
-    Py_BEGIN_ALLOW_THREADS
     int breaks = 0, prev_cr = 0;
     while (i < len) {
         while (i < len) { /* the gap */
@@ -342,6 +327,34 @@ static PyObject *scan_str(PyObject *text) {
         breaks = 0;
         prev_cr = 0;
     }
+    *out_len = out;
+    return n;
+}
+
+static PyObject *scan_str(PyObject *text) {
+    const int kind = PyUnicode_KIND(text);
+    const void *src = PyUnicode_DATA(text);
+    const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
+    const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
+    if (len > (PY_SSIZE_T_MAX - 16) / 8) return PyErr_NoMemory();
+    Py_ssize_t cap = (len + 1) / 2;
+    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
+    PyObject *b_sym = new_buffer(cap * 8), *b_canon = new_buffer(len * per), *b_cend = new_buffer(cap * 8);
+    PyObject *b_sent = new_buffer(cap);
+    PyObject *result = NULL;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
+
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
+    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
+    Py_ssize_t n = 0, out = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == PyUnicode_1BYTE_KIND) n = scan_cps(PyUnicode_1BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     Py_END_ALLOW_THREADS
 
     if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
