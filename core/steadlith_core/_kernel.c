@@ -84,8 +84,10 @@ static inline u64 mix_step(const u8 *data, const u8 *secret, u64 seed) {
     return fold128(rd64(data) ^ (rd64(secret) + seed), rd64(data + 8) ^ (rd64(secret + 8) - seed));
 }
 
-static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
-    u64 acc[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+/* The accumulators of an input over 240 bytes (the "large input" algorithm, steps 1-3). */
+static void xxh3_accumulate(const u8 *in, size_t len, const u8 *secret, u64 acc[8]) {
+    const u64 init[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+    memcpy(acc, init, sizeof(init));
     const size_t stripes_per_block = (SECRET_LEN - 64) / 8, block = 64 * stripes_per_block;
     const size_t blocks = (len - 1) / block;
     for (size_t b = 0; b <= blocks; b++) {
@@ -112,10 +114,18 @@ static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
         acc[i ^ 1] += v;
         acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
     }
-    u64 result = (u64)len * P64_1;
+}
+
+static u64 xxh3_merge(const u64 acc[8], const u8 *secret, u64 result) {
     for (int i = 0; i < 4; i++)
-        result += fold128(acc[2 * i] ^ rd64(secret + 11 + 16 * i), acc[2 * i + 1] ^ rd64(secret + 11 + 16 * i + 8));
+        result += fold128(acc[2 * i] ^ rd64(secret + 16 * i), acc[2 * i + 1] ^ rd64(secret + 16 * i + 8));
     return avalanche(result);
+}
+
+static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
+    u64 acc[8];
+    xxh3_accumulate(in, len, secret, acc);
+    return xxh3_merge(acc, secret + 11, (u64)len * P64_1);
 }
 
 static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed);
@@ -224,6 +234,25 @@ static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     return 0;
 }
 
+/* SPEC §5.2 on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
+ * U+2019 U+00BB), it ends with a sentence mark (. ! ? U+2026 U+3002 U+FF01 U+FF1F).
+ * UTF-8 is self-synchronizing, so matching the encoded characters at the end of the
+ * bytes is matching the characters at the end of the word (segment.ends_sentence). */
+static inline int ends_sentence(const u8 *w0, const u8 *q) {
+    for (;;) {
+        ptrdiff_t left = q - w0;
+        if (left <= 0) return 0;
+        u8 last = q[-1];
+        if (last == '"' || last == '\'' || last == ')' || last == ']' || last == '}') { q--; continue; }
+        if (left >= 3 && q[-3] == 0xE2 && q[-2] == 0x80 && (last == 0x9D || last == 0x99)) { q -= 3; continue; }
+        if (left >= 2 && q[-2] == 0xC2 && last == 0xBB) { q -= 2; continue; }
+        if (last == '.' || last == '!' || last == '?') return 1;
+        if (left < 3) return 0;
+        return (q[-3] == 0xE2 && q[-2] == 0x80 && last == 0xA6) || (q[-3] == 0xE3 && q[-2] == 0x80 && last == 0x82) ||
+               (q[-3] == 0xEF && q[-2] == 0xBC && (last == 0x81 || last == 0x9F));
+    }
+}
+
 /* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
  * export a failed allocation left behind is reported at exit as a SystemError line
  * (seen under an address-space limit), which would break a one-line error message. */
@@ -231,19 +260,123 @@ static PyObject *new_buffer(Py_ssize_t size) { return PyBytes_FromStringAndSize(
 
 static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
 
-/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends)
- * data: the text's UTF-8 bytes (any buffer). Every output, `canonical` too, is a bytes object
- * of n items (int64, int64, uint8, uint64, int64); `canonical`, the canonical text, is
+/* The scan of a str that is not ASCII, read in place in its 1-, 2- or 4-byte storage:
+ * no UTF-8 copy of the document is made (that is a copy of the text's size, and a
+ * pass over it). Offsets are code points directly; each word's UTF-8 is written
+ * straight into the canonical text, and its symbol and sentence flag are computed
+ * from there. Lone surrogates are written as "surrogatepass" writes them. */
+static inline int cp_class(Py_UCS4 c) {
+    if (c < 0x80) return BYTE_CLASS[c]; /* C_WORD, C_SPACE, C_LF or C_CR */
+    return (c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+            c == 0x202F || c == 0x205F || c == 0x3000) ? C_SPACE : C_WORD;
+}
+
+static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
+    if (c < 0x80) { o[0] = (u8)c; return 1; }
+    if (c < 0x800) { o[0] = (u8)(0xC0 | (c >> 6)); o[1] = (u8)(0x80 | (c & 0x3F)); return 2; }
+    if (c < 0x10000) {
+        o[0] = (u8)(0xE0 | (c >> 12)); o[1] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[2] = (u8)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = (u8)(0xF0 | (c >> 18)); o[1] = (u8)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[3] = (u8)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* The loop of scan_str for one storage width: inlined with `kind` a constant, so each
+ * character read is a plain load. Returns the word count; *out_len the canonical length. */
+static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
+    const int kind, const void *src, const Py_ssize_t len, int64_t *starts, int64_t *ends, u8 *para, u64 *sym,
+    u8 *canon, int64_t *cend, u8 *sent, Py_ssize_t *out_len) {
+    Py_ssize_t n = 0, out = 0, i = 0;
+    int breaks = 0, prev_cr = 0;
+    while (i < len) {
+        while (i < len) { /* the gap */
+            int cls = cp_class(PyUnicode_READ(kind, src, i));
+            if (cls == C_WORD) break;
+            if (cls == C_LF) breaks += !prev_cr;
+            else if (cls == C_CR) breaks++;
+            prev_cr = cls == C_CR;
+            i++;
+        }
+        if (i >= len) break;
+        int is_para = n > 0 && breaks >= 2;
+        starts[n] = i;
+        if (n > 0) {
+            if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
+            else canon[out++] = ' ';
+        }
+        const Py_ssize_t w0 = out;
+        while (i < len) { /* the word */
+            Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c < 0x80) {
+                if (BYTE_CLASS[c] != C_WORD) break;
+                canon[out++] = (u8)c;
+            } else {
+                if (cp_class(c) != C_WORD) break;
+                out += put_utf8(canon + out, c);
+            }
+            i++;
+        }
+        ends[n] = i;
+        para[n] = (u8)is_para;
+        sym[n] = xxh3_64(canon + w0, (size_t)(out - w0), is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(canon + w0, canon + out);
+        cend[n] = out;
+        n++;
+        breaks = 0;
+        prev_cr = 0;
+    }
+    *out_len = out;
+    return n;
+}
+
+static PyObject *scan_str(PyObject *text) {
+    const int kind = PyUnicode_KIND(text);
+    const void *src = PyUnicode_DATA(text);
+    const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
+    const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
+    if (len > (PY_SSIZE_T_MAX - 16) / 8) return PyErr_NoMemory();
+    Py_ssize_t cap = (len + 1) / 2;
+    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
+    PyObject *b_sym = new_buffer(cap * 8), *b_canon = new_buffer(len * per), *b_cend = new_buffer(cap * 8);
+    PyObject *b_sent = new_buffer(cap);
+    PyObject *result = NULL;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
+
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
+    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
+    Py_ssize_t n = 0, out = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == PyUnicode_1BYTE_KIND) n = scan_cps(PyUnicode_1BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    Py_END_ALLOW_THREADS
+
+    if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
+        shrink(&b_sym, n * 8) < 0 || shrink(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 || shrink(&b_sent, n) < 0)
+        goto done;
+    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
+    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
+    return result;
+}
+
+/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
+ * data: the text's UTF-8 bytes (any buffer), or the text as a str. Every output, `canonical` too, is a bytes object
+ * of n items (int64, int64, uint8, uint64, int64, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
 static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_buffer view;
     if (PyUnicode_Check(arg)) {
         /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
-        if (!PyUnicode_IS_ASCII(arg)) {
-            PyErr_SetString(PyExc_TypeError, "scan() takes UTF-8 bytes, or a str only when it is ASCII");
-            return NULL;
-        }
+        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
         if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
             return NULL;
     } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -253,13 +386,15 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_ssize_t cap = (view.len + 1) / 2;
     PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
     PyObject *b_sym = new_buffer(cap * 8), *b_canon = PyBytes_FromStringAndSize(NULL, view.len + 16), *b_cend = new_buffer(cap * 8);
+    PyObject *b_sent = new_buffer(cap);
     PyObject *result = NULL;
-    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend) goto done;
+    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
 
     int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
     int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
 
     Py_ssize_t n = 0, out = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -297,6 +432,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         ends[n] = (int64_t)(p - data) - cont;
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(w0, p);
         if (n > 0) {
             if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
             else canon[out++] = ' ';
@@ -316,12 +452,13 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     Py_END_ALLOW_THREADS
 
     if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
-        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0)
+        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 ||
+        shrink(&b_sent, n) < 0)
         goto done;
-    result = Py_BuildValue("nOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend);
+    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
 done:
     Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
-    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend);
+    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
     PyBuffer_Release(&view);
     return result;
 }
@@ -455,6 +592,267 @@ done:
     return result;
 }
 
+/* ---- lmx2-v1 (SPEC-lmx2 §2, §3) ------------------------------------------------- */
+
+static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an array of %zd-byte items", what, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static inline u64 fmix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse) -> (h, key_1, key_2)
+ * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
+ * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
+ * §2 (0 at both edges). The window slides: append s_(c-1), then drop the symbols that
+ * left it, each times base^(c-1-a) (base is odd, so its inverse exists mod 2^64): the
+ * same sums mod 2^64 as lmx2.window_hashes' prefix form. Outputs: uint64 arrays of n + 1. */
+static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_cum, *o_cls;
+    long long key_tokens;
+    int prefer;
+    unsigned long long base, base_inv;
+    if (!PyArg_ParseTuple(args, "OOOLpKK", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv)) return NULL;
+    Py_buffer sv, cv, rv;
+    if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
+    if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
+    PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    Py_ssize_t n = sv.len / 8;
+    if (cv.len / 8 != n + 1 || rv.len != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
+        goto done;
+    }
+    b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
+    if (!b_h || !b_k1 || !b_k2) goto done;
+    {
+        const u64 *sym = sv.buf;
+        const int64_t *cum = cv.buf;
+        const u8 *cls = rv.buf;
+        u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        Py_BEGIN_ALLOW_THREADS
+        h[0] = 0;
+        u64 acc = 0, pw = 0; /* acc = h over words [a, c-1], pw = base^(c-1-a) */
+        Py_ssize_t a = 0;
+        for (Py_ssize_t c = 1; c <= n; c++) {
+            acc = acc * base + sym[c - 1];
+            pw = c == 1 ? 1 : pw * base;
+            int64_t low = cum[c] - key_tokens;
+            while (a < c - 1 && cum[a] < low) {
+                acc -= sym[a] * pw;
+                pw *= base_inv;
+                a++;
+            }
+            h[c] = acc;
+        }
+        for (Py_ssize_t c = 0; c <= n; c++) {
+            u64 top = prefer ? (u64)cls[c] << 61 : 0;
+            k1[c] = top | (fmix64(h[c] ^ 1) >> 3) | 1;
+            k2[c] = top | (fmix64(h[c] ^ 2) >> 3) | 1;
+        }
+        k1[0] = k2[0] = k1[n] = k2[n] = 0;
+        Py_END_ALLOW_THREADS
+    }
+    result = Py_BuildValue("OOO", b_h, b_k1, b_k2);
+done:
+    Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
+    PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
+    return result;
+}
+
+/* local_maxima(values, pos, reach, candidates) -> bytes of one flag per candidate:
+ * values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos` increases
+ * strictly and `candidates` (indices into values) increase, so the window of each
+ * candidate only moves right: a monotonic queue of indices whose values decrease keeps
+ * the window's maximum at its head, in O(1) amortized per index. */
+static PyObject *local_maxima(PyObject *self, PyObject *args) {
+    PyObject *o_val, *o_pos, *o_cand;
+    long long reach;
+    if (!PyArg_ParseTuple(args, "OOLO", &o_val, &o_pos, &reach, &o_cand)) return NULL;
+    if (reach < 0) { PyErr_SetString(PyExc_ValueError, "reach must be >= 0"); return NULL; }
+    Py_buffer vv, pv, cv;
+    if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
+    if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
+    if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
+    PyObject *out = NULL;
+    Py_ssize_t *queue = NULL;
+    if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
+    const int64_t *cand = cv.buf, *pos = pv.buf;
+    for (Py_ssize_t k = 0; k < n_cand; k++) {
+        if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
+            goto done;
+        }
+    }
+    out = new_buffer(n_cand);
+    queue = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
+    if (!out || !queue) { if (!queue) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        const u64 *val = vv.buf;
+        u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
+        for (Py_ssize_t k = 0; k < n_cand; k++) {
+            Py_ssize_t i = cand[k];
+            int64_t lo = pos[i] - reach, hi = pos[i] + reach;
+            while (next < m && pos[next] <= hi) {
+                while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
+                queue[tail++] = next++;
+            }
+            while (pos[queue[head]] < lo) head++; /* i itself is in the window: never empties */
+            flag[k] = val[i] >= val[queue[head]];
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(queue);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
+    return out;
+}
+
+/* ---- xxh3_128 (seed 0, the default secret): the chunk hash of SPEC §7 ---------- */
+
+static inline void mix_two(u64 acc[2], const u8 *d1, const u8 *d2, const u8 *secret, u64 seed) {
+    acc[0] += mix_step(d1, secret, seed);
+    acc[1] += mix_step(d2, secret + 16, seed);
+    acc[0] ^= rd64(d2) + rd64(d2 + 8);
+    acc[1] ^= rd64(d1) + rd64(d1 + 8);
+}
+
+/* The 128-bit hash of the specification's "XXH3-128" sections, as (low, high). */
+static void xxh3_128(const u8 *in, size_t len, u64 *lo, u64 *hi) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len == 0) {
+        *lo = avalanche_xxh64(rd64(s + 64) ^ rd64(s + 72));
+        *hi = avalanche_xxh64(rd64(s + 80) ^ rd64(s + 88));
+    } else if (len <= 3) {
+        u32 combined = (u32)in[len - 1] | ((u32)len << 8) | ((u32)in[0] << 16) | ((u32)in[len >> 1] << 24);
+        u32 swapped = __builtin_bswap32(combined);
+        u32 rotated = (swapped << 13) | (swapped >> 19);
+        *lo = avalanche_xxh64((u64)(rd32(s) ^ rd32(s + 4)) ^ (u64)combined);
+        *hi = avalanche_xxh64((u64)(rd32(s + 8) ^ rd32(s + 12)) ^ (u64)rotated);
+    } else if (len <= 8) {
+        u64 combined = (u64)rd32(in) | ((u64)rd32(in + len - 4) << 32);
+        u64 v = (rd64(s + 16) ^ rd64(s + 24)) ^ combined;
+        __uint128_t m = (__uint128_t)v * (P64_1 + ((u64)len << 2));
+        u64 high = (u64)(m >> 64), low = (u64)m;
+        high += low << 1;
+        low ^= high >> 3;
+        low ^= low >> 35;
+        low *= PMX_2;
+        low ^= low >> 28;
+        *lo = low;
+        *hi = avalanche(high);
+    } else if (len <= 16) {
+        u64 first = rd64(in), last = rd64(in + len - 8);
+        u64 v1 = (rd64(s + 32) ^ rd64(s + 40)) ^ first ^ last;
+        u64 v2 = (rd64(s + 48) ^ rd64(s + 56)) ^ last;
+        __uint128_t m = (__uint128_t)v1 * P64_1;
+        u64 low = (u64)m + ((u64)(len - 1) << 54);
+        u64 high = (u64)(m >> 64) + (v2 & 0xFFFFFFFF00000000ULL) + (u64)(u32)v2 * P32_2;
+        low ^= __builtin_bswap64(high);
+        __uint128_t m2 = (__uint128_t)low * P64_2;
+        *lo = avalanche((u64)m2);
+        *hi = avalanche((u64)(m2 >> 64) + high * P64_2);
+    } else if (len <= 240) {
+        u64 acc[2] = {(u64)len * P64_1, 0};
+        if (len <= 128) {
+            size_t rounds = ((len - 1) >> 5) + 1;
+            for (size_t i = rounds; i-- > 0;) mix_two(acc, in + 16 * i, in + len - 16 * i - 16, s + 32 * i, 0);
+        } else {
+            size_t chunks = len >> 5;
+            for (size_t i = 0; i < 4; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * i, 0);
+            acc[0] = avalanche(acc[0]);
+            acc[1] = avalanche(acc[1]);
+            for (size_t i = 4; i < chunks; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * (i - 4) + 3, 0);
+            mix_two(acc, in + len - 16, in + len - 32, s + 103, 0);
+        }
+        *lo = avalanche(acc[0] + acc[1]);
+        *hi = (u64)0 - avalanche(acc[0] * P64_1 + acc[1] * P64_4 + (u64)len * P64_2);
+    } else {
+        u64 acc[8];
+        xxh3_accumulate(in, len, s, acc);
+        *lo = xxh3_merge(acc, s + 11, (u64)len * P64_1);
+        *hi = xxh3_merge(acc, s + SECRET_LEN - 75, ~((u64)len * P64_2));
+    }
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+static inline void put_hex(char *out, u64 v) {
+    for (int i = 15; i >= 0; i--, v >>= 4) out[i] = HEX[v & 15];
+}
+
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a chunk:
+ * xxh3_128(prefix + 8-byte big-endian length + canonical[start:end]) of every chunk, as
+ * xxhash's hexdigest writes it (high half first). */
+static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_starts, *o_ends;
+    Py_buffer dv, sv, ev, pv;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
+    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
+    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
+        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
+    }
+    PyObject *out = NULL;
+    u8 *scratch = NULL;
+    Py_ssize_t m = sv.len / 8, widest = 0;
+    const int64_t *bs = sv.buf, *be = ev.buf;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > dv.len) {
+            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the canonical text");
+            goto done;
+        }
+        if (be[k] - bs[k] > widest) widest = be[k] - bs[k];
+    }
+    out = new_buffer(32 * m);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        char *hex = PyBytes_AS_STRING(out);
+        const u8 *data = dv.buf;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(scratch, pv.buf, pv.len);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            u64 size = (u64)(be[k] - bs[k]), big = __builtin_bswap64(size), lo, hi;
+            memcpy(scratch + pv.len, &big, 8);
+            memcpy(scratch + pv.len + 8, data + bs[k], size);
+            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
+            put_hex(hex + 32 * k, hi);
+            put_hex(hex + 32 * k + 16, lo);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return out;
+}
+
+static PyObject *py_xxh3_128(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    u64 lo, hi;
+    xxh3_128(view.buf, (size_t)view.len, &lo, &hi);
+    PyBuffer_Release(&view);
+    char hex[32];
+    put_hex(hex, hi);
+    put_hex(hex + 16, lo);
+    return PyUnicode_FromStringAndSize(hex, 32);
+}
+
 static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
     Py_buffer view;
     unsigned long long seed = 0;
@@ -465,9 +863,13 @@ static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef METHODS[] = {
-    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends)"},
+    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
     {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
+    {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},
+    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},
 };

@@ -27,6 +27,7 @@ class RawScan(NamedTuple):
     symbols: np.ndarray  # uint64 xxh3_64 of the word's UTF-8, seed 1 at paragraph starts
     canonical: bytes  # the canonical UTF-8 text of the whole stream (SPEC §1.5)
     canonical_ends: np.ndarray  # int64 end of each word in `canonical`
+    sentence_ends: np.ndarray  # bool: the word ends a sentence (SPEC §5.2, segment.ends_sentence)
 
 
 # ---- xxh3_64 for many short inputs at once -----------------------------------------
@@ -201,6 +202,49 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
     return ws
 
 
+_ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
+_ASCII_ENDS = np.frombuffer(b".!?", dtype=np.uint8)
+# The last UTF-8 byte of every closer and sentence mark: " ' ) ] } . ! ?, and the final
+# bytes of U+201D U+2019 U+00BB U+2026 U+3002 U+FF01 U+FF1F.
+_SENTENCE_LAST_BYTES = np.zeros(256, dtype=bool)
+_SENTENCE_LAST_BYTES[np.frombuffer(b"\"')]}.!?\x9d\x99\xbb\xa6\x82\x81\x9f", dtype=np.uint8)] = True
+
+
+def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray) -> np.ndarray:
+    """segment.ends_sentence of every word, on its UTF-8 bytes b[start:end]: strip the
+    closers at the end (a few rounds over the words still ending in one), then test the
+    last character. UTF-8 is self-synchronizing: an encoded closer or mark matched at
+    the end of the bytes is that character at the end of the word."""
+    out = np.zeros(byte_ends.size, dtype=bool)
+    if not byte_ends.size:
+        return out
+    # only words whose last byte ends a closer or a mark can end a sentence: few in prose
+    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
+    byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
+    padded = np.zeros(b.size + 3, dtype=np.uint8)
+    padded[3:] = b  # padded[q + 3 - k] is b[q - k], and 0 (no character) before the text
+    q = byte_ends.astype(np.int64).copy()
+    live = np.arange(q.size)
+    while live.size:
+        qs, left = q[live] + 3, q[live] - byte_starts[live]
+        last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+        strip = np.where(np.isin(last, _ASCII_CLOSERS) & (left >= 1), 1, 0)
+        strip[(left >= 3) & (b3 == 0xE2) & (b2 == 0x80) & ((last == 0x9D) | (last == 0x99))] = 3
+        strip[(left >= 2) & (b2 == 0xC2) & (last == 0xBB)] = 2
+        q[live] -= strip
+        live = live[strip > 0]
+    left = q - byte_starts
+    qs = q + 3
+    last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+    three = (left >= 3) & (
+        ((b3 == 0xE2) & (b2 == 0x80) & (last == 0xA6))
+        | ((b3 == 0xE3) & (b2 == 0x80) & (last == 0x82))
+        | ((b3 == 0xEF) & (b2 == 0xBC) & ((last == 0x81) | (last == 0x9F)))
+    )
+    out[maybe] = (left >= 1) & (np.isin(last, _ASCII_ENDS) | three)
+    return out
+
+
 def scan(data: bytes) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
     b = np.frombuffer(data, dtype=np.uint8)
@@ -257,4 +301,6 @@ def scan(data: bytes) -> RawScan:
     paragraph_gaps = gap[para[1:]]
     canonical[paragraph_gaps] = ord("\n")
     canonical[paragraph_gaps + 1] = ord("\n")
-    return RawScan(starts.astype(np.int64), ends.astype(np.int64), para, symbols, canonical.tobytes(), canonical_ends)
+    sentence = sentence_ends(b, byte_starts, byte_ends)
+    return RawScan(starts.astype(np.int64), ends.astype(np.int64), para, symbols, canonical.tobytes(), canonical_ends,
+                   sentence)

@@ -11,22 +11,24 @@ pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 
 import numpy as np
 import xxhash
 
 from . import kernel
+from . import bytescan
 from .bytescan import RawScan
 from .diagnostics import Diagnostics, Lmx2Diagnostics
 from .normalize import NORMALIZER_VERSION, WordStream, code_points
 from .params import BOUNDARY_RULE, ChunkerParams
 from .segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
-from .vocabulary import END, PARAGRAPH, SENTENCE, WORD
+from .vocabulary import BOUNDARIES, END, PARAGRAPH, SENTENCE, WORD
 
 if TYPE_CHECKING:
     from .lmx2_params import Lmx2Params
@@ -35,22 +37,88 @@ if TYPE_CHECKING:
 AnyParams = Union[ChunkerParams, "Lmx2Params"]
 
 
-class Chunk(NamedTuple):
-    index: int
-    start_word: int
-    end_word: int
-    start: int  # code point where the first word starts
-    end: int  # code point where the last word ends
-    kind: str  # tttd-v1: primary | backup | hard | end; lmx2-v1: primary | fill | long-word | end
-    snapped: bool  # tttd-v1 only: snapping moved the cut (always False under lmx2-v1)
-    tokens: int
-    text: str  # canonical text (SPEC §1.5)
-    hash: str
-    boundary: str  # paragraph | sentence | word | end: the class of the end cut (SPEC-lmx2 §4)
+_PUBLIC = ("index", "start_word", "end_word", "start", "end", "kind", "snapped", "tokens", "text", "hash", "boundary")
+# Where each public field sits in the tuple: the text is not stored, but decoded from
+# the stream's canonical UTF-8 (slots 10-12: source, byte start, byte end) when asked.
+_SLOT = {"index": 0, "start_word": 1, "end_word": 2, "start": 3, "end": 4, "kind": 5, "snapped": 6, "tokens": 7,
+         "hash": 8, "boundary": 9}
+
+
+class Chunk(tuple):
+    """One chunk: a read-only record with the fields of `_fields`, read by name (as a
+    named tuple's; iterating yields them in that order).
+
+    `text` (the canonical text, SPEC §1.5) is decoded from the canonical UTF-8 of the
+    whole stream each time it is asked for: most clients (cuts, hashes, churn) never
+    ask, and a str per chunk would be a second copy of the document. Equality and
+    hashing go by the other fields: the chunk hash commits to the text."""
+
+    __slots__ = ()
+    _fields = _PUBLIC
+
+    def __new__(cls, index: int, start_word: int, end_word: int, start: int, end: int, kind: str, snapped: bool,
+                tokens: int, text: str, hash: str, boundary: str) -> "Chunk":
+        data = text.encode("utf-8", "surrogatepass")
+        return tuple.__new__(cls, (index, start_word, end_word, start, end, kind, snapped, tokens, hash, boundary,
+                                   data, 0, len(data)))
+
+    index = property(itemgetter(0))
+    start_word = property(itemgetter(1))
+    end_word = property(itemgetter(2))
+    start = property(itemgetter(3))
+    end = property(itemgetter(4))
+    kind = property(itemgetter(5))  # tttd-v1: primary | backup | hard | end; lmx2-v1: primary | fill | long-word | end
+    snapped = property(itemgetter(6))  # tttd-v1 only: snapping moved the cut (always False under lmx2-v1)
+    tokens = property(itemgetter(7))
+    hash = property(itemgetter(8))
+    boundary = property(itemgetter(9))  # paragraph | sentence | word | end: the class of the end cut (SPEC-lmx2 §4)
+
+    @property
+    def text(self) -> str:
+        """The canonical text (SPEC §1.5), decoded from the stream's canonical UTF-8."""
+        data, lo, hi = tuple.__getitem__(self, slice(10, 13))
+        try:
+            return str(data[lo:hi], "utf-8")
+        except UnicodeDecodeError:  # lone surrogates: only possible in a str built in Python
+            return str(data[lo:hi], "utf-8", "surrogatepass")
 
     @property
     def word_count(self) -> int:
         return self.end_word - self.start_word
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in _PUBLIC)
+
+    def __iter__(self):
+        return iter(self._values())
+
+    def __len__(self) -> int:
+        return len(_PUBLIC)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Chunk):
+            return tuple.__getitem__(self, slice(0, 10)) == tuple.__getitem__(other, slice(0, 10))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple.__getitem__(self, slice(0, 10)))
+
+    def __repr__(self) -> str:
+        return "Chunk(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _PUBLIC) + ")"
+
+    def __reduce__(self):
+        # a pickled chunk carries its own text, not the whole stream's
+        return (Chunk, self._values())
+
+    def _asdict(self) -> dict:
+        return dict(zip(_PUBLIC, self._values()))
+
+    def _replace(self, **changes) -> "Chunk":
+        return Chunk(**{**self._asdict(), **changes})
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,21 +203,29 @@ class CanonicalText:
         spans = words.paragraph_spans(0, n) if n else []
         data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
         byte_lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
-        self._set(data, np.cumsum(byte_lengths + _separators(words.para)), words.para)
+        self._set(data, np.cumsum(byte_lengths + _separators(words.para)), words.para, None)
 
     @classmethod
     def of_scan(cls, raw: RawScan) -> "CanonicalText":
         """The canonical text a kernel scan wrote while it read the words."""
         canon = cls.__new__(cls)
-        canon._set(raw.canonical, raw.canonical_ends, raw.para)
+        canon._set(raw.canonical, raw.canonical_ends, raw.para, raw.sentence_ends)
         return canon
 
-    def _set(self, data: bytes, byte_ends: np.ndarray, para: np.ndarray) -> None:
+    def _set(self, data: bytes, byte_ends: np.ndarray, para: np.ndarray, sentence_ends: np.ndarray | None) -> None:
         self.data = data
-        # UTF-8 of a lone surrogate starts ED A0..ED BF; it is in the data only then
-        self.has_surrogates = re.search(rb"\xed[\xa0-\xbf]", data) is not None
         self.byte_ends = byte_ends
         self._para = para
+        self._sentence_ends = sentence_ends
+
+    @property
+    def sentence_ends(self) -> np.ndarray:
+        """Whether each word ends a sentence (segment.ends_sentence), as the scan found;
+        from the canonical bytes when this was built from words."""
+        if self._sentence_ends is None:
+            b = np.frombuffer(self.data, dtype=np.uint8)
+            self._sentence_ends = bytescan.sentence_ends(b, self.byte_starts, self.byte_ends)
+        return self._sentence_ends
 
     @property
     def byte_starts(self) -> np.ndarray:
@@ -176,6 +252,18 @@ def _separators(para: np.ndarray) -> np.ndarray:
 
 _MARK_CODE_POINTS = np.array(sorted({ord(ch) for ch in SENTENCE_CLOSERS + "".join(SENTENCE_ENDS)}), dtype=np.uint32)
 CLASS_NAMES = (WORD, SENTENCE, PARAGRAPH)  # indexed by the class r of SPEC-lmx2 §2
+
+
+def classes_of(para: np.ndarray, sentence_ends: np.ndarray) -> np.ndarray:
+    """r(c) of SPEC-lmx2 §2 for every cut c in 0..n (uint8), as boundary_classes, from
+    the per-word flags the text scan gives: 2 where word c starts a paragraph, else 1
+    where word c-1 ends a sentence, else 0."""
+    n = para.size
+    r = np.zeros(n + 1, dtype=np.uint8)
+    r[1:][sentence_ends] = 1
+    r[:n][para] = 2
+    r[n] = 0
+    return r
 
 
 def boundary_classes(text: str, words: WordStream) -> np.ndarray:
@@ -210,34 +298,62 @@ def cut_boundary(words: WordStream, e: int) -> str:
     return SENTENCE if ends_sentence(words[e - 1].text) else WORD  # one word, not WordStream.texts
 
 
+def cut_boundaries(canon: CanonicalText, ends: np.ndarray) -> list[str]:
+    """cut_boundary of every cut in `ends` at once, from the scan's per-word flags."""
+    para, sentence = canon._para, canon.sentence_ends
+    n = para.size
+    ends = np.asarray(ends, dtype=np.int64)
+    inner = np.minimum(ends, n - 1)
+    code = np.where(para[inner], 0, np.where(sentence[np.maximum(ends - 1, 0)], 1, 2))
+    code[ends >= n] = 3
+    return [BOUNDARIES[k] for k in code.tolist()]
+
+
+class CutColumns(NamedTuple):
+    """The cuts of one chunking column-wise, as a rule's stages produce them: the first
+    and the end word of each chunk (int64 arrays), and its kind, snapped flag (None:
+    never) and boundary, one name per chunk."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    kinds: Sequence[str]
+    snapped: Sequence[bool] | None
+    boundaries: Sequence[str]
+
+    @classmethod
+    def of_rows(cls, cuts: Sequence[tuple[int, int, str, bool, str]]) -> "CutColumns":
+        count = len(cuts)
+        return cls(np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count),
+                   np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count),
+                   [c[2] for c in cuts], [c[3] for c in cuts], [c[4] for c in cuts])
+
+
 def build_chunks(
-    words: WordStream, canon: CanonicalText, cuts: Sequence[tuple[int, int, str, bool, str]], cum: np.ndarray,
-    prefix: bytes,
+    words: WordStream, canon: CanonicalText, cuts: "CutColumns | Sequence[tuple[int, int, str, bool, str]]",
+    cum: np.ndarray, prefix: bytes,
 ) -> tuple[Chunk, ...]:
-    """Chunks for cuts (start word, end word, kind, snapped, boundary): offsets, tokens,
-    canonical text sliced from `canon`, and the SPEC §7 hash under `prefix`
-    (chunk_hash_prefix). The boundary is reported, never hashed."""
-    if not cuts:
+    """Chunks for cuts (CutColumns, or rows of start word, end word, kind, snapped,
+    boundary): offsets, tokens, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)
+    of the canonical text sliced from `canon`, which each chunk decodes only when its
+    text is asked for. The boundary is reported, never hashed."""
+    if not isinstance(cuts, CutColumns):
+        cuts = CutColumns.of_rows(cuts)
+    count = cuts.starts.size
+    if count == 0:
         return ()
-    first = np.fromiter((c[0] for c in cuts), dtype=np.int64, count=len(cuts))
-    last = np.fromiter((c[1] for c in cuts), dtype=np.int64, count=len(cuts)) - 1
-    columns = zip(
-        cuts,
-        words.starts[first].tolist(),
-        words.ends[last].tolist(),
-        (cum[last + 1] - cum[first]).tolist(),
-        canon.starts_of(first).tolist(),
-        canon.byte_ends[last].tolist(),
-    )
+    first, last = cuts.starts, cuts.ends - 1
     data = canon.data
-    surrogates = canon.has_surrogates  # strict decoding is the faster path; it fits all else
-    h = xxhash.xxh3_128_hexdigest
-    new = tuple.__new__  # Chunk(...) through its Python-level __new__ costs a microsecond a chunk
-    out = []
-    for i, ((s, e, kind, snapped, boundary), start, end, tokens, bs, be) in enumerate(columns):
-        piece = data[bs:be]
+    starts_array, ends_array = canon.starts_of(first), canon.byte_ends[last]
+    hashes = kernel.chunk_hashes(data, starts_array, ends_array, prefix)
+    byte_starts, byte_ends = starts_array.tolist(), ends_array.tolist()
+    if hashes is None:
+        h = xxhash.xxh3_128_hexdigest
         # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
-        digest = h(prefix + (be - bs).to_bytes(8, "big") + piece)
-        text = piece.decode("utf-8", "surrogatepass") if surrogates else piece.decode()
-        out.append(new(Chunk, (i, s, e, start, end, kind, snapped, tokens, text, digest, boundary)))
-    return tuple(out)
+        hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]) for bs, be in zip(byte_starts, byte_ends)]
+    rows = zip(
+        range(count), first.tolist(), cuts.ends.tolist(), words.starts[first].tolist(), words.ends[last].tolist(),
+        cuts.kinds, repeat(False) if cuts.snapped is None else cuts.snapped, (cum[last + 1] - cum[first]).tolist(),
+        hashes, cuts.boundaries, repeat(data), byte_starts, byte_ends,
+    )
+    # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
+    return tuple(map(partial(tuple.__new__, Chunk), rows))

@@ -71,15 +71,15 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 def scan(text: str) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3)."""
-    if KERNEL == "c" and text.isascii():
-        data: str | bytes = text  # the compiled scan reads an ASCII str in place
+    if KERNEL == "c":
+        data: str | bytes = text  # the compiled scan reads a str in place: no UTF-8 copy
     else:
         try:
             data = text.encode()
         except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
             data = text.encode("utf-8", "surrogatepass")
     if KERNEL == "c":
-        n, starts, ends, para, symbols, canonical, canonical_ends = _kernel.scan(data)
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(data)
         del data
         raw = RawScan(
             np.frombuffer(starts, dtype=np.int64),
@@ -88,10 +88,11 @@ def scan(text: str) -> RawScan:
             np.frombuffer(symbols, dtype=np.uint64),
             canonical,
             np.frombuffer(canonical_ends, dtype=np.int64),
+            np.frombuffer(sentence, dtype=np.bool_),
         )
     else:
         raw = bytescan.scan(data)
-    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends):
+    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
         if a.flags.writeable:
             a.flags.writeable = False
     return raw
@@ -145,6 +146,67 @@ def segment(
         new(Cut, (s, e, kind, False))
         for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
     ]
+
+
+def segment_columns(
+    cum: np.ndarray,
+    primary: np.ndarray,
+    backup: np.ndarray,
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
+    """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
+    None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
+    positions are int64 arrays."""
+    if KERNEL != "c" or snap_window:
+        cuts = python_segment(cum, primary.tolist(), backup.tolist(), min_tokens, max_tokens, snap_window, points)
+        count = len(cuts)
+        return (np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count),
+                np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count),
+                [c[2] for c in cuts], [c[3] for c in cuts])
+    past_end = int(cum[-1]) + 1
+    _, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),
+        np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
+    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
+
+
+def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
+              base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None
+    when numpy runs (lmx2.compute_keys then computes them itself)."""
+    if KERNEL != "c":
+        return None
+    # a window past every token holds every word before the cut: clamping keeps it in int64
+    key_tokens = min(key_tokens, int(cum[-1]) + 1)
+    arrays = _kernel.lmx2_keys(
+        np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
+        np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64))
+    return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+
+
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
+    """lmx2.local_maxima by the compiled kernel's sliding window, or None when numpy runs."""
+    if KERNEL != "c":
+        return None
+    if pos.size:  # a reach past the span of the positions sees them all: clamped, it stays in int64
+        reach = min(reach, int(pos[-1]) - int(pos[0]) + 1)
+    flags = _kernel.local_maxima(
+        np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
+        np.ascontiguousarray(candidates, dtype=np.int64))
+    return np.frombuffer(flags, dtype=np.bool_)
+
+
+def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str] | None:
+    """The SPEC §7 hash of every chunk data[byte_starts[k]:byte_ends[k]] under `prefix`,
+    as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
+    if KERNEL != "c":
+        return None
+    hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                 np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
+    return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
 
 
 def xxh3_64(data: bytes, seed: int = 0) -> int:

@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chunks import CLASS_NAMES, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
+from . import kernel
+from .chunks import CLASS_NAMES, CutColumns, boundary_classes  # noqa: F401 - re-exported: the class stage of this rule
 from .vocabulary import BOUNDARIES, END, FILL, LMX2_KINDS, LONG_WORD, PARAGRAPH, PRIMARY, SENTENCE, WORD  # noqa: F401
 
 CHUNKER_FAMILY = "cdc-lmx2"
@@ -78,6 +79,9 @@ def compute_keys(
     symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool
 ) -> Lmx2Keys:
     """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (SPEC-lmx2 §2)."""
+    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE)
+    if compiled is not None:
+        return Lmx2Keys(*compiled)
     _, h = window_hashes(symbols, cum, key_tokens)
     top = (classes.astype(np.uint64) << np.uint64(61)) if prefer_boundaries else np.uint64(0)
     keys = []
@@ -124,6 +128,9 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     m = values.size
     if candidates.size == 0:
         return np.zeros(0, dtype=bool)
+    compiled = kernel.local_maxima(values, pos, reach, candidates)
+    if compiled is not None:
+        return compiled
     near = np.diff(pos) <= reach
     left_ok = np.ones(m, dtype=bool)
     left_ok[1:] = ~near | (values[1:] >= values[:-1])
@@ -158,8 +165,16 @@ def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
     at = cum[marked]
     first = np.searchsorted(cum, at - distance, "right")
     stop = np.searchsorted(cum, at + distance, "left")
+    if marked.size <= FEW_MARKED:  # usually the two ends of a document alone: mark their ranges
+        out = np.zeros(n1, dtype=bool)
+        for lo, hi in zip(first.tolist(), stop.tolist()):
+            out[lo:hi] = True
+        return out
     cover = np.bincount(first, minlength=n1 + 1)[:n1] - np.bincount(stop, minlength=n1 + 1)[:n1]
     return np.cumsum(cover) > 0
+
+
+FEW_MARKED = 32  # below this many marked cuts, slices beat a running count over every cut
 
 
 class Lmx2Cuts(NamedTuple):
@@ -246,6 +261,21 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     ]
 
 
+def cut_columns(cuts: Lmx2Cuts, classes: np.ndarray) -> CutColumns:
+    """The chunks of `spans`, column-wise, as build_chunks takes them."""
+    pos = cuts.positions
+    if pos.size < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return CutColumns(empty, empty, [], None, [])
+    ends = pos[1:]
+    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code[-1] = 3
+    boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
+    boundary_code[-1] = 3
+    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), [KINDS[k] for k in kind_code.tolist()], None,
+                      [BOUNDARIES[b] for b in boundary_code.tolist()])
+
+
 class Lmx2Stages(NamedTuple):
     """lmx2-v1's own stages of one chunking (Chunking.stages): the boundary class of
     every cut, the keys and the cut sets, for diagnostics and for the inspector."""
@@ -257,6 +287,6 @@ class Lmx2Stages(NamedTuple):
 
 __all__ = [
     "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
-    "Lmx2Stages", "compute_cuts", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
+    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
     "window_hashes",
 ]

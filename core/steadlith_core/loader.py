@@ -6,18 +6,19 @@ import os
 import stat
 from pathlib import Path
 
+from . import kernel
 from .errors import LoadError
 
-# Peak memory of chunking one document, in bytes per byte of its UTF-8 text: the word
-# arrays, fingerprints and chunk table of the numpy core. Measured with
-# `/usr/bin/time -f %M steadlith chunk FILE --format json` on generated prose of 10 and
-# 40 MB: 32.3 and 31.9 (net of the 33 MiB the import costs); comparing a 40 MB document
-# with itself peaks at 46 per byte of one version, under 32 per byte of the two together.
-# A compiled kernel for the text stages lowers it: change it here, and the limit follows.
-MEMORY_PER_INPUT_BYTE = 32
+# Peak memory of chunking one document, in bytes per byte of its UTF-8 text, net of the
+# 31 MiB the import costs, measured with `/usr/bin/time -f %M` on generated prose of 41 MB
+# (every character four bytes in the str, as the prose has emoji): with the compiled
+# kernel `steadlith chunk FILE --format json` 14.6, `steadlith compare FILE FILE` 17.3 per
+# byte of the two documents together; with the numpy fallback `steadlith chunk` 26.2
+# (the numpy scan makes whole-text temporaries). The limit follows the kernel in use.
+MEMORY_PER_INPUT_BYTE = 18 if kernel.KERNEL == "c" else 32
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 256 MiB with the numpy core
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 455 MiB compiled, 256 MiB on numpy
 
 
 def memory_needed(n_bytes: int) -> int:

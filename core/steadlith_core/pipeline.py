@@ -37,18 +37,18 @@ import numpy as np
 
 from . import tokens as token_counters
 from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
-from .chunks import cut_boundary
+from .chunks import CutColumns, classes_of, cut_boundaries
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
-from .kernel import scan as scan_text, segment, window_fingerprints
+from .kernel import scan as scan_text, segment, segment_columns, window_fingerprints  # noqa: F401 - segment re-exported
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, spans
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
-from .segment import Cut, SnapPoints
+from .segment import Cut, SnapPoints  # noqa: F401 - Cut re-exported
 from .tokens import TokenCounter
 
 
@@ -109,13 +109,13 @@ class Document:
     def classes(self) -> np.ndarray:
         """The boundary class of every cut (chunks.boundary_classes): text only, computed
         once a rule first needs them all (lmx2-v1's keys)."""
-        return self.stage("classes", 1).get(None, lambda: _frozen(boundary_classes(self.text, self.words)))
+        return self.stage("classes", 1).get(None, lambda: _frozen(classes_of(self.words.para, self.canonical.sentence_ends)))
 
     @property
     def snap_points(self) -> SnapPoints:
         """Text-only, but computed only once snapping is first asked for."""
         if self._snap_points is None:
-            self._snap_points = SnapPoints.of(self.words.para, self.words.texts)
+            self._snap_points = SnapPoints.of_flags(self.words.para, self.canonical.sentence_ends)
         return self._snap_points
 
 
@@ -170,28 +170,29 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     primary, backup = doc.stage("candidates").get(
         (p.window_words, p.polynomial) + masks,
         lambda: (
-            np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder)).tolist(),
-            np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder)).tolist(),
+            _frozen(np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder))),
+            _frozen(np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder))),
         ),
     )
     snap = p.effective_snap_window
-    cuts: list[Cut] = doc.stage("cuts").get(
+    starts, ends, kinds, snapped = doc.stage("cuts").get(
         (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
-        lambda: segment(cum, primary, backup, p.min_tokens, p.max_tokens, snap, doc.snap_points if snap else None),
+        lambda: segment_columns(cum, primary, backup, p.min_tokens, p.max_tokens, snap,
+                                doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    named = [(s, e, kind, snapped, cut_boundary(words, e)) for s, e, kind, snapped in cuts]
-    chunks = build_chunks(words, doc.canonical, named, cum, chunk_hash_prefix(phash))
+    columns = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
+    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
-        [c.tokens for c in chunks],
-        [c.kind for c in chunks],
-        [c.snapped for c in chunks],
+        (cum[ends] - cum[starts]).tolist(),
+        columns.kinds,
+        () if snapped is None else snapped,
         len(words),
         p.max_tokens,
         NORMALIZER_VERSION,
         phash,
         p.snapping,
-        [c.boundary for c in chunks],
+        columns.boundaries,
     )
     return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp, doc.canonical)
 
@@ -211,10 +212,10 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
-    found = [(s.start_word, s.end_word, s.kind, False, s.boundary) for s in spans(cuts, classes)]
-    chunks = build_chunks(words, doc.canonical, found, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = cut_columns(cuts, classes)
+    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
-        [c.tokens for c in chunks], [c.kind for c in chunks], [c.boundary for c in chunks], len(words),
+        (cum[columns.ends] - cum[columns.starts]).tolist(), columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
     return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,

@@ -47,6 +47,14 @@ class SnapPoints(NamedTuple):
         sentences = [c for c in range(1, n) if ends_sentence(texts[c - 1])]
         return cls(paragraphs, sentences)
 
+    @classmethod
+    def of_flags(cls, para: np.ndarray, sentence_ends: np.ndarray) -> "SnapPoints":
+        """The same points from the text scan's per-word flags, with no str per word."""
+        n = para.size
+        paragraphs = (np.flatnonzero(para[1:n]) + 1).tolist()
+        sentences = (np.flatnonzero(sentence_ends[: max(n - 1, 0)]) + 1).tolist()
+        return cls(paragraphs, sentences)
+
 
 def _nearest(points: list[int], lo: int, hi: int, e: int) -> int | None:
     """The point in [lo, hi] nearest to e, the later one on a tie; None if there is none."""

@@ -25,6 +25,7 @@ from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, regist
 from steadlith_core.bytescan import xxh3_64_many
 from steadlith_core.normalize import WHITESPACE
 from steadlith_core.rabin import window_fingerprints as doubling_fingerprints
+from steadlith_core.segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
 
 needs_c = pytest.mark.skipif("c" not in kernel.KERNELS, reason="the compiled kernel is not built here")
 
@@ -36,6 +37,7 @@ PIECES = st.one_of(
     st.sampled_from(WORD_CHARS),
     st.text(min_size=1, max_size=6),  # anything Hypothesis likes, surrogates excluded below
     st.builds(lambda ch, k: ch * k, st.sampled_from(WORD_CHARS), st.integers(100, 3000)),  # very long words
+    st.sampled_from(list(SENTENCE_CLOSERS) + list(SENTENCE_ENDS)),  # sentence ends, closers after them
 )
 TEXTS = st.lists(PIECES, max_size=60).map("".join).filter(lambda t: not any(0xD800 <= ord(c) < 0xE000 for c in t))
 
@@ -55,9 +57,10 @@ def scans(text: str):
 @example(" \u3000\u2028 ")
 @example("a\r\n\r\nb\rc\n\rd\u2029\u2029e")
 @example("x" * 5000 + "\u00a0" + "\U0001F680" * 700)
+@example("a.\u201d b!)] c\u2026\u00bb d\u3002 e\uff01 f\uff1f\u2019 .\" \"' x.y \u00bb")
 def test_both_kernels_return_the_same_arrays(text):
     c, n = scans(text)
-    for field in ("starts", "ends", "para", "symbols", "canonical_ends"):
+    for field in ("starts", "ends", "para", "symbols", "canonical_ends", "sentence_ends"):
         got, want = getattr(c, field), getattr(n, field)
         assert got.dtype == want.dtype, field
         assert np.array_equal(got, want), field
@@ -66,6 +69,24 @@ def test_both_kernels_return_the_same_arrays(text):
     words = text.split()
     assert [text[s:e] for s, e in zip(c.starts.tolist(), c.ends.tolist())] == words
     assert c.canonical.decode() == steadlith_core.normalize(text).canonical_text(0, len(words))
+    assert c.sentence_ends.tolist() == [ends_sentence(w) for w in words]
+    # the compiled scan reads a str in place; given the UTF-8 bytes instead, it agrees
+    from_bytes = kernel._kernel.scan(text.encode())
+    assert from_bytes[5] == c.canonical and from_bytes[4] == c.symbols.tobytes() and from_bytes[1] == c.starts.tobytes()
+    assert from_bytes[7] == c.sentence_ends.tobytes()
+
+
+@needs_c
+@pytest.mark.parametrize("text", ["a\ud800b c", "\udfff", "x \ud83d\ude80. y\u00e9\udc00\n\nz", "\u00e9 \udbff\u00ff"])
+def test_both_kernels_agree_on_lone_surrogates(text):
+    """A str built in Python may hold lone surrogates: both scans write them as UTF-8's
+    "surrogatepass" does, in the canonical text and in the symbols."""
+    c, n = scans(text)
+    for field in RawScanFields:
+        assert np.array_equal(getattr(c, field), getattr(n, field)) if field != "canonical" else c.canonical == n.canonical
+
+
+RawScanFields = ("starts", "ends", "para", "symbols", "canonical", "canonical_ends", "sentence_ends")
 
 
 def _random_inputs(seed: int):
@@ -80,6 +101,24 @@ def test_compiled_xxh3_equals_xxhash_on_every_length_and_both_seeds():
         for seed in (0, 1):
             assert steadlith_core.kernel._kernel.xxh3_64(data, seed) == xxhash.xxh3_64_intdigest(data, seed), (
                 len(data), seed)
+
+
+@needs_c
+def test_compiled_chunk_hashes_equal_xxhash_128_on_every_length():
+    """The chunk hash (SPEC §7) in C: xxh3_128 of prefix + 8-byte length + the chunk's
+    bytes, against the `xxhash` package, for chunks of every length from 0 to 2000
+    bytes (every branch of the 128-bit algorithm) and a prefix of any length."""
+    inputs = list(_random_inputs(3))
+    blob = b"".join(inputs)
+    lengths = np.array([len(d) for d in inputs], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    for prefix in (b"", b"p" * 7, bytes(range(90))):
+        with kernel.using("c"):
+            got = kernel.chunk_hashes(blob, starts, starts + lengths, prefix)
+        want = [xxhash.xxh3_128_hexdigest(prefix + len(d).to_bytes(8, "big") + d) for d in inputs]
+        assert got == want
+    for data in inputs[:300]:  # and with no prefix nor length, the bare hash: lengths 0 to 16 included
+        assert kernel._kernel.xxh3_128_hexdigest(data) == xxhash.xxh3_128_hexdigest(data), len(data)
 
 
 def test_numpy_xxh3_equals_xxhash_on_every_length_and_both_seeds():
@@ -179,6 +218,76 @@ def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_toke
     with kernel.using("c"):
         got = kernel.segment(cum, primary, backup, min_tokens, max_tokens)
     assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
+
+
+@needs_c
+@settings(max_examples=200)
+@given(
+    st.lists(st.integers(1, 40), max_size=300),
+    st.data(),
+    st.integers(1, 120),
+    st.booleans(),
+)
+def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tokens, prefer):
+    """lmx2-v1's keys: the C sliding window against lmx2.window_hashes' prefix form, on
+    symbols from a tiny set (repeats) or anywhere in 64 bits, any classes; a window
+    wider than the document included."""
+    from steadlith_core import lmx2
+
+    n = len(tokens)
+    symbols = np.array(data.draw(st.lists(st.one_of(st.sampled_from([0, 1, 2**63]), st.integers(0, 2**64 - 1)),
+                                          min_size=n, max_size=n)), dtype=np.uint64)
+    classes = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n + 1, max_size=n + 1)), dtype=np.uint8)
+    cum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(tokens, out=cum[1:])
+    key_tokens = key_tokens if key_tokens < 110 else 2**32  # the largest Lmx2Params accepts
+    with kernel.using("c"):
+        got = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
+    with kernel.using("numpy"):
+        want = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
+    for field, g, w in zip(lmx2.Lmx2Keys._fields, got, want):
+        assert g.dtype == w.dtype and g.tolist() == w.tolist(), field
+
+
+@needs_c
+@settings(max_examples=300)
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=300), st.data(), st.integers(0, 90))
+def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach):
+    """Local maxima over a token distance: the C monotonic queue against numpy's range
+    maxima, with many ties (values from 0..3), any candidate subset, huge reaches."""
+    from steadlith_core import lmx2
+
+    m = len(gaps)
+    values = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m)), dtype=np.uint64)
+    pos = np.cumsum(np.array(gaps, dtype=np.int64))
+    candidates = np.array(sorted(data.draw(st.sets(st.integers(0, m - 1)))), dtype=np.int64)
+    reach = reach if reach < 85 else 2**32  # the largest horizon Lmx2Params accepts
+    with kernel.using("c"):
+        got = lmx2.local_maxima(values, pos, reach, candidates)
+    with kernel.using("numpy"):
+        want = lmx2.local_maxima(values, pos, reach, candidates)
+    assert got.tolist() == want.tolist()
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(TEXTS, st.integers(1, 12), st.integers(0, 30))
+def test_both_kernels_chunk_alike_under_both_rules(text, min_tokens, extra):
+    """Whole chunkings, each rule at small sizes so that texts of a few words cut often."""
+    from steadlith_core import Lmx2Params
+
+    if not steadlith_core.has_words(text):
+        return
+    for params in (ChunkerParams(min_tokens=min_tokens, max_tokens=min_tokens + extra + 1, primary_mask=0x3, primary_remainder=0x3,
+                                 backup_mask=0x1, backup_remainder=0x1),
+                   Lmx2Params(min_tokens=min_tokens, max_tokens=3 * min_tokens + extra, horizon=min_tokens + 3,
+                              fill_horizon=min_tokens + 1, key_tokens=max(1, extra))):
+        with kernel.using("c"):
+            c = Pipeline().chunk(text, params)
+        with kernel.using("numpy"):
+            n = Pipeline().chunk(text, params)
+        assert [(x.start_word, x.end_word, x.kind, x.boundary, x.hash, x.text) for x in c.chunks] == \
+            [(x.start_word, x.end_word, x.kind, x.boundary, x.hash, x.text) for x in n.chunks]
 
 
 def _bench_json(tmp_path, *extra):

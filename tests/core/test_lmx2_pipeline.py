@@ -21,8 +21,8 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(monkeypatch):
     calls: Counter[str] = Counter()
-    for stage in ("scan_text", "boundary_classes", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
-                  "segment"):
+    for stage in ("scan_text", "classes_of", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
+                  "segment_columns"):
         original = getattr(pipeline_module, stage)
 
         def counted(*args, _original=original, _stage=stage, **kwargs):
@@ -49,7 +49,7 @@ def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change,
     and differs from before (the change mattered)."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, boundary_classes=1, compute_keys=1, compute_primary=1,
+    assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, compute_primary=1,
                                   compute_fill=1, build_chunks=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
@@ -73,7 +73,7 @@ def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
     pipeline.chunk(TEXT, ChunkerParams())
     lmx2 = pipeline.chunk(TEXT, BASE)
     again = pipeline.chunk(TEXT, ChunkerParams())
-    assert stage_calls["scan_text"] == 1 and stage_calls["segment"] == 1  # tttd-v1's cuts came from its cache
+    assert stage_calls["scan_text"] == 1 and stage_calls["segment_columns"] == 1  # tttd-v1's cuts came from its cache
     assert (lmx2.boundary_rule, again.boundary_rule) == ("lmx2-v1", "tttd-v1")
     assert lmx2.diagnostics.margin == BASE.margin == lmx2.params.margin
 

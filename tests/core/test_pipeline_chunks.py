@@ -1,0 +1,43 @@
+"""Chunks read like records of their fields, whatever they keep inside: the canonical
+text is there when asked for, equal chunks compare equal across pipelines, and a chunk
+sent elsewhere (pickled) takes its own text along, not the whole document."""
+
+from __future__ import annotations
+
+import pickle
+
+from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
+from steadlith_core.chunks import Chunk
+from steadlith_core.examples import generate_prose
+
+TEXT = generate_prose(40_000, seed=3) + "\n\nLast \U0001F680 words."
+
+
+def test_every_chunk_text_is_the_canonical_text_of_its_words():
+    for params in (ChunkerParams(), Lmx2Params()):
+        result = Pipeline().chunk(TEXT, params)
+        assert len(result.chunks) > 5
+        for c in result.chunks:
+            assert c.text == result.words.canonical_text(c.start_word, c.end_word)
+
+
+def test_chunks_of_two_pipelines_are_equal_and_hash_alike():
+    a, b = Pipeline().chunk(TEXT).chunks, Pipeline().chunk(TEXT).chunks
+    assert a == b and len({*a, *b}) == len(a)
+    assert a[0] != a[1]
+
+
+def test_a_pickled_chunk_carries_its_text_and_not_the_document():
+    c = Pipeline().chunk(TEXT).chunks[-1]
+    data = pickle.dumps(c)
+    assert len(data) < len(c.text.encode()) + 500 < len(TEXT)
+    back = pickle.loads(data)
+    assert back == c and back.text == c.text and back._asdict() == c._asdict()
+
+
+def test_a_chunk_unpacks_and_replaces_like_a_named_tuple():
+    c = Pipeline().chunk(TEXT).chunks[2]
+    fields = dict(zip(Chunk._fields, c))
+    assert fields["text"] == c.text and fields["hash"] == c.hash and len(c) == len(Chunk._fields)
+    assert c._replace(kind="hard").kind == "hard" and c._replace(kind="hard").text == c.text
+    assert "text=" in repr(c)
