@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QWidget
 
 from ..palette import STATUS_GLYPHS, STATUSES
 from ..viewmodel import STATUS_CODES, PaneView
-from .chunk_painter import visible_range
+from .chunk_painter import points_on_lines, visible_range
 from .pane_geometry import ABOVE, BELOW
 from .status_patterns import paint_pattern
 
@@ -73,7 +74,23 @@ class ChunkGutter(QWidget):
         lines_width = self.line_number_width()
         if lines_width:
             self._paint_line_numbers(p, pane.visible_blocks(), lines_width)
+        if pane.soft_breaks.size:
+            self._paint_display_breaks(p, pane.visible_blocks(), lines_width)
         p.end()
+
+    def _paint_display_breaks(self, p: QPainter, visible, x: int) -> None:
+        """"↪" beside each line that continues a long line after a display break: the
+        break is not in the text (long_lines), and a reader must not take it for one."""
+        pane = self.pane
+        breaks = pane.soft_breaks
+        p.setPen(QColor(pane.theme.muted))
+        p.setFont(pane.font())
+        h = pane.fontMetrics().height()
+        for block, top in visible:
+            k = int(np.searchsorted(breaks, block.position() - 1))
+            if k < breaks.size and breaks[k] == block.position() - 1:
+                p.drawText(QRect(x + 1, int(top), h, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                           "↪")
 
     def _paint_line_numbers(self, p: QPainter, visible, width: int) -> None:
         """Each text line's number (1-based), muted, at the gutter's left edge."""
@@ -98,30 +115,20 @@ class ChunkGutter(QWidget):
         bold = QFont(font)
         bold.setBold(True)
         fm_h = pane.fontMetrics().height()
-        starts = view.starts
-        for block, top in visible:
-            lo = block.position()
-            hi = lo + max(block.length() - 1, 0)
-            i0 = int(np.searchsorted(starts, lo, "left"))
-            i1 = int(np.searchsorted(starts, hi, "left" if hi > lo else "right"))
-            tl = block.layout()
-            seen: dict[int, list[int]] = {}
-            for i in range(i0, i1):
-                line = tl.lineForTextPosition(int(starts[i]) - lo)
-                if line.isValid():
-                    seen.setdefault(line.lineNumber(), []).append(i)
-            for line_no, idx in seen.items():
-                line = tl.lineAt(line_no)
-                label = str(idx[0]) if len(idx) == 1 else f"{idx[0]}+"
-                strong_label = pane.hovered in idx or pane.selected in idx
-                p.setFont(bold if strong_label else font)
-                p.setPen(strong if strong_label else fg)
-                y = int(top + line.y())
-                p.drawText(
-                    QRect(0, y, self.width() - 6 - self.STRIPE - self.GLYPH, max(int(line.height()), fm_h)),
-                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                    label,
-                )
+        seen: dict[tuple[float, int], tuple[object, list[int]]] = {}  # (block top, line) -> line, chunks
+        for i, top, _rel, line in points_on_lines(visible, view.starts):
+            seen.setdefault((top, line.lineNumber()), (line, []))[1].append(i)
+        for (top, _), (line, idx) in seen.items():
+            label = str(idx[0]) if len(idx) == 1 else f"{idx[0]}+"
+            strong_label = pane.hovered in idx or pane.selected in idx
+            p.setFont(bold if strong_label else font)
+            p.setPen(strong if strong_label else fg)
+            y = int(top + line.y())
+            p.drawText(
+                QRect(0, y, self.width() - 6 - self.STRIPE - self.GLYPH, max(int(line.height()), fm_h)),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                label,
+            )
 
     def _paint_status_stripe(self, p: QPainter, visible, view: PaneView) -> None:
         """A bar at the right edge beside every non-reused chunk, in its status colour."""
