@@ -152,6 +152,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.soft_breaks = (np.asarray(doc.offsets.to_display(breaks), dtype=np.int64) - 1 if breaks.size
                             else NO_GHOSTS)
         self._apply_editable()
+        self.gutter.digits = 2
         self._loading = True
         try:
             self.setPlainText(with_breaks(doc.text, breaks))
@@ -218,6 +219,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
     def clear_document(self) -> None:
         self.ghosts = NO_GHOSTS
         self.soft_breaks = NO_GHOSTS
+        self.gutter.digits = 2
         self._apply_editable()
         self.document_info = self.origin = None
         self._loading = True
