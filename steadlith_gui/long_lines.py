@@ -12,7 +12,17 @@ code point before it, so every position the widgets use already accounts for the
 A break goes after the last whitespace in a window of the line (what word wrap would
 have done anyway, so the wrapped text looks the same), or, in a run without
 whitespace, every `RUN_LIMIT` code points (Qt's fallback wrap of such a run is the
-slow part, so those blocks are kept shorter).
+slow part, so those blocks are kept shorter). The gutter marks a line that goes on
+after a break with "↪".
+
+Why breaks in the document rather than a custom layout: QPlainTextEdit's layout is one
+QTextLayout per block, and every other part of the pane (selection, find, scrolling,
+hit tests) keeps working on small blocks with no code of ours. Why a pane showing
+breaks is read-only (as Kate opens files with over-long lines): in an editable pane
+every edit, undo, paste and Enter would have to tell a break from a typed line end
+(a new block inherits the format of the one it splits), and one mistake would put a
+line break into the user's text or drop one. An inspector of chunking does not need to
+edit minified text; it needs to show it without freezing, exactly.
 """
 
 from __future__ import annotations
