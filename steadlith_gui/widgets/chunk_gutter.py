@@ -86,15 +86,22 @@ class ChunkGutter(QWidget):
         """"↪" beside each line that continues a long line after a display break: the
         break is not in the text (long_lines), and a reader must not take it for one."""
         pane = self.pane
-        breaks = pane.soft_breaks
         p.setPen(QColor(pane.theme.muted))
         p.setFont(pane.font())
         h = pane.fontMetrics().height()
         for block, top in visible:
-            k = int(np.searchsorted(breaks, block.position() - 1))
-            if k < breaks.size and breaks[k] == block.position() - 1:
+            if self.line_number(block) is None:
                 p.drawText(QRect(x + 1, int(top), h, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            "↪")
+
+    def line_number(self, block) -> int | None:
+        """The number (1-based) of the text line a block starts, or None for a block that
+        goes on after a display break (long_lines): those are not lines of the text."""
+        breaks = self.pane.soft_breaks
+        before = int(np.searchsorted(breaks, block.position() - 1))  # display breaks before the block
+        if before < breaks.size and breaks[before] == block.position() - 1:
+            return None
+        return block.blockNumber() + 1 - before
 
     def _paint_line_numbers(self, p: QPainter, visible, width: int) -> None:
         """Each text line's number (1-based), muted, at the gutter's left edge."""
@@ -104,8 +111,10 @@ class ChunkGutter(QWidget):
         p.setFont(pane.font())
         h = pane.fontMetrics().height()
         for block, top in visible:
-            p.drawText(QRect(2, int(top), width - 8, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                       str(block.blockNumber() + 1))
+            number = self.line_number(block)
+            if number is not None:
+                p.drawText(QRect(2, int(top), width - 8, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                           str(number))
         p.setPen(QColor(pane.theme.mid))
         p.drawLine(width - 3, 0, width - 3, self.height())
 

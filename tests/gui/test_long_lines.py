@@ -153,3 +153,24 @@ def test_find_lands_on_the_word_after_a_display_break(qtbot, window):
     chunks = window.result.b.chunks
     expected = next(k for k, c in enumerate(chunks) if c.start <= src < c.end)
     assert pane.view().chunk_at(pos) == expected
+
+
+def test_line_numbers_of_code_count_text_lines_not_display_pieces(qtbot):
+    """A minified line of code is shown in pieces; the gutter's line numbers are still
+    the file's: none beside a piece that goes on, the next line keeps its number."""
+    code = "function a() {}\n" + "var x=1;" * 2_000 + "\nfunction b() {}\nlast();\n"
+    doc = prepare_document("A", code, name="app.js")
+    pane = DocumentPane("A")
+    qtbot.addWidget(pane)
+    pane.set_document(doc)
+    assert doc.syntax is not None and pane.long_lines
+    numbers = []
+    block = pane.document().begin()
+    while block.isValid():
+        numbers.append(pane.gutter.line_number(block))
+        block = block.next()
+    shown = [n for n in numbers if n is not None]
+    assert shown == list(range(1, code.count("\n") + 2))
+    assert numbers.count(None) == len(pane.soft_breaks)
+    last = pane.document().lastBlock().previous()
+    assert pane.gutter.line_number(last) == 4 and last.text() == "last();"
