@@ -22,17 +22,18 @@ next analysis arrives. Nothing per keystroke touches the whole document.
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextOption
+from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
 from steadlith_core.style import BOUNDARY_LABELS
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
 from ..highlight import SyntaxSpans
-from ..long_lines import with_breaks
+from ..long_lines import with_breaks, without_breaks
 from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
 from ..viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
 from .chunk_gutter import ChunkGutter
@@ -313,6 +314,41 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
                 cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
                 pieces.append(cursor.selectedText())
         return "".join(pieces).replace("\u2029", "\n")
+
+    def find_text(self, needle: str, start: QTextCursor, flags: QTextDocument.FindFlag) -> QTextCursor:
+        """QTextDocument.find, except that a match may straddle display breaks (they are
+        not in the text). The found cursor selects the match (null if none)."""
+        doc = self.document()
+        if not self.soft_breaks.size or not needle:
+            return doc.find(needle, start, flags)
+        raw = doc.toRawText()
+        cp = np.frombuffer(raw.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        qt = np.concatenate(([0], np.cumsum(1 + (cp > 0xFFFF)))).astype(np.int64)  # code point -> Qt position
+        seps = np.searchsorted(qt, self.soft_breaks)  # the display breaks' code points in `raw`
+        plain = without_breaks(raw, seps - np.arange(seps.size))
+        in_plain = seps - np.arange(seps.size)  # where each break was, as an index of `plain`
+
+        def to_plain(pos: int) -> int:
+            r = int(np.searchsorted(qt, pos))
+            return r - int(np.searchsorted(seps, r, "left"))
+
+        def to_qt(i: int, side: str) -> int:
+            return int(qt[i + int(np.searchsorted(in_plain, i, side))])
+
+        case = 0 if flags & QTextDocument.FindFlag.FindCaseSensitively else re.IGNORECASE
+        pattern = re.compile(re.escape(needle), case)
+        if flags & QTextDocument.FindFlag.FindBackward:
+            match = None
+            for match in pattern.finditer(plain, 0, to_plain(start.selectionStart())):
+                pass
+        else:
+            match = pattern.search(plain, to_plain(start.selectionEnd()))
+        found = QTextCursor()
+        if match is not None:
+            found = QTextCursor(doc)
+            found.setPosition(to_qt(match.start(), "right"))
+            found.setPosition(to_qt(match.end(), "left"), QTextCursor.MoveMode.KeepAnchor)
+        return found
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
         """Copy and drag leave the display breaks out: they are not in the text."""

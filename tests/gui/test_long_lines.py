@@ -174,3 +174,22 @@ def test_line_numbers_of_code_count_text_lines_not_display_pieces(qtbot):
     assert numbers.count(None) == len(pane.soft_breaks)
     last = pane.document().lastBlock().previous()
     assert pane.gutter.line_number(last) == 4 and last.text() == "last();"
+
+
+def test_find_matches_text_that_straddles_a_display_break(qtbot, window):
+    """The needle is in the text; that the display broke the line inside it must not hide it."""
+    text = "An opening line.\n" + one_line(20_000) + " 🚀 closing words.\n"
+    load_texts(qtbot, window, "nothing to see here.", text)
+    pane = window.pane_b
+    doc = window.session.sides["B"].doc
+    src = int(doc.offsets.to_source(int(pane.soft_breaks[2]) + 1))
+    needle = text[src - 12:src + 9].upper()  # the find is case-insensitive, as before
+    assert text.lower().count(needle.lower()) == 1
+    for direction in (1, -1):
+        side, pos = window.navigation.find(needle, direction)
+        assert side == "B" and pos == int(doc.offsets.to_display(src - 12))
+        cursor = pane.textCursor()
+        assert pane.text_between(cursor.selectionStart(), cursor.selectionEnd()) == text[src - 12:src + 9]
+        cursor.setPosition(0 if direction < 0 else pane.document().characterCount() - 1)
+        pane.setTextCursor(cursor)
+    assert window.navigation.find("closing words") == ("B", int(doc.offsets.to_display(text.index("closing words"))))
