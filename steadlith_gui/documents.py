@@ -35,7 +35,7 @@ class DocumentController(QObject):
         a, b, params = self.session.analysis_inputs()
         if a is not None or b is not None:
             others = {r: p for r, p in self.session.params_by_rule.items() if r != self.session.rule}
-            self.analyzer.submit(a, b, params, others)
+            self.analyzer.submit(a, b, params, others, self.session.external)
 
     def _start(self, sources: dict, **kw) -> int | None:
         if not sources:

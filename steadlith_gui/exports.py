@@ -19,6 +19,7 @@ from typing import Callable
 from steadlith_core import Chunking
 from steadlith_core.errors import ExportError
 from steadlith_core.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
+from steadlith_core.external import ExternalChunking, spans_jsonl
 from steadlith_core.report import render_report
 
 from . import __version__
@@ -58,20 +59,24 @@ def default_name(kind: str, name_a: str | None = None, name_b: str | None = None
     raise ValueError(f"unknown export kind {kind!r}")
 
 
-def report_job(comparison, name_a: str, name_b: str, path: str, rules=None) -> Callable[[], str]:
+def report_job(comparison, name_a: str, name_b: str, path: str, rules=None, chunkers=()) -> Callable[[], str]:
     """The report of `comparison` (the rule the panes show); `rules` ({rule: Comparison}
-    of every rule) adds the core's side-by-side table of the rules and the baseline."""
+    of every rule) adds the core's side-by-side table of the rules and the baseline, and
+    `chunkers` (ChunkerChurn of the external columns shown) more columns in it."""
     def run() -> str:
         write_text_atomic(path, render_report(comparison, name_a, name_b, generated_by=GENERATED_BY,
-                                              rules=rules if rules and len(rules) > 1 else None))
+                                              rules=rules if rules and len(rules) > 1 else None, chunkers=chunkers))
         return path
 
     return run
 
 
-def chunks_job(chunking: Chunking, path: str) -> Callable[[], str]:
+def chunks_job(chunking: Chunking | ExternalChunking, path: str) -> Callable[[], str]:
+    """The chunks the pane shows: a rule's (the core's chunk records), or an external
+    chunker's spans in the JSONL its import reads."""
     def run() -> str:
-        write_text_atomic(path, chunks_jsonl(chunking))
+        write_text_atomic(path, spans_jsonl(chunking) if isinstance(chunking, ExternalChunking)
+                          else chunks_jsonl(chunking))
         return path
 
     return run

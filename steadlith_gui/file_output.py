@@ -89,8 +89,10 @@ class ExportController(QObject):
         if not path:
             return None
         result = self.session.result
-        rules = result.rules if result is not None and result.comparison is comparison else None
-        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path), rules))
+        ours = result is not None and result.comparison is comparison
+        rules = result.rules if ours else None
+        chunkers = tuple(col.row for col in result.externals if col.row is not None) if ours else ()
+        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path), rules, chunkers))
 
     def export_comparison(self, path: str | os.PathLike | None = None) -> int | None:
         comparison = self._comparison_or_say("Export comparison")

@@ -28,6 +28,7 @@ from steadlith_core import ChunkerParams
 from .actions import build_menus
 from .disk_watch import ReloadOnChange
 from .documents import DocumentController
+from .external_controller import ExternalController
 from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
 from .file_output import ExportController
 from .layout import DocumentFocus, build_widgets, size_docks
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
+        self.external_ctl = ExternalController(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         s.view_changed.connect(self._show_view)

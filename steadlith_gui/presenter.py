@@ -4,6 +4,7 @@ status bar. It reads the session and the result, never a widget's state back."""
 
 from __future__ import annotations
 
+import html
 import os
 
 from PySide6.QtCore import QObject
@@ -76,11 +77,13 @@ class ResultPresenter(QObject):
                                                    ("B", result.b, result.layout_b, result.status_b))
         })
         rule = result.params.boundary_rule
-        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result))
-        w.legend.set_rule(rule)
+        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result),
+                           result.externals)
+        shown = next((c.boundary_rule for c in (result.b, result.a) if c is not None), rule)  # or "external"
+        w.legend.set_rule(shown)
         w.table.set_result(sides["A"].chunking, sides["B"].chunking,
-                           comparison.status_a if comparison is not None else None,
-                           comparison.status_b if comparison is not None else None)
+                           *(st.statuses if comparison is not None and st is not None else None
+                             for st in (result.status_a, result.status_b)))
         for side in SIDES:
             self.update_header(side)
         if w.selection is not None:
@@ -101,8 +104,8 @@ class ResultPresenter(QObject):
     def _warn_few_spaces(self, result) -> None:
         """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""
         for side, doc, chunking in (("A", result.doc_a, result.a), ("B", result.doc_b, result.b)):
-            if doc is None or chunking is None or not self.session.taken[side]:
-                continue
+            if doc is None or chunking is None or not self.session.taken[side] or not hasattr(chunking, "words"):
+                continue  # an external chunking has no words of its own to judge
             root = doc.root
             if any(seen is root for seen in self._warned.values()):
                 continue
@@ -161,9 +164,17 @@ class ResultPresenter(QObject):
                 "Open two versions of a document (File → Open A / Open B), drop files, or try Examples.")
             return
         h = r.params.params_hash
-        w.shown_label.setText(f"shown: params <code>{h[:8]}…{h[-4:]}</code> &nbsp; "
-                              f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
-        w.shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
+        external = next((c.chunker for c in (r.a, r.b) if c is not None and c.boundary_rule == "external"), None)
+        if external is not None:  # the rule's params hash would be a stale answer here
+            w.shown_label.setText(f"shown: <code>{html.escape(external)}</code> (external) &nbsp; "
+                                  f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
+            w.shown_label.setToolTip("The panes show an external chunker's spans: no params hash, cut kinds or "
+                                     "snapping apply; a chunk's identity is the hash of its exact text. The "
+                                     f"parameters panel sets {r.params.boundary_rule}, compared in the churn panel.")
+        else:
+            w.shown_label.setText(f"shown: params <code>{h[:8]}…{h[-4:]}</code> &nbsp; "
+                                  f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
+            w.shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
         parts = [f"{side}: {c.diagnostics.chunk_count:,} chunks" for side, c in (("A", r.a), ("B", r.b))
                  if c is not None]
         timing = f"analysis {r.ms_total:.1f} ms (A {r.ms_a:.1f} · B {r.ms_b:.1f}"

@@ -25,6 +25,8 @@ import numpy as np
 from steadlith_core.rules import PARAMS_TYPES, check_rule, rule_of
 from steadlith_core.vocabulary import STATUSES
 
+from .external_choice import ExternalChoice
+
 SIDES = ("A", "B")
 OTHER = {"A": "B", "B": "A"}
 THEME_CHOICES = ("system", "light", "dark")
@@ -170,6 +172,7 @@ class Session:
             self.rule = rule_of(params)
             self._params[self.rule] = params
         self.view = ViewOptions()
+        self.external = ExternalChoice()  # external chunkers in the churn panel; `shown` one in the panes
         self.display = Display()
         self.result: Any = None  # AnalysisResult of the latest analysis
         self.taken = {"A": False, "B": False}  # the sides that show the latest result
@@ -202,6 +205,7 @@ class Session:
         self.load_failed = Event()  # (text)
         self.display_changed = Event()  # (Display): wrap or zoom changed, for both panes
         self.example_left = Event()  # (params | None): the user's own parameters to show again
+        self.external_changed = Event()  # (ExternalChoice): chunkers compared with, or the one the panes show
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:
@@ -389,6 +393,16 @@ class Session:
             self.rule_changed.emit(rule)
             self.request_analysis()
 
+    def set_external(self, choice: ExternalChoice) -> None:
+        """Compare with other chunkers, or show one in the panes (`choice.shown`). Either
+        asks for an analysis: the worker lays the shown chunking out (its splitters'
+        spans are cached there, so showing one costs no splitter run)."""
+        if choice == self.external:
+            return
+        self.external = choice
+        self.external_changed.emit(choice)
+        self.request_analysis()
+
     # -- examples -----------------------------------------------------------------------
     def enter_example(self, name: str, own_params: bool) -> Any:
         """An example is about to be shown. If it brings parameters of its own, keep the
@@ -521,8 +535,12 @@ class Session:
         c = result.comparison
         self.consistent = c is not None and self.sides["A"].chunking is result.a and self.sides["B"].chunking is result.b
         if self.consistent:
-            self.alignment = {"A": np.fromiter((i for i, _ in c.alignment), np.int64, len(c.alignment)),
-                              "B": np.fromiter((j for _, j in c.alignment), np.int64, len(c.alignment))}
+            links = getattr(result, "links", None)
+            if links is not None:  # the link map's pairs: the comparison's alignment, or an external chunking's hashes
+                self.alignment = {"A": links.a_lo[links.pairs], "B": links.b_lo[links.pairs]}
+            else:
+                self.alignment = {"A": np.fromiter((i for i, _ in c.alignment), np.int64, len(c.alignment)),
+                                  "B": np.fromiter((j for _, j in c.alignment), np.int64, len(c.alignment))}
         else:
             self.alignment = {}
         self.result_changed.emit(result, self.consistent)

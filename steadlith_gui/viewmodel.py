@@ -557,6 +557,7 @@ class AnalysisResult(NamedTuple):
     comparison_error: str | None = None  # why there is no comparison although A and B exist
     word_map: WordMap | None = None  # positions of A and B aligned by the word diff
     rules: dict | None = None  # {rule: Comparison} of every rule (the shown one first) when A and B exist
+    externals: tuple = ()  # external_runs.ExternalColumn of each chosen external chunker, when A and B exist
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

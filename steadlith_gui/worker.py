@@ -22,8 +22,10 @@ three share `PoolRunner`: numbered tasks and their outcome back in the GUI threa
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
+from functools import partial
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
@@ -43,6 +45,8 @@ from .models import (
     materialize,
     prepare_document,
 )
+from .external_choice import ExternalChoice
+from .external_runs import ExternalRuns, lay_out
 from .session import EditedText
 from .viewmodel import WordMap
 
@@ -55,6 +59,7 @@ class AnalysisRequest(NamedTuple):
     doc_b: Source
     params: ChunkerParams  # the shown rule's (ChunkerParams or Lmx2Params)
     others: Mapping[str, Any] = {}  # {rule: parameters} of the other rules, compared for the churn panel
+    external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
 class RuleComparisons:
@@ -75,20 +80,23 @@ class RuleComparisons:
 
 
 _OTHER_RULES = RuleComparisons()
+_EXTERNAL_RUNS = ExternalRuns()  # for callers without a window (each Analyzer has its own)
 
 
-def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES) -> AnalysisResult:
+def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES,
+            externals: ExternalRuns = _EXTERNAL_RUNS) -> AnalysisResult:
     """Chunk both documents with the request's parameters and compare them, then compare
     the pair under every other rule (worker thread). Running out of memory is an
     OutOfMemory naming the documents and what they need."""
     try:
-        return _analyze(request, pipeline, others)
+        return _analyze(request, pipeline, others, externals)
     except MemoryError:
         docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
         raise OutOfMemory(out_of_memory_message(docs)) from None
 
 
-def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons) -> AnalysisResult:
+def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,
+             externals: ExternalRuns) -> AnalysisResult:
     t0 = time.perf_counter()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
@@ -122,11 +130,33 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
             except ComparisonError as e:
                 error = f"{rule}: {e}"
     ms_compare = (time.perf_counter() - t) * 1000
-    return AnalysisResult(
+    result = AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
         status_a, status_b, links, ms_compare, error, word_map, rules,
     )
+    return with_externals(request, result, externals) if request.external.chunkers else result
+
+
+def with_externals(request: AnalysisRequest, result: AnalysisResult, externals: ExternalRuns) -> AnalysisResult:
+    """The result with the chosen external chunkers' columns and, when the panes show one
+    of them, its spans, statuses and links in place of the rule's (worker thread)."""
+    a, doc_a, doc_b = result.a, result.doc_a, result.doc_b
+    if a is None or result.b is None:
+        return result
+    target = sum(c.tokens for c in a.chunks) / len(a.chunks) if a.chunks else 1.0
+    columns = tuple(lay_out(col, doc_a.offsets, doc_b.offsets) for col in externals.columns(
+        request.external, doc_a.text, doc_b.text, target, request.params.token_counter, a.boundary_rule))
+    result = result._replace(externals=columns)
+    shown = next((col for col in columns if col.key == request.external.shown and col.panes is not None), None)
+    if shown is not None:  # the panes show the external chunking; the churn panel keeps every rule
+        p, word_map = shown.panes, result.word_map
+        if word_map is not None:  # ghost ticks: where the other version's external chunker cuts
+            word_map = dataclasses.replace(word_map, ghosts_a=word_map.ghost_cuts("A", p.layout_a.ends, p.layout_b.ends),
+                                           ghosts_b=word_map.ghost_cuts("B", p.layout_b.ends, p.layout_a.ends))
+        result = result._replace(a=shown.a, b=shown.b, layout_a=p.layout_a, layout_b=p.layout_b, status_a=p.status_a,
+                                 status_b=p.status_b, links=p.links, word_map=word_map)
+    return result
 
 
 class OutOfMemory(SteadlithError):
@@ -237,9 +267,13 @@ class Analyzer(PoolRunner):
     ):
         super().__init__(parent, pool)
         self._pipeline = Analysis(max_documents=6, pause_gc=True)  # the app owns its process
-        self._analyze = analyze_fn
+        # each window keeps its own splitters' chunkings: they go when it closes
+        self._external_runs = ExternalRuns() if analyze_fn is analyze else None
+        self._analyze = partial(analyze, externals=self._external_runs) if analyze_fn is analyze else analyze_fn
+        self._external_jobs = 0  # second phases running: external chunkers after the rules' result
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
+        self._jobs = Jobs(self, pool)
         self.dropped_count = 0
 
     @property
@@ -249,12 +283,20 @@ class Analyzer(PoolRunner):
 
     @property
     def busy(self) -> bool:
-        return self._running is not None
+        return self._running is not None or self._external_jobs > 0
 
-    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams, others: Mapping[str, Any] = {}) -> int:
-        """Analyse A and B with `params` (the shown rule), and compare them under `others` too."""
+    def _two_phases(self, request: AnalysisRequest) -> bool:
+        """A splitter can take seconds where the rules take milliseconds: unless the panes
+        show an external chunking (they need it at once), the rules' result comes first
+        and the external columns follow in a second run on the pool."""
+        return self._external_runs is not None and bool(request.external.chunkers) and not request.external.shown
+
+    def submit(self, doc_a: Source, doc_b: Source, params: ChunkerParams, others: Mapping[str, Any] = {},
+               external: ExternalChoice = ExternalChoice()) -> int:
+        """Analyse A and B with `params` (the shown rule), and compare them under `others`
+        and the `external` chunkers too."""
         self._key += 1
-        request = AnalysisRequest(self._key, doc_a, doc_b, params, dict(others))
+        request = AnalysisRequest(self._key, doc_a, doc_b, params, dict(others), external)
         if self._running is None:
             self._start(request)
         else:
@@ -265,7 +307,8 @@ class Analyzer(PoolRunner):
         was_busy = self._running is not None
         self._running = request
         pipeline, fn = self._pipeline, self._analyze
-        self._run(lambda: fn(request, pipeline), request.generation)
+        first = request._replace(external=ExternalChoice()) if self._two_phases(request) else request
+        self._run(lambda: fn(first, pipeline), request.generation)
         if not was_busy:
             self.busy_changed.emit(True)
 
@@ -284,8 +327,35 @@ class Analyzer(PoolRunner):
         return latest
 
     def _on_done(self, generation: int, result: AnalysisResult) -> None:
+        request = self._running
         if self._finish(generation):
+            second = request is not None and self._two_phases(request)
+            if second:  # busy until the columns come: whoever waits for an idle analyzer waits for them
+                self._external_jobs += 1
             self.result_ready.emit(result)
+            if second:
+                self._add_externals(request, result)
+
+    def _add_externals(self, request: AnalysisRequest, result: AnalysisResult) -> None:
+        runs = self._external_runs
+        self.busy_changed.emit(True)
+
+        def ended() -> None:
+            self._external_jobs -= 1
+            if not self.busy:
+                self.busy_changed.emit(False)
+
+        def done(full: AnalysisResult) -> None:
+            ended()
+            if full.generation == self._key:  # nothing newer was asked for meanwhile
+                self.result_ready.emit(full)
+
+        def failed(message: str) -> None:
+            ended()
+            if request.generation == self._key:
+                self.failed.emit(message)
+
+        self._jobs.start(lambda: with_externals(request, result, runs), done, failed)
 
     def _on_failed(self, generation: int, message: str) -> None:
         if self._finish(generation):

@@ -20,8 +20,15 @@ The file is JSON, meant to be readable and diffable by people:
       "view": {"syntax_colour": true, "sync_scroll": true, "theme": "system", "edit_a": false,
                "edit_b": true, "legend": true,
                "chunk_filter": {"text": "", "version": "" | "A" | "B", "status": "" | "changed" | a status},
-               …keys of newer versions are kept as they are}
+               …keys of newer versions are kept as they are},
+      "external": {"chunkers": ["langchain-recursive", "jsonl", …], "sizing": "matched" | "own",
+                   "chunk_size": 512, "jsonl": {"a": PATH, "b": PATH} | null,
+                   "shown": a chunker the panes show | null}  (optional: none when absent)
     }
+
+Version 1 still: "external" is optional, so workspaces saved before it open unchanged, and
+an older inspector opening a newer file ignores the key. Its JSONL paths are stored like
+document paths and count as files the workspace reads (outside_documents).
 
 - A document's text is written only when the file on disk does not hold it: pasted
   text (no path) or an edited file (`modified`). Otherwise the path alone is enough and
@@ -38,6 +45,7 @@ The file is JSON, meant to be readable and diffable by people:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass, field, fields
@@ -48,6 +56,8 @@ from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithEr
 from steadlith_core.rules import params_from_mapping, rule_of
 from steadlith_core.export import to_json_text, write_text_atomic
 from steadlith_core.loader import MAX_DOCUMENT_BYTES
+
+from .external_choice import ExternalChoice, ExternalChoiceError
 
 FORMAT = "steadlith-workspace"
 VERSION = 1
@@ -137,6 +147,7 @@ class Workspace:
     params: Any = field(default_factory=ChunkerParams)  # the shown rule's (ChunkerParams or Lmx2Params)
     view: Mapping[str, Any] = field(default_factory=dict)
     params_by_rule: Mapping[str, Any] = field(default_factory=dict)  # every rule's, `params` wins for its own
+    external: ExternalChoice = field(default_factory=ExternalChoice)  # chunkers the churn panel compares with
 
     def __post_init__(self) -> None:
         docs = {side: self.documents.get(side) for side in SIDES}
@@ -173,7 +184,15 @@ def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any
         "params_hash": ws.params.params_hash,
         "params_by_rule": {rule: _params_fields(p, with_rule=False) for rule, p in ws.params_by_rule.items()},
         "view": dict(ws.view),
+        "external": _external_dict(ws.external, base),
     }
+
+
+def _external_dict(choice: ExternalChoice, base: str) -> dict[str, Any]:
+    out = choice.to_dict()
+    if choice.jsonl is not None:
+        out["jsonl"] = {side: _stored_path(p, base) for side, p in zip(SIDES, choice.jsonl)}
+    return out
 
 
 def _params_fields(params: Any, with_rule: bool = True) -> dict[str, Any]:
@@ -282,7 +301,19 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
                 raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
         raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {_short(view['theme'])}")
-    return Workspace(documents, params, view, by_rule)
+    return Workspace(documents, params, view, by_rule, _read_external(data, base, fail))
+
+
+def _read_external(data: dict, base: str, fail) -> ExternalChoice:
+    raw = _get(data, "external", dict, fail, "external", default={})
+    try:
+        choice = ExternalChoice.from_dict(raw)
+    except ExternalChoiceError as e:
+        raise fail(f"external.{e.where}" if e.where else "external", e.reason) from None
+    if choice.jsonl is not None:
+        choice = dataclasses.replace(choice, jsonl=tuple(os.path.normpath(os.path.join(base, os.path.expanduser(p)))
+                                                         for p in choice.jsonl))
+    return choice
 
 
 #: The string-valued parameters of every rule: checked before parsing, so that a message
@@ -411,6 +442,14 @@ def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[st
             inside = False
         if not inside:
             out.append((side, real))
+    for side, path in zip(SIDES, ws.external.jsonl or ()):
+        real = os.path.realpath(path)
+        try:
+            inside = os.path.commonpath([base, real]) == base
+        except ValueError:
+            inside = False
+        if not inside:
+            out.append((f"spans {side}", real))
     return out
 
 

@@ -225,10 +225,9 @@ def _compare_rules(args: argparse.Namespace) -> int:
 
 def _compare_chunkers(args: argparse.Namespace) -> int:
     """--chunker: rules, the baseline and external chunkers in one table, by hash."""
-    for flag, given in (("--html", args.html is not None), ("--fail-on-violation", args.fail_on_violation)):
-        if given:
-            raise ParameterError(flag, "not available with --chunker (use --rules for the rules' report and "
-                                       "locality check)")
+    if args.fail_on_violation:
+        raise ParameterError("--fail-on-violation", "not available with --chunker (use --rules for the rules' "
+                                                    "locality check)")
     rules = parse_rules(args.rules) if args.rules is not None else []
     externals = []
     for spec in args.chunkers:
@@ -261,6 +260,12 @@ def _compare_chunkers(args: argparse.Namespace) -> int:
             chunker = match_mean_tokens(chunker, text_a, target)
         chunkers.append(chunker)
     rows = compare_chunkers(text_a, text_b, [*params, *chunkers], analysis=analysis)
+    if args.html is not None:  # before any output, as for the rules
+        # the report's body shows the first rule (the default one when only externals were named)
+        body = params or [_default_params()]
+        comparisons = analysis.compare_rules(text_a, text_b, {rule_of(p): p for p in body})
+        first = next(iter(comparisons.values()))
+        write_text_atomic(args.html, render_report(first, args.a, args.b, rules=comparisons, chunkers=rows))
     if args.format == "json":
         doc = chunkers_json(rows, args.a, args.b)
         doc["matched_mean_tokens_a"] = target
@@ -431,7 +436,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 when the locality check (at the rule's own margin) finds a violation; with "
                         "--rules, when it finds one under any of the rules")
     p.add_argument("--html", metavar="PATH",
-                   help="also write the self-contained HTML report (both documents, statuses, identity) to PATH")
+                   help="also write the self-contained HTML report (both documents, statuses, identity) to PATH; "
+                        "with --chunker its side-by-side table has a column per chunker")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("bench", help="benchmark chunking (both rules side by side), word diff and compare (medians)")

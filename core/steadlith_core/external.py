@@ -60,6 +60,23 @@ class ExternalSpan:
     text: str  # document[start:end], exactly
     hash: str
     kind: str = EXTERNAL_KIND
+    # what a rule's Chunk also says, so one tooltip or table row reads both: an external
+    # cut is never snapped, and its boundary is the external chunker's, not a word class
+    snapped = False
+    boundary = EXTERNAL_KIND
+
+    @property
+    def word_count(self) -> int:
+        return len(self.text.split())
+
+
+@dataclass(frozen=True)
+class ExternalSizes:
+    """The sizes a pane header shows for an external chunking (a rule's Diagnostics has more)."""
+
+    chunk_count: int
+    word_count: int
+    total_tokens: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +96,14 @@ class ExternalChunking:
     @property
     def mean_chunk_tokens(self) -> float:
         return self.tokens / len(self.chunks) if self.chunks else 0.0
+
+    @property
+    def boundary_rule(self) -> str:
+        return EXTERNAL_KIND
+
+    @property
+    def diagnostics(self) -> ExternalSizes:
+        return ExternalSizes(len(self.chunks), sum(c.word_count for c in self.chunks), self.tokens)
 
 
 def span_hash(text: str) -> str:
@@ -186,6 +211,14 @@ def read_spans_jsonl(path: str | Path, document: str, token_counter: str = "char
         first = labels[with_offsets.index(False)]
         raise ExternalChunkError(f"{label}: {first}: every line needs start and end once one has them")
     return chunking_from_texts(label, document, [o["text"] for _, o in records], token_counter, labels)
+
+
+def spans_jsonl(chunking: ExternalChunking) -> str:
+    """The spans as JSON Lines that read_spans_jsonl reads back: start and end in code
+    points, the exact text, its hash and tokens, and the chunker that cut them."""
+    return "".join(json.dumps({"index": c.index, "start": c.start, "end": c.end, "tokens": c.tokens, "hash": c.hash,
+                               "chunker": chunking.chunker, "text": c.text}, ensure_ascii=False) + "\n"
+                   for c in chunking.chunks)
 
 
 # -- splitters of other libraries -----------------------------------------------------------
@@ -301,6 +334,15 @@ _MODULES = {"langchain-recursive": "langchain_text_splitters", "llama-index-sent
             "chonkie-recursive": "chonkie", "semchunk": "semchunk"}
 
 
+_EXTRAS = {"langchain-recursive": "langchain", "llama-index-sentence": "llama-index",
+           "chonkie-recursive": "external", "semchunk": "external"}
+
+
+def install_hint(kind: str) -> str:
+    """How to get a splitter that is not installed (the pip command with its extra)."""
+    return f"pip install 'steadlith-core[{_EXTRAS[kind]}]'" if kind in _EXTRAS else ""
+
+
 def installed_splitters() -> list[str]:
     """The splitters whose library is importable here (found without importing it)."""
     from importlib.util import find_spec
@@ -332,15 +374,20 @@ class JsonlChunker:
 
 
 def match_mean_tokens(chunker: SplitterChunker, text: str, target: float, *, lo: int = 4,
-                      hi: int | None = None) -> SplitterChunker:
+                      hi: int | None = None,
+                      run: Callable[[SplitterChunker, str], ExternalChunking] | None = None) -> SplitterChunker:
     """The chunker at the chunk_size whose mean chunk tokens on `text` come closest to
-    `target` (mean tokens grow with chunk_size: bisection, then the nearer neighbour)."""
+    `target` (mean tokens grow with chunk_size: bisection, then the nearer neighbour).
+    `run(chunker, text)` chunks one candidate size (default: chunker.chunk(text)); a
+    caller that caches chunkings passes its cached lookup, so sizes tried before cost
+    nothing."""
     hi = hi or max(lo + 1, int(target * 8))
     cache: dict[int, float] = {}
+    run = run or (lambda c, t: c.chunk(t))
 
     def mean(size: int) -> float:
         if size not in cache:
-            cache[size] = chunker.with_chunk_size(size).chunk(text).mean_chunk_tokens
+            cache[size] = run(chunker.with_chunk_size(size), text).mean_chunk_tokens
         return cache[size]
 
     while hi - lo > 1:

@@ -28,6 +28,7 @@ from .chunks import Chunk, Chunking
 from .compare import NOTHING_TO_CHECK, VIOLATED, Comparison
 from .diff import EQUAL, DELETE, INSERT
 from .errors import visible
+from .external import ChunkerChurn
 from .identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from .lmx2_params import KEY_ID, LMX2_RULE
@@ -98,7 +99,8 @@ def locality_verdict(c: Comparison) -> str:
 
 
 def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: str | None = None,
-                  generated_by: str | None = None, rules: Mapping[str, Comparison] | None = None) -> str:
+                  generated_by: str | None = None, rules: Mapping[str, Comparison] | None = None,
+                  chunkers: Sequence[ChunkerChurn] = ()) -> str:
     """The whole report as one HTML5 string (write it with export.write_text_atomic).
 
     `name_a`/`name_b` label the two documents (paths or pane names); `title` defaults to
@@ -106,12 +108,17 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     shown in the header and as <meta name="generator">. `rules` (as from
     analysis.compare_rules), when given, adds a table of every rule side by side with
     the fixed-size baseline; the rest of the report shows `comparison` (one of them).
+    `chunkers` (external rows of external.compare_chunkers) join that table as more
+    columns, measured by hash; with them the table appears even for one rule.
     """
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
     if title is None:  # a <title> holds no elements: Unicode isolates do what <bdi> does below
         title = f"Steadlith report: \u2068{visible(name_a)}\u2069 → \u2068{visible(name_b)}\u2069"
     c = comparison
+    chunkers = [r for r in chunkers if r.family == "external"]
+    if chunkers and not rules:
+        rules = {c.a.boundary_rule: c}
     out: list[str] = []
     w = out.append
     w('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')
@@ -133,7 +140,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     marks = _EditMarks.of(c)
     _changes(w, c, marks)
     if rules:
-        _rules_table(w, rules, c.a.boundary_rule)
+        _rules_table(w, rules, c.a.boundary_rule, chunkers)
     w('<div class="cards">\n')
     _identity(w, c.a)
     _churn(w, c)
@@ -195,8 +202,9 @@ def _verdict_banner(w, c: Comparison) -> None:
       f"{_n(s.shifted_chunks_b, 'shifted chunk')}</b> ({s.shifted_tokens_b} tokens) hold no changed word.</p>\n")
 
 
-def _rules_table(w, rules: Mapping[str, Comparison], shown: str) -> None:
-    """Every rule on the same pair, side by side, and the fixed-size baseline(s) last."""
+def _rules_table(w, rules: Mapping[str, Comparison], shown: str, chunkers: Sequence[ChunkerChurn] = ()) -> None:
+    """Every rule on the same pair, side by side, the fixed-size baseline(s), then the
+    external chunkers (by hash: no alignment, so no shifted chunks or locality)."""
     columns: list[tuple[str, str, object]] = [
         (rule, "documents below" if rule == shown else f"margin {c.margin}", c.summary) for rule, c in rules.items()]
     seen: set[str] = set()
@@ -205,19 +213,33 @@ def _rules_table(w, rules: Mapping[str, Comparison], shown: str) -> None:
             seen.add(c.baseline.params_hash)
             columns.append((f"{c.baseline.strategy} baseline", f"windows of {c.baseline.max_tokens} tokens",
                             c.baseline.summary))
+    externals = (f"<p>Beside them, {_n(len(chunkers), 'external chunker')}, measured by hash: a B chunk is "
+                 "reused when its hash (of its exact text) occurs among A's chunks, which is what an embedding "
+                 "cache keyed by chunk hash hits. Spans have no word alignment, so nothing is shifted and no "
+                 "locality is checked (n/a).</p>\n") if chunkers else ""
     w('<section id="rules">\n<h2>Rules side by side</h2>\n<p>The same two versions under each boundary rule, '
-      "each checked at its own locality margin.</p>\n<div class=\"scroll\"><table class=\"grid rules\">\n"
+      f"each checked at its own locality margin.</p>\n{externals}<div class=\"scroll\"><table class=\"grid rules\">\n"
       "<thead><tr><th></th>")
     for name, note, _ in columns:
         w(f'<th>{_e(name)}<br><span class="muted">{_e(note)}</span></th>')
+    for r in chunkers:
+        w(f'<th class="external">{_e(r.chunker)}<br><span class="muted">external, by hash</span></th>')
     w("</tr></thead>\n<tbody>\n")
+    na = '<span class="muted">n/a</span>'
 
-    def row(label: str, fn) -> None:
-        w(f"<tr><th>{label}</th>" + "".join(f"<td>{fn(s)}</td>" for _, _, s in columns) + "</tr>\n")
+    def row(label: str, fn, ext=None) -> None:
+        cells = [f"<td>{fn(s)}</td>" for _, _, s in columns]
+        cells += [f"<td>{ext(r) if ext is not None else na}</td>" for r in chunkers]
+        w(f"<tr><th>{label}</th>" + "".join(cells) + "</tr>\n")
 
-    row("reused chunks", lambda x: f"<b>{x.reused_chunks}</b> of {x.chunks_b} ({_pct(x.reused_chunk_ratio)})")
-    row("reused tokens", lambda x: f"{x.reused_tokens} of {x.tokens_b} ({_pct(x.reused_token_ratio)})")
-    row("tokens to embed", lambda x: f"<b>{x.tokens_to_embed}</b>")
+    row("reused chunks", lambda x: f"<b>{x.reused_chunks}</b> of {x.chunks_b} ({_pct(x.reused_chunk_ratio)})",
+        lambda r: f"<b>{r.reused_chunks}</b> of {r.chunks_b} "
+                  f"({_pct(r.reused_chunks / r.chunks_b if r.chunks_b else 1.0)})")
+    def reused_tokens(x) -> str:  # a rule's summary and an external row name these fields alike
+        return f"{x.reused_tokens} of {x.tokens_b} ({_pct(x.reused_token_ratio)})"
+
+    row("reused tokens", reused_tokens, reused_tokens)
+    row("tokens to embed", lambda x: f"<b>{x.tokens_to_embed}</b>", lambda r: f"<b>{r.tokens_to_embed}</b>")
     row("shifted chunks", lambda x: f'<span class="shifted-text">{x.shifted_chunks_b}</span>')
     row("margin", lambda x: f"{x.margin} tokens<br><span class=\"muted\">{_e(x.margin_formula)}</span>")
     row("locality", lambda x: (f'<span class="over">✗ not held</span>: {_n(x.violations, "violation")}'
@@ -226,7 +248,7 @@ def _rules_table(w, rules: Mapping[str, Comparison], shown: str) -> None:
                                f'<span class="ok-text">✓ held</span> ({_n(x.checked_ranges, "range")})'))
     row("cuts at paragraph ends", lambda x: _pct(x.paragraph_cut_share_b))
     row("cuts at sentence ends", lambda x: _pct(x.sentence_cut_share_b))
-    row("mean chunk size", lambda x: f"{x.mean_chunk_tokens_b:.1f} tokens")
+    row("mean chunk size", lambda x: f"{x.mean_chunk_tokens_b:.1f} tokens", lambda r: f"{r.mean_chunk_tokens_b:.1f} tokens")
     w("</tbody>\n</table></div>\n</section>\n")
 
 

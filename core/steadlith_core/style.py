@@ -25,11 +25,14 @@ MARKER_KINDS = (PRIMARY, BACKUP, HARD, SNAPPED, END)
 # fill (the second level) the backup diamond, long-word (forced by the text, not
 # chosen) the hard-cut triangle.
 LMX2_MARKER_KINDS = (PRIMARY, FILL, LONG_WORD, END)
-MARKER_KINDS_BY_RULE = {"tttd-v1": MARKER_KINDS, "lmx2-v1": LMX2_MARKER_KINDS}
+# An external chunker's spans (steadlith_core.external) have no fingerprint kinds: every
+# cut is "external", with a shape no rule uses, so a pane showing one cannot be read as a rule.
+EXTERNAL = "external"
+MARKER_KINDS_BY_RULE = {"tttd-v1": MARKER_KINDS, "lmx2-v1": LMX2_MARKER_KINDS, EXTERNAL: (EXTERNAL,)}
 KIND_LABELS = {"primary": "primary", "backup": "backup", "hard": "hard cut", "snapped": "snapped", "end": "end",
-               FILL: "fill", LONG_WORD: "long word"}
+               FILL: "fill", LONG_WORD: "long word", EXTERNAL: "external cut"}
 KIND_SHAPES = {"primary": "bar", "backup": "diamond", "hard": "triangle", "snapped": "circle", "end": "square",
-               FILL: "diamond", LONG_WORD: "triangle"}
+               FILL: "diamond", LONG_WORD: "triangle", EXTERNAL: "chevron"}
 KIND_HELP = {
     "primary": "the fingerprint matched the primary mask (the usual cut)",
     "backup": "no primary candidate before max_tokens: the last backup candidate was used",
@@ -38,6 +41,7 @@ KIND_HELP = {
     "end": "end of the document",
     FILL: "lmx2-v1: the highest level-2 key near a gap that primary cuts left wider than the gate",
     LONG_WORD: "lmx2-v1: a word of min_tokens or more stands alone",
+    EXTERNAL: "where an external chunker (another library's splitter, or imported spans) ended a chunk",
 }
 LMX2_KIND_HELP = {  # where a name is shared, lmx2-v1 means something else by it
     PRIMARY: "lmx2-v1: the highest key within the horizon, min_tokens away from any long word or edge",
@@ -49,6 +53,7 @@ KIND_COLOURS = {
         "hard": "#D55E00",  # vermillion
         "snapped": "#0072B2",  # blue
         "end": "#7A7A7A",  # grey
+        EXTERNAL: "#CC79A7",  # Okabe–Ito reddish purple: no rule's kind uses it
     },
     "dark": {
         "primary": "#2FC896",
@@ -56,6 +61,7 @@ KIND_COLOURS = {
         "hard": "#FF7A33",
         "snapped": "#56B4E9",  # Okabe–Ito sky blue: the blue itself is too dark on a dark base
         "end": "#A8A8A8",
+        EXTERNAL: "#E29BC4",
     },
 }
 for _theme in KIND_COLOURS.values():  # lmx2-v1's kinds by role, as their shapes

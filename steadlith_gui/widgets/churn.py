@@ -4,17 +4,36 @@ margin, and the phase-shift regions of the rule the panes show (click one to see
 "Panes show" (the Compare rules selector) switches the panes between the rules while
 the panel keeps both.
 
-Every number comes from the core's `Comparison.summary` and `Comparison.baseline`.
+"Compare with…" adds external chunkers (other libraries' splitters, or spans read from
+JSONL) as more columns, measured by hash the way steadlith_core.external.compare_chunkers
+measures them; the panes can show any of them too. The panel only says what the user
+picked (`external_toggled`, `sizing_requested`, `external_shown`); the session holds the
+choice and the worker computes the columns.
+
+Every rule's number comes from the core's `Comparison.summary` and `Comparison.baseline`,
+every external one from its `ChunkerChurn`.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QVBoxLayout, QWidget)
-from steadlith_core import BOUNDARY_RULES
+import re
 
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+                               QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget)
+from steadlith_core import BOUNDARY_RULES
+from steadlith_core.external import SPLITTERS, install_hint, installed_splitters
+
+from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
 from ..palette import LIGHT, Theme
+
+#: Rows an external chunker has no number for: it has no word alignment, so nothing is
+#: "shifted", and no margin to check locality against.
+NOT_EXTERNAL = {"shifted", "resync", "regions"}
+SPLITTER_TITLES = {"langchain-recursive": "LangChain RecursiveCharacterTextSplitter",
+                   "llama-index-sentence": "LlamaIndex SentenceSplitter", "chonkie-recursive": "chonkie RecursiveChunker",
+                   "semchunk": "semchunk", "fixed-tokens": "fixed-size windows, sized like the splitters"}
 
 ROWS = (
     ("reused_chunks", "reused chunks", "B chunks whose embedding is reused (paired with an equal A chunk)"),
@@ -56,6 +75,27 @@ def compact_cells(s, margin: int) -> dict[str, str]:
     }
 
 
+def external_cells(row) -> dict[str, str]:
+    """An external chunker's compact cells (ChunkerChurn, by hash)."""
+    return {
+        "reused_chunks": f"{row.reused_chunks:,}/{row.chunks_b:,}",
+        "reused_tokens": f"{row.reused_tokens:,} t",
+        "to_embed": f"{row.tokens_to_embed:,} t",
+        **{key: "n/a" for key in NOT_EXTERNAL},
+    }
+
+
+def external_tips(row) -> dict[str, str]:
+    share = row.reused_chunks / row.chunks_b if row.chunks_b else 1.0
+    return {
+        "reused_chunks": f"{row.reused_chunks:,} / {row.chunks_b:,} · {_pct(share)}: B chunks whose hash occurs in A",
+        "reused_tokens": f"{row.reused_tokens:,} t · {_pct(row.reused_token_ratio)} of B's {row.tokens_b:,} t",
+        "to_embed": f"{row.tokens_to_embed:,} t · {row.chunks_to_embed:,} chunks",
+        **{key: "does not apply: an external chunker has no word alignment or locality margin, "
+                "only hashes" for key in NOT_EXTERNAL},
+    }
+
+
 def verdict_text(comparison) -> tuple[str, str]:
     """(verdict, one line) for the locality check (SPEC §9); the verdict is the core's
     "held", "violated" or "nothing to check"."""
@@ -88,6 +128,9 @@ def region_label(r, k: int) -> str:
 class ChurnPanel(QWidget):
     region_activated = Signal(int)  # index in the shown rule's comparison.phase_shift_regions
     rule_selected = Signal(str)  # "Panes show": the user chose the rule the panes show
+    external_shown = Signal(object)  # "Panes show": an external chunker's key, or None for a rule
+    external_toggled = Signal(str, bool)  # "Compare with…": a chunker key checked or unchecked
+    sizing_requested = Signal(str)  # "matched" or "own": how the external chunkers are sized
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
@@ -112,15 +155,23 @@ class ChurnPanel(QWidget):
         self.rule_combo = QComboBox()
         self.rule_combo.setObjectName("churnRuleCombo")
         self.rule_combo.setAccessibleName("Compare rules: the rule the panes show")
-        self.rule_combo.addItems(list(BOUNDARY_RULES))
         self.rule_combo.setToolTip("Compare rules: which rule's chunks the panes show. This panel keeps "
                                    "every rule side by side.")
-        self.rule_combo.activated.connect(lambda i: self.rule_selected.emit(self.rule_combo.itemText(i)))
+        self.rule_combo.activated.connect(self._on_pane_choice)
+        self.compare_button = QToolButton()
+        self.compare_button.setObjectName("churnCompareWith")
+        self.compare_button.setText("Compare with…")
+        self.compare_button.setToolTip("Add other chunkers as columns: your pipeline's splitter (LangChain, "
+                                       "LlamaIndex, chonkie, semchunk) or spans it wrote to JSONL")
+        self.compare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.compare_menu = self._build_compare_menu()
+        self.compare_button.setMenu(self.compare_menu)
         shows = QHBoxLayout()
         shows.addWidget(QLabel("Panes show"))
         shows.addWidget(self.rule_combo, 1)
+        shows.addWidget(self.compare_button)
 
-        grid = QGridLayout()
+        self.grid = grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(3)
         self.heads: dict[str, QLabel] = {}
@@ -148,6 +199,22 @@ class ChurnPanel(QWidget):
                 grid.addWidget(v, r, c)
         self.grid_box = QFrame()
         self.grid_box.setLayout(grid)
+        self.external_keys: tuple[str, ...] = ()  # the external columns, in order
+        self._external_widgets: list[QWidget] = []
+        self.externals: dict = {}  # key -> ExternalColumn of the latest result
+        self.choice = ExternalChoice()
+        # more columns than a narrow dock holds scroll sideways instead of squeezing the rules'
+        self.grid_scroll = QScrollArea()
+        self.grid_scroll.setObjectName("churnGridScroll")
+        self.grid_scroll.setWidget(self.grid_box)
+        self.grid_scroll.setWidgetResizable(True)
+        self.grid_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.grid_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.external_note = QLabel()
+        self.external_note.setObjectName("churnExternalNote")
+        self.external_note.setWordWrap(True)
+        self.external_note.setTextFormat(Qt.TextFormat.RichText)
+        self.external_note.setVisible(False)
 
         self.verdicts: dict[str, QLabel] = {}
         verdicts = QVBoxLayout()
@@ -176,7 +243,8 @@ class ChurnPanel(QWidget):
         lay.addWidget(self.empty)
         lay.addWidget(self.title)
         lay.addLayout(shows)
-        lay.addWidget(self.grid_box)
+        lay.addWidget(self.grid_scroll)
+        lay.addWidget(self.external_note)
         lay.addLayout(verdicts)
         lay.addWidget(self.regions_title)
         lay.addWidget(self.regions, 1)
@@ -187,6 +255,7 @@ class ChurnPanel(QWidget):
         # values wrap (setWordWrap), so the usual short ones set the width, not "99,999 > 9,999"
         widest_value = max(fm.horizontalAdvance(t) for t in ("9,999/9,999", "999 > 99"))
         self.setMinimumWidth(fm.horizontalAdvance("reused tokens") + 3 * widest_value + 3 * 6 + 16 + 8)
+        self.set_external_choice(self.choice)
         self.set_shown_rule(self.shown_rule)
         self.show_rules(None)
 
@@ -203,22 +272,195 @@ class ChurnPanel(QWidget):
     def set_shown_rule(self, rule: str) -> None:
         """The panes show `rule` (the selector follows; the table keeps every rule)."""
         self.shown_rule = rule
-        blocked = self.rule_combo.blockSignals(True)
-        self.rule_combo.setCurrentText(rule)
-        self.rule_combo.blockSignals(blocked)
+        self._sync_pane_combo()
+
+    # -- external chunkers ------------------------------------------------------------------
+    def _build_compare_menu(self) -> QMenu:
+        menu = QMenu(self)
+        menu.setObjectName("churnCompareMenu")
+        menu.setToolTipsVisible(True)
+        self.external_actions: dict[str, QAction] = {}
+        for key in SPLITTERS:
+            act = QAction(f"{key}", menu)
+            act.setCheckable(True)
+            act.setToolTip(SPLITTER_TITLES.get(key, key))
+            act.toggled.connect(lambda on, k=key: self.external_toggled.emit(k, on))
+            menu.addAction(act)
+            self.external_actions[key] = act
+        act = QAction("JSONL spans…", menu)
+        act.setCheckable(True)
+        act.setToolTip("Spans your own pipeline wrote, one file for A and one for B: one JSON object a line, "
+                       '{"start": s, "end": e} in code points, or {"text": …}')
+        act.toggled.connect(lambda on: self.external_toggled.emit(JSONL, on))
+        menu.addAction(act)
+        self.external_actions[JSONL] = act
+        menu.addSeparator()
+        group = QActionGroup(menu)
+        self.sizing_actions: dict[str, QAction] = {}
+        for sizing, text, tip in (
+                ("matched", "Size: match the shown rule's mean chunk",
+                 "Each splitter gets the chunk_size whose mean chunk on A comes closest to the rule's: like with like"),
+                ("own", "Size: one chunk_size for every splitter…",
+                 "Every splitter runs at the chunk_size you give (tokens of the rule's counter)")):
+            act = QAction(text, group)
+            act.setCheckable(True)
+            act.setToolTip(tip)
+            act.triggered.connect(lambda _=False, z=sizing: self.sizing_requested.emit(z))
+            menu.addAction(act)
+            self.sizing_actions[sizing] = act
+        self.set_installed(None)
+        return menu
+
+    def set_installed(self, installed) -> None:
+        """Mark the splitters whose library is missing (None: ask the core)."""
+        if installed is None:
+            installed = installed_splitters()
+        for key, act in self.external_actions.items():
+            if key == JSONL:
+                continue
+            present = key in installed
+            act.setEnabled(present or act.isChecked())  # a chosen one can always be unchecked
+            act.setText(key if present else f"{key} — not installed")
+            act.setToolTip(SPLITTER_TITLES.get(key, key) + ("" if present else f". {install_hint(key)}"))
+
+    def set_external_choice(self, choice: ExternalChoice) -> None:
+        """The session's choice: menu checks, columns and the pane selector follow."""
+        self.choice = choice
+        for key, act in self.external_actions.items():
+            blocked = act.blockSignals(True)
+            act.setChecked(key in choice.chunkers)
+            act.blockSignals(blocked)
+        self.sizing_actions[choice.sizing].setChecked(True)
+        self.sizing_actions["own"].setText(f"Size: chunk_size {choice.chunk_size:,} t for every splitter…")
+        n = len(choice.chunkers)
+        self.compare_button.setText(f"Compare with… ({n})" if n else "Compare with…")
+        self.set_installed(None)
+        if choice.chunkers != self.external_keys:
+            self._set_external_columns(choice.chunkers)
+        self._sync_pane_combo()
+
+    def _set_external_columns(self, keys: tuple[str, ...]) -> None:
+        for w in self._external_widgets:
+            self.grid.removeWidget(w)
+            w.deleteLater()
+        self._external_widgets = []
+        for old in self.external_keys:
+            for key, _, _ in ROWS:
+                self.values.pop((old, key), None)
+            self.heads.pop(old, None)
+        self.external_keys = tuple(keys)
+        first = 1 + len(self.columns)
+        for c, column in enumerate(self.external_keys, start=first):
+            head = QLabel(f"<b>{SHORT_LABELS.get(column, column)}</b>")
+            head.setObjectName(f"churnHead_{column}")
+            self.heads[column] = head
+            self.grid.addWidget(head, 0, c)
+            self.grid.setColumnStretch(c, 1)
+            self._external_widgets.append(head)
+            for r, (key, _, _) in enumerate(ROWS, start=1):
+                v = QLabel("–")
+                v.setObjectName(f"churn_{column}_{key}")
+                v.setWordWrap(True)
+                v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self.values[(column, key)] = v
+                self.grid.addWidget(v, r, c)
+                self._external_widgets.append(v)
+        self._fit_grid()
+
+    def _sync_pane_combo(self) -> None:
+        """The selector lists the rules, then the chosen external chunkers; it shows what the panes show."""
+        combo = self.rule_combo
+        blocked = combo.blockSignals(True)
+        combo.clear()
+        for rule in BOUNDARY_RULES:
+            combo.addItem(rule, f"rule:{rule}")
+        for key in self.choice.chunkers:
+            combo.addItem(f"{SHORT_LABELS.get(key, key)} (ext.)", f"external:{key}")
+        shown = f"external:{self.choice.shown}" if self.choice.shown else f"rule:{self.shown_rule}"
+        combo.setCurrentIndex(max(0, combo.findData(shown)))
+        combo.blockSignals(blocked)
         for r in BOUNDARY_RULES:
-            self.heads[r].setText(f"<b>{r}</b>" + (" ◂" if r == rule else ""))
-            self.heads[r].setToolTip(f"{r}{' (shown in the panes)' if r == rule else ''}, "
-                                     "with its parameters in force")
+            if r in self.heads:
+                mark = " ◂" if r == self.shown_rule and not self.choice.shown else ""
+                self.heads[r].setText(f"<b>{r}</b>{mark}")
+                self.heads[r].setToolTip(f"{r}{' (shown in the panes)' if mark else ''}, with its parameters in force")
+        for key in self.external_keys:
+            mark = " ◂" if key == self.choice.shown else ""
+            self.heads[key].setText(f"<b>{SHORT_LABELS.get(key, key)}</b>{mark}")
+
+    def _on_pane_choice(self, index: int) -> None:
+        what, _, name = self.rule_combo.itemData(index).partition(":")
+        if what == "rule":
+            self.external_shown.emit(None)
+            self.rule_selected.emit(name)
+        else:
+            self.external_shown.emit(name)
+
+    def _show_externals(self, columns) -> None:
+        self.externals = {col.key: col for col in columns}
+        notes, sizes = [], []
+        for key in self.external_keys:
+            col = self.externals.get(key)
+            head = self.heads[key]
+            if col is None:  # the rules' result comes first; the splitters follow
+                self.values[(key, "reused_chunks")].setText("…")
+                self.values[(key, "reused_chunks")].setToolTip(f"{key}: running in the background")
+                head.setToolTip(f"{key}: running in the background")
+                continue
+            if col.row is None:
+                short = "not installed" if col.error.startswith("not installed") else "error"
+                self.values[(key, "reused_chunks")].setText(short)
+                for k, _, _ in ROWS:
+                    self.values[(key, k)].setToolTip(f"{key}: {col.error}")
+                self.values[(key, "reused_chunks")].setStyleSheet(f"color: {self.theme.error_text}")
+                head.setToolTip(f"{key}: {col.error}")
+                notes.append(f"<b>{SHORT_LABELS.get(key, key)}</b>: {col.error}")
+                continue
+            tips = external_tips(col.row)
+            for k, text in external_cells(col.row).items():
+                cell = self.values[(key, k)]
+                cell.setText(text)
+                cell.setToolTip(f"{col.name}: {tips[k]}")
+                if k in NOT_EXTERNAL:
+                    cell.setStyleSheet(f"color: {self.theme.muted}")
+            head.setToolTip(f"{col.name}\n{col.sizing}\nmeasured by hash: a B chunk is reused when its hash "
+                            "occurs among A's (what an embedding cache keyed by chunk hash hits)")
+            size = re.search(r"chunk_size=(\d+)", col.name)
+            if size:
+                sizes.append(f"{SHORT_LABELS.get(key, key)} {int(size.group(1)):,} t")
+        if self.external_keys:
+            muted = self.theme.muted
+            summary = f"External columns, by hash; {sizing_label(self.choice, self.shown_rule)}"
+            if self.choice.sizing == "matched" and self.comparison is not None:
+                chunks = self.comparison.a.chunks
+                summary += f" ({sum(c.tokens for c in chunks) / max(len(chunks), 1):,.1f} t)"
+            notes.insert(0, f"<span style='color:{muted}'>{summary}"
+                            + (": " + " · ".join(sizes) if sizes else "") + ".</span>")
+        self.external_note.setText("<br>".join(notes))
+        self.external_note.setVisible(bool(self.external_keys) and self.comparison is not None)
+
+    def _fit_grid(self) -> None:
+        """The scroll area is as tall as the grid at the width it gets (it scrolls only
+        sideways; wrapped labels make the grid taller when it is narrow)."""
+        box, scroll = self.grid_box, self.grid_scroll
+        box.layout().activate()
+        width = max(scroll.viewport().width(), box.minimumSizeHint().width())
+        height = box.heightForWidth(width) if box.hasHeightForWidth() else -1
+        height = max(height, box.minimumSizeHint().height())
+        bar = scroll.horizontalScrollBar()
+        extra = bar.sizeHint().height() if box.minimumSizeHint().width() > scroll.viewport().width() else 0
+        scroll.setFixedHeight(height + extra + 2)
 
     def show_comparison(self, comparison, message: str | None = None) -> None:
         """One rule's comparison (or None: the empty state with `message`)."""
         self.show_rules(None if comparison is None else {comparison.b.boundary_rule: comparison},
                         comparison.b.boundary_rule if comparison is not None else None, message)
 
-    def show_rules(self, comparisons, shown: str | None = None, message: str | None = None) -> None:
+    def show_rules(self, comparisons, shown: str | None = None, message: str | None = None,
+                   externals=()) -> None:
         """Every rule's comparison `{rule: Comparison}` side by side, `shown` the rule the
-        panes show (its regions are listed); None: the empty state with `message`."""
+        panes show (its regions are listed), and the external chunkers' columns
+        (external_runs.ExternalColumn); None: the empty state with `message`."""
         if shown is not None:
             self.set_shown_rule(shown)
         self.comparisons = dict(comparisons or {})
@@ -237,6 +479,7 @@ class ChurnPanel(QWidget):
         for v in self.verdicts.values():
             v.setText("")
             v.setVisible(False)
+        self._show_externals(externals if has else ())
         if not has:
             self.regions_title.setText("<b>Phase-shift regions</b>")
             item = QListWidgetItem("no comparison yet")
@@ -278,8 +521,20 @@ class ChurnPanel(QWidget):
                 self.values[("base", key)].setText(text)
                 self.values[("base", key)].setToolTip(f"fixed-tokens/1: {full[key]}")
         self._style_values()
+        for col in self.externals.values():
+            if col.row is not None:
+                described.append(f"{col.name}: {col.row.reused_chunks} of {col.row.chunks_b} chunks reused, "
+                                 f"{col.row.tokens_to_embed} tokens to embed.")
         self.setAccessibleDescription(" ".join(described))
         self._fit_wrapped()
+        if self.choice.shown:  # a region's chunk numbers are the rule's, not the spans the panes show
+            self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule}")
+            item = QListWidgetItem(f"{len(comparison.phase_shift_regions):,} regions under {self.shown_rule}; the "
+                                   f"panes show {SHORT_LABELS.get(self.choice.shown, self.choice.shown)}, which has no "
+                                   "phase shifts (spans are compared by hash). Show the rule to see them.")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.regions.addItem(item)
+            return
         self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule} (click to show)")
         for k, r in enumerate(comparison.phase_shift_regions):
             item = QListWidgetItem(region_label(r, k))
@@ -317,7 +572,7 @@ class ChurnPanel(QWidget):
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         if self.comparison is not None:
-            self.show_rules(self.comparisons)
+            self.show_rules(self.comparisons, externals=tuple(self.externals.values()))
 
     def verdict_text(self) -> str:
         return self.verdict.text()
@@ -330,8 +585,9 @@ class ChurnPanel(QWidget):
         """Wrapped labels get the height their text needs at the current width (dock
         layouts do not ask for height-for-width)."""
         width = max(100, self.width() - 16)
-        for label in (self.title, self.empty, *self.verdicts.values()):
+        for label in (self.title, self.empty, self.external_note, *self.verdicts.values()):
             label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
+        self._fit_grid()
 
     def _on_item(self, item: QListWidgetItem) -> None:
         k = item.data(Qt.ItemDataRole.UserRole)

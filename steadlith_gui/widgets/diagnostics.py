@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 
+import html
+
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from steadlith_core import Chunking
@@ -138,10 +141,14 @@ class DiagnosticsPanel(QFrame):
         for v in self.values.values():
             v.setText("–")
         self.histogram.set_data((), ())
+        self.histogram.setVisible(True)
+        self._caption.setText("tokens per chunk")
         self._caption.setStyleSheet(f"color: {self.theme.muted}")
 
     def set_chunking(self, chunking: Chunking, name: str, ms: float, y_max: int | None = None) -> None:
         self._shown = (chunking, name, ms, y_max)
+        self.histogram.setVisible(True)
+        self._caption.setText("tokens per chunk")
         d = chunking.diagnostics
         self.title.setText(
             f"<b>{self.side}</b> · {name_html(name)} "
@@ -179,6 +186,36 @@ class DiagnosticsPanel(QFrame):
             v["snapping"].setText(f"on ({p.snap_window_words} words)" if d.snapping else "off")
         self.histogram.set_data(d.histogram_edges, d.histogram_counts, y_max)
 
+    def show_external(self, chunking, name: str, ms: float) -> None:
+        """An external chunker's spans: their sizes, and "n/a" where a rule's diagnostics
+        would say something (cut kinds, hard cuts, max, snapping) rather than a stale value."""
+        self._shown = None
+        self.title.setText(f"<b>{self.side}</b> · {name_html(name)} "
+                           f"<span style='color:{self.theme.muted}'>{html.escape(chunking.chunker)}</span>")
+        tokens = np.asarray([c.tokens for c in chunking.chunks], dtype=np.int64)
+        d, v = chunking.diagnostics, self.values
+        v["chunk_count"].setText(f"{d.chunk_count:,}")
+        v["words"].setText(f"{d.word_count:,}")
+        v["total_tokens"].setText(f"{d.total_tokens:,}")
+        if tokens.size:
+            v["tokens_range"].setText(f"{int(tokens.min()):,} – {int(tokens.max()):,}")
+            v["tokens_mean"].setText(_fmt_num(float(tokens.mean())))
+            v["tokens_median"].setText(_fmt_num(float(np.median(tokens))))
+            v["tokens_p90"].setText(_fmt_num(float(np.percentile(tokens, 90))))
+        v["time"].setText(f"{ms:,.1f} ms")
+        why = "an external chunker has no cut kinds, max_tokens or snapping"
+        for kind in MARKER_KINDS:
+            v[f"kind_{kind}"].setText("n/a")
+            v[f"kind_{kind}"].setToolTip(why)
+        for key in ("hard_cut_rate", "chunks_over_max", "snapping"):
+            v[key].setText("n/a")
+            v[key].setToolTip(why)
+            v[key].setStyleSheet("")
+        # its last bin is "over max_tokens", which a splitter does not have: say so, draw nothing
+        self.histogram.set_data((), ())
+        self.histogram.setVisible(False)
+        self._caption.setText("tokens per chunk: n/a (the histogram's bins end at a rule's max_tokens)")
+
 
 class DiagnosticsView(QWidget):
     """A | B side by side, histograms on one scale so their heights compare."""
@@ -199,6 +236,11 @@ class DiagnosticsView(QWidget):
         self.panel_b.set_theme(theme)
 
     def show_result(self, result) -> None:
+        if any(c is not None and c.boundary_rule == "external" for c in (result.a, result.b)):
+            for panel, chunking, doc, ms in ((self.panel_a, result.a, result.doc_a, result.ms_a),
+                                             (self.panel_b, result.b, result.doc_b, result.ms_b)):
+                panel.show_external(chunking, doc.name, ms)
+            return
         # One y scale for both histograms so their heights compare, unless the two are so
         # different in size (unrelated documents) that one would be flattened.
         peaks = [max(c.diagnostics.histogram_counts, default=0) for c in (result.a, result.b) if c is not None]

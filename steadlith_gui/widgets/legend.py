@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 from steadlith_core.rules import PARAMS_TYPES
-from steadlith_core.style import kind_help, marker_kinds
+from steadlith_core.style import EXTERNAL, kind_help, marker_kinds
 
 from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, STATUS_GLYPHS, STATUS_HELP, STATUSES, Theme
 from .flow_layout import FlowLayout
@@ -104,7 +104,7 @@ class Legend(QWidget):
         self.title = QLabel("<b>Cuts</b>")
         flow.addWidget(self.title)
         self.kind_widgets: dict[str, QWidget] = {}  # every rule's kinds; the shown rule's are visible
-        for kind in dict.fromkeys(k for rule in PARAMS_TYPES for k in marker_kinds(rule)):
+        for kind in dict.fromkeys(k for rule in (*PARAMS_TYPES, EXTERNAL) for k in marker_kinds(rule)):
             sw = MarkerSwatch(kind, theme)
             label = QLabel(KIND_LABELS[kind])
             label.setObjectName(f"legend_{kind}")

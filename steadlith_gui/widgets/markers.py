@@ -28,6 +28,11 @@ def marker_path(kind: str, center: QPointF, size: float, height: float | None = 
         r *= 1.1
         path.addPolygon(QPolygonF([QPointF(x, y - r), QPointF(x + r, y + r * 0.8), QPointF(x - r, y + r * 0.8)]))
         path.closeSubpath()
+    elif shape == "chevron":  # points into the next chunk: a cut someone else's splitter made
+        r *= 1.1
+        path.addPolygon(QPolygonF([QPointF(x - r, y - r), QPointF(x + r * 0.2, y), QPointF(x - r, y + r),
+                                   QPointF(x - r * 0.35, y + r), QPointF(x + r, y), QPointF(x - r * 0.35, y - r)]))
+        path.closeSubpath()
     elif shape == "circle":
         path.addEllipse(center, r, r)
     else:  # square

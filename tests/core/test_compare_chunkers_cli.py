@@ -68,7 +68,7 @@ def test_json_has_every_row_with_stable_names(capsys, files):
 
 @pytest.mark.parametrize("argv, message", [
     (["--chunker", "nope"], "unknown chunker 'nope'"),
-    (["--chunker", "rules", "--html", "r.html"], "--html: not available with --chunker"),
+    (["--chunker", "rules", "--fail-on-violation"], "--fail-on-violation: not available with --chunker"),
     (["--chunker", "semchunk", "--set", "min_tokens=5"], "no boundary rule to apply it to"),
     (["--match-size"], "--match-size: sizes external chunkers"),
 ])
