@@ -13,6 +13,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QTextCursor
 
 ABOVE, BELOW = float("-inf"), float("inf")  # y of a position above / below the viewport
+SMALL_BLOCK = 12  # lines: a block this short is taken whole, without bisecting for the visible ones
 
 
 class BlockLines:
@@ -27,8 +28,11 @@ class BlockLines:
         self.top = top
         tl = block.layout()
         n = tl.lineCount()
-        k0 = _first_line(tl, n, lambda line: top + line.y() + line.height() > 0)
-        k1 = _first_line(tl, n, lambda line: top + line.y() >= height)
+        if n <= SMALL_BLOCK:  # a paragraph of ordinary length: all its lines, painting clips
+            k0, k1 = 0, n
+        else:
+            k0 = _first_line(tl, n, lambda line: top + line.y() + line.height() > 0)
+            k1 = _first_line(tl, n, lambda line: top + line.y() >= height)
         self.lines = [tl.lineAt(k) for k in range(k0, max(k0, k1))]
         self.starts = [line.textStart() for line in self.lines]
 
