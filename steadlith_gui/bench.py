@@ -1,7 +1,15 @@
-"""Latency of the inspector on a 1 MB pair: parameter changes and typing.
+"""Latency of the inspector on a 1 MB pair: long lines, parameter changes and typing.
 
     python -m steadlith_gui.bench [--chars 1000000] [--changes 15] [--edits 10] [--keys 30]
-                                  [--no-params] [--no-typing]
+                                  [--no-params] [--no-typing] [--no-long-lines]
+                                  [--only-long-lines] [--word-chars 2000000]
+
+Long lines (issue 17): the same `--chars` of prose loaded as a pair twice, as written
+and with every line break made a space (one line), three times each: load to result on
+screen, and a repaint after scrolling both panes to the middle; target: the one-line
+pair within 2x of the ordinary one. Then a single word of `--word-chars` (a pair: the
+word, and the word with " edit " in its middle); target: on screen within 2 s. A 50 ms
+timer on the GUI thread records its longest stall meanwhile; target: <= 200 ms.
 
 Offscreen, it opens the main window, loads generate_prose(chars) as A and a copy
 with a few small edits as B, and waits for the first analysis (chunking and comparison).
@@ -90,7 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-params", action="store_true", help="skip the parameter changes")
     ap.add_argument("--no-lmx2", action="store_true", help="skip the changes with lmx2-v1 in the panes")
     ap.add_argument("--no-typing", action="store_true", help="skip the typing measurement")
+    ap.add_argument("--no-long-lines", action="store_true", help="skip the long-line documents")
+    ap.add_argument("--only-long-lines", action="store_true", help="measure the long-line documents only")
+    ap.add_argument("--word-chars", type=int, default=2_000_000, help="length of the single-word document")
     args = ap.parse_args(argv)
+    if args.only_long_lines:
+        args.no_params = args.no_typing = True
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from PySide6.QtCore import QEventLoop, QTimer
@@ -130,6 +143,14 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("bench: no analysis result within 120 s")
         return elapsed
 
+    ok = True
+    machine = f"[{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}]"
+    if not args.no_long_lines:
+        ok = bench_long_lines(app, window, wait_ready, args, machine)
+        if args.only_long_lines:
+            window.close()
+            return 0 if ok else 1
+
     text_a = generate_prose(args.chars, seed=args.seed)
     text_b = edited_copy(text_a, args.edits)
     first = wait_ready(lambda: window.load_texts(text_a, text_b))
@@ -138,8 +159,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{r.a.word_count:,} / {r.b.word_count:,} words")
     print(f"first load + analysis: {first * 1000:.0f} ms ({len(r.a.chunks)} / {len(r.b.chunks)} chunks)")
 
-    ok = True
-    machine = f"[{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}]"
     if not args.no_params:
         times = []
         for params in parameter_changes(args.changes):
@@ -177,6 +196,81 @@ def main(argv: list[str] | None = None) -> int:
         ok = bench_typing(app, window, args.keys, machine) and ok
     window.close()
     return 0 if ok else 1
+
+
+class Heartbeat:
+    """A 50 ms timer on the GUI thread whose ticks are recorded: the longest gap between
+    two ticks is the longest the GUI thread did not return to its event loop."""
+
+    def __init__(self):
+        from PySide6.QtCore import QTimer
+
+        self.ticks = [time.perf_counter()]
+        self.timer = QTimer()
+        self.timer.setInterval(50)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self.timer.start()
+
+    def max_gap_ms(self) -> float:
+        self.timer.stop()
+        self.ticks.append(time.perf_counter())
+        return max(b - a for a, b in zip(self.ticks, self.ticks[1:])) * 1000
+
+
+def bench_long_lines(app, window, wait_ready, args, machine: str) -> bool:
+    """Load + analysis + repaint of a 1 MB pair of ordinary text beside the same text on
+    one line, and a single word of --word-chars; the GUI thread's longest stall meanwhile."""
+    from PySide6.QtCore import QEventLoop, QTimer
+    from steadlith_core.examples import generate_prose
+
+    def idle(ms: int) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def show(text_a: str, text_b: str) -> tuple[float, float]:
+        """(load to result on screen, repaint after scrolling to the middle) in seconds."""
+        loaded = wait_ready(lambda: window.load_texts(text_a, text_b))
+        idle(60)
+        t0 = time.perf_counter()
+        for pane in (window.pane_a, window.pane_b):
+            bar = pane.verticalScrollBar()
+            bar.setValue((bar.minimum() + bar.maximum()) // 2)
+        app.processEvents()
+        for pane in (window.pane_a, window.pane_b):
+            pane.viewport().repaint()
+        return loaded, time.perf_counter() - t0
+
+    prose = generate_prose(args.chars, seed=args.seed)
+    flat = prose.replace("\r\n", " ").replace("\n", " ")
+    cases = [("ordinary text", prose, edited_copy(prose, args.edits)),
+             ("one line", flat, edited_copy(flat, args.edits))]
+    ok, results = True, {}
+    for label, a, b in cases:
+        runs, gaps = [], []
+        for _ in range(3):
+            beat = Heartbeat()
+            runs.append(show(a, b))
+            gaps.append(beat.max_gap_ms())
+            idle(60)
+        load = statistics.median(r[0] for r in runs) * 1000
+        paint = statistics.median(r[1] for r in runs) * 1000
+        results[label] = (load, paint)
+        print(f"long lines: {label}, {len(a):,} chars, {window.pane_a.document().blockCount():,} blocks shown: "
+              f"load + analysis on screen {load:.0f} ms, repaint in the middle {paint:.1f} ms, "
+              f"longest GUI-thread stall {max(gaps):.0f} ms")
+        ok = ok and max(gaps) <= 200
+    (load_o, paint_o), (load_l, paint_l) = results["ordinary text"], results["one line"]
+    print(f"long lines: one line / ordinary: load {load_l / load_o:.2f}x, repaint {paint_l / max(paint_o, 0.1):.2f}x "
+          f"(target: <= 2x)")
+    ok = ok and load_l <= 2 * load_o and paint_l <= 2 * max(paint_o, 1.0)
+    word = "x" * args.word_chars
+    beat = Heartbeat()
+    t, paint = show(word, word[: args.word_chars // 2] + " edit " + word[args.word_chars // 2:])
+    gap = beat.max_gap_ms()
+    print(f"long lines: a single word of {len(word):,} chars shows in {t * 1000:.0f} ms (target: <= 2000 ms), "
+          f"repaint {paint * 1000:.1f} ms, longest GUI-thread stall {gap:.0f} ms (target: <= 200 ms) {machine}")
+    return ok and t <= 2 and gap <= 200
 
 
 def bench_typing(app, window, keys: int, machine: str) -> bool:

@@ -8,7 +8,7 @@ result) live in `viewmodel`; they are re-exported here so older imports keep wor
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRegularExpression, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunk, Chunking
 from steadlith_core.style import BOUNDARY_LABELS
@@ -63,6 +63,7 @@ class ChunkTableModel(QAbstractTableModel):
     SideRole = Qt.ItemDataRole.UserRole + 2  # "A" or "B"
     ChunkIndexRole = Qt.ItemDataRole.UserRole + 3  # chunk index in its version
     StatusRole = Qt.ItemDataRole.UserRole + 4  # status name, or "" without a comparison
+    FilterRole = Qt.ItemDataRole.UserRole + 5  # what ChunkFilterProxy's expression reads (filter_key)
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
@@ -77,15 +78,34 @@ class ChunkTableModel(QAbstractTableModel):
 
     # -- content -------------------------------------------------------------------------
     def set_result(self, a: Chunking | None, b: Chunking | None, status_a=None, status_b=None) -> None:
-        self.beginResetModel()
-        self._chunks = {"A": a.chunks if a is not None else (), "B": b.chunks if b is not None else ()}
-        self._status = {"A": status_a, "B": status_b}
-        self._na = len(self._chunks["A"])
-        n = self._na + len(self._chunks["B"])
-        self._order = self._sorted_order(n)
-        self._row_of = np.empty(n, dtype=np.int64)
-        self._row_of[self._order] = np.arange(n, dtype=np.int64)
-        self.endResetModel()
+        """Show another result. Rows are slots: the rows both results have change in place
+        and only the difference is inserted or removed at the end, so the view keeps its
+        scroll position and the proxy re-reads only what it must (a model reset would
+        scroll the table to the top and rebuild every mapping)."""
+        chunks = {"A": a.chunks if a is not None else (), "B": b.chunks if b is not None else ()}
+        old, new = len(self._order), len(chunks["A"]) + len(chunks["B"])
+
+        def apply() -> None:
+            self._chunks = chunks
+            self._status = {"A": status_a, "B": status_b}
+            self._na = len(chunks["A"])
+            self._order = self._sorted_order(new)
+            self._row_of = np.empty(new, dtype=np.int64)
+            self._row_of[self._order] = np.arange(new, dtype=np.int64)
+
+        if new < old:
+            self.beginRemoveRows(QModelIndex(), new, old - 1)
+            apply()
+            self.endRemoveRows()
+        elif new > old:
+            self.beginInsertRows(QModelIndex(), old, new - 1)
+            apply()
+            self.endInsertRows()
+        else:
+            apply()
+        kept = min(old, new)
+        if kept:
+            self.dataChanged.emit(self.index(0, 0), self.index(kept - 1, len(COLUMNS) - 1))
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -152,6 +172,11 @@ class ChunkTableModel(QAbstractTableModel):
             return i
         if role == self.StatusRole:
             return self.status_of(side, i)
+        if role == self.FilterRole:
+            c = self._chunks[side][i]
+            st = self.status_of(side, i)
+            return filter_key(side, st, f"{st} {KIND_LABELS[c.kind]} {BOUNDARY_LABELS.get(c.boundary, '')} "
+                                        f"{'snapped' if c.snapped else ''} {c.hash}")
         return None
 
     def _display(self, side: str, i: int, col: str):
@@ -249,50 +274,55 @@ class ChunkTableModel(QAbstractTableModel):
 
 class ChunkFilterProxy(QSortFilterProxyModel):
     """Filters the chunk table by version, status and a text (over status, kind, hash).
-    Sorting is forwarded to the source model (numpy order)."""
+    Sorting is forwarded to the source model (numpy order).
+
+    The filter is Qt's own regular expression over the model's FilterRole (one string
+    per row), not a Python filterAcceptsRow: with no filter set Qt then accepts every
+    row without calling into Python, and a new result of 20,000 chunks costs no 20,000
+    Python calls (about 30 ms on a 10 MB pair)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.version = ""  # "", "A" or "B"
         self.status = ""  # "", a status, or "changed" (anything but reused)
         self.text = ""
+        self.setFilterRole(ChunkTableModel.FilterRole)
 
     def set_filters(self, version: str | None = None, status: str | None = None, text: str | None = None) -> None:
-        modern = hasattr(self, "endFilterChange")  # Qt >= 6.10; invalidateFilter() is deprecated there
-        if modern:
-            self.beginFilterChange()
         if version is not None:
             self.version = version
         if status is not None:
             self.status = status
         if text is not None:
             self.text = text.strip().lower()
-        if modern:
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self.invalidateFilter()
+        self.setFilterRegularExpression(filter_expression(self.version, self.status, self.text))
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         src = self.sourceModel()
         if src is not None:
             src.sort(column, order)
 
-    def filterAcceptsRow(self, source_row: int, source_parent) -> bool:  # noqa: N802
-        if not (self.version or self.status or self.text):
-            return True
-        model: ChunkTableModel = self.sourceModel()
-        side, i = model.chunk_at_row(source_row)
-        if self.version and side != self.version:
-            return False
-        st = model.status_of(side, i)
-        if self.status == "changed":
-            if not st or st == "reused":
-                return False
-        elif self.status and st != self.status:
-            return False
-        if self.text:
-            c = model.chunk(side, i)
-            hay = (f"{st} {KIND_LABELS[c.kind]} {BOUNDARY_LABELS.get(c.boundary, '')} "
-                   f"{'snapped' if c.snapped else ''} {c.hash}")
-            return self.text in hay
-        return True
+
+SEP = "\x1f"  # between the fields of a row's filter string (never in a label or a hash)
+
+
+def filter_key(side: str, status: str, hay: str) -> str:
+    """What the filter expression reads for one row: version, status ("-" for none), text."""
+    return f"{side}{SEP}{status or '-'}{SEP}{hay}"
+
+
+def filter_expression(version: str, status: str, text: str) -> QRegularExpression:
+    """An expression over filter_key() strings; empty (every row, no Python call) when no
+    filter is set."""
+    if not (version or status or text):
+        return QRegularExpression()
+    any_field = f"[^{SEP}]*"
+    if status == "changed":
+        status_part = f"(?!reused{SEP}|-{SEP}){any_field}"
+    else:
+        status_part = QRegularExpression.escape(status) if status else any_field
+    pattern = f"^{QRegularExpression.escape(version) if version else any_field}{SEP}{status_part}{SEP}"
+    if text:
+        pattern += f".*{QRegularExpression.escape(text)}"
+    return QRegularExpression(pattern, QRegularExpression.PatternOption.CaseInsensitiveOption
+                              | QRegularExpression.PatternOption.DotMatchesEverythingOption)

@@ -138,7 +138,7 @@ class NavigationController(QObject):
                 start = QTextCursor(doc)
                 if direction < 0:
                     start.movePosition(QTextCursor.MoveOperation.End)
-            found = doc.find(text, start, flags)
+            found = pane.find_text(text, start, flags)  # also across a long line's display breaks
             if not found.isNull():
                 pane.setTextCursor(found)
                 pane.scroll_position_to_y(found.selectionStart(), pane.viewport().height() / 2)

@@ -8,6 +8,10 @@ into one block separator: "\\r\\n" becomes a single position. So a code point ta
     0 positions  if it is the "\\r" of a "\\r\\n" pair,
     1 position   otherwise ("\\n", a lone "\\r", U+2028/U+2029 included).
 
+A long line is shown with display breaks (`long_lines`): each is one more position,
+taken by the code point before it, so `OffsetMap(text, breaks)` converts to and from
+the displayed document and nothing else needs to know about them.
+
 `OffsetMap(text)` records only the code points that do not take exactly one position,
 so a conversion is a binary search, and whole arrays convert at once (numpy). Every
 widget converts through this module; nothing else in the GUI does offset arithmetic
@@ -23,24 +27,30 @@ def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def qt_units(text: str) -> np.ndarray:
-    """Positions each code point of `text` takes in a QTextDocument (0, 1 or 2)."""
-    cp = code_points(text)
+def qt_units(text: str, breaks: np.ndarray | None = None, cp: np.ndarray | None = None) -> np.ndarray:
+    """Positions each code point of `text` takes in a QTextDocument (0, 1 or 2; one
+    more before each display break). `cp`: code_points(text), if the caller has them."""
+    cp = code_points(text) if cp is None else cp
     units = np.ones(cp.size, dtype=np.int64)
     units[cp > 0xFFFF] = 2
     if cp.size > 1:
         crlf = np.flatnonzero((cp[:-1] == 0x0D) & (cp[1:] == 0x0A))
         units[crlf] = 0
+    if breaks is not None and len(breaks):
+        units[np.asarray(breaks, dtype=np.int64) - 1] += 1
     return units
 
 
 class OffsetMap:
     """Code-point offsets of one source text <-> positions in its QTextDocument."""
 
-    __slots__ = ("length", "display_length", "_special", "_delta", "_dstart", "_dend")
+    __slots__ = ("length", "display_length", "breaks", "_special", "_delta", "_dstart", "_dend")
 
-    def __init__(self, text: str):
-        units = qt_units(text)
+    def __init__(self, text: str, breaks: np.ndarray | None = None, cp: np.ndarray | None = None):
+        """`breaks`: code-point indices where the display breaks a long line (long_lines);
+        `cp`: code_points(text), if the caller has them."""
+        self.breaks = np.zeros(0, dtype=np.int64) if breaks is None else np.asarray(breaks, dtype=np.int64)
+        units = qt_units(text, self.breaks, cp)
         special = np.flatnonzero(units != 1)
         delta = np.cumsum(units[special] - 1)  # display - source after each special
         before = np.concatenate(([0], delta[:-1])) if special.size else delta

@@ -9,6 +9,7 @@ import os
 
 from PySide6.QtCore import QObject
 
+from .long_lines import LINE_LIMIT
 from .names import shown_name
 from .session import SIDES, Session
 from .viewmodel import few_spaces_warning, first_change, first_look_message
@@ -42,6 +43,10 @@ class ResultPresenter(QObject):
             pane.clear_document()
         else:
             pane.set_document(st.doc, st.modified)
+            if pane.long_lines:
+                w.show_message(f"{side} has lines of more than {LINE_LIMIT:,} characters: they are shown in pieces "
+                               "(↪ marks where a piece goes on; the text has no break there) and are read-only "
+                               "here. Chunks, copies and saved files are those of the text.", "info")
         if w.selection is not None:
             w.select_chunk(w.selection[0], None, scroll=False)
         w.link_map.set_links(None)

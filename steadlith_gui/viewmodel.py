@@ -32,7 +32,8 @@ from steadlith_core import Chunking, ChunkerParams, Comparison, has_words
 from steadlith_core.style import STATUSES, marker_kind
 
 from .highlight import SyntaxSpans, syntax_spans
-from .offsets import OffsetMap
+from .long_lines import display_breaks
+from .offsets import OffsetMap, code_points
 
 
 class DocumentError(Exception):
@@ -82,13 +83,18 @@ def source_name(path: str) -> str:
     return f"pipe {os.path.basename(path)}" if fifo else os.path.basename(path)
 
 
-def prepare_document(side: str, text: str, name: str | None = None, path: str | None = None) -> LoadedDocument:
-    """Check and index a text for display. Runs in the worker thread."""
+def prepare_document(side: str, text: str, name: str | None = None, path: str | None = None,
+                     breaks: bool = True) -> LoadedDocument:
+    """Check and index a text for display. Runs in the worker thread. `breaks`: lay
+    long lines out with display breaks (long_lines); False for an edited pane's text,
+    which is shown as typed."""
     shown = name or (source_name(path) if path else f"document {side}")
     if not has_words(text):
         problem = "is empty" if text == "" else "has only whitespace"
         raise DocumentError(f"{side} {problem}: nothing to chunk ({shown})")
-    offsets = OffsetMap(text)
+    cp = code_points(text)
+    offsets = OffsetMap(text, display_breaks(text, cp=cp) if breaks else None, cp)
+    del cp
     return LoadedDocument(text, shown, path, offsets, syntax_spans(text, name or path, offsets))
 
 
@@ -98,7 +104,7 @@ def materialize(side: str, source) -> LoadedDocument | None:
     GUI thread, since both are O(document)."""
     if source is None or isinstance(source, LoadedDocument):
         return source
-    doc = prepare_document(side, source.text, name=source.name, path=source.path)
+    doc = prepare_document(side, source.text, name=source.name, path=source.path, breaks=False)
     return LoadedDocument(doc.text, source.name, source.path, doc.offsets, doc.syntax, source.revision, source.origin)
 
 

@@ -9,6 +9,7 @@ Tints go under the text, the rest above it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
@@ -18,6 +19,7 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from ..palette import STATUSES
 from ..viewmodel import STATUS_CODES, PaneView
 from .markers import paint_marker
+from .pane_geometry import VisibleBlocks
 from .status_patterns import pattern_brush
 
 if TYPE_CHECKING:
@@ -25,40 +27,53 @@ if TYPE_CHECKING:
 
 GHOST_ALPHA = 130  # faint: a hint beside the real markers, never mistaken for one
 
-VisibleBlocks = list  # [(QTextBlock, top y in the viewport)], see PaneGeometry.visible_blocks
 
 
 def line_rects(visible: VisibleBlocks, ox: float, spans) -> Iterator[tuple[object, QRectF]]:
-    """(tag, rectangle) covering Qt position spans [(s, e, tag)] on the visible lines."""
-    for block, top in visible:
-        lo = block.position()
-        hi = lo + block.length() - 1
-        if hi <= lo:
-            continue
-        tl = block.layout()
-        lines = None
-        for s, e, tag in spans:
-            rs, re = max(s, lo) - lo, min(e, hi) - lo
-            if re <= rs:
-                continue
-            if lines is None:
-                lines = [tl.lineAt(k) for k in range(tl.lineCount())]
-            for line in lines:
-                ls = line.textStart()
-                le = ls + line.textLength()
-                a, b = max(rs, ls), min(re, le)
+    """(tag, rectangle) covering Qt position spans [(s, e, tag)] (sorted, disjoint) on the
+    visible lines. Costs the visible lines and the spans on them, whatever the size of
+    the blocks they belong to (a one-line megabyte is one block)."""
+    if not spans:
+        return
+    starts = [s for s, _, _ in spans]
+    ends = [e for _, e, _ in spans]
+    for k in range(len(visible)):
+        lines = visible.lines(k)
+        lo = lines.position
+        top = lines.top
+        for line in lines.lines:
+            ls = lo + line.textStart()
+            le = ls + line.textLength()
+            for j in range(bisect_right(ends, ls), bisect_left(starts, le)):
+                s, e, tag = spans[j]
+                a, b = max(s, ls), min(e, le)
                 if b <= a:
                     continue
-                x1 = line.cursorToX(a)[0]
-                x2 = line.cursorToX(b)[0]
+                x1 = line.cursorToX(a - lo)[0]
+                x2 = line.cursorToX(b - lo)[0]
                 yield tag, QRectF(ox + x1, top + line.y(), x2 - x1, line.height())
 
 
 def visible_range(visible: VisibleBlocks) -> tuple[int, int]:
-    """First and last Qt position of the visible blocks."""
-    first, _ = visible[0]
-    last, _ = visible[-1]
-    return first.position(), last.position() + last.length() - 1
+    """First and last Qt position on the visible lines."""
+    return visible.text_range()
+
+
+def points_on_lines(visible: VisibleBlocks, positions: np.ndarray) -> Iterator[tuple[int, float, int, object]]:
+    """(index into `positions`, top of its block, position in its block, its QTextLine)
+    of every sorted position on a visible line (a line's end counts as on it)."""
+    for k in range(len(visible)):
+        lines = visible.lines(k)
+        r = lines.text_range()
+        if r is None:
+            continue
+        i0 = int(np.searchsorted(positions, r[0], "left"))
+        i1 = int(np.searchsorted(positions, r[1], "right"))
+        for i in range(i0, i1):
+            rel = int(positions[i]) - lines.position
+            line = lines.line_for(rel)
+            if line is not None:
+                yield i, lines.top, rel, line
 
 
 class ChunkPainter:
@@ -137,16 +152,9 @@ class ChunkPainter:
         ox = pane.contentOffset().x()
         half_space = pane.fontMetrics().horizontalAdvance(" ") / 2
         out = []
-        for block, top in visible:
-            lo = block.position()
-            hi = lo + block.length() - 1
-            tl = block.layout()
-            for pos in ghosts[int(np.searchsorted(ghosts, lo, "left")):int(np.searchsorted(ghosts, hi, "right"))]:
-                rel = int(pos) - lo
-                line = tl.lineForTextPosition(rel)
-                if line.isValid():
-                    x = ox + line.cursorToX(rel)[0] + half_space
-                    out.append((x, top + line.y(), top + line.y() + line.height()))
+        for _, top, rel, line in points_on_lines(visible, ghosts):
+            x = ox + line.cursorToX(rel)[0] + half_space
+            out.append((x, top + line.y(), top + line.y() + line.height()))
         return out
 
     def _paint_ghosts(self, p: QPainter, visible: VisibleBlocks) -> None:
@@ -169,23 +177,13 @@ class ChunkPainter:
         half_space = pane.fontMetrics().horizontalAdvance(" ") / 2
         outline = QColor(pane.theme.base)
         colors = {k: QColor(v) for k, v in pane.theme.kind.items()}
-        ends, markers = view.ends, view.markers
-        for block, top in visible:
-            lo = block.position()
-            hi = lo + block.length() - 1
-            tl = block.layout()
-            i0 = int(np.searchsorted(ends, lo, "left"))
-            i1 = int(np.searchsorted(ends, hi, "right"))
-            for i in range(i0, i1):
-                rel = int(ends[i]) - lo
-                line = tl.lineForTextPosition(rel)
-                if not line.isValid():
-                    continue
-                h = line.height()
-                center = QPointF(ox + line.cursorToX(rel)[0] + half_space, top + line.y() + h / 2)
-                size = min(half_space * 2.1, h * 0.62)
-                kind = markers[i]
-                paint_marker(p, kind, center, size, colors[kind], outline, height=h - 2)
+        markers = view.markers
+        for i, top, rel, line in points_on_lines(visible, view.ends):
+            h = line.height()
+            center = QPointF(ox + line.cursorToX(rel)[0] + half_space, top + line.y() + h / 2)
+            size = min(half_space * 2.1, h * 0.62)
+            kind = markers[i]
+            paint_marker(p, kind, center, size, colors[kind], outline, height=h - 2)
 
     def _paint_selection(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
         """A frame around the selected chunk (solid) and its partner (dashed): one outline

@@ -22,16 +22,18 @@ next analysis arrives. Nothing per keystroke touches the whole document.
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextOption
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
 from steadlith_core.style import BOUNDARY_LABELS
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
 from ..highlight import SyntaxSpans
+from ..long_lines import with_breaks, without_breaks
 from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
 from ..viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
 from .chunk_gutter import ChunkGutter
@@ -106,6 +108,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.viewport().setAcceptDrops(True)
         self.viewport().setMouseTracking(True)
         self.editable = False
+        self.soft_breaks = NO_GHOSTS  # Qt positions of the display breaks' separators (long_lines)
         self.set_editable(False)
 
         self.document_info: LoadedDocument | None = None  # the document the shown result was made from
@@ -146,9 +149,14 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.status_info = None
         self.hovered = self.selected = self.partner_selected = None
         self.ghosts = NO_GHOSTS
+        breaks = doc.offsets.breaks
+        self.soft_breaks = (np.asarray(doc.offsets.to_display(breaks), dtype=np.int64) - 1 if breaks.size
+                            else NO_GHOSTS)
+        self._apply_editable()
+        self.gutter.digits = 2
         self._loading = True
         try:
-            self.setPlainText(doc.text)
+            self.setPlainText(with_breaks(doc.text, breaks))
         finally:
             self._loading = False
         self.edits.reset(doc.revision)
@@ -211,6 +219,9 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
 
     def clear_document(self) -> None:
         self.ghosts = NO_GHOSTS
+        self.soft_breaks = NO_GHOSTS
+        self.gutter.digits = 2
+        self._apply_editable()
         self.document_info = self.origin = None
         self._loading = True
         try:
@@ -250,9 +261,22 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.viewport().update()
         self.gutter.update()
 
+    @property
+    def long_lines(self) -> bool:
+        """The text is shown with display breaks in its long lines (long_lines), and so
+        is read-only."""
+        return bool(self.soft_breaks.size)
+
     def set_editable(self, editable: bool) -> None:
         """Editable: a caret, typing, undo. Read-only: selectable with the mouse, no caret
-        (it would look like a cut marker)."""
+        (it would look like a cut marker). A text shown with display breaks stays
+        read-only until another text replaces it: an edit across a break would have to
+        be told from a typed line break, and a mistake would change the user's text."""
+        self._editable_wanted = editable
+        self._apply_editable()
+
+    def _apply_editable(self) -> None:
+        editable = self._editable_wanted and not self.soft_breaks.size
         self.editable = editable
         self.setReadOnly(not editable)
         if editable:
@@ -271,8 +295,69 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
 
     def current_text(self) -> str:
         """The editor's text (O(document): call it when the analysis is due, not per key).
-        Line ends become "\\n"; everything else is kept (a no-break space too)."""
+        Line ends become "\\n"; everything else is kept (a no-break space too); display
+        breaks are left out."""
+        if self.soft_breaks.size:
+            return self.text_between(0, self.document().characterCount() - 1)
         return self.document().toRawText().replace("\u2029", "\n")
+
+    def text_between(self, start: int, end: int) -> str:
+        """The text of Qt positions [start, end) as in the document: line ends "\\n",
+        display breaks left out."""
+        cursor = QTextCursor(self.document())
+        breaks = self.soft_breaks
+        cuts = breaks[int(np.searchsorted(breaks, start, "left")):int(np.searchsorted(breaks, end, "left"))]
+        pieces = []
+        for a, b in zip([start, *(int(c) + 1 for c in cuts)], [*map(int, cuts), end]):
+            if b > a:
+                cursor.setPosition(a)
+                cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+                pieces.append(cursor.selectedText())
+        return "".join(pieces).replace("\u2029", "\n")
+
+    def find_text(self, needle: str, start: QTextCursor, flags: QTextDocument.FindFlag) -> QTextCursor:
+        """QTextDocument.find, except that a match may straddle display breaks (they are
+        not in the text). The found cursor selects the match (null if none)."""
+        doc = self.document()
+        if not self.soft_breaks.size or not needle:
+            return doc.find(needle, start, flags)
+        raw = doc.toRawText()
+        cp = np.frombuffer(raw.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        qt = np.concatenate(([0], np.cumsum(1 + (cp > 0xFFFF)))).astype(np.int64)  # code point -> Qt position
+        seps = np.searchsorted(qt, self.soft_breaks)  # the display breaks' code points in `raw`
+        plain = without_breaks(raw, seps - np.arange(seps.size))
+        in_plain = seps - np.arange(seps.size)  # where each break was, as an index of `plain`
+
+        def to_plain(pos: int) -> int:
+            r = int(np.searchsorted(qt, pos))
+            return r - int(np.searchsorted(seps, r, "left"))
+
+        def to_qt(i: int, side: str) -> int:
+            return int(qt[i + int(np.searchsorted(in_plain, i, side))])
+
+        case = 0 if flags & QTextDocument.FindFlag.FindCaseSensitively else re.IGNORECASE
+        pattern = re.compile(re.escape(needle), case)
+        if flags & QTextDocument.FindFlag.FindBackward:
+            match = None
+            for match in pattern.finditer(plain, 0, to_plain(start.selectionStart())):
+                pass
+        else:
+            match = pattern.search(plain, to_plain(start.selectionEnd()))
+        found = QTextCursor()
+        if match is not None:
+            found = QTextCursor(doc)
+            found.setPosition(to_qt(match.start(), "right"))
+            found.setPosition(to_qt(match.end(), "left"), QTextCursor.MoveMode.KeepAnchor)
+        return found
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
+        """Copy and drag leave the display breaks out: they are not in the text."""
+        if not self.soft_breaks.size:
+            return super().createMimeDataFromSelection()
+        c = self.textCursor()
+        data = QMimeData()
+        data.setText(self.text_between(c.selectionStart(), c.selectionEnd()))
+        return data
 
     @property
     def syntax_active(self) -> bool:

@@ -112,7 +112,7 @@ class OverviewMap(QWidget):
         """One value per pixel row of a strip: the status code of the chunks on that row,
         the loudest one when several share it (so a one-chunk phase shift in a long
         document still shows); without a comparison, the chunk parity (0/1) as a negative
-        code -1/-2; -3 where no chunk is. Vectorized over chunks; a short loop over rows."""
+        code -1/-2; -3 where no chunk is. Vectorized (no loop over rows or chunks)."""
         d = self._data.get(side)
         if d is None or rows <= 0:
             return None
@@ -129,12 +129,16 @@ class OverviewMap(QWidget):
         else:
             loud = (np.arange(layout.count) % 2).astype(np.int64)
             by_loudness = np.array([-1, -2], dtype=np.int64)
+        # every row a chunk covers gets its loudness; the loudest per row wins
+        top = np.minimum(top, rows - 1)
+        bottom = np.minimum(bottom, rows)
+        spans = bottom - top
+        covered = np.repeat(top - np.concatenate(([0], np.cumsum(spans)[:-1])), spans) + np.arange(int(spans.sum()))
+        acc = np.full(rows, -1, dtype=np.int64)
+        np.maximum.at(acc, covered, np.repeat(loud, spans))
         out = np.full(rows, -3, dtype=np.int64)
-        r = np.arange(rows)
-        i0 = np.searchsorted(bottom, r, "right")  # first chunk ending below row r's top
-        i1 = np.searchsorted(top, r, "right")  # chunks starting at or before row r
-        for row in np.flatnonzero(i1 > i0):
-            out[row] = by_loudness[int(loud[i0[row]:i1[row]].max())]
+        hit = acc >= 0
+        out[hit] = by_loudness[acc[hit]]
         return out
 
     def strip_colors(self, side: str, rows: int) -> np.ndarray | None:

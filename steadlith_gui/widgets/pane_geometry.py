@@ -13,6 +13,80 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QTextCursor
 
 ABOVE, BELOW = float("-inf"), float("inf")  # y of a position above / below the viewport
+SMALL_BLOCK = 12  # lines: a block this short is taken whole, without bisecting for the visible ones
+
+
+class BlockLines:
+    """The lines of one visible block that are on screen. Found by bisection, so a
+    block of thousands of lines costs what is visible (QTextLayout.lineForTextPosition
+    walks every line)."""
+
+    __slots__ = ("position", "top", "lines", "starts")
+
+    def __init__(self, block, top: float, height: float):
+        self.position = block.position()
+        self.top = top
+        tl = block.layout()
+        n = tl.lineCount()
+        if n <= SMALL_BLOCK:  # a paragraph of ordinary length: all its lines, painting clips
+            k0, k1 = 0, n
+        else:
+            k0 = _first_line(tl, n, lambda line: top + line.y() + line.height() > 0)
+            k1 = _first_line(tl, n, lambda line: top + line.y() >= height)
+        self.lines = [tl.lineAt(k) for k in range(k0, max(k0, k1))]
+        self.starts = [line.textStart() for line in self.lines]
+
+    def line_for(self, rel: int):
+        """The visible line holding block position `rel` (its end counts too), or None."""
+        k = bisect_right(self.starts, rel) - 1
+        if k < 0:
+            return None
+        line = self.lines[k]
+        return line if rel <= line.textStart() + line.textLength() else None
+
+    def text_range(self) -> tuple[int, int] | None:
+        """First and last document position on the visible lines."""
+        if not self.lines:
+            return None
+        last = self.lines[-1]
+        return self.position + self.starts[0], self.position + last.textStart() + last.textLength()
+
+
+def _first_line(tl, n: int, test) -> int:
+    """The first line index k in [0, n] whose line passes `test` (monotone in k)."""
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if test(tl.lineAt(mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+class VisibleBlocks(list):
+    """[(QTextBlock, top y in the viewport)] of the blocks on screen, in order, and the
+    lines of each that are visible (cached for one paint)."""
+
+    def __init__(self, items, height: float):
+        super().__init__(items)
+        self.height = height
+        self._lines: dict[int, BlockLines] = {}
+
+    def lines(self, k: int) -> BlockLines:
+        got = self._lines.get(k)
+        if got is None:
+            block, top = self[k]
+            got = self._lines[k] = BlockLines(block, top, self.height)
+        return got
+
+    def text_range(self) -> tuple[int, int]:
+        """First and last document position on the visible lines."""
+        ranges = [r for r in (self.lines(0).text_range(), self.lines(len(self) - 1).text_range()) if r]
+        if not ranges:
+            first, _ = self[0]
+            return first.position(), first.position()
+        return ranges[0][0], ranges[-1][1]
 
 
 class PaneGeometry:
@@ -89,7 +163,7 @@ class PaneGeometry:
             return range(0)
         return v.visible(*self.visible_position_range())
 
-    def visible_blocks(self) -> list:
+    def visible_blocks(self) -> VisibleBlocks:
         """[(block, top y in the viewport)] of the blocks on screen, in order."""
         out = []
         block = self.firstVisibleBlock()
@@ -102,7 +176,7 @@ class PaneGeometry:
             if block.isVisible():
                 out.append((block, geo.top()))
             block = block.next()
-        return out
+        return VisibleBlocks(out, height)
 
     def y_locator(self):
         """A function pos -> (top, bottom) of the line holding `pos` in viewport y,
@@ -122,10 +196,12 @@ class PaneGeometry:
             if pos > end_pos:
                 return BELOW, BELOW
             k = bisect_right(positions, pos) - 1
-            block, top = visible[k]
-            line = block.layout().lineForTextPosition(pos - positions[k])
-            if not line.isValid():
-                return top, top
+            lines = visible.lines(k)
+            line = lines.line_for(pos - positions[k])
+            if line is None:  # on a line off screen
+                r = lines.text_range()
+                return (ABOVE, ABOVE) if r is None or pos < r[0] else (BELOW, BELOW)
+            top = lines.top
             y0 = top + line.y()
             y1 = y0 + line.height()
             if y0 > height:
