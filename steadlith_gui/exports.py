@@ -59,13 +59,16 @@ def default_name(kind: str, name_a: str | None = None, name_b: str | None = None
     raise ValueError(f"unknown export kind {kind!r}")
 
 
-def report_job(comparison, name_a: str, name_b: str, path: str, rules=None, chunkers=()) -> Callable[[], str]:
+def report_job(comparison, name_a: str, name_b: str, path: str, rules=None, chunkers=(),
+               lab=None) -> Callable[[], str]:
     """The report of `comparison` (the rule the panes show); `rules` ({rule: Comparison}
-    of every rule) adds the core's side-by-side table of the rules and the baseline, and
-    `chunkers` (ChunkerChurn of the external columns shown) more columns in it."""
+    of every rule) adds the core's side-by-side table of the rules and the baseline,
+    `chunkers` (ChunkerChurn of the external columns shown) more columns in it, and `lab`
+    (the Locality lab's result on A) the lab's section."""
     def run() -> str:
         write_text_atomic(path, render_report(comparison, name_a, name_b, generated_by=GENERATED_BY,
-                                              rules=rules if rules and len(rules) > 1 else None, chunkers=chunkers))
+                                              rules=rules if rules and len(rules) > 1 else None, chunkers=chunkers,
+                                              lab=lab))
         return path
 
     return run

@@ -92,7 +92,9 @@ class ExportController(QObject):
         ours = result is not None and result.comparison is comparison
         rules = result.rules if ours else None
         chunkers = tuple(col.row for col in result.externals if col.row is not None) if ours else ()
-        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path), rules, chunkers))
+        lab = self.window.lab.current_result()  # the lab's section, when its run still describes A
+        return self._run("report", exports.report_job(comparison, name_a, name_b, os.fspath(path), rules, chunkers,
+                                                      lab))
 
     def export_comparison(self, path: str | os.PathLike | None = None) -> int | None:
         comparison = self._comparison_or_say("Export comparison")

@@ -88,6 +88,13 @@ class LabController(QObject):
         text = self.session.current_text("A") if self.session.sides["A"].doc is not None else None
         self.state.check_inputs(text, self.rules())
 
+    def current_result(self) -> Any:
+        """The last run's result if it still describes A at the current parameters, else
+        None: a report must not present a stale run as the document's."""
+        self._check()
+        state = self.state
+        return state.result if state.result is not None and state.stale is None else None
+
     def open_edit(self, rule: str, rank: int) -> None:
         """A as the lab measured it, and A with that worst edit as B; the panes show the
         edit's rule when it is a boundary rule."""

@@ -215,3 +215,23 @@ def test_run_without_document_a_says_what_to_do(qtbot, window):
     qtbot.mouseClick(window.lab_view.run_button, Qt.MouseButton.LeftButton)
     assert window.lab_view.status.text() == "The lab could not run: open a document as A first"
     assert not window.lab.job.running
+
+
+def test_the_report_carries_the_lab_only_while_the_run_describes_a(qtbot, window, tmp_path):
+    text = lab_text()
+    load_texts(qtbot, window, text, text[: len(text) // 2], name_a="long.txt")
+    open_lab(window)
+    run_and_wait(qtbot, window)
+
+    def report(name):
+        target = tmp_path / name
+        with qtbot.waitSignal(window.exported, timeout=30_000):
+            window.export_report(target)
+        return target.read_text(encoding="utf-8")
+
+    html = report("current.html")
+    assert "<h2" in html and ">Locality lab</h2>" in html
+    assert f"{EDITS} edits" in html or str(EDITS) in html
+
+    load_texts(qtbot, window, text[: len(text) // 3], None)  # A changed: the run no longer describes it
+    assert "Locality lab</h2>" not in report("stale.html")
