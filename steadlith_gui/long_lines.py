@@ -37,6 +37,17 @@ _SPACES = " \t\u3000\u00a0"  # where a display break may go (after one); others 
 _NONE = np.zeros(0, dtype=np.int64)
 
 
+def longest_line_after_insert(text: str, line_before: int, line_after: int) -> int:
+    """Length of the longest line once `text` is inserted into a line that has
+    `line_before` code points before the cursor and `line_after` after it (a selection
+    being replaced already left out)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return line_before + len(text) + line_after
+    inner = max((len(line) for line in lines[1:-1]), default=0)
+    return max(line_before + len(lines[0]), inner, len(lines[-1]) + line_after)
+
+
 def display_breaks(text: str, line_limit: int = LINE_LIMIT, run_limit: int = RUN_LIMIT,
                    cp: np.ndarray | None = None) -> np.ndarray:
     """Code-point indices where the display breaks a long line (a break at i shows

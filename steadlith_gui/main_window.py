@@ -34,6 +34,7 @@ from .file_output import ExportController
 from .history_dock import HistoryController
 from .lab_dock import LabController
 from .layout import DocumentFocus, build_widgets, size_docks
+from .long_lines import LINE_LIMIT
 from .models import AnalysisResult, LoadedDocument
 from .navigation import NavigationController
 from .palette import LIGHT, Theme
@@ -124,6 +125,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
+            pane.long_paste_refused.connect(lambda n, sd=side: self.show_message(
+                f"Not pasted into {sd}: it would make a line of {n:,} characters. Lines over {LINE_LIMIT:,} "
+                f"characters are shown in read-only display pieces; save the text to a file and open it as "
+                f"{sd} to inspect it. The clipboard still holds it.", "warning"))
         self.presenter.update_status()
 
     def _show_display(self, display) -> None:

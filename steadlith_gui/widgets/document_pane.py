@@ -33,7 +33,7 @@ from steadlith_core.style import BOUNDARY_LABELS
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
 from ..highlight import SyntaxSpans
-from ..long_lines import with_breaks, without_breaks
+from ..long_lines import LINE_LIMIT, longest_line_after_insert, with_breaks, without_breaks
 from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
 from ..viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
 from .chunk_gutter import ChunkGutter
@@ -90,6 +90,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
     chunk_clicked = Signal(int)  # a click (not a drag) on a chunk
     focused = Signal()
     zoom_requested = Signal(int)  # Ctrl+wheel: steps in (+) or out (-), for both panes
+    long_paste_refused = Signal(int)  # a paste or drop would have made a line of this many code points
 
     STRIPE = ChunkGutter.STRIPE
 
@@ -349,6 +350,24 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
             found.setPosition(to_qt(match.start(), "right"))
             found.setPosition(to_qt(match.end(), "left"), QTextCursor.MoveMode.KeepAnchor)
         return found
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802
+        """Paste and drop, except text that would make a line longer than LINE_LIMIT: Qt
+        lays out such a line as a whole (a pasted 200,000-character word froze the window
+        for 12 s), and a loaded document shows it in read-only display pieces instead.
+        The clipboard keeps the text; the window says how to open it as a document."""
+        if source.hasText():
+            cursor = self.textCursor()
+            block = cursor.block()
+            start = min(cursor.position(), cursor.anchor()) - block.position()
+            end_block = self.document().findBlock(max(cursor.position(), cursor.anchor()))
+            after = end_block.length() - 1 - (max(cursor.position(), cursor.anchor()) - end_block.position())
+            text = source.text().replace("\r\n", "\n").replace("\r", "\n")
+            longest = longest_line_after_insert(text, max(start, 0), max(after, 0))
+            if longest > LINE_LIMIT:
+                self.long_paste_refused.emit(longest)
+                return
+        super().insertFromMimeData(source)
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
         """Copy and drag leave the display breaks out: they are not in the text."""

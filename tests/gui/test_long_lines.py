@@ -193,3 +193,36 @@ def test_find_matches_text_that_straddles_a_display_break(qtbot, window):
         cursor.setPosition(0 if direction < 0 else pane.document().characterCount() - 1)
         pane.setTextCursor(cursor)
     assert window.navigation.find("closing words") == ("B", int(doc.offsets.to_display(text.index("closing words"))))
+
+
+def paste(qtbot, pane, text):
+    QApplication.clipboard().setText(text)
+    pane.setFocus()
+    pane.paste()
+
+
+def test_a_paste_that_would_make_an_over_long_line_is_refused_with_a_message(qtbot, window):
+    load_texts(qtbot, window, "alpha beta.\n\ngamma delta.\n", "alpha beta.\n\ngamma delta.\n")
+    pane = window.panes["B"]
+    before = pane.current_text()
+    t0 = time.perf_counter()
+    paste(qtbot, pane, "x" * 200_000)  # one word: Qt's layout of it froze the window for 12 s
+    assert time.perf_counter() - t0 < 1.0
+    assert pane.current_text() == before  # nothing half-inserted
+    assert window.message_bar.level == "warning"
+    assert "200,0" in window.message_bar.text() and "open it as B" in window.message_bar.text()
+    assert QApplication.clipboard().text() == "x" * 200_000  # the text is not lost
+
+
+def test_pasting_ordinary_text_still_works_and_the_limit_counts_the_joined_line(qtbot, window):
+    from steadlith_gui.long_lines import LINE_LIMIT, longest_line_after_insert
+
+    load_texts(qtbot, window, "alpha beta.\n", "alpha beta.\n")
+    pane = window.panes["B"]
+    paste(qtbot, pane, "one line\nand another, each short\n" * 200)
+    assert "and another, each short" in pane.current_text()
+    # the pasted text's first and last lines join the line the cursor is in
+    assert longest_line_after_insert("ab\ncd", 10, 5) == 12
+    assert longest_line_after_insert("abc", 10, 5) == 18
+    assert longest_line_after_insert("a\n" + "y" * 50 + "\nb", 0, 0) == 50
+    assert longest_line_after_insert("z" * LINE_LIMIT, 1, 0) > LINE_LIMIT
