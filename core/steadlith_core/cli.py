@@ -27,7 +27,7 @@ from .lmx2_params import BOUNDARY_RULES, Lmx2Params
 from .loader import load_text, out_of_memory_message
 from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
-from .rules import parse_assignments, parse_rule_assignments, parse_rules, rule_of
+from .rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
 from . import cli_sweep
 
 PROG = "steadlith"
@@ -231,14 +231,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _compare_rules(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules)
-    bases = {}
-    if args.preset is not None:
-        base = preset(args.preset)
-        if rule_of(base) not in rules:
-            raise ParameterError("--preset", f"{args.preset!r} is a {rule_of(base)} preset, not one of --rules "
-                                             f"{', '.join(rules)}")
-        bases[rule_of(base)] = base
-    params = parse_rule_assignments(args.assignments, rules, bases)
+    params = parse_rule_assignments(args.assignments, rules, preset_bases(args.preset, rules))
     (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
     comparisons = _analysis().compare_rules(text_a, text_b, params)
     if args.html is not None:  # before any output, as for one rule

@@ -19,8 +19,8 @@ from .cli_progress import progress_bar
 from .errors import ParameterError, visible
 from .export import to_json_text, write_text_atomic
 from .pathglob import DEFAULT_PATHS
-from .presets import RULE_PRESETS, preset
-from .rules import parse_rule_assignments, parse_rules, rule_of
+from .presets import RULE_PRESETS
+from .rules import parse_rule_assignments, parse_rules, preset_bases
 
 if TYPE_CHECKING:
     from .audit import AuditResult
@@ -55,14 +55,7 @@ def add_parser(sub: Any) -> None:
 
 def _params(args: argparse.Namespace) -> dict:
     rules = parse_rules(args.rules)
-    bases = {}
-    if args.preset is not None:
-        base = preset(args.preset)
-        if rule_of(base) not in rules:
-            raise ParameterError("--preset", f"{args.preset!r} is a {rule_of(base)} preset, not one of --rules "
-                                             f"{', '.join(rules)}")
-        bases[rule_of(base)] = base
-    return parse_rule_assignments(args.assignments, rules, bases)
+    return parse_rule_assignments(args.assignments, rules, preset_bases(args.preset, rules))
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

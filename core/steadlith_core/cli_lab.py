@@ -19,9 +19,9 @@ from .external import SplitterChunker, parse_chunker
 from .lab import DEFAULT_EDITS, DEFAULT_HUNT_TRIALS, FIXED, LabResult, run_lab
 from .lab.summary import STATISTICS
 from .loader import load_text
-from .presets import RULE_PRESETS, preset
+from .presets import RULE_PRESETS
 from .report import render_lab_report
-from .rules import parse_rule_assignments, parse_rules, rule_of
+from .rules import parse_rule_assignments, parse_rules, preset_bases
 
 DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
 
@@ -58,13 +58,7 @@ def lab_params(rules_text: str, assignments: list[str], preset_name: str | None)
     """{name: params} for run_lab from the command's --rules, --set and --preset."""
     names = [r.strip() for r in rules_text.split(",") if r.strip()]
     rule_names = parse_rules(",".join(n for n in names if n != FIXED)) if any(n != FIXED for n in names) else []
-    bases = {}
-    if preset_name is not None:
-        base = preset(preset_name)
-        if rule_of(base) not in rule_names:
-            raise ParameterError("--preset", f"{preset_name!r} is a {rule_of(base)} preset, not one of --rules "
-                                             f"{', '.join(names)}")
-        bases[rule_of(base)] = base
+    bases = preset_bases(preset_name, rule_names, ", ".join(names))
     if assignments and not rule_names:
         raise ParameterError("--set", "the fixed-size baseline takes its size from tttd-v1: add a rule to --rules")
     params = parse_rule_assignments(assignments, rule_names, bases) if rule_names else {}

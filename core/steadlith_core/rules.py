@@ -20,6 +20,7 @@ from .lmx2_params import (BOUNDARY_RULES, LMX2_INT_FIELDS, LMX2_INT_RANGES, LMX2
                           _reject_foreign_names)
 from .params import BOUNDARY_RULE as TTTD_RULE
 from .params import INT_FIELDS, INT_RANGES, ChunkerParams, parse_int
+from .presets import preset
 
 PARAMS_TYPES: dict[str, type] = {TTTD_RULE: ChunkerParams, LMX2_RULE: Lmx2Params}
 # Each rule's fields in the order of its spec table (a parameter form lists them so).
@@ -135,6 +136,19 @@ def parse_rule_assignments(items: Iterable[str], rules: Sequence[str],
         base = (bases or {}).get(rule)
         out[rule] = params_from_mapping({"boundary_rule": rule, **changes}, base)
     return out
+
+
+def preset_bases(preset_name: str | None, rules: Sequence[str], listed: str | None = None) -> dict[str, AnyParams]:
+    """`--preset NAME` as the base of its rule, for commands that take several `--rules`:
+    an error if its rule is not among them (`listed` is how --rules read, for the message)."""
+    if preset_name is None:
+        return {}
+    base = preset(preset_name)
+    rule = rule_of(base)
+    if rule not in rules:
+        raise ParameterError("--preset", f"{preset_name!r} is a {rule} preset, not one of --rules "
+                                         f"{listed if listed is not None else ', '.join(rules)}")
+    return {rule: base}
 
 
 def parse_rules(text: str) -> list[str]:

@@ -198,7 +198,6 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         menu = self.createStandardContextMenu(event.pos())
         index = self.chunk_at_point(event.pos())
         if index is not None and self.chunking is not None and index < len(self.chunking.chunks):
-            c = self.chunking.chunks[index]
             menu.insertSeparator(menu.actions()[0] if menu.actions() else None)
             first = menu.actions()[0] if menu.actions() else None
             copy_text = menu.addAction(f"Copy chunk {index}'s text")
