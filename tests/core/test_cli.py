@@ -233,3 +233,16 @@ def test_html_export_never_replaces_a_device_or_a_link(tmp_path, capsys):
     assert link.is_symlink() and "<!DOCTYPE html>" in real.read_text(encoding="utf-8")
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("command", ["compare", "lab"])
+def test_a_preset_of_a_rule_not_in_rules_is_one_line_naming_both(capsys, sample, command):
+    files = [str(sample), str(sample)] if command == "compare" else [str(sample)]
+    code, out, err = run(capsys, command, *files, "--rules", "lmx2-v1", "--preset", "Small chunks")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "--preset" in err and "'Small chunks' is a tttd-v1 preset, not one of --rules lmx2-v1" in err
+
+    code, _, err = run(capsys, command, *files, "--rules", "lmx2-v1,tttd-v1", "--preset", "Small chunks",
+                       "--format", "json")
+    assert code == 0, err
