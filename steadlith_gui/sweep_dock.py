@@ -1,5 +1,5 @@
-"""The Sweep dock's controller: runs a sweep over the two documents shown or the git
-history of B's file, off the GUI thread with progress and Cancel (jobs.ProgressJob), shows the sets in the scatter, and
+"""The Sweep dock's controller: runs a sweep over the two documents shown, the git
+history of B's file or of a folder's files, off the GUI thread with progress and Cancel (jobs.ProgressJob), shows the sets in the scatter, and
 applies a clicked set's parameters to the panes through the session."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from .jobs import ProgressJob
 from .session import Session
-from .sweep_state import HISTORY, SweepState, sweep_pair
+from .sweep_state import FOLDER, HISTORY, SweepState, sweep_pair
 from .widgets.sweep_view import SweepView
 
 
@@ -37,9 +37,15 @@ class SweepDock(QObject):
     def run(self) -> None:
         self.state.grid_text = self.view.grid_text()
         self.state.source = self.view.source()
+        self.state.folder = self.view.folder()
         bases = self.session.params_by_rule
         try:
-            if self.state.source == HISTORY:
+            if self.state.source == FOLDER:
+                self.state.grid_for(bases)
+                folder = self.state.folder
+                work = lambda progress: sweep_pair(self.state.plan_for_folder(folder, bases), progress)  # noqa: E731
+                what = f"the history of {folder}"
+            elif self.state.source == HISTORY:
                 # reading the history can take a while: it is planned in the job, not here
                 self.state.grid_for(bases)
                 path = self.session.identity("B")[1]

@@ -20,9 +20,12 @@ from steadlith_core.sweep_results import SetRow
 from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
 from steadlith_core.sweep_tasks import PairsSource
 
-#: What a sweep replays: the two documents shown, or the git history of B's file.
-PAIR, HISTORY = "pair", "history"
-SOURCE_TITLES = {PAIR: "the pair shown (A → B)", HISTORY: "the git history of B's file"}
+#: What a sweep replays: the two documents shown, the git history of B's file, or the
+#: histories of a folder's text files.
+PAIR, HISTORY, FOLDER = "pair", "history", "folder"
+SOURCE_TITLES = {PAIR: "the pair shown (A → B)", HISTORY: "the git history of B's file",
+                 FOLDER: "the git history of a folder's .md/.txt files"}
+FOLDER_FILES = ("*.md", "*.txt")
 
 DEFAULT_GRID = ("boundary_rule=tttd-v1,lmx2-v1", "min_tokens=32,64,96", "max_tokens=256,384,512")
 
@@ -55,6 +58,7 @@ class SweepState:
     def __init__(self) -> None:
         self.grid_text = "\n".join(DEFAULT_GRID)
         self.source = PAIR
+        self.folder = ""
         self.outcome: SweepOutcome | None = None
 
     def grid_for(self, bases: Mapping[str, Any]):
@@ -84,6 +88,27 @@ class SweepState:
             raise ValueError(str(e)) from None
         if not sources:
             raise ValueError(f"no commit of {root} changed {rel} (is it committed?)")
+        return SweepPlan(sources, grid.sets, grid.skipped)
+
+    def plan_for_folder(self, folder: str, bases: Mapping[str, Any]) -> SweepPlan:
+        """The plan over the history of every .md/.txt file under `folder` (a loose file
+        has no versions to compare, so only what the folder's repository recorded counts);
+        ValueError says why there is none."""
+        grid = self.grid_for(bases)
+        if not folder:
+            raise ValueError("choose the folder to sweep")
+        if not os.path.isdir(folder):
+            raise ValueError(f"{folder}: not a folder")
+        try:
+            repo = open_repository(folder)
+            root = os.path.realpath(repo.workdir or os.path.dirname(repo.path.rstrip("/")))
+            rel = os.path.relpath(os.path.realpath(folder), root).replace(os.sep, "/")
+            prefix = "/" if rel == "." else "/" + _literal(rel) + "/"
+            sources = repo_sources(root, [prefix + "**/" + pattern for pattern in FOLDER_FILES])
+        except SteadlithError as e:
+            raise ValueError(str(e)) from None
+        if not sources:
+            raise ValueError(f"no commit of {root} changed a .md or .txt file under {rel}")
         return SweepPlan(sources, grid.sets, grid.skipped)
 
     def set_outcome(self, outcome: SweepOutcome | None) -> None:
@@ -125,7 +150,8 @@ class SweepState:
 
     def summary(self) -> str:
         if self.outcome is None:
-            return "Run a sweep over the pair shown or the history of B's file: the grid's sets, both rules."
+            return ("Run a sweep over the pair shown, the history of B's file or a folder's: the grid's sets, "
+                    "both rules.")
         front = len(self.front())
         text = f"{len(self.rows)} sets, {front} on the Pareto front (ringed)."
         if self.outcome.skipped:

@@ -57,7 +57,10 @@ class FileCost:
     them for an added file, none for a deleted one. reused_share: reused tokens / tokens
     of the new version (1.0 when it has none). chunk_tokens: the new version's chunk
     sizes. status: added, modified, renamed or deleted; old_path: the path before a
-    rename (else the same as path)."""
+    rename (else the same as path). interior_cuts / paragraph_cuts / sentence_cuts: the
+    new version's chunk ends other than the document's end, and how many of them fall at
+    a paragraph or a sentence end (the chunk diagnostics' counts, as a pair sweep takes
+    them); None for the baseline, whose windows have no boundary classes."""
 
     commit: str
     path: str
@@ -72,6 +75,9 @@ class FileCost:
     old_path: Optional[str] = None
     tokens: int = 0
     chunks: int = 0
+    interior_cuts: Optional[int] = 0
+    paragraph_cuts: Optional[int] = 0
+    sentence_cuts: Optional[int] = 0
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -357,10 +363,10 @@ class _Replayer:
         out: list[FileCost] = []
         for rule in self.params:
             b = self.chunking(blob_id, text, rule)
-            out.append(_added(commit, path, rule, b.chunks))
+            out.append(_added(commit, path, rule, b.chunks, _cut_counts(b)))
             name = self.baseline_of[rule]
             if not any(f.rule == name for f in out):
-                out.append(_added(commit, path, name, self.fixed(blob_id, b).chunks))
+                out.append(_added(commit, path, name, self.fixed(blob_id, b).chunks, NO_CUT_CLASSES))
         return out
 
     def _compared_costs(self, commit: str, status: str, old_path: Optional[str], old_id: pygit2.Oid, old_text: str,
@@ -374,11 +380,11 @@ class _Replayer:
             if ops is None:  # the word diff does not depend on the rule
                 ops = word_diff(a.words, b.words)
             c = compare(a, b, ops=ops, fixed=(self.fixed(old_id, a), self.fixed(new_id, b)))
-            out.append(_from_summary(commit, new_path, old_path, status, rule, c.summary, b.chunks))
+            out.append(_from_summary(commit, new_path, old_path, status, rule, c.summary, b.chunks, _cut_counts(b)))
             name = self.baseline_of[rule]
             if c.baseline is not None and not any(f.rule == name for f in out):
                 out.append(_from_summary(commit, new_path, old_path, status, name, c.baseline.summary,
-                                         self.fixed(new_id, b).chunks))
+                                         self.fixed(new_id, b).chunks, NO_CUT_CLASSES))
         return out
 
     def names(self) -> list[str]:
@@ -390,23 +396,34 @@ class _Replayer:
         return names
 
 
+CutCounts = tuple[Optional[int], Optional[int], Optional[int]]  # interior, at paragraph ends, at sentence ends
+NO_CUT_CLASSES: CutCounts = (None, None, None)
+
+
+def _cut_counts(b: Chunking) -> CutCounts:
+    """The same counts a pair sweep takes (sweep_tasks), so both kinds of sweep agree."""
+    d = b.diagnostics
+    return (d.paragraph_boundaries + d.sentence_boundaries + d.word_boundaries, d.paragraph_boundaries,
+            d.sentence_boundaries)
+
+
 def _deleted(commit: str, path: str, rule: str) -> FileCost:
     return FileCost(commit, path, rule, 0, 0, 1.0, 0, 0, (), DELETED, path, 0, 0)
 
 
-def _added(commit: str, path: str, rule: str, chunks) -> FileCost:
+def _added(commit: str, path: str, rule: str, chunks, cuts: CutCounts) -> FileCost:
     """A file with no embeddable previous version: every chunk is to embed."""
     sizes = tuple(c.tokens for c in chunks)
     total = sum(sizes)
     return FileCost(commit, path, rule, total, len(sizes), 0.0 if total else 1.0, 0, 0, sizes, ADDED, path, total,
-                    len(sizes))
+                    len(sizes), *cuts)
 
 
 def _from_summary(commit: str, path: str, old_path: Optional[str], status: str, rule: str, s: ChurnSummary,
-                  chunks) -> FileCost:
+                  chunks, cuts: CutCounts) -> FileCost:
     return FileCost(commit, path, rule, s.tokens_to_embed, s.chunks_to_embed, s.reused_token_ratio,
                     s.phase_shift_regions, s.violations, tuple(c.tokens for c in chunks), status,
-                    old_path or path, s.tokens_b, s.chunks_b)
+                    old_path or path, s.tokens_b, s.chunks_b, *cuts)
 
 
 # -- choosing commits ----------------------------------------------------------------------------

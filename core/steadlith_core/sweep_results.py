@@ -42,7 +42,7 @@ class SetRow:
     chunks: int
     mean_chunk_tokens: float
     p90_chunk_tokens: int
-    paragraph_cut_share: float | None  # None: not known for a repository history
+    paragraph_cut_share: float | None  # None: not known (results saved before the classes were)
     sentence_cut_share: float | None
     violations: int
     phase_shift_regions: int

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .analysis import Analysis
-from .audit import replay_file
+from .audit import FileCost, replay_file
 from .chunks import AnyParams, Chunking
 from .compare import Comparison, compare
 from .diff import word_diff
@@ -90,7 +90,8 @@ class TaskResult:
     """The figures of one (source, parameter set) task; integers only, so they add up
     exactly. `units` gives (unit key, tokens to re-embed) per pair or commit;
     `size_counts` (chunk tokens, how many chunks) over every new version's chunks. The
-    cut classes are None for a repository history (its replay does not report them)."""
+    cut classes are None when not known (results saved before a repository replay
+    reported them)."""
 
     source: int
     set: int
@@ -205,9 +206,19 @@ def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyPara
     costs = [c for c in replay_file(source.repo, source.path, source.commits, {rule: params}, progress)
              if c.rule == rule]
     sizes: Counter[int] = Counter(t for c in costs for t in c.chunk_tokens)
+    paragraph, sentence, interior = _cut_classes(costs)
     return TaskResult(source_index, set_index, tuple((c.commit, c.tokens_to_embed) for c in costs),
-                      sum(c.chunks_to_embed for c in costs), tuple(sorted(sizes.items())), None, None, None,
-                      sum(c.locality_violations for c in costs), sum(c.phase_shift_regions for c in costs))
+                      sum(c.chunks_to_embed for c in costs), tuple(sorted(sizes.items())), paragraph, sentence,
+                      interior, sum(c.locality_violations for c in costs), sum(c.phase_shift_regions for c in costs))
+
+
+def _cut_classes(costs: Sequence[FileCost]) -> tuple[int | None, int | None, int | None]:
+    """(paragraph, sentence, interior) cuts over the new versions, summed as _Tally sums
+    a pair's; unknown (None) if any cost has no classes, rather than a partial count."""
+    if any(c.interior_cuts is None or c.paragraph_cuts is None or c.sentence_cuts is None for c in costs):
+        return None, None, None
+    return (sum(c.paragraph_cuts or 0 for c in costs), sum(c.sentence_cuts or 0 for c in costs),
+            sum(c.interior_cuts or 0 for c in costs))
 
 
 def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,

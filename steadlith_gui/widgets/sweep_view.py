@@ -11,12 +11,12 @@ from typing import Sequence
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
 from steadlith_core.sweep_results import SetRow
 
 from ..palette import Theme
-from ..sweep_state import SOURCE_TITLES
+from ..sweep_state import FOLDER, SOURCE_TITLES
 
 #: Marker per rule: shape as well as colour, so the rules stay apart without colour.
 RULE_SYMBOLS = {"tttd-v1": "o", "lmx2-v1": "s"}
@@ -48,6 +48,15 @@ class SweepView(QWidget):
         for key, title in SOURCE_TITLES.items():
             self.source_box.addItem(title, key)
         row.addWidget(self.source_box)
+        self.folder_edit = QLineEdit()
+        self.folder_edit.setObjectName("sweepFolder")
+        self.folder_edit.setPlaceholderText("folder")
+        self.folder_button = QPushButton("Choose…")
+        self.folder_button.clicked.connect(self._choose_folder)
+        row.addWidget(self.folder_edit, 2)
+        row.addWidget(self.folder_button)
+        self.source_box.currentIndexChanged.connect(self._show_folder)
+        self._show_folder()
         self.run_button = QPushButton("Run sweep")
         self.run_button.clicked.connect(self.run_requested.emit)
         self.cancel_button = QPushButton("Cancel")
@@ -91,6 +100,22 @@ class SweepView(QWidget):
 
     def set_source(self, key: str) -> None:
         self.source_box.setCurrentIndex(max(0, self.source_box.findData(key)))
+
+    def folder(self) -> str:
+        return self.folder_edit.text().strip()
+
+    def set_folder(self, path: str) -> None:
+        self.folder_edit.setText(path)
+
+    def _show_folder(self) -> None:
+        chosen = self.source() == FOLDER
+        self.folder_edit.setVisible(chosen)
+        self.folder_button.setVisible(chosen)
+
+    def _choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Folder to sweep", self.folder())
+        if path:
+            self.set_folder(path)
 
     def set_grid_text(self, text: str) -> None:
         self.grid_edit.setPlainText(text)

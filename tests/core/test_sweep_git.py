@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
+import pygit2
 import pytest
 
 from git_history import History
 from steadlith_core.audit import audit
 from steadlith_core.cli import main
+from steadlith_core.pipeline import chunk
 from steadlith_core.sweep_bench import synthetic_history
 from steadlith_core.sweep_git import repo_sources
 from steadlith_core.sweep_grid import build_grid
@@ -71,7 +73,43 @@ def test_the_sweep_equals_audit_once_per_set(repo):
         assert row.phase_shift_regions == totals.phase_shift_regions
         assert row.units == len(per_commit)
         assert row.mean_tokens_per_unit == pytest.approx(sum(per_commit.values()) / len(per_commit))
-        assert row.paragraph_cut_share is None  # not reported by the replay: shown as unknown, not 0
+
+
+def _hand_cut_classes(repo: str, rule: str, params) -> tuple[int, int, int]:
+    """(paragraph, sentence, interior) cuts of every new version the replay compares,
+    each chunked here on its own, its classes read from the chunks themselves."""
+    r = pygit2.Repository(repo)
+    paragraph = sentence = interior = 0
+    for c in audit(repo, params_by_rule={rule: params}).commits:
+        for f in c.files:
+            if f.rule != rule or f.status == "deleted":
+                continue
+            text = r.revparse_single(f.commit).tree[f.path].data.decode("utf-8")
+            ends = [ch.boundary for ch in chunk(text, params).chunks if ch.boundary != "end"]
+            paragraph += ends.count("paragraph")
+            sentence += ends.count("sentence")
+            interior += len(ends)
+    return paragraph, sentence, interior
+
+
+def test_a_repository_sweep_reports_the_cut_classes_of_every_new_version(repo):
+    grid = build_grid(GRID)
+    rows = SweepRun(SweepPlan(repo_sources(repo), grid.sets)).execute(in_process).rows()
+    for s, row in zip(grid.sets, rows):
+        paragraph, sentence, interior = _hand_cut_classes(repo, s.rule, s.params)
+        assert interior > 0
+        assert row.paragraph_cut_share == pytest.approx(paragraph / interior)
+        assert row.sentence_cut_share == pytest.approx(sentence / interior)
+    assert any(row.paragraph_cut_share for row in rows)  # lmx2-v1 cuts these documents at paragraph ends
+
+
+def test_the_baseline_of_a_replay_has_no_cut_classes_and_the_rules_do(repo):
+    doc = audit(repo, params_by_rule={"lmx2-v1": None}).to_dict()
+    files = [f for c in doc["commits"] for f in c["files"] if f["status"] != "deleted"]
+    rule = [f for f in files if f["rule"] == "lmx2-v1"]
+    baseline = [f for f in files if f["rule"] != "lmx2-v1"]
+    assert baseline and all(f["interior_cuts"] is None and f["paragraph_cuts"] is None for f in baseline)
+    assert sum(f["interior_cuts"] for f in rule) >= sum(f["paragraph_cuts"] + f["sentence_cuts"] for f in rule) > 0
 
 
 def test_the_command_on_a_repository_with_a_pool(repo, capsys):

@@ -147,3 +147,58 @@ def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp
     with qtbot.waitSignal(window.sweep_ctl.job.failed, timeout=20_000):
         window.sweep_view.run_button.click()
     assert "not a git repository" in window.sweep_view.status.text()
+
+
+def commit_files(root, steps):
+    """A repository at `root` whose commits write each step's {name: text} in turn."""
+    import pygit2
+
+    repo = pygit2.init_repository(str(root), initial_head="main")
+    parents = []
+    for n, files in enumerate(steps):
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+            repo.index.add(name)
+        repo.index.write()
+        sig = pygit2.Signature("Tess Ter", "tess@example.invalid", 1_700_000_000 + 60 * n, 0)
+        parents = [repo.create_commit("refs/heads/main", sig, sig, f"v{n}", repo.index.write_tree(), parents)]
+    return repo
+
+
+def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, window, tmp_path):
+    from steadlith_core.sweep_git import repo_sources
+    from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+    from steadlith_gui.sweep_state import FOLDER
+
+    guide = synthetic_history(3, 4000, seed=51).versions
+    notes = synthetic_history(3, 3000, seed=52).versions
+    top = synthetic_history(3, 3000, seed=53).versions
+    commit_files(tmp_path, [{"docs/guide.md": guide[0], "docs/notes.txt": notes[0], "top.md": top[0],
+                             "docs/code.py": "x = 1\n"},
+                            {"docs/guide.md": guide[1], "top.md": top[1], "docs/code.py": "x = 2\n"},
+                            {"docs/notes.txt": notes[2], "top.md": top[2]}])
+    window.sweep_dock.show()
+    window.sweep_view.set_grid_text(GRID)
+    window.sweep_view.set_source(FOLDER)
+    assert window.sweep_view.folder_edit.isVisibleTo(window.sweep_view)
+    window.sweep_view.set_folder(str(tmp_path / "docs"))
+    run(qtbot, window)
+    state = SweepState()
+    state.grid_text = GRID
+    sources = repo_sources(str(tmp_path), ["/docs/guide.md", "/docs/notes.txt"])
+    expected = SweepRun(SweepPlan(sources, state.grid_for(window.session.params_by_rule).sets)).execute(in_process).rows()
+    assert [r.units for r in expected] == [3] * 8  # both files added, then one edit each
+    shown = {int(s.data()): (s.pos().x(), s.pos().y()) for s in window.sweep_view.scatter.points()}
+    assert shown == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
+
+
+def test_a_folder_sweep_without_a_folder_says_so(qtbot, window):
+    from steadlith_gui.sweep_state import FOLDER
+
+    window.sweep_dock.show()
+    window.sweep_view.set_source(FOLDER)
+    window.sweep_view.set_folder("")
+    with qtbot.waitSignal(window.sweep_ctl.job.failed, timeout=20_000):
+        window.sweep_view.run_button.click()
+    assert "choose the folder" in window.sweep_view.status.text()
