@@ -26,8 +26,7 @@ CHUNK_SIZE = "chunk_size"
 @dataclass(frozen=True)
 class ExternalParams:
     """What a sweep task runs for an external row: a splitter with its size. Has the
-    params_hash and to_dict a rule's parameters have, so plans, journals and rows read
-    both alike."""
+    params_hash a rule's parameters have, so plans, journals and rows read both alike."""
 
     chunker: SplitterChunker
 
@@ -36,15 +35,6 @@ class ExternalParams:
         # the name carries kind, size and overlap; the counter decides the sizes
         key = f"{EXTERNAL_KIND}\0{self.chunker.name}\0{self.chunker.token_counter}"
         return hashlib.sha256(key.encode()).hexdigest()[:32]
-
-    @property
-    def token_counter(self) -> str:
-        return self.chunker.token_counter
-
-    def to_dict(self) -> dict:
-        c = self.chunker
-        return {"chunker": c.kind, "chunk_size": c.chunk_size, "chunk_overlap": c.chunk_overlap,
-                "token_counter": c.token_counter}
 
 
 @dataclass(frozen=True)
@@ -62,11 +52,6 @@ class ExternalSet:
     @property
     def label(self) -> str:
         return self.params.chunker.name
-
-    def to_dict(self) -> dict:
-        return {"index": self.index, "boundary_rule": self.rule, "label": self.label,
-                "grid": dict(self.assignments), "params": self.params.to_dict(),
-                "params_hash": self.params.params_hash}
 
 
 def split_chunk_size(entries: Sequence[str]) -> tuple[list[str], str | None]:
