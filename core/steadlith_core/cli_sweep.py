@@ -17,6 +17,7 @@ from .errors import ParameterError, SteadlithError, visible
 from .export import to_json_text, write_text_atomic
 from .loader import load_text
 from .presets import RULE_PRESETS, preset
+from .sweep_external import external_sets, split_chunk_size
 from .sweep_format import sweep_csv, sweep_html, sweep_json, sweep_text
 from .sweep_grid import build_grid
 from .sweep_run import Executor, Journal, SweepPlan, SweepRun, default_jobs, process_pool
@@ -44,6 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="a dimension of the grid (repeatable): a parameter of either rule, or "
                         "boundary_rule=tttd-v1,lmx2-v1; a field goes to the sets of the rules that have it. "
                         "An entry, value or combination that cannot run is reported once and skipped")
+    p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
+                   help="an external splitter as more rows (repeatable; langchain-recursive, llama-index-sentence, "
+                        "chonkie-recursive, semchunk, fixed-tokens); --grid chunk_size=256,512 gives one row per "
+                        "size. Needs --pair or --versions")
     p.add_argument("--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
                    help="change the base of every set (applied to each rule that has the field); repeatable")
     names = [n for presets in RULE_PRESETS.values() for n in presets]
@@ -124,14 +129,21 @@ def _executor(args: argparse.Namespace) -> Executor:
 def cmd_sweep(args: argparse.Namespace) -> int:
     if args.save is not None and args.resume is not None:
         raise ParameterError("--resume", "keeps saving to the file it resumes; drop --save")
-    grid = build_grid(args.grid, assignments=args.assignments,
+    rule_entries, chunk_sizes = split_chunk_size(args.grid)
+    grid = build_grid(rule_entries, assignments=args.assignments,
                       base=preset(args.preset) if args.preset is not None else None)
     if not grid.sets:
         for message in grid.skipped:
             print(f"{PROG}: sweep: {visible(message)}", file=sys.stderr)
         raise ParameterError("--grid", "no parameter set left to run")
+    base = grid.sets[0].params
+    externals, external_skipped = external_sets(args.chunkers, chunk_sizes, first_index=len(grid.sets),
+                                                token_counter=base.token_counter, default_size=base.max_tokens)
+    if externals and args.repo:
+        raise ParameterError("--chunker", "external chunkers are swept over --pair or --versions, not a "
+                                          "repository's history; drop --chunker or give the versions")
     sources, unit = _sources(args)
-    plan = SweepPlan(sources, grid.sets, grid.skipped)
+    plan = SweepPlan(sources, grid.sets + externals, grid.skipped + external_skipped)
     executor = _executor(args)
     journal_path = args.resume if args.resume is not None else args.save
     journal = Journal(journal_path, plan, resume=args.resume is not None) if journal_path is not None else None

@@ -62,7 +62,7 @@ COLUMNS = (("tokens re-embedded", lambda r: f"{r.tokens_to_embed}"),
            ("p90 chunk", lambda r: f"{r.p90_chunk_tokens}"),
            ("para cuts", lambda r: _pct(r.paragraph_cut_share)),
            ("sent cuts", lambda r: _pct(r.sentence_cut_share)),
-           ("violations", lambda r: f"{r.violations}"))
+           ("violations", lambda r: "–" if r.violations is None else f"{r.violations}"))
 
 
 def sweep_text(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int, total: int,

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Iterable, Sequence
 
+from .external import EXTERNAL_KIND
 from .sweep_grid import ParamSet
 from .sweep_tasks import TaskResult
 
@@ -44,8 +45,8 @@ class SetRow:
     p90_chunk_tokens: int
     paragraph_cut_share: float | None  # None: not known (results saved before the classes were)
     sentence_cut_share: float | None
-    violations: int
-    phase_shift_regions: int
+    violations: int | None  # None: an external chunker's row (no locality margin)
+    phase_shift_regions: int | None
     pareto: bool = False
 
     @property
@@ -107,8 +108,8 @@ def _row(s: ParamSet, results: list[TaskResult], tasks_total: int) -> SetRow:
         p90_chunk_tokens=_weighted_rank(counts, 0.90),
         paragraph_cut_share=_share([r.paragraph_cuts for r in results], interior) if known else None,
         sentence_cut_share=_share([r.sentence_cuts for r in results], interior) if known else None,
-        violations=sum(r.violations for r in results),
-        phase_shift_regions=sum(r.phase_shift_regions for r in results),
+        violations=None if s.rule == EXTERNAL_KIND else sum(r.violations for r in results),
+        phase_shift_regions=None if s.rule == EXTERNAL_KIND else sum(r.phase_shift_regions for r in results),
     )
 
 

@@ -24,9 +24,12 @@ from .audit import FileCost, replay_file
 from .chunks import AnyParams, Chunking
 from .compare import Comparison, compare
 from .diff import word_diff
+from .errors import SteadlithError
+from .external import ExternalChunking, compare_external
 from .pipeline import LRU
 from .progress import Progress, report
 from .rules import rule_of
+from .sweep_external import ExternalParams
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,8 @@ _DIFFS = _WordDiffs()
 def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
              progress: Progress | None = None) -> TaskResult:
     """Replay `source` under `params`. `progress(done, total)` counts its units."""
+    if isinstance(params, ExternalParams):
+        return _run_external(source, source_index, params, set_index, progress)
     if isinstance(source, RepoFileSource):
         return _replay_repo_file(source, source_index, params, set_index, progress)
     analysis = Analysis(max_documents=4, pause_gc=True)  # the task's own chunk caches; diffs are shared
@@ -219,6 +224,39 @@ def _cut_classes(costs: Sequence[FileCost]) -> tuple[int | None, int | None, int
         return None, None, None
     return (sum(c.paragraph_cuts or 0 for c in costs), sum(c.sentence_cuts or 0 for c in costs),
             sum(c.interior_cuts or 0 for c in costs))
+
+
+def _run_external(source: Source, source_index: int, params: ExternalParams, set_index: int,
+                  progress: Progress | None) -> TaskResult:
+    """An external splitter over pairs or versions: churn by hash, sizes of the new
+    version's spans; no cut classes, no locality margin (None)."""
+    if isinstance(source, RepoFileSource):
+        raise SteadlithError("external chunkers (--chunker) sweep --pair or --versions, not a repository's history")
+    chunk = params.chunker.chunk
+    units: list[tuple[str, int]] = []
+    sizes: Counter[int] = Counter()
+    chunks_to_embed = 0
+
+    def add(key: str, a: ExternalChunking, b: ExternalChunking) -> None:
+        nonlocal chunks_to_embed
+        churn = compare_external(a, b)
+        units.append((key, churn.tokens_to_embed))
+        chunks_to_embed += churn.chunks_to_embed
+        sizes.update(c.tokens for c in b.chunks)
+
+    if isinstance(source, PairsSource):
+        for n, (key, a, b) in enumerate(source.pairs):
+            add(key, chunk(a), chunk(b))
+            report(progress, n + 1, source.units)
+    else:
+        previous = chunk(source.versions[0]) if source.versions else None
+        for n in range(1, len(source.versions)):
+            current = chunk(source.versions[n])
+            add(source.keys[n], previous, current)
+            previous = current
+            report(progress, n, source.units)
+    return TaskResult(source_index, set_index, tuple(units), chunks_to_embed, tuple(sorted(sizes.items())),
+                      None, None, None, 0, 0)
 
 
 def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,
