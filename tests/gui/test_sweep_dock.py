@@ -55,7 +55,7 @@ def test_hovering_a_point_shows_its_parameters_and_clicking_applies_them(qtbot, 
         qtbot.mouseMove(view.plot.viewport(), view.scene_pos_of(target.set))
         return target.label in view.plot.plotItem.vb.toolTip()
 
-    qtbot.waitUntil(hovered, timeout=5000)
+    qtbot.waitUntil(hovered, timeout=20_000)  # pyqtgraph delivers hover events late on a loaded machine
     pos = view.scene_pos_of(target.set)
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
         qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
