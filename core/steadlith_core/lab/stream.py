@@ -345,16 +345,19 @@ class TokenView:
         r = int(np.searchsorted(self._segment(j), value - self._offsets[j], side))
         return self.pieces[j].b_start + r
 
-    def cum(self, lo: int, hi: int) -> np.ndarray:
-        """cum[lo:hi] for 0 <= lo <= hi <= n + 1."""
-        parts = []
+    def _overlaps(self, lo: int, hi: int):
+        """(j, piece, a, z) for each piece j holding words of [lo, hi): its words a..z."""
         for j in range(max(0, bisect_right(self._starts, lo) - 1), len(self.pieces)):
             p = self.pieces[j]
             if p.b_start >= hi:
                 break
             a, z = max(lo, p.b_start) - p.b_start, min(hi, p.b_start + p.size) - p.b_start
             if z > a:
-                parts.append(self._segment(j)[a:z] + self._offsets[j])
+                yield j, p, a, z
+
+    def cum(self, lo: int, hi: int) -> np.ndarray:
+        """cum[lo:hi] for 0 <= lo <= hi <= n + 1."""
+        parts = [self._segment(j)[a:z] + self._offsets[j] for j, _, a, z in self._overlaps(lo, hi)]
         if hi == self.n + 1 and lo <= self.n:
             parts.append(np.array([self.total], dtype=np.int64))
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
@@ -362,12 +365,7 @@ class TokenView:
     def tokens(self, lo: int, hi: int) -> np.ndarray:
         """Tokens of words [lo, hi)."""
         parts = []
-        for j in range(max(0, bisect_right(self._starts, lo) - 1), len(self.pieces)):
-            p = self.pieces[j]
-            if p.b_start >= hi:
-                break
-            a, z = max(lo, p.b_start) - p.b_start, min(hi, p.b_start + p.size) - p.b_start
-            if z > a:
-                local = self._local[j]
-                parts.append(self._a_tok[p.a_start + a:p.a_start + z] if local is None else local[0][a:z])
+        for j, p, a, z in self._overlaps(lo, hi):
+            local = self._local[j]
+            parts.append(self._a_tok[p.a_start + a:p.a_start + z] if local is None else local[0][a:z])
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
