@@ -14,7 +14,8 @@ params hash), so a file's "after" at one commit is its "before" at the next comm
 changes it, for free.
 
 `replay_file()` is the same work for one file along commits of its own log: the unit a
-parameter sweep distributes.
+parameter sweep distributes. `file_versions()` gives that file's successive (before,
+after) texts alone, for chunkers that are not rules (a sweep's external rows).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import csv
 import io
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 import numpy as np
 import pygit2
@@ -561,17 +562,39 @@ def _commit_cost(engine: _Replayer, commit: pygit2.Commit, files: list[FileCost]
                       {name: RuleTotals.of(name, files) for name in engine.names()})
 
 
-def replay_file(repo: Repo, path: str, commits: Sequence[str],
-                params_by_rule: Mapping[str, AnyParams | None] | None = None,
-                progress: Progress | None = None) -> list[FileCost]:
-    """What each of `commits` (oldest first; ids or any revision) cost for the one file
-    whose path at the newest of them is `path`, under each rule and the baseline, in
-    commit order. Renames at those commits are followed back (give the commits as
-    file_log lists them, reversed). A commit that did not change the file gives no
-    FileCost; one where it is a binary or non-UTF-8 blob gives none either.
-    `progress(done, total)` per commit; `Cancelled` from it propagates."""
+@dataclass(frozen=True)
+class FileVersion:
+    """One commit's change of one file, as a replay compares it: the text before (None
+    when there is no embeddable one: the commit added the file, or its previous version
+    is binary or not UTF-8) and the text after. status is added, modified or renamed;
+    old_path the path in the first parent (None without an old text). The blob ids let
+    a caller cache what it computes per version (the "after" of one change is the
+    "before" of the next)."""
+
+    commit: str
+    short: str
+    status: str
+    path: str
+    old_path: Optional[str]
+    old_text: Optional[str]
+    new_text: str
+    old_blob: Optional[pygit2.Oid] = field(default=None, compare=False, repr=False)
+    new_blob: Optional[pygit2.Oid] = field(default=None, compare=False, repr=False)
+
+
+def file_versions(repo: Repo, path: str, commits: Sequence[str], progress: Progress | None = None, *,
+                  read: Callable[[pygit2.Oid, str], str] | None = None) -> Iterator[FileVersion]:
+    """The changes of the one file whose path at the newest of `commits` (oldest first;
+    ids or any revision) is `path`, oldest first: one FileVersion per commit that changed
+    it. Renames at those commits are followed back (give the commits as file_log lists
+    them, reversed). A commit that did not change the file yields nothing; nor does one
+    where it is a symbolic link, a submodule, or a binary, non-UTF-8 or over-large blob.
+
+    The commits are resolved here (an unknown one raises now); the blobs are read as the
+    iterator is consumed, `progress(done, total)` per commit, and `Cancelled` from it
+    propagates. `read(blob id, origin)` gives a blob's text or raises LoadError (default:
+    decode it, by the loader's rules); replay_file passes its cached reader."""
     r = open_repository(repo)
-    params = resolve_params(params_by_rule)
     resolved = [resolve_commit(r, c) for c in commits]
     plan: list[tuple[pygit2.Commit, str, Optional[str], bool]] = []
     current: Optional[str] = path.replace("\\", "/").strip("/")
@@ -586,16 +609,59 @@ def replay_file(repo: Repo, path: str, commits: Sequence[str],
         plan.append((commit, current, before, changed))
         current = before
     plan.reverse()
-    engine = _Replayer(r, params)
-    out: list[FileCost] = []
+    reader = read if read is not None else (lambda blob_id, origin: decode_blob(r[blob_id], origin))
+    return _walk_versions(plan, reader, progress)
+
+
+def _walk_versions(plan, read: Callable[[pygit2.Oid, str], str], progress: Progress | None) -> Iterator[FileVersion]:
     report(progress, 0, len(plan))
     for n, (commit, new_path, old_path, changed) in enumerate(plan, 1):
         if changed:
-            new_entry = commit.tree[new_path]
-            if _kind_problem(new_entry.filemode) is None:
-                old_id = commit.parents[0].tree[old_path].id if old_path is not None else None
-                status = ADDED if old_path is None else (RENAMED if old_path != new_path else MODIFIED)
-                f, _ = engine.costs(str(commit.id), status, old_path, old_id, new_path, new_entry.id, commit.short_id)
-                out.extend(f)
+            version = _version_at(commit, new_path, old_path, read)
+            if version is not None:
+                yield version
         report(progress, n, len(plan))
+
+
+def _version_at(commit: pygit2.Commit, new_path: str, old_path: Optional[str],
+                read: Callable[[pygit2.Oid, str], str]) -> Optional[FileVersion]:
+    new_entry = commit.tree[new_path]
+    if _kind_problem(new_entry.filemode) is not None:
+        return None
+    short = commit.short_id
+    try:
+        new_text = read(new_entry.id, f"{new_path} @ {short}")
+    except LoadError:
+        return None
+    old_id = commit.parents[0].tree[old_path].id if old_path is not None else None
+    old_text = None
+    if old_id is not None:
+        try:
+            old_text = read(old_id, f"{old_path} @ {short}^")
+        except LoadError:  # nothing of the old version was embeddable: the new one is all to embed
+            old_id = None
+    if old_text is None:
+        return FileVersion(str(commit.id), short, ADDED, new_path, None, None, new_text, None, new_entry.id)
+    status = RENAMED if old_path != new_path else MODIFIED
+    return FileVersion(str(commit.id), short, status, new_path, old_path, old_text, new_text, old_id, new_entry.id)
+
+
+def replay_file(repo: Repo, path: str, commits: Sequence[str],
+                params_by_rule: Mapping[str, AnyParams | None] | None = None,
+                progress: Progress | None = None) -> list[FileCost]:
+    """What each of `commits` (oldest first; ids or any revision) cost for the one file
+    whose path at the newest of them is `path`, under each rule and the baseline, in
+    commit order: file_versions' changes, each compared as the audit compares it (so a
+    commit that did not change the file, or where it is not a text file, gives no
+    FileCost). `progress(done, total)` per commit; `Cancelled` from it propagates."""
+    r = open_repository(repo)
+    params = resolve_params(params_by_rule)
+    engine = _Replayer(r, params)
+    out: list[FileCost] = []
+    for v in file_versions(r, path, commits, progress, read=engine.text):
+        if v.old_text is None:
+            out.extend(engine._added_costs(v.commit, v.path, v.new_blob, v.new_text))
+        else:
+            out.extend(engine._compared_costs(v.commit, v.status, v.old_path, v.old_blob, v.old_text, v.path,
+                                              v.new_blob, v.new_text))
     return out

@@ -12,7 +12,8 @@ import pytest
 
 from git_history import SUBMODULE, History
 from steadlith_core import chunk
-from steadlith_core.audit import AuditResult, CommitCost, FileCost, audit, csv_rows, replay_file, to_csv
+from steadlith_core.audit import (AuditResult, CommitCost, FileCost, audit, csv_rows, file_versions, replay_file,
+                                  to_csv)
 from steadlith_core.cli import main
 from steadlith_core.examples import generate_prose, scattered_edits, tool_library_example
 from steadlith_core.gitrepo import GitError, file_log, read_text_at, resolve_revision
@@ -197,6 +198,21 @@ def test_replay_file_gives_the_audit_figures_of_one_file(history):
                   if f.path in ("notes.md", "docs/notes.md") and f.status != "deleted"]
     assert costs == from_audit
     assert [f.status for f in costs if f.rule == "tttd-v1"] == ["added", "renamed"]
+
+
+def test_file_versions_are_the_texts_the_replay_compares(history):
+    """What a chunker other than the rules replays: renames followed, a binary first
+    version skipped and the text that replaced it counted as added."""
+    root = str(history.root)
+    log = file_log(root, "docs/notes.md", rev=history.c4)
+    versions = list(file_versions(root, "docs/notes.md", [c.commit for c in reversed(log)]))
+    assert [(v.commit, v.status, v.path, v.old_path) for v in versions] == [
+        (history.c1, "added", "notes.md", None), (history.c3, "renamed", "docs/notes.md", "notes.md")]
+    assert versions[0].old_text is None and versions[0].new_text == NOTES == versions[1].old_text
+    assert versions[1].new_text == scattered_edits(NOTES, 2)
+    pic = list(file_versions(root, "pic.md", [history.c1, history.c6]))
+    assert [(v.commit, v.status, v.old_text, v.new_text) for v in pic] == [
+        (history.c6, "added", None, "Now a text file.\n")]
 
 
 def test_json_and_csv_carry_every_file_cost(history):
