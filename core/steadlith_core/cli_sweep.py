@@ -48,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
                    help="an external splitter as more rows (repeatable; langchain-recursive, llama-index-sentence, "
                         "chonkie-recursive, semchunk, fixed-tokens); --grid chunk_size=256,512 gives one row per "
-                        "size. Needs --pair or --versions")
+                        "size. Over a repository, its units are the rules' commits")
     p.add_argument("--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
                    help="change the base of every set (applied to each rule that has the field); repeatable")
     names = [n for presets in RULE_PRESETS.values() for n in presets]
@@ -139,9 +139,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     base = grid.sets[0].params
     externals, external_skipped = external_sets(args.chunkers, chunk_sizes, first_index=len(grid.sets),
                                                 token_counter=base.token_counter, default_size=base.max_tokens)
-    if externals and args.repo:
-        raise ParameterError("--chunker", "external chunkers are swept over --pair or --versions, not a "
-                                          "repository's history; drop --chunker or give the versions")
     sources, unit = _sources(args)
     plan = SweepPlan(sources, grid.sets + externals, grid.skipped + external_skipped)
     executor = _executor(args)

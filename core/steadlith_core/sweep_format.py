@@ -12,17 +12,33 @@ import io
 from dataclasses import fields
 from typing import Sequence
 
+from .external import EXTERNAL_KIND
 from .style import KIND_COLOURS
 from .sweep_results import SetRow
 
 SCHEMA = "steadlith-sweep/1"
 #: Okabe–Ito colours per rule (blue and orange: apart for every kind of colour blindness).
 RULE_COLOURS = {"tttd-v1": KIND_COLOURS["light"]["snapped"], "lmx2-v1": KIND_COLOURS["light"]["backup"]}
+#: External splitters' rows: the rest of the palette, reddish purple (the panes' colour
+#: for an external cut) first, so one splitter beside the rules reads as "external".
+EXTERNAL_COLOURS = {"langchain-recursive": KIND_COLOURS["light"][EXTERNAL_KIND],
+                    "llama-index-sentence": KIND_COLOURS["light"]["primary"],
+                    "chonkie-recursive": KIND_COLOURS["light"]["hard"], "semchunk": "#56B4E9",
+                    "fixed-tokens": KIND_COLOURS["light"]["end"]}
 _OTHER_COLOUR = "#555555"
 
 
 def rule_colour(rule: str) -> str:
-    return RULE_COLOURS.get(rule, _OTHER_COLOUR)
+    """The colour of a series: a rule, or an external splitter's kind (see series)."""
+    return RULE_COLOURS.get(rule, EXTERNAL_COLOURS.get(rule, _OTHER_COLOUR))
+
+
+def series(row: SetRow) -> str:
+    """What a row is drawn as: its rule, or for an external row its splitter's kind (the
+    label is the splitter's name, `KIND(chunk_size=…)`), so two splitters stay apart."""
+    if row.boundary_rule != EXTERNAL_KIND:
+        return row.boundary_rule
+    return row.label.partition("(")[0]
 
 
 def sweep_json(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int,
@@ -127,24 +143,34 @@ def sweep_svg(rows: Sequence[SetRow]) -> str:
         path = " ".join(f"{px(r.mean_chunk_tokens):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
         out.append(f'<polyline points="{path}" fill="none" stroke="#222" stroke-width="1.5" stroke-dasharray="5 3"/>')
     for r in points:
-        colour = rule_colour(r.boundary_rule)
         cx, cy = px(r.mean_chunk_tokens), py(r.tokens_to_embed)
         tip = html.escape(f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk "
                           f"{r.mean_chunk_tokens:.1f}" + (" (Pareto front)" if r.pareto else ""))
         ring = ' stroke="#000" stroke-width="2"' if r.pareto else ""
-        shape = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}"{ring}>' if r.boundary_rule != "lmx2-v1"
-                 else f'<rect x="{cx - 4.5:.1f}" y="{cy - 4.5:.1f}" width="9" height="9" fill="{colour}"{ring}>')
-        out.append(f'{shape}<title>{tip}</title>{"</circle>" if shape.startswith("<circle") else "</rect>"}')
+        out.append(_marker(series(r), r.boundary_rule, cx, cy, ring, f"<title>{tip}</title>"))
     legend_y = _PAD - 18
-    for i, rule in enumerate(sorted({r.boundary_rule for r in points})):
+    for i, (name, rule) in enumerate(sorted({(series(r), r.boundary_rule) for r in points},
+                                            key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))):
         x = _PAD + i * 130
-        marker = (f'<rect x="{x}" y="{legend_y - 4.5}" width="9" height="9" fill="{rule_colour(rule)}"/>'
-                  if rule == "lmx2-v1" else f'<circle cx="{x + 5}" cy="{legend_y}" r="5" fill="{rule_colour(rule)}"/>')
-        out.append(f'{marker}<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(rule)}</text>')
+        out.append(_marker(name, rule, x + 5, legend_y, "", "")
+                   + f'<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(name)}</text>')
     out.append(f'<text x="{_W - _PAD}" y="{legend_y + 4}" font-size="12" text-anchor="end">ringed, dashed: '
                'Pareto front</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _marker(name: str, rule: str, cx: float, cy: float, ring: str, inner: str) -> str:
+    """A point's shape, as the window draws it: circle tttd-v1, square lmx2-v1, triangle
+    an external splitter (its colour tells the splitters apart)."""
+    colour = rule_colour(name)
+    if rule == "lmx2-v1":
+        return (f'<rect x="{cx - 4.5:.1f}" y="{cy - 4.5:.1f}" width="9" height="9" fill="{colour}"{ring}>'
+                f'{inner}</rect>')
+    if rule == EXTERNAL_KIND:
+        corners = f"{cx:.1f},{cy - 6:.1f} {cx + 5.5:.1f},{cy + 4:.1f} {cx - 5.5:.1f},{cy + 4:.1f}"
+        return f'<polygon points="{corners}" fill="{colour}"{ring}>{inner}</polygon>'
+    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}"{ring}>{inner}</circle>'
 
 
 def _span(lo: float, hi: float) -> tuple[float, float]:

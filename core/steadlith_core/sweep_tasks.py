@@ -17,15 +17,14 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Callable, Iterator, Sequence, Union
 
 from .analysis import Analysis
-from .audit import FileCost, replay_file
+from .audit import FileCost, file_versions, replay_file
 from .chunks import AnyParams, Chunking
 from .compare import Comparison, compare
 from .diff import word_diff
-from .errors import SteadlithError
-from .external import ExternalChunking, compare_external
+from .external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
 from .pipeline import LRU
 from .progress import Progress, report
 from .rules import rule_of
@@ -228,23 +227,25 @@ def _cut_classes(costs: Sequence[FileCost]) -> tuple[int | None, int | None, int
 
 def _run_external(source: Source, source_index: int, params: ExternalParams, set_index: int,
                   progress: Progress | None) -> TaskResult:
-    """An external splitter over pairs or versions: churn by hash, sizes of the new
-    version's spans; no cut classes, no locality margin (None)."""
-    if isinstance(source, RepoFileSource):
-        raise SteadlithError("external chunkers (--chunker) sweep --pair or --versions, not a repository's history")
+    """An external splitter over pairs, versions or a repository file's history: churn by
+    hash, sizes of the new version's spans; no cut classes, no locality margin (None)."""
     chunk = params.chunker.chunk
     units: list[tuple[str, int]] = []
     sizes: Counter[int] = Counter()
     chunks_to_embed = 0
 
-    def add(key: str, a: ExternalChunking, b: ExternalChunking) -> None:
+    def add(key: str, a: ExternalChunking | None, b: ExternalChunking) -> None:
         nonlocal chunks_to_embed
-        churn = compare_external(a, b)
+        # no version before (an added file): every chunk is to embed, as for the rules
+        churn = compare_external(a, b) if a is not None else churn_by_hash(b.chunker, EXTERNAL_KIND, (), b.chunks)
         units.append((key, churn.tokens_to_embed))
         chunks_to_embed += churn.chunks_to_embed
         sizes.update(c.tokens for c in b.chunks)
 
-    if isinstance(source, PairsSource):
+    if isinstance(source, RepoFileSource):
+        for key, a, b in _external_history(source, chunk, progress):
+            add(key, a, b)
+    elif isinstance(source, PairsSource):
         for n, (key, a, b) in enumerate(source.pairs):
             add(key, chunk(a), chunk(b))
             report(progress, n + 1, source.units)
@@ -257,6 +258,21 @@ def _run_external(source: Source, source_index: int, params: ExternalParams, set
             report(progress, n, source.units)
     return TaskResult(source_index, set_index, tuple(units), chunks_to_embed, tuple(sorted(sizes.items())),
                       None, None, None, 0, 0)
+
+
+def _external_history(source: RepoFileSource, chunk: Callable[[str], ExternalChunking], progress: Progress | None
+                      ) -> Iterator[tuple[str, ExternalChunking | None, ExternalChunking]]:
+    """(commit id, chunking before or None, chunking after) per commit that changed the
+    file: the units the rules' rows of a repository sweep count (audit.file_versions).
+    A version's "after" is the next change's "before": it is chunked once."""
+    last: tuple[object, ExternalChunking] | None = None
+    for v in file_versions(source.repo, source.path, source.commits, progress):
+        before = None
+        if v.old_text is not None:
+            before = last[1] if last is not None and last[0] == v.old_blob else chunk(v.old_text)
+        after = chunk(v.new_text)
+        last = (v.new_blob, after)
+        yield v.commit, before, after
 
 
 def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,

@@ -102,12 +102,6 @@ def test_a_splitter_not_installed_is_one_message_and_its_rows_are_skipped(versio
     assert err.count("\n") == 1 and "langchain-recursive is not installed" in err and "[langchain]" in err
 
 
-def test_external_rows_of_a_repository_history_are_refused_with_what_to_give(tmp_path, capsys):
-    code = main(["sweep", str(tmp_path), "--chunker", "fixed-tokens"])
-    err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "--pair or --versions" in err
-
-
 def test_spans_of_one_pair_cannot_be_rows(version_files, capsys):
     code = main(["sweep", "--versions", *version_files, "--chunker", "jsonl:a.jsonl,b.jsonl"])
     err = capsys.readouterr().err
