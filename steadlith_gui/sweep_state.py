@@ -3,6 +3,10 @@ documents shown, the last result, and what the scatter shows of it.
 
 The sets vary the grid's fields over the window's own parameters of each rule (what
 the Parameters dock holds), so a point clicked and applied changes only those fields.
+External splitters chosen in the dock are more rows, as `steadlith sweep --chunker`
+makes them: `chunk_size=…` in the grid sizes them (one row per size), else they run at
+the first set's max_tokens. Their points have no rule parameters to apply: a click on
+one offers to show that splitter in the panes instead.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from steadlith_core.errors import SteadlithError
+from steadlith_core.external import EXTERNAL_KIND, SPLITTERS
 from steadlith_core.gitrepo import open_repository
-from steadlith_core.sweep_format import rule_colour
+from steadlith_core.sweep_external import ExternalSet, external_sets, split_chunk_size
+from steadlith_core.sweep_format import rule_colour, series
 from steadlith_core.sweep_git import repo_sources
 from steadlith_core.sweep_grid import ParamSet, build_grid
 from steadlith_core.sweep_results import SetRow
@@ -43,7 +49,7 @@ def _literal(path: str) -> str:
 @dataclass(frozen=True)
 class SweepOutcome:
     rows: tuple[SetRow, ...]
-    sets: tuple[ParamSet, ...]
+    sets: tuple[ParamSet | ExternalSet, ...]
     skipped: tuple[str, ...]
 
 
@@ -59,24 +65,34 @@ class SweepState:
         self.grid_text = "\n".join(DEFAULT_GRID)
         self.source = PAIR
         self.folder = ""
+        self.chunkers: tuple[str, ...] = ()  # external splitters (SPLITTERS kinds) swept beside the rules
         self.outcome: SweepOutcome | None = None
 
-    def grid_for(self, bases: Mapping[str, Any]):
-        grid = build_grid(parse_grid_text(self.grid_text), bases=bases)
+    def sets_for(self, bases: Mapping[str, Any]) -> tuple[tuple[ParamSet | ExternalSet, ...], tuple[str, ...]]:
+        """The grid's sets, then the external splitters' rows, and what was skipped;
+        nothing runnable for the rules raises ValueError with the reasons, one a line."""
+        entries, sizes = split_chunk_size(parse_grid_text(self.grid_text))
+        grid = build_grid(entries, bases=bases)
         if not grid.sets:
             raise ValueError("\n".join(grid.skipped) or "the grid is empty: give entries such as min_tokens=32,64")
-        return grid
+        base = grid.sets[0].params
+        try:
+            externals, skipped = external_sets(self.chunkers, sizes, first_index=len(grid.sets),
+                                               token_counter=base.token_counter, default_size=base.max_tokens)
+        except SteadlithError as e:
+            raise ValueError(str(e)) from None
+        return grid.sets + externals, grid.skipped + skipped
 
     def plan_for_pair(self, text_a: str, text_b: str, bases: Mapping[str, Any]) -> SweepPlan:
         """The plan over the two documents shown; nothing runnable raises ValueError with
         the reasons, one a line."""
-        grid = self.grid_for(bases)
-        return SweepPlan((PairsSource("A → B", (("A → B", text_a, text_b),)),), grid.sets, grid.skipped)
+        sets, skipped = self.sets_for(bases)
+        return SweepPlan((PairsSource("A → B", (("A → B", text_a, text_b),)),), sets, skipped)
 
     def plan_for_history(self, path: str | None, bases: Mapping[str, Any]) -> SweepPlan:
         """The plan over the first-parent history of the file at `path` in the repository
         holding it (its renames followed); ValueError says why there is none."""
-        grid = self.grid_for(bases)
+        sets, skipped = self.sets_for(bases)
         if not path:
             raise ValueError("B is not a file on disk: open a file of a git repository in B")
         try:
@@ -88,13 +104,13 @@ class SweepState:
             raise ValueError(str(e)) from None
         if not sources:
             raise ValueError(f"no commit of {root} changed {rel} (is it committed?)")
-        return SweepPlan(sources, grid.sets, grid.skipped)
+        return SweepPlan(sources, sets, skipped)
 
     def plan_for_folder(self, folder: str, bases: Mapping[str, Any]) -> SweepPlan:
         """The plan over the history of every .md/.txt file under `folder` (a loose file
         has no versions to compare, so only what the folder's repository recorded counts);
         ValueError says why there is none."""
-        grid = self.grid_for(bases)
+        sets, skipped = self.sets_for(bases)
         if not folder:
             raise ValueError("choose the folder to sweep")
         if not os.path.isdir(folder):
@@ -109,7 +125,7 @@ class SweepState:
             raise ValueError(str(e)) from None
         if not sources:
             raise ValueError(f"no commit of {root} changed a .md or .txt file under {rel}")
-        return SweepPlan(sources, grid.sets, grid.skipped)
+        return SweepPlan(sources, sets, skipped)
 
     def set_outcome(self, outcome: SweepOutcome | None) -> None:
         self.outcome = outcome
@@ -125,12 +141,26 @@ class SweepState:
         assert self.outcome is not None
         return self.outcome.sets[set_index].params
 
+    def external_of(self, set_index: int) -> tuple[str, int] | None:
+        """(splitter kind, chunk_size) of an external row; None for a rule's set."""
+        if self.outcome is None or set_index >= len(self.outcome.sets):
+            return None
+        s = self.outcome.sets[set_index]
+        if not isinstance(s, ExternalSet):
+            return None
+        return s.params.chunker.kind, s.params.chunker.chunk_size
+
     def front(self) -> list[SetRow]:
         """The front's points by mean chunk size: the line the scatter draws."""
         return sorted((r for r in self.rows if r.pareto), key=lambda r: r.mean_chunk_tokens)
 
     def rules(self) -> list[str]:
-        return sorted({r.boundary_rule for r in self.rows})
+        """The series of the scatter: the rules, then each external splitter, by name."""
+        return sorted({series(r) for r in self.rows}, key=lambda name: (name in _EXTERNAL_NAMES, name))
+
+    @staticmethod
+    def series(row: SetRow) -> str:
+        return series(row)
 
     @staticmethod
     def colour(rule: str) -> str:
@@ -138,20 +168,23 @@ class SweepState:
 
     @staticmethod
     def tooltip(row: SetRow) -> str:
+        external = row.boundary_rule == EXTERNAL_KIND
         lines = [row.label + ("  (Pareto front)" if row.pareto else ""),
                  f"tokens re-embedded {row.tokens_to_embed}",
                  f"mean chunk {row.mean_chunk_tokens:.1f} tokens, p90 {row.p90_chunk_tokens}"]
-        if row.paragraph_cut_share is not None and row.sentence_cut_share is not None:
-            lines.append(f"cuts at paragraph ends {row.paragraph_cut_share:.0%}, sentence ends "
-                         f"{row.sentence_cut_share:.0%}")
-        lines.append(f"locality violations {row.violations}")
-        lines.append("click to apply these parameters")
+        if external:
+            lines.append("an external splitter: it has no cut classes and no locality margin")
+        lines.append(f"cuts at paragraph ends {_pct(row.paragraph_cut_share)}, sentence ends "
+                     f"{_pct(row.sentence_cut_share)}")
+        lines.append(f"locality violations {_dash(row.violations)}")
+        lines.append("click to offer it in the panes (no rule parameters to apply)" if external
+                     else "click to apply these parameters")
         return "\n".join(lines)
 
     def summary(self) -> str:
         if self.outcome is None:
             return ("Run a sweep over the pair shown, the history of B's file or a folder's: the grid's sets, "
-                    "both rules.")
+                    "both rules, and the external splitters chosen.")
         front = len(self.front())
         text = f"{len(self.rows)} sets, {front} on the Pareto front (ringed)."
         if self.outcome.skipped:
@@ -162,3 +195,14 @@ class SweepState:
     def points(rows: Sequence[SetRow]) -> list[tuple[float, float]]:
         """(mean chunk size, tokens re-embedded) per row: the scatter's axes."""
         return [(r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in rows]
+
+
+_EXTERNAL_NAMES = frozenset(SPLITTERS)
+
+
+def _pct(share: float | None) -> str:
+    return "–" if share is None else f"{share:.0%}"
+
+
+def _dash(value: int | None) -> str:
+    return "–" if value is None else str(value)

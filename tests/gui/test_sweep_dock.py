@@ -8,6 +8,7 @@ import threading
 from gui_helpers import load_texts
 from PySide6.QtCore import Qt
 from steadlith_core.sweep_bench import synthetic_history
+from steadlith_core.sweep_format import rule_colour
 from steadlith_gui.sweep_state import SweepState, sweep_pair
 
 GRID = "boundary_rule=tttd-v1,lmx2-v1\nmin_tokens=32,64\nmax_tokens=256,512"
@@ -128,7 +129,7 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
     run(qtbot, window)
     state = SweepState()
     state.grid_text = GRID
-    plan = SweepPlan(repo_sources(str(tmp_path), ["/guide.md"]), state.grid_for(window.session.params_by_rule).sets)
+    plan = SweepPlan(repo_sources(str(tmp_path), ["/guide.md"]), state.sets_for(window.session.params_by_rule)[0])
     expected = SweepRun(plan).execute(in_process).rows()
     assert [r.units for r in expected] == [7] * 8  # the commit that added it, and six edits
     shown = {int(s.data()): (s.pos().x(), s.pos().y()) for s in window.sweep_view.scatter.points()}
@@ -187,7 +188,7 @@ def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, wind
     state = SweepState()
     state.grid_text = GRID
     sources = repo_sources(str(tmp_path), ["/docs/guide.md", "/docs/notes.txt"])
-    expected = SweepRun(SweepPlan(sources, state.grid_for(window.session.params_by_rule).sets)).execute(in_process).rows()
+    expected = SweepRun(SweepPlan(sources, state.sets_for(window.session.params_by_rule)[0])).execute(in_process).rows()
     assert [r.units for r in expected] == [3] * 8  # both files added, then one edit each
     shown = {int(s.data()): (s.pos().x(), s.pos().y()) for s in window.sweep_view.scatter.points()}
     assert shown == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
@@ -202,3 +203,68 @@ def test_a_folder_sweep_without_a_folder_says_so(qtbot, window):
     with qtbot.waitSignal(window.sweep_ctl.job.failed, timeout=20_000):
         window.sweep_view.run_button.click()
     assert "choose the folder" in window.sweep_view.status.text()
+
+
+def external_run(qtbot, window, sizes="128,256"):
+    """A sweep of the pair with the always-installed fixed-size splitter (and LangChain's
+    when it is here) checked in the dock's External menu, sized by the grid."""
+    a, b = loaded(qtbot, window)
+    view = window.sweep_view
+    chosen = [k for k in ("fixed-tokens", "langchain-recursive") if view.external_actions[k].isEnabled()]
+    for key in chosen:
+        view.external_actions[key].trigger()
+    view.set_grid_text(GRID + f"\nchunk_size={sizes}")
+    run(qtbot, window)
+    return a, b, chosen
+
+
+def test_external_splitters_are_more_points_with_their_own_marker_and_legend_entry(qtbot, window):
+    a, b, chosen = external_run(qtbot, window)
+    view = window.sweep_view
+    assert list(view.external_actions) == list(window.churn.external_actions)[:len(view.external_actions)]
+    assert view.external_button.text().startswith("External: ")
+    state = SweepState()
+    assert sorted(view.chunkers()) == sorted(chosen)
+    state.grid_text, state.chunkers = GRID + "\nchunk_size=128,256", view.chunkers()
+    expected = sweep_pair(state.plan_for_pair(a, b, window.session.params_by_rule)).rows
+    externals = [r for r in expected if r.boundary_rule == "external"]
+    assert len(externals) == 2 * len(chosen) and len(expected) == 8 + len(externals)
+    spots = {int(s.data()): s for s in view.scatter.points()}
+    assert {k: (s.pos().x(), s.pos().y()) for k, s in spots.items()} == {
+        r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
+    for r in externals:
+        kind = r.label.partition("(")[0]
+        assert spots[r.set].symbol() == "t1"  # no rule's shape
+        assert spots[r.set].brush().color().name().lower() == rule_colour(kind).lower()
+    rule_symbols = {spots[r.set].symbol() for r in expected if r.boundary_rule != "external"}
+    assert rule_symbols == {"o", "s"}
+    colours = {spots[r.set].brush().color().name() for r in externals}
+    assert len(colours) == len(chosen)  # one colour per splitter, none a rule's
+    assert not colours & {rule_colour("tttd-v1").lower(), rule_colour("lmx2-v1").lower()}
+    legend = [label.text for _, label in view.legend.items]
+    assert legend == ["Pareto front (ringed)", "lmx2-v1", "tttd-v1", *sorted(chosen)]
+
+
+def test_an_external_point_shows_dashes_and_a_click_offers_it_to_the_panes(qtbot, window):
+    external_run(qtbot, window, sizes="96")
+    view, ctl = window.sweep_view, window.sweep_ctl
+    target = next(r for r in ctl.state.rows if r.label.startswith("fixed-tokens"))
+    tip = view._tip(0, 0, target.set)
+    assert target.label in tip and "None" not in tip
+    assert "locality violations –" in tip and "paragraph ends –, sentence ends –" in tip
+    params_before = window.session.params
+    qtbot.waitUntil(lambda: view.plot.viewport().height() > 100, timeout=5000)
+    qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=view.scene_pos_of(target.set))
+    qtbot.waitUntil(view.show_external_button.isVisible, timeout=5000)
+    assert window.session.params == params_before and window.session.external.shown is None
+    assert "not parameters of a rule" in window.message_bar.text()
+    assert view.show_external_button.text() == "Show fixed-tokens at 96 in the panes"
+
+    def shown(result) -> bool:
+        return result.b.boundary_rule == "external"
+
+    with qtbot.waitSignal(window.analysis_ready, timeout=60_000, check_params_cb=shown) as blocker:
+        view.show_external_button.click()
+    assert window.session.external.shown == "fixed-tokens" and window.session.external.chunk_size == 96
+    assert blocker.args[0].b.chunker == "fixed-tokens(chunk_size=96)" == target.label
+    assert window.session.params == params_before and not view.show_external_button.isVisible()
