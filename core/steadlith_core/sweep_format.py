@@ -148,16 +148,36 @@ def sweep_svg(rows: Sequence[SetRow]) -> str:
                           f"{r.mean_chunk_tokens:.1f}" + (" (Pareto front)" if r.pareto else ""))
         ring = ' stroke="#000" stroke-width="2"' if r.pareto else ""
         out.append(_marker(series(r), r.boundary_rule, cx, cy, ring, f"<title>{tip}</title>"))
-    legend_y = _PAD - 18
-    for i, (name, rule) in enumerate(sorted({(series(r), r.boundary_rule) for r in points},
-                                            key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))):
-        x = _PAD + i * 130
-        out.append(_marker(name, rule, x + 5, legend_y, "", "")
-                   + f'<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(name)}</text>')
-    out.append(f'<text x="{_W - _PAD}" y="{legend_y + 4}" font-size="12" text-anchor="end">ringed, dashed: '
-               'Pareto front</text>')
+    entries = sorted({(series(r), r.boundary_rule) for r in points}, key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
+    rows = _legend_rows(entries)
+    for n, row in enumerate(rows):
+        legend_y = _PAD - 18 - 17 * (len(rows) - 1 - n)
+        for x, (name, rule) in row:
+            out.append(_marker(name, rule, x + 5, legend_y, "", "")
+                       + f'<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(name)}</text>')
+    out.append(f'<text x="{_W - _PAD}" y="{_PAD - 18 - 17 * (len(rows) - 1) + 4}" font-size="12" '
+               'text-anchor="end">ringed, dashed: Pareto front</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+_NOTE_WIDTH = 170  # "ringed, dashed: Pareto front", right-aligned on the legend's first row
+
+
+def _legend_rows(entries: Sequence[tuple[str, str]]) -> list[list[tuple[float, tuple[str, str]]]]:
+    """The legend's entries placed left to right, wrapped into rows (an entry is about
+    7 px a character at 12 px), the first row leaving room for the front's note."""
+    rows: list[list] = [[]]
+    x = float(_PAD)
+    for entry in entries:
+        width = 14 + 7 * len(entry[0]) + 18
+        limit = _W - _PAD - (_NOTE_WIDTH if len(rows) == 1 else 0)
+        if rows[-1] and x + width > limit:
+            rows.append([])
+            x = float(_PAD)
+        rows[-1].append((x, entry))
+        x += width
+    return rows
 
 
 def _marker(name: str, rule: str, cx: float, cy: float, ring: str, inner: str) -> str:

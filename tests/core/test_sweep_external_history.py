@@ -119,6 +119,7 @@ def test_the_command_shows_the_external_row_of_a_repository_sweep(repo, fmt, tmp
     elif fmt == "html":
         page = html.read_text(encoding="utf-8")
         assert LABEL in page and f"<td>{expected.tokens_to_embed}</td>" in page
+        assert page.count("<polygon") == 2  # its point and its legend entry: a triangle, no rule's shape
     else:
         line = next(line for line in out.splitlines() if LABEL in line)
         assert line.split()[LABEL.count(" ") + 1 + (line[0] == "*")] == str(expected.tokens_to_embed)
