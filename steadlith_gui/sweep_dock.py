@@ -101,6 +101,7 @@ class SweepDock(QObject):
         if external is not None:
             self._offer(set_index, row.label if row is not None else external[0], *external)
             return
+        self.view.offer_external(None)  # a rule's point was chosen instead
         params = self.state.params_of(set_index)
         self.session.set_params(params, show=True)
         if row is not None:

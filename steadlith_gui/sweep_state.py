@@ -78,7 +78,8 @@ class SweepState:
         base = grid.sets[0].params
         try:
             externals, skipped = external_sets(self.chunkers, sizes, first_index=len(grid.sets),
-                                               token_counter=base.token_counter, default_size=base.max_tokens)
+                                               token_counter=base.token_counter, default_size=base.max_tokens,
+                                               none_chosen="no splitter is checked under External")
         except SteadlithError as e:
             raise ValueError(str(e)) from None
         return grid.sets + externals, grid.skipped + skipped

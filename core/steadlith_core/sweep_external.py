@@ -67,14 +67,16 @@ def split_chunk_size(entries: Sequence[str]) -> tuple[list[str], str | None]:
 
 
 def external_sets(specs: Sequence[str], sizes: str | None, *, first_index: int, token_counter: str,
-                  default_size: int | None) -> tuple[tuple[ExternalSet, ...], tuple[str, ...]]:
+                  default_size: int | None, none_chosen: str = "no --chunker is given"
+                  ) -> tuple[tuple[ExternalSet, ...], tuple[str, ...]]:
     """One set per --chunker spec × chunk_size of the grid, and one message per thing
     skipped (a splitter not installed, a size that is not a size). Without a grid size,
     a spec without chunk_size is sized at `default_size` (the base's max_tokens), as
-    the lab does, so its row is comparable with the rules' rows."""
+    the lab does, so its row is comparable with the rules' rows. `none_chosen` ends the
+    message of a grid size without any splitter (the window names its own control)."""
     skipped: list[str] = []
     if sizes is not None and not specs:
-        return (), (f"grid entry skipped: {CHUNK_SIZE}: sizes external chunkers only, and no --chunker is given",)
+        return (), (f"grid entry skipped: {CHUNK_SIZE}: sizes external chunkers only, and {none_chosen}",)
     grid_sizes: list[int] = []
     for value in (v.strip() for v in (sizes or "").split(",")):
         if not value:

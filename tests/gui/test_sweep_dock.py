@@ -268,3 +268,12 @@ def test_an_external_point_shows_dashes_and_a_click_offers_it_to_the_panes(qtbot
     assert window.session.external.shown == "fixed-tokens" and window.session.external.chunk_size == 96
     assert blocker.args[0].b.chunker == "fixed-tokens(chunk_size=96)" == target.label
     assert window.session.params == params_before and not view.show_external_button.isVisible()
+
+
+def test_a_chunk_size_without_a_splitter_says_where_to_check_one(window):
+    state = SweepState()
+    state.grid_text = "min_tokens=32\nchunk_size=128"
+    sets, skipped = state.sets_for(window.session.params_by_rule)
+    assert [s.rule for s in sets] == ["tttd-v1"]
+    assert skipped == ("grid entry skipped: chunk_size: sizes external chunkers only, and no splitter is checked "
+                       "under External",)
