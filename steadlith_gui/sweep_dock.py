@@ -35,6 +35,7 @@ class SweepDock(QObject):
         self.view: SweepView = window.sweep_view
         self.view.set_grid_text(self.state.grid_text)
         self.view.set_source(self.state.source)
+        self.view.set_chunkers(self.state.chunkers)
         self.view.set_status(self.state.summary())
         self.job = ProgressJob(self)
         self.view.run_requested.connect(self.run)

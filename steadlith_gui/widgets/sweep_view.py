@@ -175,7 +175,7 @@ class SweepView(QWidget):
             act.setChecked(key in keys and act.isEnabled())
 
     def _show_chunkers(self) -> None:
-        chosen = self.chunkers() if hasattr(self, "external_actions") else ()
+        chosen = self.chunkers()
         self.external_button.setText("External: none" if not chosen else
                                      f"External: {chosen[0]}" if len(chosen) == 1 else
                                      f"External: {len(chosen)} splitters")
