@@ -136,6 +136,29 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
     assert shown == {r.set: (r.mean_chunk_tokens, float(r.tokens_to_embed)) for r in expected}
 
 
+def test_an_external_splitter_over_the_history_of_bs_file_counts_the_rules_commits(qtbot, window, tmp_path):
+    from gui_helpers import load_files
+    from steadlith_core.external import compare_chunkers, parse_chunker
+    from steadlith_gui.sweep_state import HISTORY
+
+    versions = synthetic_history(4, 4000, seed=43).versions
+    commit_versions(tmp_path, "guide.md", versions)
+    load_files(qtbot, window, str(tmp_path / "guide.md"), str(tmp_path / "guide.md"))
+    window.sweep_dock.show()
+    view = window.sweep_view
+    view.external_actions["fixed-tokens"].trigger()
+    view.set_grid_text("max_tokens=256\nchunk_size=200")
+    view.set_source(HISTORY)
+    run(qtbot, window)
+    rule, external = window.sweep_ctl.state.rows
+    splitter = parse_chunker("fixed-tokens:chunk_size=200")
+    added = splitter.chunk(versions[0]).tokens  # the commit that added the file: every chunk to embed
+    edits = [compare_chunkers(a, b, [splitter])[0].tokens_to_embed for a, b in zip(versions, versions[1:])]
+    assert external.label == "fixed-tokens(chunk_size=200)" and external.units == rule.units == len(versions)
+    assert external.tokens_to_embed == added + sum(edits)
+    assert external.set in {int(s.data()) for s in view.scatter.points()}
+
+
 def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp_path):
     from gui_helpers import load_files
     from steadlith_gui.sweep_state import HISTORY
