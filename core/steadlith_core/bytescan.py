@@ -92,6 +92,56 @@ def _reader(data: np.ndarray, dtype: str) -> np.ndarray:
     return np.ndarray((data.size + 1,), dtype=dtype, buffer=padded, strides=(1,))
 
 
+_C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
+_C4_8 = _s64(8) ^ _s64(16)
+_C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
+
+# Words per pass of the short-word hash. Over a whole document each temporary would
+# be a megabyte, mapped fresh and page-faulted in by every operation (a few thousand
+# faults per MB of text); at 64 KB they stay in the allocator's pool and in cache.
+BLOCK_WORDS = 8192
+
+
+def _xxh3_short(r64: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+    """out[k] = xxh3_64 of the input k when it has 1 to 16 bytes (others untouched).
+    Such inputs read nothing but their first and last 8 bytes."""
+    short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
+    s, n = starts[short], lengths[short]
+    first, last = r64[s + 8], r64[s + n]
+    del s
+
+    c = np.flatnonzero(n <= 3)
+    if c.size:
+        f, nc = first[c], n[c].astype(np.uint64)
+        combined = (
+            (last[c] >> _U64(56))  # the last byte
+            | (nc << _U64(8))
+            | ((f & _U64(0xFF)) << _U64(16))
+            | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
+        )
+        out[short[c]] = _avalanche_xxh64((_C1_3 + seeds[short[c]]) ^ combined)
+
+    c = np.flatnonzero((n >= 4) & (n <= 8))
+    if c.size:
+        seed = seeds[short[c]]
+        swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+        modified = seed ^ (swapped << _U64(32))
+        combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
+        v = (_C4_8 - modified) ^ combined
+        v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
+        v = v * _PMX_2
+        v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
+        v = v * _PMX_2
+        out[short[c]] = v ^ (v >> _U64(28))
+
+    c = np.flatnonzero(n >= 9)
+    if c.size:
+        seed = seeds[short[c]]
+        lo = (_C9_16_LO + seed) ^ first[c]
+        hi = (_C9_16_HI - seed) ^ last[c]
+        out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
+
+
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64)."""
     out = np.empty(starts.size, dtype=np.uint64)
@@ -107,43 +157,9 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
         if k.size:
             out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
 
-        # Inputs of 1 to 16 bytes read nothing but their first and last 8 bytes.
-        short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
-        s, n = starts[short], lengths[short]
-        first, last = r64[s + 8], r64[s + n]
-        del s
-
-        c = np.flatnonzero(n <= 3)
-        if c.size:
-            f, nc = first[c], n[c].astype(np.uint64)
-            combined = (
-                (last[c] >> _U64(56))  # the last byte
-                | (nc << _U64(8))
-                | ((f & _U64(0xFF)) << _U64(16))
-                | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
-            )
-            out[short[c]] = _avalanche_xxh64((_U64(_s32(0) ^ _s32(4)) + seeds[short[c]]) ^ combined)
-
-        c = np.flatnonzero((n >= 4) & (n <= 8))
-        if c.size:
-            seed = seeds[short[c]]
-            swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
-            modified = seed ^ (swapped << _U64(32))
-            combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
-            v = ((_s64(8) ^ _s64(16)) - modified) ^ combined
-            v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
-            v = v * _PMX_2
-            v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
-            v = v * _PMX_2
-            out[short[c]] = v ^ (v >> _U64(28))
-
-        c = np.flatnonzero(n >= 9)
-        if c.size:
-            seed = seeds[short[c]]
-            lo = ((_s64(24) ^ _s64(32)) + seed) ^ first[c]
-            hi = ((_s64(40) ^ _s64(48)) - seed) ^ last[c]
-            out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
-        del first, last
+        for lo in range(0, starts.size, BLOCK_WORDS):
+            hi = lo + BLOCK_WORDS
+            _xxh3_short(r64, starts[lo:hi], lengths[lo:hi], seeds[lo:hi], out[lo:hi])
 
         k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
         if k.size:
@@ -162,11 +178,10 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
 
     long_words = np.flatnonzero(lengths > 128).tolist()
     if long_words:
-        raw = data.tobytes() if len(long_words) > 64 else None
+        view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
         for k in long_words:
-            a, b = int(starts[k]), int(starts[k] + lengths[k])
-            piece = raw[a:b] if raw is not None else data[a:b].tobytes()
-            out[k] = xxhash.xxh3_64_intdigest(piece, int(seeds[k]))
+            a = int(starts[k])
+            out[k] = xxhash.xxh3_64_intdigest(view[a : a + int(lengths[k])], int(seeds[k]))
     return out
 
 
