@@ -104,42 +104,40 @@ BLOCK_WORDS = 8192
 
 def _xxh3_short(r64: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
     """out[k] = xxh3_64 of the input k when it has 1 to 16 bytes (others untouched).
-    Such inputs read nothing but their first and last 8 bytes."""
-    short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
-    s, n = starts[short], lengths[short]
-    first, last = r64[s + 8], r64[s + n]
-    del s
-
-    c = np.flatnonzero(n <= 3)
+    Such inputs read nothing but their first and last 8 bytes. Each length class takes
+    its own inputs directly: gathers, not arithmetic, are what costs here."""
+    lengths_u = lengths.astype(np.uint64)
+    c = np.flatnonzero(lengths_u - _U64(1) < _U64(3))  # 1 to 3 bytes
     if c.size:
-        f, nc = first[c], n[c].astype(np.uint64)
+        s, n = starts[c], lengths_u[c]
+        f = r64[s + 8]
         combined = (
-            (last[c] >> _U64(56))  # the last byte
-            | (nc << _U64(8))
+            (r64[s + lengths[c]] >> _U64(56))  # the last byte
+            | (n << _U64(8))
             | ((f & _U64(0xFF)) << _U64(16))
-            | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
+            | (((f >> ((n >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
         )
-        out[short[c]] = _avalanche_xxh64((_C1_3 + seeds[short[c]]) ^ combined)
+        out[c] = _avalanche_xxh64((_C1_3 + seeds[c]) ^ combined)
 
-    c = np.flatnonzero((n >= 4) & (n <= 8))
+    c = np.flatnonzero(lengths_u - _U64(4) < _U64(5))  # 4 to 8 bytes
     if c.size:
-        seed = seeds[short[c]]
+        s, n, seed = starts[c], lengths[c], seeds[c]
         swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
         modified = seed ^ (swapped << _U64(32))
-        combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
+        combined = (r64[s + n] >> _U64(32)) | (r64[s + 8] << _U64(32))
         v = (_C4_8 - modified) ^ combined
         v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
         v = v * _PMX_2
-        v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
+        v = v ^ ((v >> _U64(35)) + lengths_u[c])
         v = v * _PMX_2
-        out[short[c]] = v ^ (v >> _U64(28))
+        out[c] = v ^ (v >> _U64(28))
 
-    c = np.flatnonzero(n >= 9)
+    c = np.flatnonzero(lengths_u - _U64(9) < _U64(8))  # 9 to 16 bytes
     if c.size:
-        seed = seeds[short[c]]
-        lo = (_C9_16_LO + seed) ^ first[c]
-        hi = (_C9_16_HI - seed) ^ last[c]
-        out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
+        s, n, seed = starts[c], lengths[c], seeds[c]
+        lo = (_C9_16_LO + seed) ^ r64[s + 8]
+        hi = (_C9_16_HI - seed) ^ r64[s + n]
+        out[c] = _avalanche(lengths_u[c] + lo.byteswap() + hi + _fold128(lo, hi))
 
 
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
@@ -268,14 +266,16 @@ def scan(data: bytes) -> RawScan:
     padded[1:-1] = ws
     edges = np.flatnonzero(padded[1:] != padded[:-1])
     del padded
-    byte_starts, byte_ends = edges[0::2], edges[1::2]
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
     n = byte_starts.size
 
     # A code point's offset is its byte offset less the continuation bytes before it.
     # Place each continuation byte after the word that starts at or before it: it is in
     # that word, or in the gap after it (a multi-byte space).
     byte_lengths = byte_ends - byte_starts
-    continuation = np.flatnonzero((b & _U8(0xC0)) == _U8(0x80))
+    continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
     before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
@@ -317,5 +317,5 @@ def scan(data: bytes) -> RawScan:
     canonical[paragraph_gaps] = ord("\n")
     canonical[paragraph_gaps + 1] = ord("\n")
     sentence = sentence_ends(b, byte_starts, byte_ends)
-    return RawScan(starts.astype(np.int64), ends.astype(np.int64), para, symbols, canonical.tobytes(), canonical_ends,
-                   sentence)
+    return RawScan(starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False), para, symbols,
+                   canonical.tobytes(), canonical_ends, sentence)
