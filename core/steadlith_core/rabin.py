@@ -175,7 +175,12 @@ def _doubling(w: int, p: int) -> tuple[_Step, ...]:
 
 def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.ndarray:
     d = degree(p)
-    block = _const_mul16(1, p, 64)(symbols)  # windows of one symbol: s_k mod p
+    # Above degree 48 a reduced value has as many 16-bit fields (four) as a raw symbol:
+    # then the doubling carries 64-bit values, congruent mod p, and one lookup of the
+    # top 64 - d bits at the end replaces the four of reducing every symbol first.
+    lazy = d > 48
+    width = 64 if lazy else d
+    block = symbols.copy() if lazy else _const_mul16(1, p, 64)(symbols)  # windows of one symbol
     result = None
     for step in steps:
         if step.take:
@@ -183,10 +188,14 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
                 result = block.copy()
             else:
                 delay, c = step.add
-                _xor_delayed(result, block, delay, _const_mul16(c, p, d))
+                _xor_delayed(result, block, delay, _const_mul16(c, p, width))
         if step.double is not None:
             delay, c = step.double
-            _xor_delayed(block, block, delay, _const_mul16(c, p, d))
+            _xor_delayed(block, block, delay, _const_mul16(c, p, width))
+    if lazy:  # result = low + high x^d: low is reduced, high x^d mod p is looked up
+        high = result >> np.uint64(d)
+        result &= np.uint64((1 << d) - 1)
+        result ^= _const_mul16(powmod_x(d, p), p, 64 - d)(high)
     return result
 
 
