@@ -188,56 +188,31 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
 _U8 = np.uint8
 
 
-# Single-byte whitespace (SPEC §1), by byte value up to 0x20: U+0009..U+000D,
-# U+001C..U+001F, U+0020.
-_LOW_WHITESPACE = np.zeros(0x21, dtype=bool)
-_LOW_WHITESPACE[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20]] = True
-
-
-class _Bytes(NamedTuple):
-    """Where the bytes that matter to the scan are, each as sorted byte positions."""
-
-    whitespace: np.ndarray  # every byte of every whitespace character
-    line_breaks: np.ndarray  # every \r, and every \n not right after a \r
-    continuation: np.ndarray  # UTF-8 continuation bytes (0x80..0xBF)
-
-
-def _find_bytes(b: np.ndarray) -> _Bytes:
-    """Two passes over the text, one for bytes up to 0x20 and one for bytes from 0x80:
-    every whitespace byte is among them, and in prose they are a few in ten. The rest
-    of the scan works on these positions instead of on masks as long as the text."""
-    low = np.flatnonzero(b <= 0x20)
-    low_values = b[low]
-    single = low[_LOW_WHITESPACE[low_values]]
-    cr = low[low_values == 0x0D]
-    lf = low[low_values == 0x0A]
-    if cr.size:
-        lf = lf[~np.isin(lf - 1, cr)]
-    line_breaks = np.union1d(cr, lf) if cr.size else lf
-
-    high = np.flatnonzero(b.view(np.int8) < 0)
-    high_values = b[high]
-    continuation = high[high_values < 0xC0]
-    # the multi-byte whitespace characters start with C2, E1, E2 or E3
-    leads = high[(high_values == 0xC2) | ((high_values - _U8(0xE1)) < _U8(3))]
-    if not leads.size:
-        return _Bytes(single, line_breaks, continuation)
-    # past the end, `clip` repeats the last byte, a lead byte: it never matches a
-    # continuation byte below (and valid UTF-8 never ends inside a character)
-    lead, b1, b2 = b[leads], b.take(leads + 1, mode="clip"), b.take(leads + 2, mode="clip")
-    two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
-    three = (
-        ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
-        # U+2000..U+200A (a continuation byte is >= 0x80), U+2028, U+2029, U+202F
-        | ((lead == 0xE2) & (b1 == 0x80) & ((b2 <= 0x8A) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF)))
-        | ((lead == 0xE2) & (b1 == 0x81) & (b2 == 0x9F))  # U+205F
-        | ((lead == 0xE3) & (b1 == 0x80) & (b2 == 0x80))  # U+3000
-    )
-    at = leads[two | three]
-    if not at.size:
-        return _Bytes(single, line_breaks, continuation)
-    multi = np.concatenate([at, at + 1, leads[three] + 2])
-    return _Bytes(np.union1d(single, multi), line_breaks, continuation)
+def _whitespace(b: np.ndarray) -> np.ndarray:
+    """True at every byte of a whitespace character (SPEC §1)."""
+    # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020
+    ws = (b == 0x20) | ((b - _U8(0x09)) < _U8(5)) | ((b - _U8(0x1C)) < _U8(4))
+    # the multi-byte ones start with C2, E1, E2 or E3
+    leads = np.flatnonzero((b - _U8(0xC2)) < _U8(0x22))
+    if leads.size:
+        leads = leads[np.isin(b[leads], (0xC2, 0xE1, 0xE2, 0xE3))]
+    if leads.size:
+        padded = np.zeros(b.size + 2, dtype=np.uint8)
+        padded[: b.size] = b
+        lead, b1, b2 = b[leads], padded[leads + 1], padded[leads + 2]
+        two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
+        three = (
+            ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
+            # U+2000..U+200A (a continuation byte is >= 0x80), U+2028, U+2029, U+202F
+            | ((lead == 0xE2) & (b1 == 0x80) & ((b2 <= 0x8A) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF)))
+            | ((lead == 0xE2) & (b1 == 0x81) & (b2 == 0x9F))  # U+205F
+            | ((lead == 0xE3) & (b1 == 0x80) & (b2 == 0x80))  # U+3000
+        )
+        at = leads[two | three]
+        ws[at] = True
+        ws[at + 1] = True
+        ws[leads[three] + 2] = True
+    return ws
 
 
 _ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
@@ -286,20 +261,21 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
 def scan(data: bytes) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
     b = np.frombuffer(data, dtype=np.uint8)
-    found = _find_bytes(b)
-    # Words are the runs between whitespace bytes: wherever two consecutive whitespace
-    # positions (with -1 and the end of the text as sentinels) are not adjacent.
-    bounds = np.concatenate(([-1], found.whitespace, [b.size]))
-    runs = np.flatnonzero(np.diff(bounds) > 1)
-    byte_starts, byte_ends = bounds[runs] + 1, bounds[runs + 1]
-    del bounds, runs
+    ws = _whitespace(b)
+    padded = np.ones(b.size + 2, dtype=bool)
+    padded[1:-1] = ws
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    del padded
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
     n = byte_starts.size
 
     # A code point's offset is its byte offset less the continuation bytes before it.
     # Place each continuation byte after the word that starts at or before it: it is in
     # that word, or in the gap after it (a multi-byte space).
     byte_lengths = byte_ends - byte_starts
-    continuation = found.continuation
+    continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
     before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
@@ -309,8 +285,13 @@ def scan(data: bytes) -> RawScan:
     ends = starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
     del continuation, owner, inside, before
 
-    # Line breaks lie in gaps; the gap before word k holds those placed before word k.
-    gap_of_break = np.searchsorted(byte_starts, found.line_breaks)
+    # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
+    # They lie in gaps; the gap before word k holds those placed before word k.
+    cr = np.flatnonzero(b == 0x0D)
+    lf = np.flatnonzero(b == 0x0A)
+    if cr.size:
+        lf = lf[~np.isin(lf - 1, cr)]
+    gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
     para = np.bincount(gap_of_break, minlength=n + 1)[:n] >= 2
     if n:
         para[0] = False  # word 0 never starts a paragraph
@@ -324,18 +305,19 @@ def scan(data: bytes) -> RawScan:
     if n:
         sep[0] = 0
     canonical_ends = np.cumsum(byte_lengths + sep)
-    kept_gaps = np.concatenate([byte_ends[:-1], byte_ends[:-1][para[1:]] + 1])
-    if kept_gaps.size == found.whitespace.size:
-        # Every whitespace byte is one kept in a gap (prose whose words are parted by
-        # one space, paragraphs by two line breaks): nothing to remove, only overwrite.
-        canonical = b.copy()
+    first, last = (int(byte_starts[0]), int(byte_ends[-1])) if n else (0, 0)
+    if int(canonical_ends[-1] if n else 0) == last - first:
+        # From the first word to the last, every whitespace byte is one kept as a
+        # separator (words parted by one space, paragraphs by two line breaks): the
+        # canonical text is that stretch, with the separators written over.
+        canonical = b[first:last].copy()
     else:
-        keep = np.ones(b.size, dtype=bool)
-        keep[found.whitespace] = False
-        keep[kept_gaps] = True
+        keep = ~ws
+        keep[byte_ends[:-1]] = True
+        keep[byte_ends[:-1][para[1:]] + 1] = True
         canonical = b[keep]
         del keep
-    del kept_gaps
+    del ws
     gap = (canonical_ends - byte_lengths - sep)[1:]
     canonical[gap] = ord(" ")
     paragraph_gaps = gap[para[1:]]
