@@ -84,14 +84,6 @@ def _rotl(x: np.ndarray, r: int) -> np.ndarray:
     return (x << _U64(r)) | (x >> _U64(64 - r))
 
 
-def _reader(data: np.ndarray, dtype: str) -> np.ndarray:
-    """An overlapping view: element i is the little-endian value of the bytes at i."""
-    width = np.dtype(dtype).itemsize
-    padded = np.zeros(data.size + width, dtype=np.uint8)
-    padded[: data.size] = data
-    return np.ndarray((data.size + 1,), dtype=dtype, buffer=padded, strides=(1,))
-
-
 _C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
 _C4_8 = _s64(8) ^ _s64(16)
 _C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
@@ -147,8 +139,10 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     lengths = lengths.astype(np.int64, copy=False)
     seeds = seeds.astype(np.uint64, copy=False)
     # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
-    padded = np.zeros(data.size + 16, dtype=np.uint8)
+    padded = np.empty(data.size + 16, dtype=np.uint8)
+    padded[:8] = 0
     padded[8 : 8 + data.size] = data
+    padded[8 + data.size :] = 0
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     with np.errstate(over="ignore"):
         k = np.flatnonzero(lengths == 0)
@@ -197,9 +191,9 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
     if leads.size:
         leads = leads[np.isin(b[leads], (0xC2, 0xE1, 0xE2, 0xE3))]
     if leads.size:
-        padded = np.zeros(b.size + 2, dtype=np.uint8)
-        padded[: b.size] = b
-        lead, b1, b2 = b[leads], padded[leads + 1], padded[leads + 2]
+        # past the end, "clip" repeats the last byte: a lead byte, which never matches
+        # the continuation bytes tested below (valid UTF-8 never ends inside a character)
+        lead, b1, b2 = b[leads], b.take(leads + 1, mode="clip"), b.take(leads + 2, mode="clip")
         two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
         three = (
             ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
@@ -223,6 +217,12 @@ _SENTENCE_LAST_BYTES = np.zeros(256, dtype=bool)
 _SENTENCE_LAST_BYTES[np.frombuffer(b"\"')]}.!?\x9d\x99\xbb\xa6\x82\x81\x9f", dtype=np.uint8)] = True
 
 
+def _before(b: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """b[q - 1], b[q - 2], b[q - 3]. Before the text "clip" reads b[0]: every use is
+    guarded by how many bytes the word has left, so those reads never count."""
+    return b.take(q - 1, mode="clip"), b.take(q - 2, mode="clip"), b.take(q - 3, mode="clip")
+
+
 def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray) -> np.ndarray:
     """segment.ends_sentence of every word, on its UTF-8 bytes b[start:end]: strip the
     closers at the end (a few rounds over the words still ending in one), then test the
@@ -234,21 +234,18 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     # only words whose last byte ends a closer or a mark can end a sentence: few in prose
     maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
     byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
-    padded = np.zeros(b.size + 3, dtype=np.uint8)
-    padded[3:] = b  # padded[q + 3 - k] is b[q - k], and 0 (no character) before the text
     q = byte_ends.astype(np.int64).copy()
     live = np.arange(q.size)
     while live.size:
-        qs, left = q[live] + 3, q[live] - byte_starts[live]
-        last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+        ql, left = q[live], q[live] - byte_starts[live]
+        last, b2, b3 = _before(b, ql)
         strip = np.where(np.isin(last, _ASCII_CLOSERS) & (left >= 1), 1, 0)
         strip[(left >= 3) & (b3 == 0xE2) & (b2 == 0x80) & ((last == 0x9D) | (last == 0x99))] = 3
         strip[(left >= 2) & (b2 == 0xC2) & (last == 0xBB)] = 2
         q[live] -= strip
         live = live[strip > 0]
     left = q - byte_starts
-    qs = q + 3
-    last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+    last, b2, b3 = _before(b, q)
     three = (left >= 3) & (
         ((b3 == 0xE2) & (b2 == 0x80) & (last == 0xA6))
         | ((b3 == 0xE3) & (b2 == 0x80) & (last == 0x82))
@@ -262,10 +259,13 @@ def scan(data: bytes) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
     b = np.frombuffer(data, dtype=np.uint8)
     ws = _whitespace(b)
-    padded = np.ones(b.size + 2, dtype=bool)
-    padded[1:-1] = ws
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    del padded
+    # Word edges are where whitespace starts or stops, plus the ends of the text when
+    # a word touches them.
+    edges = np.flatnonzero(np.diff(ws.view(np.int8))) + 1
+    if b.size and not ws[0]:
+        edges = np.concatenate(([0], edges))
+    if b.size and not ws[-1]:
+        edges = np.concatenate((edges, [b.size]))
     # contiguous copies: every later pass over them reads them with unit stride
     byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
     del edges
@@ -287,8 +287,10 @@ def scan(data: bytes) -> RawScan:
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
     # They lie in gaps; the gap before word k holds those placed before word k.
-    cr = np.flatnonzero(b == 0x0D)
-    lf = np.flatnonzero(b == 0x0A)
+    control = np.flatnonzero(b <= 0x0D)  # one pass for both: tabs and line breaks, in prose
+    control_bytes = b[control]
+    cr, lf = control[control_bytes == 0x0D], control[control_bytes == 0x0A]
+    del control, control_bytes
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
