@@ -84,12 +84,52 @@ def _rotl(x: np.ndarray, r: int) -> np.ndarray:
     return (x << _U64(r)) | (x >> _U64(64 - r))
 
 
-def _reader(data: np.ndarray, dtype: str) -> np.ndarray:
-    """An overlapping view: element i is the little-endian value of the bytes at i."""
-    width = np.dtype(dtype).itemsize
-    padded = np.zeros(data.size + width, dtype=np.uint8)
-    padded[: data.size] = data
-    return np.ndarray((data.size + 1,), dtype=dtype, buffer=padded, strides=(1,))
+_C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
+_C4_8 = _s64(8) ^ _s64(16)
+_C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
+
+# Words per pass of the short-word hash. Over a whole document each temporary would
+# be a megabyte, mapped fresh and page-faulted in by every operation (a few thousand
+# faults per MB of text); at 64 KB they stay in the allocator's pool and in cache.
+BLOCK_WORDS = 8192
+
+
+def _xxh3_short(r64: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+    """out[k] = xxh3_64 of the input k when it has 1 to 16 bytes (others untouched).
+    Such inputs read nothing but their first and last 8 bytes. Each length class takes
+    its own inputs directly: gathers, not arithmetic, are what costs here."""
+    lengths_u = lengths.astype(np.uint64)
+    c = np.flatnonzero(lengths_u - _U64(1) < _U64(3))  # 1 to 3 bytes
+    if c.size:
+        s, n = starts[c], lengths_u[c]
+        f = r64[s + 8]
+        combined = (
+            (r64[s + lengths[c]] >> _U64(56))  # the last byte
+            | (n << _U64(8))
+            | ((f & _U64(0xFF)) << _U64(16))
+            | (((f >> ((n >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
+        )
+        out[c] = _avalanche_xxh64((_C1_3 + seeds[c]) ^ combined)
+
+    c = np.flatnonzero(lengths_u - _U64(4) < _U64(5))  # 4 to 8 bytes
+    if c.size:
+        s, n, seed = starts[c], lengths[c], seeds[c]
+        swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+        modified = seed ^ (swapped << _U64(32))
+        combined = (r64[s + n] >> _U64(32)) | (r64[s + 8] << _U64(32))
+        v = (_C4_8 - modified) ^ combined
+        v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
+        v = v * _PMX_2
+        v = v ^ ((v >> _U64(35)) + lengths_u[c])
+        v = v * _PMX_2
+        out[c] = v ^ (v >> _U64(28))
+
+    c = np.flatnonzero(lengths_u - _U64(9) < _U64(8))  # 9 to 16 bytes
+    if c.size:
+        s, n, seed = starts[c], lengths[c], seeds[c]
+        lo = (_C9_16_LO + seed) ^ r64[s + 8]
+        hi = (_C9_16_HI - seed) ^ r64[s + n]
+        out[c] = _avalanche(lengths_u[c] + lo.byteswap() + hi + _fold128(lo, hi))
 
 
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
@@ -99,51 +139,19 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     lengths = lengths.astype(np.int64, copy=False)
     seeds = seeds.astype(np.uint64, copy=False)
     # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
-    padded = np.zeros(data.size + 16, dtype=np.uint8)
+    padded = np.empty(data.size + 16, dtype=np.uint8)
+    padded[:8] = 0
     padded[8 : 8 + data.size] = data
+    padded[8 + data.size :] = 0
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     with np.errstate(over="ignore"):
         k = np.flatnonzero(lengths == 0)
         if k.size:
             out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
 
-        # Inputs of 1 to 16 bytes read nothing but their first and last 8 bytes.
-        short = np.flatnonzero((lengths - 1).astype(np.uint64) < _U64(16))
-        s, n = starts[short], lengths[short]
-        first, last = r64[s + 8], r64[s + n]
-        del s
-
-        c = np.flatnonzero(n <= 3)
-        if c.size:
-            f, nc = first[c], n[c].astype(np.uint64)
-            combined = (
-                (last[c] >> _U64(56))  # the last byte
-                | (nc << _U64(8))
-                | ((f & _U64(0xFF)) << _U64(16))
-                | (((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
-            )
-            out[short[c]] = _avalanche_xxh64((_U64(_s32(0) ^ _s32(4)) + seeds[short[c]]) ^ combined)
-
-        c = np.flatnonzero((n >= 4) & (n <= 8))
-        if c.size:
-            seed = seeds[short[c]]
-            swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
-            modified = seed ^ (swapped << _U64(32))
-            combined = (last[c] >> _U64(32)) | (first[c] << _U64(32))
-            v = ((_s64(8) ^ _s64(16)) - modified) ^ combined
-            v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
-            v = v * _PMX_2
-            v = v ^ ((v >> _U64(35)) + n[c].astype(np.uint64))
-            v = v * _PMX_2
-            out[short[c]] = v ^ (v >> _U64(28))
-
-        c = np.flatnonzero(n >= 9)
-        if c.size:
-            seed = seeds[short[c]]
-            lo = ((_s64(24) ^ _s64(32)) + seed) ^ first[c]
-            hi = ((_s64(40) ^ _s64(48)) - seed) ^ last[c]
-            out[short[c]] = _avalanche(n[c].astype(np.uint64) + lo.byteswap() + hi + _fold128(lo, hi))
-        del first, last
+        for lo in range(0, starts.size, BLOCK_WORDS):
+            hi = lo + BLOCK_WORDS
+            _xxh3_short(r64, starts[lo:hi], lengths[lo:hi], seeds[lo:hi], out[lo:hi])
 
         k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
         if k.size:
@@ -162,11 +170,10 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
 
     long_words = np.flatnonzero(lengths > 128).tolist()
     if long_words:
-        raw = data.tobytes() if len(long_words) > 64 else None
+        view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
         for k in long_words:
-            a, b = int(starts[k]), int(starts[k] + lengths[k])
-            piece = raw[a:b] if raw is not None else data[a:b].tobytes()
-            out[k] = xxhash.xxh3_64_intdigest(piece, int(seeds[k]))
+            a = int(starts[k])
+            out[k] = xxhash.xxh3_64_intdigest(view[a : a + int(lengths[k])], int(seeds[k]))
     return out
 
 
@@ -184,9 +191,9 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
     if leads.size:
         leads = leads[np.isin(b[leads], (0xC2, 0xE1, 0xE2, 0xE3))]
     if leads.size:
-        padded = np.zeros(b.size + 2, dtype=np.uint8)
-        padded[: b.size] = b
-        lead, b1, b2 = b[leads], padded[leads + 1], padded[leads + 2]
+        # past the end, "clip" repeats the last byte: a lead byte, which never matches
+        # the continuation bytes tested below (valid UTF-8 never ends inside a character)
+        lead, b1, b2 = b[leads], b.take(leads + 1, mode="clip"), b.take(leads + 2, mode="clip")
         two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
         three = (
             ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
@@ -210,6 +217,12 @@ _SENTENCE_LAST_BYTES = np.zeros(256, dtype=bool)
 _SENTENCE_LAST_BYTES[np.frombuffer(b"\"')]}.!?\x9d\x99\xbb\xa6\x82\x81\x9f", dtype=np.uint8)] = True
 
 
+def _before(b: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """b[q - 1], b[q - 2], b[q - 3]. Before the text "clip" reads b[0]: every use is
+    guarded by how many bytes the word has left, so those reads never count."""
+    return b.take(q - 1, mode="clip"), b.take(q - 2, mode="clip"), b.take(q - 3, mode="clip")
+
+
 def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray) -> np.ndarray:
     """segment.ends_sentence of every word, on its UTF-8 bytes b[start:end]: strip the
     closers at the end (a few rounds over the words still ending in one), then test the
@@ -221,21 +234,18 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     # only words whose last byte ends a closer or a mark can end a sentence: few in prose
     maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
     byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
-    padded = np.zeros(b.size + 3, dtype=np.uint8)
-    padded[3:] = b  # padded[q + 3 - k] is b[q - k], and 0 (no character) before the text
     q = byte_ends.astype(np.int64).copy()
     live = np.arange(q.size)
     while live.size:
-        qs, left = q[live] + 3, q[live] - byte_starts[live]
-        last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+        ql, left = q[live], q[live] - byte_starts[live]
+        last, b2, b3 = _before(b, ql)
         strip = np.where(np.isin(last, _ASCII_CLOSERS) & (left >= 1), 1, 0)
         strip[(left >= 3) & (b3 == 0xE2) & (b2 == 0x80) & ((last == 0x9D) | (last == 0x99))] = 3
         strip[(left >= 2) & (b2 == 0xC2) & (last == 0xBB)] = 2
         q[live] -= strip
         live = live[strip > 0]
     left = q - byte_starts
-    qs = q + 3
-    last, b2, b3 = padded[qs - 1], padded[qs - 2], padded[qs - 3]
+    last, b2, b3 = _before(b, q)
     three = (left >= 3) & (
         ((b3 == 0xE2) & (b2 == 0x80) & (last == 0xA6))
         | ((b3 == 0xE3) & (b2 == 0x80) & (last == 0x82))
@@ -249,18 +259,23 @@ def scan(data: bytes) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
     b = np.frombuffer(data, dtype=np.uint8)
     ws = _whitespace(b)
-    padded = np.ones(b.size + 2, dtype=bool)
-    padded[1:-1] = ws
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    del padded
-    byte_starts, byte_ends = edges[0::2], edges[1::2]
+    # Word edges are where whitespace starts or stops, plus the ends of the text when
+    # a word touches them.
+    edges = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # a boolean mask: nonzero counts it with SIMD
+    if b.size and not ws[0]:
+        edges = np.concatenate(([0], edges))
+    if b.size and not ws[-1]:
+        edges = np.concatenate((edges, [b.size]))
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
     n = byte_starts.size
 
     # A code point's offset is its byte offset less the continuation bytes before it.
     # Place each continuation byte after the word that starts at or before it: it is in
     # that word, or in the gap after it (a multi-byte space).
     byte_lengths = byte_ends - byte_starts
-    continuation = np.flatnonzero((b & _U8(0xC0)) == _U8(0x80))
+    continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
     before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
@@ -272,8 +287,10 @@ def scan(data: bytes) -> RawScan:
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
     # They lie in gaps; the gap before word k holds those placed before word k.
-    cr = np.flatnonzero(b == 0x0D)
-    lf = np.flatnonzero(b == 0x0A)
+    control = np.flatnonzero(b <= 0x0D)  # one pass for both: tabs and line breaks, in prose
+    control_bytes = b[control]
+    cr, lf = control[control_bytes == 0x0D], control[control_bytes == 0x0A]
+    del control, control_bytes
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
@@ -290,17 +307,24 @@ def scan(data: bytes) -> RawScan:
     if n:
         sep[0] = 0
     canonical_ends = np.cumsum(byte_lengths + sep)
-    keep = ~ws
+    first, last = (int(byte_starts[0]), int(byte_ends[-1])) if n else (0, 0)
+    if int(canonical_ends[-1] if n else 0) == last - first:
+        # From the first word to the last, every whitespace byte is one kept as a
+        # separator (words parted by one space, paragraphs by two line breaks): the
+        # canonical text is that stretch, with the separators written over.
+        canonical = b[first:last].copy()
+    else:
+        keep = ~ws
+        keep[byte_ends[:-1]] = True
+        keep[byte_ends[:-1][para[1:]] + 1] = True
+        canonical = b[keep]
+        del keep
     del ws
-    keep[byte_ends[:-1]] = True
-    keep[byte_ends[:-1][para[1:]] + 1] = True
-    canonical = b[keep]
-    del keep
     gap = (canonical_ends - byte_lengths - sep)[1:]
     canonical[gap] = ord(" ")
     paragraph_gaps = gap[para[1:]]
     canonical[paragraph_gaps] = ord("\n")
     canonical[paragraph_gaps + 1] = ord("\n")
     sentence = sentence_ends(b, byte_starts, byte_ends)
-    return RawScan(starts.astype(np.int64), ends.astype(np.int64), para, symbols, canonical.tobytes(), canonical_ends,
-                   sentence)
+    return RawScan(starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False), para, symbols,
+                   canonical.tobytes(), canonical_ends, sentence)

@@ -21,7 +21,7 @@ import numpy as np
 from . import bytescan
 from .bytescan import RawScan
 from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
-from .segment import KINDS, Cut, SnapPoints, segment as python_segment
+from .segment import KINDS, Cut, SnapPoints, segment as python_segment, segment_columns as numpy_segment_columns
 
 try:
     # by name: the extension has no source for import-linter to find, and a plain
@@ -161,11 +161,7 @@ def segment_columns(
     None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
     positions are int64 arrays."""
     if KERNEL != "c" or snap_window:
-        cuts = python_segment(cum, primary.tolist(), backup.tolist(), min_tokens, max_tokens, snap_window, points)
-        count = len(cuts)
-        return (np.fromiter((c[0] for c in cuts), dtype=np.int64, count=count),
-                np.fromiter((c[1] for c in cuts), dtype=np.int64, count=count),
-                [c[2] for c in cuts], [c[3] for c in cuts])
+        return numpy_segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
     past_end = int(cum[-1]) + 1
     _, starts, ends, kinds = _kernel.segment(
         np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),

@@ -109,7 +109,7 @@ def _reach_bounds(pos: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarr
     of `pos`). Token positions are integers: when they span few tokens (any real text)
     a running count of positions answers each query with one lookup, cheaper than two
     binary searches; long words can make positions sparse, and then it searches."""
-    span = int(pos[-1] - pos[0])
+    span = int(pos[-1]) - int(pos[0])
     if span > 4 * pos.size + DENSE_SPAN_SLACK:
         return np.searchsorted(pos, at - reach, "left"), np.searchsorted(pos, at + reach, "right")
     below = np.zeros(span + 2, dtype=np.int64)  # below[t]: how many positions lie below pos[0] + t
@@ -131,6 +131,16 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     compiled = kernel.local_maxima(values, pos, reach, candidates)
     if compiled is not None:
         return compiled
+    # Positions are taken relative to the first one and the reach is clamped to their
+    # span (a wider reach sees no more), so that pos +- reach stays inside int64; only
+    # spans of 2^62 or more, which no document has, fall back to Python integers.
+    span = int(pos[-1]) - int(pos[0])
+    reach = min(reach, span + 1)
+    if span < 2**62:
+        pos = pos - pos[0]
+    else:
+        first = int(pos[0])
+        pos = np.array([int(x) - first for x in pos.tolist()], dtype=object)
     near = np.diff(pos) <= reach
     left_ok = np.ones(m, dtype=bool)
     left_ok[1:] = ~near | (values[1:] >= values[:-1])

@@ -12,6 +12,7 @@ a words earlier, times x^(64a). That costs O(n log w) lookups, never a per-word 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -118,11 +119,16 @@ class ConstMul:
         self.tables = tables
 
     def __call__(self, a: np.ndarray) -> np.ndarray:
-        # Column i of the field view is field i of every element (little-endian order).
-        fields = np.ascontiguousarray(a, dtype="<u8").view(f"<u{self.width // 8}").reshape(-1, 64 // self.width)
-        out = self.tables[0][fields[:, 0]]
+        # Each field is cut out as an int64 array: `take` then indexes with it as is,
+        # where a uint16 view would first be converted to intp (a hidden extra pass).
+        # Every field is masked, the last one too: >> on int64 extends the sign.
+        a = np.ascontiguousarray(a, dtype=np.uint64).view(np.int64)
+        mask = (1 << self.width) - 1
+        out = self.tables[0].take(a & mask, mode="clip")  # "clip": indices are in range, so no check
         for i in range(1, self.n_fields):
-            out ^= self.tables[i][fields[:, i]]
+            field = a >> (self.width * i)
+            field &= mask
+            out ^= self.tables[i].take(field, mode="clip")
         return out
 
 
@@ -131,33 +137,74 @@ def _const_mul16(c: int, p: int, in_bits: int) -> ConstMul:
     return ConstMul(c, p, in_bits, width=16)
 
 
-def _shift(a: np.ndarray, m: int) -> np.ndarray:
-    """a delayed by m positions, zeros entering at the start of the stream."""
-    out = np.zeros_like(a)
-    if m < a.size:
-        out[m:] = a[: a.size - m]
-    return out
+def _xor_delayed(acc: np.ndarray, block: np.ndarray, m: int, mul: ConstMul) -> None:
+    """acc ^= mul(block delayed by m positions) in place, zeros entering at the start."""
+    if m < block.size:
+        acc[m:] ^= mul(block[: block.size - m])  # mul returns a new array: no overlap
+
+
+class _Step(NamedTuple):
+    """One bit of the window length, low to high, in the doubling: the block joins the
+    result when the bit is set (`add`: the delay and x^(64 delay) mod p, None for the
+    first block taken), then doubles (`double`: likewise; None after the top bit)."""
+
+    take: bool
+    add: tuple[int, int] | None
+    double: tuple[int, int] | None
+
+
+@lru_cache(maxsize=64)
+def _doubling(w: int, p: int) -> tuple[_Step, ...]:
+    """The steps of the doubling for a window of w symbols. Only the powers of x are
+    kept (computing them costs more than a pass over 1 MB of words); their tables stay
+    in _const_mul16's bounded cache."""
+    steps = []
+    block_len, result_len = 1, 0
+    while w:
+        take, add = bool(w & 1), None
+        if take:
+            if result_len:
+                add = (result_len, powmod_x(64 * result_len, p))
+            result_len += block_len
+        w >>= 1
+        double = (block_len, powmod_x(64 * block_len, p)) if w else None
+        steps.append(_Step(take, add, double))
+        block_len *= 2
+    return tuple(steps)
+
+
+def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.ndarray:
+    d = degree(p)
+    # Above degree 48 a reduced value has as many 16-bit fields (four) as a raw symbol:
+    # then the doubling carries 64-bit values, congruent mod p, and one lookup of the
+    # top 64 - d bits at the end replaces the four of reducing every symbol first.
+    lazy = d > 48
+    width = 64 if lazy else d
+    block = symbols.copy() if lazy else _const_mul16(1, p, 64)(symbols)  # windows of one symbol
+    result = None
+    for step in steps:
+        if step.take:
+            if result is None:
+                result = block.copy()
+            else:
+                delay, c = step.add
+                _xor_delayed(result, block, delay, _const_mul16(c, p, width))
+        if step.double is not None:
+            delay, c = step.double
+            _xor_delayed(block, block, delay, _const_mul16(c, p, width))
+    if lazy:  # result = low + high x^d: low is reduced, high x^d mod p is looked up
+        high = result >> np.uint64(d)
+        result &= np.uint64((1 << d) - 1)
+        result ^= _const_mul16(powmod_x(d, p), p, 64 - d)(high)
+    return result
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p)."""
-    d = degree(p)
-    symbols = np.asarray(symbols, dtype=np.uint64)
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    n = symbols.size
     # A window longer than the stream holds every symbol so far, like a window of n.
-    w = max(1, min(window, symbols.size))
-    block = _const_mul16(1, p, 64)(symbols)  # windows of block_len = 1 symbol: s_k mod p
-    block_len = 1
-    result: np.ndarray | None = None
-    result_len = 0
-    while True:
-        if w & 1:
-            if result is None:
-                result = block.copy()
-            else:
-                result ^= _const_mul16(powmod_x(64 * result_len, p), p, d)(_shift(block, result_len))
-            result_len += block_len
-        w >>= 1
-        if not w:
-            return result
-        block = block ^ _const_mul16(powmod_x(64 * block_len, p), p, d)(_shift(block, block_len))
-        block_len *= 2
+    w = max(1, min(window, n))
+    # Whole-array passes: each of the 16-bit tables then serves every word while it is
+    # in cache (passes over blocks of words would cycle through them all per block).
+    return _window_pass(symbols, p, _doubling(w, p))
