@@ -1,0 +1,56 @@
+"""Chunking a document given as its UTF-8 bytes: what a command that only chunks does
+(`steadlith chunk FILE`), so that the document is never held as a str."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, register_counter, unregister_counter
+from steadlith_core.examples import generate_prose
+from steadlith_core.pipeline import running_total
+
+TEXT = generate_prose(30_000, seed=3) + "\r\n\u00a0\U0001F680 tail\n"
+PARAMS = ChunkerParams(min_tokens=16, max_tokens=64)
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_a_bytes_document_is_decoded_only_when_its_characters_are_asked_for(kernel_name):
+    with kernel.using(kernel_name):
+        result = Pipeline().chunk(TEXT.encode(), PARAMS)
+    assert "source" not in vars(result.words)  # chunks, hashes and offsets needed no str
+    third = result.chunks[3]
+    assert third.text == " ".join(TEXT[third.start : third.end].split()) or "\n\n" in third.text
+    assert result.text == TEXT and result.words[5].text == TEXT.split()[5]
+    assert third.text == result.words.canonical_text(third.start_word, third.end_word)
+
+
+def test_fingerprints_are_made_when_first_read_and_are_the_rolling_window():
+    pipeline = Pipeline()
+    result = pipeline.chunk(TEXT, PARAMS)
+    stage = pipeline._docs.data[TEXT].stage("fingerprints", 4)
+    assert not stage.data  # the cuts needed none: 8 bytes a word were never stored
+    fp = result.fingerprints
+    assert len(stage.data) == 1 and result.fingerprints is fp
+    assert fp.tolist() == kernel.window_fingerprints(kernel.scan(TEXT).symbols, PARAMS.window_words,
+                                                     PARAMS.polynomial).tolist()
+    primary = np.flatnonzero(fp & np.uint64(PARAMS.primary_mask) == np.uint64(PARAMS.primary_remainder))
+    assert set(c.end_word - 1 for c in result.chunks if c.kind == "primary") <= set(primary.tolist())
+
+
+@pytest.mark.parametrize("block", [1, 3, 1 << 20])
+def test_the_running_total_is_exact_in_blocks(block):
+    tok = np.array([2**31 - 1] * 7 + [1, 5, 2**30], dtype=np.int32)
+    want = [0] + np.cumsum(tok.astype(object)).tolist()
+    assert running_total(tok, block).tolist() == want and running_total(tok[:0], block).tolist() == [0]
+
+
+def test_token_counts_are_int32_and_int64_only_past_its_range():
+    result = Pipeline().chunk(TEXT, PARAMS)
+    assert result.word_tokens.dtype == np.int32 and result.cum_tokens.dtype == np.int64
+    register_counter(TokenCounter("test-huge/1", "huge", vectorized=lambda w: np.full(len(w), 2**40, np.int64)))
+    try:
+        huge = Pipeline().chunk("a b c", ChunkerParams(token_counter="test-huge/1", min_tokens=1, max_tokens=2**41))
+    finally:
+        unregister_counter("test-huge/1")
+    assert huge.word_tokens.dtype == np.int64 and huge.cum_tokens.tolist() == [0, 2**40, 2**41, 3 * 2**40]
