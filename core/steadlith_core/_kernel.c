@@ -371,12 +371,13 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
     return -1;
 }
 
-/* Shrinks every output to n words and `out` canonical bytes and returns the tuple of
- * scan(); the outputs are released either way. */
+/* Shrinks every output to n words and `out` canonical bytes (out < 0: the canonical
+ * text is a view of the input, kept as it is) and returns the tuple of scan(); the
+ * outputs are released either way. */
 static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out) {
     PyObject *result = NULL;
     if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        shrink(&o->sym, n * 8) == 0 && shrink(&o->canon, out) == 0 && shrink(&o->cend, n * 4) == 0 &&
+        shrink(&o->sym, n * 8) == 0 && (out < 0 || shrink(&o->canon, out) == 0) && shrink(&o->cend, n * 4) == 0 &&
         shrink(&o->sent, n) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
     scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
@@ -437,13 +438,19 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
     u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
 
-    Py_ssize_t n = 0, out = 0;
+    Py_ssize_t n = 0, out = 0, lead = 0;
+    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
+     * paragraph), the canonical text is the input itself from the first word on: nothing
+     * is written, and if that holds to the end the input is returned as the canonical
+     * text (a view of it), which spares a copy of the whole document. */
+    int same = PyBytes_Check(arg); /* immutable: a view of it stays the canonical text */
     Py_BEGIN_ALLOW_THREADS
     const u8 *p = data;
     /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
     Py_ssize_t cont = 0;
     int breaks = 0, prev_cr = 0;
     while (p < end) {
+        const u8 *g0 = p;
         /* the gap: whitespace up to the next word, counting its line breaks */
         while (p < end) {
             int cls = BYTE_CLASS[*p];
@@ -474,6 +481,21 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
+        if (n == 0) lead = w0 - data;
+        if (same && n > 0) {
+            ptrdiff_t gap = w0 - g0;
+            if (is_para ? gap == 2 && g0[0] == '\n' && g0[1] == '\n' : gap == 1 && g0[0] == ' ') {
+                out += (is_para ? 2 : 1) + (Py_ssize_t)len;
+                cend[n] = (int32_t)out;
+                goto next_word;
+            }
+            same = 0; /* from here on the canonical text differs: write what it was so far */
+            memcpy(canon, data + lead, (size_t)out);
+        } else if (same) {
+            out = (Py_ssize_t)len;
+            cend[n] = (int32_t)out;
+            goto next_word;
+        }
         if (n > 0) {
             if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
             else canon[out++] = ' ';
@@ -486,11 +508,23 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         }
         out += (Py_ssize_t)len;
         cend[n] = (int32_t)out;
+    next_word:
         n++;
         breaks = 0;
         prev_cr = 0;
     }
     Py_END_ALLOW_THREADS
+    if (same && n > 0) {
+        /* the canonical text is input[lead:lead + out]: a view instead of a copy */
+        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
+        PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
+        if (whole && range && first && (slice = PySlice_New(first, range, NULL)))
+            view_of = PyObject_GetItem(whole, slice);
+        Py_XDECREF(whole); Py_XDECREF(range); Py_XDECREF(first); Py_XDECREF(slice);
+        if (!view_of) { PyBuffer_Release(&view); scan_out_clear(&o); return NULL; }
+        Py_SETREF(o.canon, view_of);
+        out = -1; /* scan_out_finish: leave it as it is */
+    }
     PyBuffer_Release(&view);
     return scan_out_finish(&o, n, out);
 }

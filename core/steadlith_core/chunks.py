@@ -135,7 +135,9 @@ class Chunking:
     params_hash: str
     chunks: tuple[Chunk, ...]
     diagnostics: Diagnostics | Lmx2Diagnostics
-    word_tokens: np.ndarray  # tokens of each word
+    # tokens of each word (`word_tokens`), or what makes them when first read: a document
+    # given as bytes keeps only the running total
+    word_tokens_of: np.ndarray | Callable[[], np.ndarray]
     cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
     # tttd-v1's fingerprints, made when first read (`fingerprints`): the cuts need only
     # the candidates, and 8 bytes a word is much of a large document's memory
@@ -149,6 +151,12 @@ class Chunking:
     def text(self) -> str:
         """The chunked text as a str, decoded on first use when it was given as bytes."""
         return self.document if isinstance(self.document, str) else self.words.source
+
+    @cached_property
+    def word_tokens(self) -> np.ndarray:
+        """Tokens of each word."""
+        t = self.word_tokens_of
+        return t if isinstance(t, np.ndarray) else t()
 
     @cached_property
     def fingerprints(self) -> np.ndarray | None:

@@ -10,15 +10,17 @@ from . import kernel
 from .errors import LoadError
 
 # Peak memory of chunking one document, in bytes per byte of its UTF-8 text, net of the
-# 31 MiB the import costs, measured with `/usr/bin/time -f %M` on generated prose of 41 MB
-# (every character four bytes in the str, as the prose has emoji): with the compiled
-# kernel `steadlith chunk FILE --format json` 14.6, `steadlith compare FILE FILE` 17.3 per
-# byte of the two documents together; with the numpy fallback `steadlith chunk` 26.2
-# (the numpy scan makes whole-text temporaries). The limit follows the kernel in use.
-MEMORY_PER_INPUT_BYTE = 18 if kernel.KERNEL == "c" else 32
+# 51 MiB the import of the command costs, measured with `/usr/bin/time -f %M` on generated
+# prose of 51.5 MB (every character four bytes in a str, as the prose has emoji): with the
+# compiled kernel `steadlith compare FILE FILE` 14.7 per byte of the two documents
+# together (it holds both as str, as the inspector does), `steadlith chunk FILE --format
+# json` 6.9 (it reads checked UTF-8 bytes: load_utf8); with the numpy fallback `steadlith
+# chunk` 22.2 (the numpy scan makes whole-text temporaries), compare 15.1. The limit
+# follows the kernel in use and the costliest path.
+MEMORY_PER_INPUT_BYTE = 16 if kernel.KERNEL == "c" else 24
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 455 MiB compiled, 256 MiB on numpy
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 512 MiB compiled, 341 MiB on numpy
 
 
 def memory_needed(n_bytes: int) -> int:

@@ -73,22 +73,40 @@ class LRU:
 
 class Document:
     """Cached stages of one text. The text-only stages are computed once, eagerly;
-    token counts once per counter; a rule's own stages in its named `stage` caches."""
+    token counts once per counter; a rule's own stages in its named `stage` caches.
+
+    A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
+    once tttd-v1 has its candidates, its symbols (8 bytes a word, the largest array of a
+    scan) are let go, and scanned again only if another window, polynomial, mask or
+    lmx2-v1 needs them. A str document, what the inspector re-chunks, keeps them."""
 
     def __init__(self, text: str | bytes):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
         raw = scan_text(text)  # one pass of the text kernel: nothing per word in Python
         self.words = stream_of(text, raw)
-        self.symbols = raw.symbols
+        self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
+        self._token_dtypes: dict[TokenCounter, np.dtype] = {}
         self._stages: dict[str, LRU] = {}
 
     @property
     def text(self) -> str:
         """The document as a str (decoded on first use when it was given as bytes)."""
         return self.words.source
+
+    @property
+    def symbols(self) -> np.ndarray:
+        """s_k of every word (SPEC §3), scanned again if they were let go."""
+        if self._symbols is None:
+            self._symbols = scan_text(self.document).symbols
+        return self._symbols
+
+    def spare_symbols(self) -> None:
+        """Let the symbols go if this is a bytes document (see the class)."""
+        if isinstance(self.document, bytes):
+            self._symbols = None
 
     def stage(self, name: str, size: int = 8) -> LRU:
         """The cache of one rule stage, keyed by exactly the inputs of that stage."""
@@ -100,15 +118,32 @@ class Document:
     def tokens(self, counter: TokenCounter) -> tuple[np.ndarray, np.ndarray]:
         """(tokens of each word, cumulative tokens) under `counter`."""
 
+        tok, cum = self._counted(counter)
+        return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
+
+    def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
+        """(tokens of each word, or None for a bytes document, which keeps only the
+        cumulative tokens: the per-word ones are their differences), cumulative tokens."""
+
         def count():
             tok = counter.count(self.words)
             cum = running_total(tok)
             cum.flags.writeable = False
-            return tok, cum
+            self._token_dtypes[counter] = tok.dtype
+            return (None if isinstance(self.document, bytes) else tok), cum
 
         # keyed by the counter itself, not its id: an id re-registered with another
         # function must not be answered from the cache
         return self._tokens.get(counter, count)
+
+    def tokens_cum(self, counter: TokenCounter) -> np.ndarray:
+        """tokens(counter)[1] alone."""
+        return self._counted(counter)[1]
+
+    def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
+        """tokens(counter)[0], or for a bytes document what makes it when asked."""
+        tok, cum = self._counted(counter)
+        return tok if tok is not None else LazyTokens(cum, self._token_dtypes[counter])
 
     @property
     def classes(self) -> np.ndarray:
@@ -174,8 +209,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     """tttd-v1 (SPEC §2-5) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    tok, cum = doc.tokens(counter)
-    fingerprints = LazyFingerprints(doc.stage("fingerprints", 4), doc.symbols, p.window_words, p.polynomial)
+    fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
 
     def candidate_positions() -> tuple[np.ndarray, np.ndarray]:
         # from fingerprints someone already asked for, else in one pass that stores none
@@ -186,6 +220,9 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
     masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
     primary, backup = doc.stage("candidates").get((p.window_words, p.polynomial) + masks, candidate_positions)
+    doc.spare_symbols()  # before the token arrays exist: the peak of a large document is lower
+    cum = doc.tokens_cum(counter)
+    tok = doc.word_tokens(counter)
     snap = p.effective_snap_window
     starts, ends, kinds, snapped = doc.stage("cuts").get(
         (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
@@ -235,19 +272,39 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
 
 
 class LazyFingerprints:
-    """Makes (once, into a document's "fingerprints" stage) the fingerprints a Chunking
-    gives when asked: holding the stage and the symbols, not the whole Document."""
+    """Makes (once, into the document's "fingerprints" stage) the fingerprints a
+    Chunking gives when asked."""
 
-    def __init__(self, cache: LRU, symbols: np.ndarray, window: int, polynomial: int):
-        self.cache, self.symbols, self.window, self.polynomial = cache, symbols, window, polynomial
+    def __init__(self, doc: Document, window: int, polynomial: int):
+        self.doc, self.window, self.polynomial = doc, window, polynomial
 
     def __call__(self) -> np.ndarray:
-        return self.cache.get((self.window, self.polynomial),
-                              lambda: _frozen(window_fingerprints(self.symbols, self.window, self.polynomial)))
+        return self.doc.stage("fingerprints", 4).get(
+            (self.window, self.polynomial),
+            lambda: _frozen(window_fingerprints(self.doc.symbols, self.window, self.polynomial)))
 
 
 # The boundary rules, by the type of their parameters.
 RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}
+
+
+def per_word(cum: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The per-word tokens whose running total is `cum`, in `dtype`, with no int64
+    temporary of the whole length."""
+    tok = np.empty(cum.size - 1, dtype=dtype)
+    np.subtract(cum[1:], cum[:-1], out=tok, casting="unsafe")  # every difference is a count that fit in dtype
+    tok.flags.writeable = False
+    return tok
+
+
+class LazyTokens:
+    """Makes a bytes document's per-word tokens when a Chunking is asked for them."""
+
+    def __init__(self, cum: np.ndarray, dtype: np.dtype):
+        self.cum, self.dtype = cum, dtype
+
+    def __call__(self) -> np.ndarray:
+        return per_word(self.cum, self.dtype)
 
 
 def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:

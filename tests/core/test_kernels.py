@@ -335,6 +335,8 @@ def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp
 @settings(max_examples=100, deadline=None)
 @given(text=TEXTS)
 @example(text="\ufeffa\r\n\r\nb")
+@example(text="  One two.\n\nThree \U0001F680 four\n")  # canonical from its first word: a view of the bytes
+@example(text="a b\tc d\n\n\ne f\u00a0g\n\nh")  # canonical at first, then not
 def test_chunking_the_utf8_bytes_gives_the_chunking_of_the_str(kernel_name, text):
     """Pipeline.chunk(bytes) scans the bytes themselves: the same words, offsets in
     code points, chunks and hashes as the str, under both rules, on either kernel."""
@@ -423,3 +425,16 @@ def test_both_kernels_agree_past_65536_words_and_long_offsets():
         assert got.dtype == want.dtype and np.array_equal(got, want), field
     assert c.starts.dtype == np.int32 and c.starts.size == 70_002 and int(c.ends[-2]) == len(text) - 5
     assert c.canonical == n.canonical
+
+
+@needs_c
+def test_bytes_already_in_canonical_form_are_their_own_canonical_text():
+    """Words parted by one space, paragraphs by one blank line (leading and trailing
+    whitespace aside): the compiled scan returns a view of the input, not a copy of it."""
+    data = ("\n  " + "Word w\u00e9 \U0001F680.\n\nNext one two." * 1000 + "\n").encode()
+    with kernel.using("c"):
+        raw = kernel.scan(data)
+    assert np.shares_memory(np.frombuffer(raw.canonical, np.uint8), np.frombuffer(data, np.uint8))
+    assert bytes(raw.canonical) == data.strip() and raw.canonical_ends[-1] == len(data.strip())
+    with kernel.using("numpy"):
+        assert kernel.scan(data).canonical == raw.canonical

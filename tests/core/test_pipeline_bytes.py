@@ -54,3 +54,29 @@ def test_token_counts_are_int32_and_int64_only_past_its_range():
     finally:
         unregister_counter("test-huge/1")
     assert huge.word_tokens.dtype == np.int64 and huge.cum_tokens.tolist() == [0, 2**40, 2**41, 3 * 2**40]
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_a_bytes_document_lets_its_symbols_go_and_rescans_when_a_change_needs_them(kernel_name):
+    """The lean path keeps no symbols nor per-word tokens after a tttd-v1 run; a window,
+    a mask or a rule change on the cached document still gives what a fresh str run gives."""
+    from steadlith_core import Lmx2Params
+
+    data = TEXT.encode()
+    changes = [PARAMS, PARAMS.with_changes(window_words=9), PARAMS.with_changes(primary_mask=0x3F, primary_remainder=0x3),
+               Lmx2Params(min_tokens=16, max_tokens=64), PARAMS.with_changes(min_tokens=20)]
+    with kernel.using(kernel_name):
+        pipeline = Pipeline()
+        first = pipeline.chunk(data, PARAMS)
+        doc = pipeline._docs.data[data]
+        assert doc._symbols is None and all(tok is None for tok, _ in doc._tokens.data.values())
+        for params in changes:
+            got, want = pipeline.chunk(data, params), Pipeline().chunk(TEXT, params)
+            assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks], params
+            assert got.word_tokens.dtype == want.word_tokens.dtype
+            assert got.word_tokens.tolist() == want.word_tokens.tolist()
+    assert Pipeline().chunk(TEXT, PARAMS)  # a str document keeps them
+    str_pipeline = Pipeline()
+    str_pipeline.chunk(TEXT, PARAMS)
+    assert str_pipeline._docs.data[TEXT]._symbols is not None
+    assert first.fingerprints.tolist() == Pipeline().chunk(TEXT, PARAMS).fingerprints.tolist()
