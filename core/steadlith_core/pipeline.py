@@ -212,8 +212,12 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
 
     def candidate_positions() -> tuple[np.ndarray, np.ndarray]:
-        # from fingerprints someone already asked for, else in one pass that stores none
+        # A str document is what the inspector re-chunks: its fingerprints are kept, so a
+        # mask change is one pass of mask tests. A bytes one (one-shot, lean) stores none:
+        # one pass rolls the window and tests the masks, unless they were asked for.
         fp = doc.stage("fingerprints", 4).data.get((p.window_words, p.polynomial))
+        if fp is None and isinstance(doc.document, str):
+            fp = fingerprints()
         if fp is not None:
             return tuple(map(_frozen, candidates(fp, *masks)))
         return tuple(map(_frozen, window_candidates(doc.symbols, p.window_words, p.polynomial, *masks)))

@@ -25,13 +25,17 @@ def test_a_bytes_document_is_decoded_only_when_its_characters_are_asked_for(kern
     assert third.text == result.words.canonical_text(third.start_word, third.end_word)
 
 
-def test_fingerprints_are_made_when_first_read_and_are_the_rolling_window():
+def test_a_bytes_document_makes_fingerprints_only_when_read_and_they_are_the_rolling_window():
+    """(A str document keeps them: the inspector's mask changes test masks on them.)"""
     pipeline = Pipeline()
-    result = pipeline.chunk(TEXT, PARAMS)
-    stage = pipeline._docs.data[TEXT].stage("fingerprints", 4)
+    result = pipeline.chunk(TEXT.encode(), PARAMS)
+    stage = pipeline._docs.data[TEXT.encode()].stage("fingerprints", 4)
     assert not stage.data  # the cuts needed none: 8 bytes a word were never stored
     fp = result.fingerprints
     assert len(stage.data) == 1 and result.fingerprints is fp
+    str_pipeline = Pipeline()
+    str_pipeline.chunk(TEXT, PARAMS)
+    assert len(str_pipeline._docs.data[TEXT].stage("fingerprints", 4).data) == 1
     assert fp.tolist() == kernel.window_fingerprints(kernel.scan(TEXT).symbols, PARAMS.window_words,
                                                      PARAMS.polynomial).tolist()
     primary = np.flatnonzero(fp & np.uint64(PARAMS.primary_mask) == np.uint64(PARAMS.primary_remainder))

@@ -26,7 +26,7 @@ BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_re
 def stage_calls(monkeypatch):
     """Counts calls of the stage functions the pipeline calls, by stage name."""
     calls: Counter[str] = Counter()
-    for stage in ("scan_text", "window_candidates", "segment_columns", "build_chunks"):  # scan_text: the text kernel
+    for stage in ("scan_text", "window_fingerprints", "segment_columns", "build_chunks"):  # scan_text: the text kernel
         original = getattr(pipeline_module, stage)
 
         def counted(*args, _original=original, _stage=stage, **kwargs):
@@ -46,7 +46,7 @@ def test_a_min_tokens_change_reruns_neither_normalization_nor_fingerprinting(sta
     fingerprints come from the caches, and the result is what a cold run gives."""
     pipeline = Pipeline()
     pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, window_candidates=1, segment_columns=1, build_chunks=1)
+    assert stage_calls == Counter(scan_text=1, window_fingerprints=1, segment_columns=1, build_chunks=1)
     stage_calls.clear()
 
     changed = BASE.with_changes(min_tokens=BASE.min_tokens + 7)
@@ -63,7 +63,7 @@ def test_a_window_change_refingerprints_but_does_not_renormalize(stage_calls):
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(window_words=BASE.window_words + 1))
-    assert stage_calls == Counter(window_candidates=1, segment_columns=1, build_chunks=1)
+    assert stage_calls == Counter(window_fingerprints=1, segment_columns=1, build_chunks=1)
 
 
 @dataclass(frozen=True)
