@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#define HUGE_BUFFER ((Py_ssize_t)4 << 20)
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || !defined(__SIZEOF_INT128__)
 /* The byte reads below are little-endian and the 64x64 products need a 128-bit type:
@@ -256,7 +260,17 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
 /* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
  * export a failed allocation left behind is reported at exit as a SystemError line
  * (seen under an address-space limit), which would break a one-line error message. */
-static PyObject *new_buffer(Py_ssize_t size) { return PyBytes_FromStringAndSize(NULL, size); }
+static PyObject *new_buffer(Py_ssize_t size) {
+    PyObject *b = PyBytes_FromStringAndSize(NULL, size);
+#if defined(MADV_HUGEPAGE)
+    if (b && size >= HUGE_BUFFER) {
+        uintptr_t lo = ((uintptr_t)PyBytes_AS_STRING(b) + 4095) & ~(uintptr_t)4095;
+        uintptr_t hi = ((uintptr_t)PyBytes_AS_STRING(b) + size) & ~(uintptr_t)4095;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    return b;
+}
 
 static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
 
@@ -286,8 +300,8 @@ static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
 /* The loop of scan_str for one storage width: inlined with `kind` a constant, so each
  * character read is a plain load. Returns the word count; *out_len the canonical length. */
 static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
-    const int kind, const void *src, const Py_ssize_t len, int64_t *starts, int64_t *ends, u8 *para, u64 *sym,
-    u8 *canon, int64_t *cend, u8 *sent, Py_ssize_t *out_len) {
+    const int kind, const void *src, const Py_ssize_t len, int32_t *starts, int32_t *ends, u8 *para, u64 *sym,
+    u8 *canon, int32_t *cend, u8 *sent, Py_ssize_t *out_len) {
     Py_ssize_t n = 0, out = 0, i = 0;
     int breaks = 0, prev_cr = 0;
     while (i < len) {
@@ -301,7 +315,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
         }
         if (i >= len) break;
         int is_para = n > 0 && breaks >= 2;
-        starts[n] = i;
+        starts[n] = (int32_t)i;
         if (n > 0) {
             if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
             else canon[out++] = ' ';
@@ -318,11 +332,11 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
             }
             i++;
         }
-        ends[n] = i;
+        ends[n] = (int32_t)i;
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(canon + w0, (size_t)(out - w0), is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(canon + w0, canon + out);
-        cend[n] = out;
+        cend[n] = (int32_t)out;
         n++;
         breaks = 0;
         prev_cr = 0;
@@ -331,45 +345,77 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
     return n;
 }
 
+/* The outputs of a scan: per-word arrays (int32 offsets, since MAX_SCAN_INPUT bounds every
+ * offset; uint8 flags; uint64 symbols) and the canonical text, each allocated for the
+ * most the input can hold and shrunk to what was written. */
+typedef struct {
+    PyObject *starts, *ends, *para, *sym, *canon, *cend, *sent;
+} ScanOut;
+
+/* Offsets are int32: a document is far below this (loader.MAX_DOCUMENT_BYTES), and
+ * half-width offsets halve the memory a scan writes. A str built in Python can pass it:
+ * it is refused with a message instead of wrapping around. */
+#define MAX_SCAN_INPUT ((Py_ssize_t)INT32_MAX)
+
+static void scan_out_clear(ScanOut *o) {
+    Py_CLEAR(o->starts); Py_CLEAR(o->ends); Py_CLEAR(o->para); Py_CLEAR(o->sym);
+    Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
+}
+
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
+    o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
+    o->sym = new_buffer(words * 8); o->canon = new_buffer(canon_bytes); o->cend = new_buffer(words * 4);
+    o->sent = new_buffer(words);
+    if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
+    scan_out_clear(o);
+    return -1;
+}
+
+/* Shrinks every output to n words and `out` canonical bytes (out < 0: the canonical
+ * text is a view of the input, kept as it is) and returns the tuple of scan(); the
+ * outputs are released either way. */
+static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out) {
+    PyObject *result = NULL;
+    if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
+        shrink(&o->sym, n * 8) == 0 && (out < 0 || shrink(&o->canon, out) == 0) && shrink(&o->cend, n * 4) == 0 &&
+        shrink(&o->sent, n) == 0)
+        result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
+    scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
+    return result;
+}
+
+static PyObject *too_large(Py_ssize_t len) {
+    PyErr_Format(PyExc_ValueError, "the document is too large for the text kernel: %zd characters or bytes, "
+                 "over the limit of %zd", len, MAX_SCAN_INPUT);
+    return NULL;
+}
+
 static PyObject *scan_str(PyObject *text) {
     const int kind = PyUnicode_KIND(text);
     const void *src = PyUnicode_DATA(text);
     const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
     /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
-    if (len > (PY_SSIZE_T_MAX - 16) / 8) return PyErr_NoMemory();
-    Py_ssize_t cap = (len + 1) / 2;
-    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
-    PyObject *b_sym = new_buffer(cap * 8), *b_canon = new_buffer(len * per), *b_cend = new_buffer(cap * 8);
-    PyObject *b_sent = new_buffer(cap);
-    PyObject *result = NULL;
-    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
-
-    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
-    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
+    if (len > MAX_SCAN_INPUT / per) return too_large(len);
+    ScanOut o;
+    if (scan_out_new(&o, (len + 1) / 2, len * per) < 0) return NULL;
+    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
+    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
     Py_ssize_t n = 0, out = 0;
     Py_BEGIN_ALLOW_THREADS
     if (kind == PyUnicode_1BYTE_KIND) n = scan_cps(PyUnicode_1BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     Py_END_ALLOW_THREADS
-
-    if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
-        shrink(&b_sym, n * 8) < 0 || shrink(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 || shrink(&b_sent, n) < 0)
-        goto done;
-    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
-done:
-    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
-    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
-    return result;
+    return scan_out_finish(&o, n, out);
 }
 
 /* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
  * data: the text's UTF-8 bytes (any buffer), or the text as a str. Every output, `canonical` too, is a bytes object
- * of n items (int64, int64, uint8, uint64, int64, uint8); `canonical`, the canonical text, is
+ * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
 static PyObject *scan(PyObject *self, PyObject *arg) {
@@ -380,29 +426,31 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
             return NULL;
     } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
     const u8 *data = view.buf, *end = data + view.len;
     /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
      * pages of the buffers that stay unwritten are never touched, then given back. */
-    Py_ssize_t cap = (view.len + 1) / 2;
-    PyObject *b_starts = new_buffer(cap * 8), *b_ends = new_buffer(cap * 8), *b_para = new_buffer(cap);
-    PyObject *b_sym = new_buffer(cap * 8), *b_canon = PyBytes_FromStringAndSize(NULL, view.len + 16), *b_cend = new_buffer(cap * 8);
-    PyObject *b_sent = new_buffer(cap);
-    PyObject *result = NULL;
-    if (!b_starts || !b_ends || !b_para || !b_sym || !b_canon || !b_cend || !b_sent) goto done;
+    ScanOut o;
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16) < 0) { PyBuffer_Release(&view); return NULL; }
+    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
+    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
 
-    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(b_para), *canon = (u8 *)PyBytes_AS_STRING(b_canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(b_sym);
-    int64_t *cend = (int64_t *)PyBytes_AS_STRING(b_cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(b_sent);
-
-    Py_ssize_t n = 0, out = 0;
+    Py_ssize_t n = 0, out = 0, lead = 0;
+    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
+     * paragraph), the canonical text is the input itself from the first word on: nothing
+     * is written, and if that holds to the end the input is returned as the canonical
+     * text (a view of it), which spares a copy of the whole document. */
+    int same = PyBytes_Check(arg); /* immutable: a view of it stays the canonical text */
     Py_BEGIN_ALLOW_THREADS
     const u8 *p = data;
     /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
-    int64_t cont = 0;
+    Py_ssize_t cont = 0;
     int breaks = 0, prev_cr = 0;
     while (p < end) {
+        const u8 *g0 = p;
         /* the gap: whitespace up to the next word, counting its line breaks */
         while (p < end) {
             int cls = BYTE_CLASS[*p];
@@ -419,7 +467,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         /* the word */
         const u8 *w0 = p;
         int is_para = n > 0 && breaks >= 2;
-        starts[n] = (int64_t)(p - data) - cont;
+        starts[n] = (int32_t)((p - data) - cont);
         while (p < end) {
             u8 b = *p;
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
@@ -429,10 +477,25 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
             else break;
         }
         size_t len = (size_t)(p - w0);
-        ends[n] = (int64_t)(p - data) - cont;
+        ends[n] = (int32_t)((p - data) - cont);
         para[n] = (u8)is_para;
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
+        if (n == 0) lead = w0 - data;
+        if (same && n > 0) {
+            ptrdiff_t gap = w0 - g0;
+            if (is_para ? gap == 2 && g0[0] == '\n' && g0[1] == '\n' : gap == 1 && g0[0] == ' ') {
+                out += (is_para ? 2 : 1) + (Py_ssize_t)len;
+                cend[n] = (int32_t)out;
+                goto next_word;
+            }
+            same = 0; /* from here on the canonical text differs: write what it was so far */
+            memcpy(canon, data + lead, (size_t)out);
+        } else if (same) {
+            out = (Py_ssize_t)len;
+            cend[n] = (int32_t)out;
+            goto next_word;
+        }
         if (n > 0) {
             if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
             else canon[out++] = ' ';
@@ -444,23 +507,58 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
             memcpy(canon + out, w0, len);
         }
         out += (Py_ssize_t)len;
-        cend[n] = out;
+        cend[n] = (int32_t)out;
+    next_word:
         n++;
         breaks = 0;
         prev_cr = 0;
     }
     Py_END_ALLOW_THREADS
-
-    if (shrink(&b_starts, n * 8) < 0 || shrink(&b_ends, n * 8) < 0 || shrink(&b_para, n) < 0 ||
-        shrink(&b_sym, n * 8) < 0 || _PyBytes_Resize(&b_canon, out) < 0 || shrink(&b_cend, n * 8) < 0 ||
-        shrink(&b_sent, n) < 0)
-        goto done;
-    result = Py_BuildValue("nOOOOOOO", n, b_starts, b_ends, b_para, b_sym, b_canon, b_cend, b_sent);
-done:
-    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_para);
-    Py_XDECREF(b_sym); Py_XDECREF(b_canon); Py_XDECREF(b_cend); Py_XDECREF(b_sent);
+    if (same && n > 0) {
+        /* the canonical text is input[lead:lead + out]: a view instead of a copy */
+        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
+        PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
+        if (whole && range && first && (slice = PySlice_New(first, range, NULL)))
+            view_of = PyObject_GetItem(whole, slice);
+        Py_XDECREF(whole); Py_XDECREF(range); Py_XDECREF(first); Py_XDECREF(slice);
+        if (!view_of) { PyBuffer_Release(&view); scan_out_clear(&o); return NULL; }
+        Py_SETREF(o.canon, view_of);
+        out = -1; /* scan_out_finish: leave it as it is */
+    }
     PyBuffer_Release(&view);
-    return result;
+    return scan_out_finish(&o, n, out);
+}
+
+/* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
+ * Strict as Python's codec: no overlong forms, no surrogates (U+D800-U+DFFF), nothing
+ * past U+10FFFF, no truncated sequence. Lets a document read as bytes be checked
+ * without decoding it to a str. */
+static PyObject *utf8_error(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const u8 *p = view.buf, *end = p + view.len;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    while (p < end) {
+        if (end - p >= 8 && (rd64(p) & 0x8080808080808080ULL) == 0) { p += 8; continue; }
+        u8 b = *p;
+        if (b < 0x80) { p++; continue; }
+        int need;
+        u8 lo = 0x80, hi = 0xBF; /* the range of the second byte */
+        if (b >= 0xC2 && b <= 0xDF) need = 1;
+        else if (b >= 0xE0 && b <= 0xEF) { need = 2; if (b == 0xE0) lo = 0xA0; else if (b == 0xED) hi = 0x9F; }
+        else if (b >= 0xF0 && b <= 0xF4) { need = 3; if (b == 0xF0) lo = 0x90; else if (b == 0xF4) hi = 0x8F; }
+        else break;
+        if (end - p <= need || p[1] < lo || p[1] > hi) break;
+        int ok = 1;
+        for (int k = 2; k <= need; k++) ok &= (p[k] & 0xC0) == 0x80;
+        if (!ok) break;
+        p += need + 1;
+    }
+    if (p < end) bad = p - (const u8 *)view.buf;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(bad);
 }
 
 /* ---- Rabin window ------------------------------------------------------------- */
@@ -514,6 +612,75 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
     return out;
+}
+
+/* fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem)
+ *   -> (primary, backup): the candidates() of the fingerprints() of `symbols`, in one
+ * pass that keeps only the running fingerprint: nobody stores 8 bytes a word of
+ * fingerprints that only the candidate test reads. */
+static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_reduce, *o_shift, *o_drop;
+    Py_ssize_t window;
+    unsigned long long pm, pr, bm, br;
+    if (!PyArg_ParseTuple(args, "OnOOOKKKK", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &pm, &pr, &bm, &br))
+        return NULL;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
+    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    if (b_p && b_b) {
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
+        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        u64 acc = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < n; k++) {
+            acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+            if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+            prim[np_] = k; np_ += (acc & pm) == pr; /* branch-free: most words are neither */
+            back[nb] = k; nb += (acc & bm) == br;
+        }
+        Py_END_ALLOW_THREADS
+        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+    }
+    Py_XDECREF(b_p); Py_XDECREF(b_b);
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
+    return result;
+}
+
+/* candidates(fingerprints, primary_mask, primary_remainder, backup_mask, backup_remainder)
+ *   -> (primary, backup): bytes of int64 word positions k with F_k & mask == remainder
+ * (SPEC §3), in one read of the fingerprints, with no whole-array temporaries. */
+static PyObject *candidates(PyObject *self, PyObject *args) {
+    PyObject *o_fp;
+    unsigned long long pm, pr, bm, br;
+    if (!PyArg_ParseTuple(args, "OKKKK", &o_fp, &pm, &pr, &bm, &br)) return NULL;
+    Py_buffer fv;
+    if (PyObject_GetBuffer(o_fp, &fv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (fv.len % 8) { PyBuffer_Release(&fv); PyErr_SetString(PyExc_ValueError, "fingerprints must be uint64"); return NULL; }
+    Py_ssize_t n = fv.len / 8, np_ = 0, nb = 0;
+    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    if (b_p && b_b) {
+        const u64 *f = fv.buf;
+        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < n; k++) {
+            prim[np_] = k; np_ += (f[k] & pm) == pr; /* branch-free: most words are neither */
+            back[nb] = k; nb += (f[k] & bm) == br;
+        }
+        Py_END_ALLOW_THREADS
+        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+    }
+    Py_XDECREF(b_p); Py_XDECREF(b_b);
+    PyBuffer_Release(&fv);
+    return result;
 }
 
 /* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
@@ -863,8 +1030,12 @@ static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef METHODS[] = {
-    {"scan", scan, METH_O, "scan(utf8) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
+    {"scan", scan, METH_O, "scan(utf8 or str) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
+    {"utf8_error", utf8_error, METH_O, "utf8_error(data) -> offset of the first byte that is not UTF-8, or -1"},
     {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop)"},
+    {"fingerprint_candidates", fingerprint_candidates, METH_VARARGS,
+     "fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem) -> (primary, backup)"},
+    {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},

@@ -211,10 +211,11 @@ def peak_kb():
     except (OSError, StopIteration):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 import steadlith_core
-from steadlith_core import chunk, load_text
-text = load_text(sys.argv[1])
+from steadlith_core import chunk
+from steadlith_core.loader import load_utf8
+data = load_utf8(sys.argv[1])  # as `steadlith chunk FILE` reads it: checked UTF-8, never a str
 before = peak_kb()
-result = chunk(text)
+result = chunk(data)
 print(len(result.chunks), before, peak_kb(), steadlith_core.KERNEL)
 """
 
@@ -238,9 +239,10 @@ def peak_memory_mb(n_chars: int, kernel_name: str | None = None) -> dict:
             [sys.executable, "-c", _MEMORY_PROBE, path], capture_output=True, text=True, check=True, env=env
         ).stdout.split()
     chunks, before_kb, peak_kb = (int(x) for x in out[:3])
+    # every figure in MB of 10^6 bytes, as the document's size: the ratio is bytes over bytes
     return {"size_mb": round(size_mb, 1), "kernel": out[3], "chunks": chunks,
-            "rss_before_chunking_mb": round(before_kb / 1024, 1), "peak_rss_mb": round(peak_kb / 1024, 1),
-            "peak_over_size": round(peak_kb / 1024 / 1.048576 / size_mb, 1)}
+            "rss_before_chunking_mb": round(before_kb * 1024 / 1e6, 1), "peak_rss_mb": round(peak_kb * 1024 / 1e6, 1),
+            "peak_over_size": round(peak_kb * 1024 / 1e6 / size_mb, 2)}
 
 
 def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
 
 import numpy as np
 import xxhash
@@ -129,19 +129,39 @@ class Chunking:
     Lmx2Diagnostics accordingly; `fingerprints` are tttd-v1's Rabin fingerprints (None
     under lmx2-v1), `stages` lmx2-v1's keys and cuts (lmx2.Lmx2Stages; None under tttd-v1)."""
 
-    text: str
+    document: str | bytes  # as given to the pipeline: a str, or its UTF-8 bytes (`text` is the str)
     words: WordStream
     params: AnyParams
     params_hash: str
     chunks: tuple[Chunk, ...]
     diagnostics: Diagnostics | Lmx2Diagnostics
-    word_tokens: np.ndarray  # tokens of each word
+    # tokens of each word (`word_tokens`), or what makes them when first read: a document
+    # given as bytes keeps only the running total
+    word_tokens_of: np.ndarray | Callable[[], np.ndarray]
     cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
-    fingerprints: np.ndarray | None
+    # tttd-v1's fingerprints, made when first read (`fingerprints`): the cuts need only
+    # the candidates, and 8 bytes a word is much of a large document's memory
+    fingerprints_of: Callable[[], np.ndarray] | None
     canonical: "CanonicalText"  # the stream's canonical UTF-8, for slicing chunk texts
     normalizer_version: str = NORMALIZER_VERSION
     boundary_rule: str = BOUNDARY_RULE
     stages: Any = None
+
+    @property
+    def text(self) -> str:
+        """The chunked text as a str, decoded on first use when it was given as bytes."""
+        return self.document if isinstance(self.document, str) else self.words.source
+
+    @cached_property
+    def word_tokens(self) -> np.ndarray:
+        """Tokens of each word."""
+        t = self.word_tokens_of
+        return t if isinstance(t, np.ndarray) else t()
+
+    @cached_property
+    def fingerprints(self) -> np.ndarray | None:
+        """F_k of every word (SPEC §3) under tttd-v1; None under lmx2-v1."""
+        return None if self.fingerprints_of is None else self.fingerprints_of()
 
     @property
     def word_count(self) -> int:

@@ -24,7 +24,7 @@ from .external import (SplitterChunker, chunkers_json, chunkers_table, compare_c
 from .export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                      write_text_atomic)
 from .lmx2_params import BOUNDARY_RULES, Lmx2Params
-from .loader import load_text, out_of_memory_message
+from .loader import load_text, load_utf8, out_of_memory_message
 from .presets import RULE_PRESETS, preset
 from .report import locality_verdict, render_report
 from .rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
@@ -119,7 +119,7 @@ def format_diagnostics(result: Chunking) -> str:
     return "\n".join(lines)
 
 
-def read_document(arg: str) -> tuple[str, str]:
+def read_document(arg: str, utf8: bool = False) -> tuple[str, str]:
     """(text, name to show) of a document argument: a file, or PATH@REV (a file at a
     revision of its repository; see revision_path for the rule), titled `path @ short — subject`."""
     if "@" in arg and not os.path.isfile(arg):
@@ -129,7 +129,8 @@ def read_document(arg: str) -> tuple[str, str]:
         ref = parse_revision_arg(arg)
         if ref is not None:
             return read_text_at(ref), ref.title()
-    return load_text(arg), arg
+    # `utf8`: a file's checked UTF-8 bytes (loader.load_utf8), for commands that only chunk
+    return (load_utf8(arg) if utf8 else load_text(arg)), arg
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
@@ -138,7 +139,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         from .cli_batch import run_batch
 
         return run_batch(args.file, params, args.format, args.jobs)
-    text, name = read_document(args.file[0])
+    text, name = read_document(args.file[0], utf8=True)
     result = _analysis().chunk(text, params)
     if args.format == "json":
         sys.stdout.write(to_json_text(chunking_to_json(result)))

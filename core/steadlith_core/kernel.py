@@ -10,6 +10,7 @@ do to run both side by side.
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 from contextlib import contextmanager
@@ -69,33 +70,71 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def scan(text: str) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3)."""
+# Offsets in what scan() returns are int32 (half the memory of int64): a document is
+# below 2^31 bytes (loader.MAX_DOCUMENT_BYTES), and the compiled scan refuses more.
+OFFSET = np.int32
+
+
+def scan(text: str | bytes) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3): a
+    str, or UTF-8 bytes that check_utf8 accepted (offsets are code points either way).
+    Both kernels return the same dtypes: int32 offsets, bool flags, uint64 symbols."""
     if KERNEL == "c":
-        data: str | bytes = text  # the compiled scan reads a str in place: no UTF-8 copy
-    else:
+        # the compiled scan reads a str in place: no UTF-8 copy
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(text)
+        raw = RawScan(
+            np.frombuffer(starts, dtype=OFFSET),
+            np.frombuffer(ends, dtype=OFFSET),
+            np.frombuffer(para, dtype=np.bool_),
+            np.frombuffer(symbols, dtype=np.uint64),
+            canonical,
+            np.frombuffer(canonical_ends, dtype=OFFSET),
+            np.frombuffer(sentence, dtype=np.bool_),
+        )
+    elif isinstance(text, str):
         try:
             data = text.encode()
         except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
             data = text.encode("utf-8", "surrogatepass")
-    if KERNEL == "c":
-        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(data)
-        del data
-        raw = RawScan(
-            np.frombuffer(starts, dtype=np.int64),
-            np.frombuffer(ends, dtype=np.int64),
-            np.frombuffer(para, dtype=np.bool_),
-            np.frombuffer(symbols, dtype=np.uint64),
-            canonical,
-            np.frombuffer(canonical_ends, dtype=np.int64),
-            np.frombuffer(sentence, dtype=np.bool_),
-        )
+        raw = _narrowed(bytescan.scan(data))
     else:
-        raw = bytescan.scan(data)
+        raw = _narrowed(bytescan.scan(text))
     for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
         if a.flags.writeable:
             a.flags.writeable = False
     return raw
+
+
+def check_utf8(data: bytes) -> None:
+    """Raise UnicodeDecodeError (with the byte offset of the first bad byte) unless
+    `data` is strict UTF-8, without making a str of the whole document."""
+    if KERNEL == "c":
+        bad = _kernel.utf8_error(data)
+        if bad < 0:
+            return
+    else:  # decode a piece at a time: a str of the whole text is what this avoids
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        view = memoryview(data)
+        try:
+            for i in range(0, len(view), _CHECK_PIECE):
+                decoder.decode(view[i : i + _CHECK_PIECE])
+            decoder.decode(b"", final=True)
+            return
+        except UnicodeDecodeError:
+            pass
+    bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
+    raise AssertionError("the UTF-8 check rejected what the codec accepts")
+
+
+_CHECK_PIECE = 1 << 20
+
+
+def _narrowed(raw: RawScan) -> RawScan:
+    """The numpy scan's offsets in the compiled scan's dtype."""
+    if max(raw.starts.size and int(raw.ends[-1]), len(raw.canonical)) > np.iinfo(OFFSET).max:
+        raise ValueError(f"the document is too large for the text kernel: offsets pass {np.iinfo(OFFSET).max}")
+    return raw._replace(starts=raw.starts.astype(OFFSET), ends=raw.ends.astype(OFFSET),
+                        canonical_ends=raw.canonical_ends.astype(OFFSET))
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
@@ -107,6 +146,32 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     w = max(1, min(window, symbols.size))
     reduce, shift, drop = _rolling_tables(p, w)
     return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop), dtype=np.uint64)
+
+
+def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup_mask: int,
+               backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (int64) of the primary and the backup candidates (SPEC §3) among the
+    fingerprints `fp`: one pass in C, two masked compares in numpy."""
+    if KERNEL == "c":
+        primary, backup = _kernel.candidates(np.ascontiguousarray(fp, dtype=np.uint64), primary_mask,
+                                             primary_remainder, backup_mask, backup_remainder)
+        return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
+    return (np.flatnonzero((fp & np.uint64(primary_mask)) == np.uint64(primary_remainder)),
+            np.flatnonzero((fp & np.uint64(backup_mask)) == np.uint64(backup_remainder)))
+
+
+def window_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,
+                      backup_mask: int, backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
+    """candidates(window_fingerprints(symbols, window, p), masks...): in C in one pass
+    that stores no fingerprint (8 bytes a word nobody else needs to read)."""
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        return candidates(numpy_fingerprints(symbols, window, p), primary_mask, primary_remainder, backup_mask,
+                          backup_remainder)
+    w = max(1, min(window, symbols.size))
+    primary, backup = _kernel.fingerprint_candidates(symbols, w, *_rolling_tables(p, w), primary_mask,
+                                                     primary_remainder, backup_mask, backup_remainder)
+    return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
 
 
 @lru_cache(maxsize=16)

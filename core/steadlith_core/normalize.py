@@ -41,12 +41,22 @@ class WordStream:
 
     `starts`/`ends` are code-point offsets into `source`; `para[k]` is True when word
     k starts a paragraph. `texts`, the words as strings, is made on first use.
+
+    `document` is what was chunked: the text as a str, or its UTF-8 bytes (already
+    validated, see pipeline.Pipeline.chunk). `source` is always the str; from bytes it
+    is decoded on first use, so a document read as bytes is never held as a str (four
+    bytes a character when it has one emoji) unless someone asks for its characters.
     """
 
-    source: str
+    document: str | bytes
     starts: np.ndarray
     ends: np.ndarray
     para: np.ndarray
+
+    @cached_property
+    def source(self) -> str:
+        d = self.document
+        return d if isinstance(d, str) else str(d, "utf-8")
 
     @cached_property
     def texts(self) -> tuple[str, ...]:
@@ -104,6 +114,6 @@ def normalize(text: str) -> WordStream:
     return stream_of(text, kernel.scan(text))
 
 
-def stream_of(text: str, raw: RawScan) -> WordStream:
-    """The word stream of a kernel scan of `text`."""
+def stream_of(text: str | bytes, raw: RawScan) -> WordStream:
+    """The word stream of a kernel scan of `text` (a str, or its validated UTF-8)."""
     return WordStream(text, raw.starts, raw.ends, raw.para)

@@ -42,7 +42,8 @@ from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the re
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
-from .kernel import scan as scan_text, segment, segment_columns, window_fingerprints  # noqa: F401 - segment re-exported
+from .kernel import candidates, check_utf8, scan as scan_text, window_candidates, window_fingerprints
+from .kernel import segment, segment_columns  # noqa: F401 - segment re-exported
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
 from .lmx2_params import LMX2_RULE, Lmx2Params
@@ -72,17 +73,40 @@ class LRU:
 
 class Document:
     """Cached stages of one text. The text-only stages are computed once, eagerly;
-    token counts once per counter; a rule's own stages in its named `stage` caches."""
+    token counts once per counter; a rule's own stages in its named `stage` caches.
 
-    def __init__(self, text: str):
-        self.text = text
+    A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
+    once tttd-v1 has its candidates, its symbols (8 bytes a word, the largest array of a
+    scan) are let go, and scanned again only if another window, polynomial, mask or
+    lmx2-v1 needs them. A str document, what the inspector re-chunks, keeps them."""
+
+    def __init__(self, text: str | bytes):
+        self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
         raw = scan_text(text)  # one pass of the text kernel: nothing per word in Python
         self.words = stream_of(text, raw)
-        self.symbols = raw.symbols
+        self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
+        self._token_dtypes: dict[TokenCounter, np.dtype] = {}
         self._stages: dict[str, LRU] = {}
+
+    @property
+    def text(self) -> str:
+        """The document as a str (decoded on first use when it was given as bytes)."""
+        return self.words.source
+
+    @property
+    def symbols(self) -> np.ndarray:
+        """s_k of every word (SPEC §3), scanned again if they were let go."""
+        if self._symbols is None:
+            self._symbols = scan_text(self.document).symbols
+        return self._symbols
+
+    def spare_symbols(self) -> None:
+        """Let the symbols go if this is a bytes document (see the class)."""
+        if isinstance(self.document, bytes):
+            self._symbols = None
 
     def stage(self, name: str, size: int = 8) -> LRU:
         """The cache of one rule stage, keyed by exactly the inputs of that stage."""
@@ -94,16 +118,32 @@ class Document:
     def tokens(self, counter: TokenCounter) -> tuple[np.ndarray, np.ndarray]:
         """(tokens of each word, cumulative tokens) under `counter`."""
 
+        tok, cum = self._counted(counter)
+        return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
+
+    def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
+        """(tokens of each word, or None for a bytes document, which keeps only the
+        cumulative tokens: the per-word ones are their differences), cumulative tokens."""
+
         def count():
             tok = counter.count(self.words)
-            cum = np.zeros(len(self.words) + 1, dtype=np.int64)
-            np.cumsum(tok, out=cum[1:])
+            cum = running_total(tok)
             cum.flags.writeable = False
-            return tok, cum
+            self._token_dtypes[counter] = tok.dtype
+            return (None if isinstance(self.document, bytes) else tok), cum
 
         # keyed by the counter itself, not its id: an id re-registered with another
         # function must not be answered from the cache
         return self._tokens.get(counter, count)
+
+    def tokens_cum(self, counter: TokenCounter) -> np.ndarray:
+        """tokens(counter)[1] alone."""
+        return self._counted(counter)[1]
+
+    def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
+        """tokens(counter)[0], or for a bytes document what makes it when asked."""
+        tok, cum = self._counted(counter)
+        return tok if tok is not None else LazyTokens(cum, self._token_dtypes[counter])
 
     @property
     def classes(self) -> np.ndarray:
@@ -142,18 +182,26 @@ class Pipeline:
         with self._lock:
             self._docs.data.clear()
 
-    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
+    def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
-        lmx2-v1; the tttd-v1 defaults when None)."""
-        if not isinstance(text, str):
-            raise TypeError(f"chunk() takes a str, not {type(text).__name__}")
+        lmx2-v1; the tttd-v1 defaults when None).
+
+        `text` may also be the document's UTF-8 bytes (exactly the text they decode to:
+        a BOM is a character, as in a str; loader.load_utf8 strips it). They are checked
+        (UnicodeDecodeError otherwise) and scanned as they are: the result is the same,
+        but the document is never held as a str, which costs four bytes a character
+        when the text has a single emoji. `Chunking.text` decodes them when asked."""
+        if isinstance(text, (bytearray, memoryview)):
+            text = bytes(text)  # a key of the document cache must not change
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"chunk() takes a str or UTF-8 bytes, not {type(text).__name__}")
         params = params if params is not None else ChunkerParams()
         run = RULES.get(type(params))
         if run is None:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(text))
+            doc: Document = self._docs.get(text, lambda: Document(_checked(text)))
             return run(doc, params)
 
 
@@ -161,19 +209,24 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     """tttd-v1 (SPEC §2-5) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    tok, cum = doc.tokens(counter)
-    fp = doc.stage("fingerprints", 4).get(
-        (p.window_words, p.polynomial),
-        lambda: _frozen(window_fingerprints(doc.symbols, p.window_words, p.polynomial)),
-    )
+    fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
+
+    def candidate_positions() -> tuple[np.ndarray, np.ndarray]:
+        # A str document is what the inspector re-chunks: its fingerprints are kept, so a
+        # mask change is one pass of mask tests. A bytes one (one-shot, lean) stores none:
+        # one pass rolls the window and tests the masks, unless they were asked for.
+        fp = doc.stage("fingerprints", 4).data.get((p.window_words, p.polynomial))
+        if fp is None and isinstance(doc.document, str):
+            fp = fingerprints()
+        if fp is not None:
+            return tuple(map(_frozen, candidates(fp, *masks)))
+        return tuple(map(_frozen, window_candidates(doc.symbols, p.window_words, p.polynomial, *masks)))
+
     masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
-    primary, backup = doc.stage("candidates").get(
-        (p.window_words, p.polynomial) + masks,
-        lambda: (
-            _frozen(np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder))),
-            _frozen(np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder))),
-        ),
-    )
+    primary, backup = doc.stage("candidates").get((p.window_words, p.polynomial) + masks, candidate_positions)
+    doc.spare_symbols()  # before the token arrays exist: the peak of a large document is lower
+    cum = doc.tokens_cum(counter)
+    tok = doc.word_tokens(counter)
     snap = p.effective_snap_window
     starts, ends, kinds, snapped = doc.stage("cuts").get(
         (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
@@ -194,7 +247,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         p.snapping,
         columns.boundaries,
     )
-    return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, fp, doc.canonical)
+    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, fingerprints, doc.canonical)
 
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
@@ -218,12 +271,61 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
         (cum[columns.ends] - cum[columns.starts]).tolist(), columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
-    return Chunking(doc.text, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,
+    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,
                     boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+
+
+class LazyFingerprints:
+    """Makes (once, into the document's "fingerprints" stage) the fingerprints a
+    Chunking gives when asked."""
+
+    def __init__(self, doc: Document, window: int, polynomial: int):
+        self.doc, self.window, self.polynomial = doc, window, polynomial
+
+    def __call__(self) -> np.ndarray:
+        return self.doc.stage("fingerprints", 4).get(
+            (self.window, self.polynomial),
+            lambda: _frozen(window_fingerprints(self.doc.symbols, self.window, self.polynomial)))
 
 
 # The boundary rules, by the type of their parameters.
 RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}
+
+
+def per_word(cum: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The per-word tokens whose running total is `cum`, in `dtype`, with no int64
+    temporary of the whole length."""
+    tok = np.empty(cum.size - 1, dtype=dtype)
+    np.subtract(cum[1:], cum[:-1], out=tok, casting="unsafe")  # every difference is a count that fit in dtype
+    tok.flags.writeable = False
+    return tok
+
+
+class LazyTokens:
+    """Makes a bytes document's per-word tokens when a Chunking is asked for them."""
+
+    def __init__(self, cum: np.ndarray, dtype: np.dtype):
+        self.cum, self.dtype = cum, dtype
+
+    def __call__(self) -> np.ndarray:
+        return per_word(self.cum, self.dtype)
+
+
+def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
+    """[0, tok[0], tok[0] + tok[1], ...] in int64. By blocks: numpy's cumsum of int32
+    into int64 first makes an int64 copy of the whole input (8 bytes a word)."""
+    cum = np.zeros(tok.size + 1, dtype=np.int64)
+    for i in range(0, tok.size, block):
+        part = cum[i + 1 : i + 1 + block]
+        np.cumsum(tok[i : i + block], out=part, dtype=np.int64)
+        part += cum[i]
+    return cum
+
+
+def _checked(text: str | bytes) -> str | bytes:
+    if isinstance(text, bytes):
+        check_utf8(text)
+    return text
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -262,9 +364,9 @@ def gc_paused(pause: bool = True) -> Iterator[None]:
 DEFAULT_PIPELINE = Pipeline()
 
 
-def chunk(text: str, params: AnyParams | None = None) -> Chunking:
-    """Chunk `text` with `params` (tttd-v1's defaults when None): a ChunkerParams
-    selects tttd-v1, an Lmx2Params lmx2-v1.
+def chunk(text: str | bytes, params: AnyParams | None = None) -> Chunking:
+    """Chunk `text` (a str, or its UTF-8 bytes: Pipeline.chunk) with `params`
+    (tttd-v1's defaults when None): a ChunkerParams selects tttd-v1, an Lmx2Params lmx2-v1.
 
     Parameters were validated when they were built; a token counter that
     returns a non-positive count raises TokenCountError.

@@ -29,11 +29,15 @@ class TokenCounter:
     vectorized: Callable[[WordStream], np.ndarray] | None = None
 
     def count(self, words: WordStream) -> np.ndarray:
-        """Tokens of every word as a read-only int64 array, validated."""
+        """Tokens of every word as a read-only array, validated: int32, or int64 when a
+        count passes 2^31 - 1 (half the memory of int64 on a large document; sums and
+        cumulative sums of int32 are int64 in numpy)."""
         if self.vectorized is not None:
             counts = np.asarray(self.vectorized(words))
             if counts.dtype.kind not in "iu":
                 raise TokenCountError(self.id, 0, words.texts[0] if len(words) else "", counts.dtype)
+            if counts.dtype.kind == "u" and counts.dtype.itemsize >= 8:
+                counts = counts.astype(np.int64)  # too large a count turns negative: refused below
         else:
             raw = [self.per_word(w) for w in words.texts]
             total = 0
@@ -47,7 +51,6 @@ class TokenCounter:
                         f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
                     )
             counts = np.array(raw, dtype=np.int64)
-        counts = counts.astype(np.int64, copy=False)
         bad = np.flatnonzero(counts <= 0)
         if bad.size:
             k = int(bad[0])
@@ -61,19 +64,21 @@ class TokenCounter:
                     self.id, k, words.texts[k], int(counts[k]),
                     f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
                 )
+        narrow = np.int32 if not counts.size or int(counts.max()) <= np.iinfo(np.int32).max else np.int64
+        counts = counts.astype(narrow, copy=False)
         counts.flags.writeable = False
         return counts
 
 
 def _chars4(words: WordStream) -> np.ndarray:
-    counts = words.ends - words.starts
-    counts += 3  # in place: on a large document each temporary is 8 bytes per word
+    counts = words.ends - words.starts  # the offsets' dtype (int32): words are < 2^31 code points
+    counts += 3  # in place: on a large document each temporary is 4 bytes per word
     counts //= 4
     return counts
 
 
 def _words1(words: WordStream) -> np.ndarray:
-    return np.ones(len(words), dtype=np.int64)
+    return np.ones(len(words), dtype=np.int32)
 
 
 _COUNTERS: dict[str, TokenCounter] = {}

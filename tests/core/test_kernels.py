@@ -329,3 +329,112 @@ def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp
     m = report["memory"]
     assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
     assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+@settings(max_examples=100, deadline=None)
+@given(text=TEXTS)
+@example(text="\ufeffa\r\n\r\nb")
+@example(text="  One two.\n\nThree \U0001F680 four\n")  # canonical from its first word: a view of the bytes
+@example(text="a b\tc d\n\n\ne f\u00a0g\n\nh")  # canonical at first, then not
+def test_chunking_the_utf8_bytes_gives_the_chunking_of_the_str(kernel_name, text):
+    """Pipeline.chunk(bytes) scans the bytes themselves: the same words, offsets in
+    code points, chunks and hashes as the str, under both rules, on either kernel."""
+    from steadlith_core import Lmx2Params
+
+    for params in (ChunkerParams(min_tokens=2, max_tokens=9, primary_mask=0x3, primary_remainder=0x3),
+                   Lmx2Params(min_tokens=2, max_tokens=9, horizon=4, fill_horizon=3, key_tokens=3)):
+        with kernel.using(kernel_name):
+            a, b = Pipeline().chunk(text, params), Pipeline().chunk(text.encode(), params)
+        assert [tuple(c) for c in b.chunks] == [tuple(c) for c in a.chunks]
+        assert b.words.starts.tolist() == a.words.starts.tolist() and b.words.ends.tolist() == a.words.ends.tolist()
+        assert b.word_tokens.tolist() == a.word_tokens.tolist() and b.text == text
+
+
+UTF8_EDGES = [b"", b"a", b"\x80", b"\xc2", b"\xc1\xbf", b"\xe0\x9f\xbf", b"\xed\x9f\xbf", b"\xed\xa0\x80",
+              b"\xef\xbf\xbf", b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+              b"\xf5\x80\x80\x80", b"\xff", "abcdefgh\u00e9".encode() + b"\xe2\x82"]
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(max_size=40), st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                      st.lists(st.sampled_from(UTF8_EDGES + [b"x" * 9, "\U0001F680".encode()]), max_size=8).map(b"".join)))
+def test_the_utf8_check_refuses_exactly_what_the_codec_refuses_at_the_same_byte(kernel_name, data):
+    try:
+        data.decode("utf-8")
+        want = None
+    except UnicodeDecodeError as e:
+        want = e.start
+    with kernel.using(kernel_name):
+        if want is None:
+            kernel.check_utf8(data)
+        else:
+            with pytest.raises(UnicodeDecodeError) as info:
+                kernel.check_utf8(data)
+            assert info.value.start == want
+
+
+def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
+    pipeline = Pipeline()
+    with pytest.raises(UnicodeDecodeError, match="position 5"):
+        pipeline.chunk(b"word \xff word")
+    assert not pipeline._docs.data
+    with pytest.raises(TypeError, match="str or UTF-8 bytes"):
+        pipeline.chunk(12)  # type: ignore[arg-type]
+    assert pipeline.chunk(bytearray(b"a b")).word_count == 2
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.one_of(st.integers(0, 2**64 - 1), st.sampled_from([0, 0x7F, 0x3F, 2**64 - 1])), max_size=300),
+    st.integers(1, 40),
+    st.sampled_from([0x3DA3358B4DC173, 0x201B, 0x11B, 0x8000000000000003]),
+    st.sampled_from([(0x7F, 0x7F, 0x3F, 0x3F), (0x1, 0x1, 0x0, 0x0), (0x3, 0x2, 0x1, 0x0), (0xFF, 0x0, 0x7, 0x5)]),
+)
+def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_name, symbols, window, poly, masks):
+    """The fused pass that stores no fingerprint (window_candidates), and the mask test
+    on stored fingerprints (candidates), against numpy's masks over the doubling form."""
+    s = np.array(symbols, dtype=np.uint64)
+    fp = doubling_fingerprints(s, window, poly)
+    pm, pr, bm, br = masks
+    want = (np.flatnonzero(fp & np.uint64(pm) == np.uint64(pr)).tolist(),
+            np.flatnonzero(fp & np.uint64(bm) == np.uint64(br)).tolist())
+    with kernel.using(kernel_name):
+        fused = kernel.window_candidates(s, window, poly, *masks)
+        stored = kernel.candidates(fp, *masks)
+    assert (fused[0].tolist(), fused[1].tolist()) == want
+    assert (stored[0].tolist(), stored[1].tolist()) == want
+    assert all(a.dtype == np.int64 for a in (*fused, *stored))
+
+
+@needs_c
+def test_both_kernels_agree_past_65536_words_and_long_offsets():
+    """Offsets are int32 in both kernels: a text of 70,000 words of every width (ASCII,
+    Latin-1, BMP, astral), line-break mixes and a 100,000-character word."""
+    rng = random.Random(7)
+    pieces = []
+    for _ in range(70_000):
+        pieces.append(rng.choice(["a", "\u00e9t\u00e9", "\u65e5\u672c", "\U0001F680x", "end."]))
+        pieces.append(rng.choice([" ", "\r\n", "\n\n", "\u3000", "\r\r", "\u2029\u2029", "\t"]))
+    text = "".join(pieces) + "w" * 100_000 + " tail"
+    c, n = scans(text)
+    for field in ("starts", "ends", "para", "symbols", "canonical_ends", "sentence_ends"):
+        got, want = getattr(c, field), getattr(n, field)
+        assert got.dtype == want.dtype and np.array_equal(got, want), field
+    assert c.starts.dtype == np.int32 and c.starts.size == 70_002 and int(c.ends[-2]) == len(text) - 5
+    assert c.canonical == n.canonical
+
+
+@needs_c
+def test_bytes_already_in_canonical_form_are_their_own_canonical_text():
+    """Words parted by one space, paragraphs by one blank line (leading and trailing
+    whitespace aside): the compiled scan returns a view of the input, not a copy of it."""
+    data = ("\n  " + "Word w\u00e9 \U0001F680.\n\nNext one two." * 1000 + "\n").encode()
+    with kernel.using("c"):
+        raw = kernel.scan(data)
+    assert np.shares_memory(np.frombuffer(raw.canonical, np.uint8), np.frombuffer(data, np.uint8))
+    assert bytes(raw.canonical) == data.strip() and raw.canonical_ends[-1] == len(data.strip())
+    with kernel.using("numpy"):
+        assert kernel.scan(data).canonical == raw.canonical

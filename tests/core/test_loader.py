@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from steadlith_core import ChunkerParams, LoadError, chunk, decode_document, load_text
+from steadlith_core import ChunkerParams, LoadError, chunk, decode_document, kernel, load_text
+from steadlith_core.loader import load_utf8
 
 BOM = b"\xef\xbb\xbf"
 
@@ -160,3 +161,35 @@ def test_a_named_pipe_without_a_writer_never_blocks(tmp_path):
     worker.join(timeout=10)
     assert not worker.is_alive(), "load_text blocked on a FIFO with no writer"
     assert result["text"] == ""
+
+
+# load_utf8: the same file checks as load_text, giving the checked bytes instead of a str
+
+ERROR_FILES = [b"text\x00more", "a\u00e9\U0001F680".encode() + b"\xff rest", b"ab\xe2\x82", b"x\xed\xa0\x80y",
+               b"\xc0\xaf", BOM + b"ok \xfe", b"\xf4\x90\x80\x80", b"ok\xef\xbb"]
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+@pytest.mark.parametrize("raw", ERROR_FILES)
+def test_load_utf8_refuses_what_load_text_refuses_with_the_same_message(tmp_path, raw, kernel_name):
+    path = write(tmp_path, raw)
+    with kernel.using(kernel_name):
+        with pytest.raises(LoadError) as as_text:
+            load_text(path)
+        with pytest.raises(LoadError) as as_bytes:
+            load_utf8(path)
+    assert str(as_bytes.value) == str(as_text.value)
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_chunking_load_utf8_gives_what_chunking_load_text_gives(tmp_path, kernel_name):
+    """A BOM is stripped, CR/LF kept: chunk offsets index the text load_text returns."""
+    raw = BOM + "Caf\u00e9 \U0001F680 one.\r\n\r\nTwo\u00a0three \ufeffx\rfour\n".encode() * 50
+    path = write(tmp_path, raw)
+    params = ChunkerParams(min_tokens=3, max_tokens=9)
+    with kernel.using(kernel_name):
+        data = load_utf8(path)
+        assert data == raw[len(BOM):]
+        a, b = chunk(load_text(path), params), chunk(data, params)
+    assert [tuple(c) for c in b.chunks] == [tuple(c) for c in a.chunks]
+    assert b.text == a.text == raw[len(BOM):].decode()
