@@ -1,6 +1,6 @@
 """What the inspector remembers between runs (QSettings, organization "Steadlith",
 application "Steadlith Inspector"): recent files, window geometry and dock layout, the
-last valid parameters, the theme choice, the folder of the last export.
+last valid parameters, the theme choice, the folders last opened from, exported to and saved to.
 
 `AppSettings` wraps a QSettings (the user's real settings, `AppSettings.user()`) or a
 plain dict (`AppSettings.memory()`: headless runs and tests that must not touch disk),
@@ -41,6 +41,8 @@ K_PARAMS_BY_RULE = "params/by_rule"  # {rule: its fields}: every rule's last val
 K_THEME = "view/theme"
 K_EXPORT_DIR = "paths/export_dir"
 K_OPEN_DIR = "paths/open_dir"
+K_SAVE_DIR = "paths/save_dir"  # where File → Save as… last wrote
+FOLDER_KEYS = {"export": K_EXPORT_DIR, "open": K_OPEN_DIR, "save": K_SAVE_DIR}
 
 
 def recent_key(entry: dict) -> tuple:
@@ -235,11 +237,11 @@ class AppSettings:
 
     # -- folders -------------------------------------------------------------------------
     def folder(self, which: str) -> str | None:
-        v = self._get_str(K_EXPORT_DIR if which == "export" else K_OPEN_DIR)
+        v = self._get_str(FOLDER_KEYS[which])
         return v if v and os.path.isdir(v) else None
 
     def set_folder(self, which: str, path: str) -> None:
-        self._set(K_EXPORT_DIR if which == "export" else K_OPEN_DIR, str(path))
+        self._set(FOLDER_KEYS[which], str(path))
 
 
 def _fields(params) -> dict:
