@@ -39,6 +39,7 @@ K_STATE = "window/state"
 K_PARAMS = "params/last"  # the shown rule's parameters, with their boundary_rule
 K_PARAMS_BY_RULE = "params/by_rule"  # {rule: its fields}: every rule's last valid parameters
 K_THEME = "view/theme"
+K_HISTORY_BASELINE = "history/show_baseline"
 K_EXPORT_DIR = "paths/export_dir"
 K_OPEN_DIR = "paths/open_dir"
 K_SAVE_DIR = "paths/save_dir"  # where File → Save as… last wrote
@@ -261,6 +262,16 @@ class AppSettings:
     def set_theme(self, choice: str) -> None:
         if choice in THEME_CHOICES:
             self._set(K_THEME, choice)
+
+    # -- History dock --------------------------------------------------------------------
+    def history_baseline(self) -> bool:
+        """Whether the History dock shows the fixed-size baseline (default: no, so the
+        rules' bars are not flattened by it)."""
+        v = self._get(K_HISTORY_BASELINE)
+        return v is True or v == "true"  # QSettings' INI files give booleans back as text
+
+    def set_history_baseline(self, shown: bool) -> None:
+        self._set(K_HISTORY_BASELINE, bool(shown))
 
     # -- window layout -------------------------------------------------------------------
     def geometry(self) -> QByteArray | None:
