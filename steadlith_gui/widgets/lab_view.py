@@ -22,8 +22,8 @@ from .themed_plot import ThemedPlot
 
 PEN_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
 MAX_EDITS = 100_000
-CHART_SIZE = QSize(220, 140)  # each chart's size hint
 MAX_SEED = 2**31 - 1
+CHART_SIZE = QSize(220, 140)  # each chart's size hint
 
 
 def rule_colour(theme: Theme, rule: str) -> str:
@@ -259,8 +259,8 @@ class LabView(QWidget):
         self.legend = RuleLegend(theme)
         self.chart_row = QSplitter(Qt.Orientation.Horizontal)
         self.chart_row.setChildrenCollapsible(False)
-        self.no_charts = ChartsToCome("After a run: the tokens each edit re-embeds and how far it reaches, per rule, "
-                                "as two charts here.")
+        self.no_charts = ChartsToCome("After a run: the tokens each edit re-embeds and how far it reaches, "
+                                      "per rule, as two charts here.")
         self.no_charts.setObjectName("labNoCharts")
         self.no_charts.setWordWrap(True)
         self.no_charts.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -326,8 +326,6 @@ class LabView(QWidget):
             self._show_result(state.result)
 
     def _build_charts(self) -> None:
-        if self.charts:
-            return
         self.charts = {m: DistributionChart(m, self.theme) for m in METRICS}
         self.no_charts.hide()
         for chart in self.charts.values():
