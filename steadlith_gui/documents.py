@@ -16,6 +16,7 @@ from steadlith_core.gitrepo import RevisionRef
 
 from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from .session import OTHER, SIDES, Session
+from .settings import is_revision
 from .worker import Analyzer, DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
 
 
@@ -23,6 +24,14 @@ def _source(where, label: str | None) -> FileSource | RevisionSource:
     if isinstance(where, RevisionRef):
         return RevisionSource.of(where, label)
     return FileSource(str(where), label)
+
+
+def _recent_source(side) -> FileSource | RevisionSource:
+    """A side of a recent entry (settings.is_revision): read again exactly as when it was
+    opened, so a commit that is gone is the loader's usual one-line error."""
+    if is_revision(side):
+        return RevisionSource(side["repo"], side["path"], side["commit"])
+    return FileSource(side)
 
 
 class DocumentController(QObject):
@@ -36,6 +45,7 @@ class DocumentController(QObject):
         self.analyzer.result_ready.connect(session.accept_result)
         session.analysis_wanted.connect(self.submit)
         self.example_note = ""  # the info shown with the example on screen
+        self._recent_loads: dict[int, dict] = {}  # load seq -> the recent entry it opens
 
     def submit(self) -> None:
         self.window.editing.cancel_pause()
@@ -71,6 +81,14 @@ class DocumentController(QObject):
         if self.session.confirm_discard(sources):
             self._start(sources, remember=remember)
 
+    def open_recent(self, entry: dict) -> None:
+        """Open a File → Recent files entry; one that no longer loads leaves the list."""
+        sources = {s: _recent_source(entry[k]) for s, k in (("A", "a"), ("B", "b")) if entry.get(k)}
+        if self.session.confirm_discard(sources):
+            seq = self._start(sources, remember=True)
+            if seq is not None:
+                self._recent_loads[seq] = entry
+
     def load_revision_pair(self, ref_a, ref_b) -> None:
         """Show two revisions of a file (each a RevisionRef, or anything with `repo`,
         `path` and `commit`); without `ref_a` (B added the file) A is emptied, since any
@@ -84,7 +102,7 @@ class DocumentController(QObject):
         sources = {"B": RevisionSource.of(ref_b)}
         if ref_a is not None:
             sources["A"] = RevisionSource.of(ref_a)
-        self._start(sources)
+        self._start(sources, remember=True)
 
     def load_example(self, name: str, params=None) -> None:
         """Show a built-in example. Parameters it brings are its own: the session puts
@@ -148,7 +166,10 @@ class DocumentController(QObject):
 
     def _on_loaded(self, batch: LoadBatch) -> None:
         outcome = self.session.loaded(batch.seq, batch.documents, batch.errors)
-        if outcome.remember:
+        entry = self._recent_loads.pop(batch.seq, None)
+        if entry is not None and batch.errors:
+            self.window.recent_menu.forget(entry)
+        elif outcome.remember:
             self.window.remember_documents()
 
     def open_dialog(self, side: str) -> None:

@@ -24,6 +24,14 @@ REPORT_TIP = ("Write one self-contained HTML file for reviewers: both documents'
 COMPARISON_TIP = "Write the comparison as JSON (the schema of `steadlith compare --format json`)"
 
 
+def revision_file_name(path: str, short: str) -> str:
+    """`docs/README.md` at `a6e7281` -> `README@a6e7281.md`: the commit in the name keeps
+    two revisions of one file apart and never proposes the checked-out file itself; the
+    extension stays last, so the copy opens with its syntax colour."""
+    stem, ext = os.path.splitext(os.path.basename(path))
+    return f"{stem}@{short}{ext}"
+
+
 class ExportController(QObject):
     def __init__(self, window, session: Session):
         super().__init__(window)
@@ -47,8 +55,7 @@ class ExportController(QObject):
         if st.doc is None:
             return None
         if path is None:
-            name, start = st.identity
-            path, _ = QFileDialog.getSaveFileName(self.window, f"Save {side} as", str(start or name),
+            path, _ = QFileDialog.getSaveFileName(self.window, f"Save {side} as", self._save_start(side),
                                                   "Text files (*);;All files (*)")
             if not path:
                 return None
@@ -61,6 +68,7 @@ class ExportController(QObject):
             return str(path)
 
         def done(_value) -> None:
+            w.settings.set_folder("save", os.path.dirname(os.path.abspath(path)))
             if self.session.mark_saved(side, str(path), origin, revision):
                 if self.session.sides[side].revision == revision:  # not typed in since the text was taken
                     w.panes[side].document().setModified(False)
@@ -72,6 +80,21 @@ class ExportController(QObject):
             w.save_failed.emit(side, message)
 
         return w.jobs.start(write, done, failed)
+
+    def _save_start(self, side: str) -> str:
+        """What Save as… proposes: a file's own path; for a git revision (whose title is
+        no file name) `README@a6e7281.md` in the folder Save as… last wrote to, else in
+        the file's folder of the working tree."""
+        st = self.session.sides[side]
+        name, path = st.identity
+        ref = getattr(st.doc.root, "git_ref", None)
+        if st.saved_as is not None or ref is None:
+            return str(path or name)
+        folder = self.window.settings.folder("save")
+        if folder is None:
+            beside = os.path.join(ref.repo, os.path.dirname(ref.path))
+            folder = beside if os.path.isdir(beside) else os.getcwd()
+        return os.path.join(folder, revision_file_name(ref.path, ref.short))
 
     def _comparison_or_say(self, what: str):
         comparison = self.session.comparison

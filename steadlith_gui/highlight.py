@@ -33,17 +33,28 @@ class SyntaxSpans:
     types: tuple
 
 
+#: How the window names a document made from another, after the other's name: a git
+#: revision `doc.md @ a6e7281 — subject` (RevisionRef.title, "edited copy of …" once
+#: typed into) and an edit the locality lab opens `doc.md + tttd-v1 worst #1: …`.
+DERIVED_NAME_SEPARATORS = (" + ", " @ ")
+
+
 def lexer_for(name: str | None):
-    """A pygments lexer chosen from the file name, or None (plain text or unknown)."""
+    """A pygments lexer chosen from the file name, or None (plain text or unknown). A
+    derived document's name is looked up by the file name it starts with, so an edited
+    revision or a lab edit is coloured like the file it came from."""
     if not name:
         return None
-    try:
-        lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return None
-    if lexer.name == "Text only":
-        return None
-    return lexer
+    candidates = [name]
+    for separator in DERIVED_NAME_SEPARATORS:
+        candidates.append(candidates[-1].split(separator, 1)[0])
+    for candidate in dict.fromkeys(candidates):
+        try:
+            lexer = get_lexer_for_filename(candidate, stripnl=False, ensurenl=False)
+        except ClassNotFound:
+            continue
+        return None if lexer.name == "Text only" else lexer
+    return None
 
 
 def syntax_spans(text: str, name: str | None, offsets: OffsetMap) -> SyntaxSpans | None:

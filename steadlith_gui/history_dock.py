@@ -46,6 +46,8 @@ class HistoryController(QObject):
         self.view.commit_activated.connect(self.load_commit)
         self.view.cancel_requested.connect(self.replay.cancel)
         self.view.refresh_requested.connect(lambda: self.refresh(force=True))
+        self.view.set_show_baseline(window.settings.history_baseline())
+        self.view.baseline_toggled.connect(window.settings.set_history_baseline)
         self.dock.visibilityChanged.connect(lambda visible: visible and self.refresh())
         session.document_replaced.connect(self._on_document_replaced)
         session.params_changed.connect(lambda _p: self._note_stale())

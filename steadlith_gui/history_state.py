@@ -6,9 +6,13 @@ renames followed); the costs come from replaying it (steadlith_core.audit.replay
 which the dock runs on its own thread. The rows keep their order and the costs fill in
 when the replay ends, so a cancelled replay still leaves a usable list of commits.
 
-Bars share one scale across every row and rule: a commit that cost ten times another
-has a bar ten times as long, whichever rule, so the spikes of a history stand out and
-the rules compare at a glance.
+Bars share one scale across every row and shown column: a commit that cost ten times
+another has a bar ten times as long, whichever rule, so the spikes of a history stand
+out and the rules compare at a glance. The fixed-size baseline re-embeds everything after
+an edit, so its bars would set that scale and flatten the rules' into slivers: it is a
+column the user shows on request (`show_baseline`), and only then counts for the scale.
+A spike is judged in each column's own series: a commit only one rule handles badly is
+marked in that rule's column.
 """
 
 from __future__ import annotations
@@ -79,6 +83,7 @@ class HistoryState:
         self.costs: dict[str, dict[str, FileCost]] = {}  # commit -> column -> cost
         self.params_hashes: tuple[str, ...] = ()  # of the parameters the costs were computed with
         self.note = "Open a file of a git repository in A to see its history."
+        self.show_baseline = False
 
     # -- what is listed -------------------------------------------------------------------
     def set_history(self, target: HistoryTarget, commits: Sequence[CommitInfo]) -> None:
@@ -122,13 +127,19 @@ class HistoryState:
         return None if cost is None else cost.tokens_to_embed
 
     @property
+    def shown_columns(self) -> tuple[str, ...]:
+        return COST_COLUMNS if self.show_baseline else tuple(c for c in COST_COLUMNS if c != FIXED)
+
+    @property
     def scale(self) -> int:
-        """The longest bar's tokens: every bar is drawn against this one number."""
-        return max((c.tokens_to_embed for row in self.costs.values() for c in row.values()), default=0)
+        """The longest shown bar's tokens: every bar is drawn against this one number."""
+        shown = self.shown_columns
+        return max((c.tokens_to_embed for row in self.costs.values() for col, c in row.items() if col in shown),
+                   default=0)
 
     def spike_rows(self, column: str = "tttd-v1", factor: float = 3.0) -> list[int]:
-        """Rows costing over `factor` times the median commit under `column`: the
-        commits to look at first."""
+        """Rows costing over `factor` times the median commit under `column` (that
+        column's own series): the commits to look at first."""
         values = [(r, t) for r in range(len(self.commits)) if (t := self.tokens(r, column)) is not None]
         if not values:
             return []

@@ -291,9 +291,7 @@ class MainWindow(QMainWindow):
         return self.recent_menu.entries()
 
     def remember_documents(self) -> None:
-        a, b = self.session.sides["A"].path, self.session.sides["B"].path
-        if a or b:
-            self.recent_menu.add({"a": a, "b": b})
+        self.recent_menu.remember(self.session.sides)
 
     def open_recent(self, entry: dict) -> None:
         """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""
@@ -303,7 +301,7 @@ class MainWindow(QMainWindow):
         if "workspace" in entry:
             self.open_workspace(entry["workspace"])
         else:
-            self.load_files(entry.get("a"), entry.get("b"))
+            self.documents_ctl.open_recent(entry)
 
     # -- settings, chrome ------------------------------------------------------------------
     def restore_settings(self, *, params: bool = True, theme: bool = True, layout: bool = True) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRegularExpression,
 from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunk, Chunking
 from steadlith_core.style import BOUNDARY_LABELS
+from steadlith_core.vocabulary import is_changed
 
 from .palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
 from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old home
@@ -160,7 +161,7 @@ class ChunkTableModel(QAbstractTableModel):
             return self._tooltip(side, i, col)
         if role == Qt.ItemDataRole.BackgroundRole and col == "status":
             st = self.status_of(side, i)
-            return self.theme.status_tints(st)[1] if st and st != "reused" else None
+            return self.theme.status_tints(st)[1] if st and is_changed(st) else None
         if role == Qt.ItemDataRole.DecorationRole and col == "status":
             st = self.status_of(side, i)
             return self._icon(st) if st else None

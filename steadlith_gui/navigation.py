@@ -13,12 +13,15 @@ from typing import Iterator
 import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor, QTextDocument
+from steadlith_core.vocabulary import SHIFTED, is_changed
 
 from .models import STATUS_CODES, map_position
 from .viewmodel import change_target
 from .session import OTHER, Session
 from .widgets.document_pane import ABOVE, BELOW
 from .widgets.link_map import Band
+
+CHANGED_CODES = [code for status, code in STATUS_CODES.items() if is_changed(status)]  # "next change" stops there
 
 
 class NavigationController(QObject):
@@ -99,7 +102,7 @@ class NavigationController(QObject):
             if view.codes is None or not self.session.consistent:
                 return None
             codes = view.codes
-            mask = codes == STATUS_CODES["shifted"] if what == "shifted" else codes != STATUS_CODES["reused"]
+            mask = codes == STATUS_CODES[SHIFTED] if what == "shifted" else np.isin(codes, CHANGED_CODES)
             here = int(np.searchsorted(view.starts, caret, "right")) - 1
             hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
             if not hits.size:

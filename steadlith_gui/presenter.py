@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 
 from .long_lines import LINE_LIMIT
 from .names import shown_name
+from .pane_header import pane_header
 from .session import SIDES, Session
 from .viewmodel import few_spaces_warning, first_change, first_look_message
 from .widgets.overview_map import side_data
@@ -141,7 +142,10 @@ class ResultPresenter(QObject):
         st = self.session.sides[side]
         if st.has_pending_edits and not status:
             status = "edited: analysis after a pause"
-        self.window.columns[side].update_header(status, st.identity if st.doc is not None else None)
+        pane = self.window.panes[side]
+        self.window.columns[side].update_header(pane_header(
+            side, pane.document_info, st.identity if st.doc is not None else None, pane.chunking, pane.status_info, modified=pane.modified,
+            editable=pane.editable, status=status), self.window.theme)
 
     def update_title(self) -> None:
         # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"

@@ -1,4 +1,5 @@
-"""File → Recent files: a menu over the settings' list (meld's recent.py)."""
+"""File → Recent files: a menu over the settings' list (meld's recent.py). An entry is a
+workspace or a pair of documents, each a file or a file at a git commit."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
 from .names import plain_tooltip
-from .settings import AppSettings, entry_label, entry_paths
+from .settings import AppSettings, entry_label, entry_paths, side_description
+
+
+def shown_side(side_state):
+    """What Recent files keeps of a side (session.SideState): the file it shows, the
+    file at a commit when it shows a git revision, or None."""
+    if side_state.doc is None:
+        return None
+    if side_state.path is not None:
+        return side_state.path
+    ref = getattr(side_state.doc.root, "git_ref", None)
+    return ref.to_dict() if ref is not None else None
 
 
 class RecentFilesMenu(QMenu):
@@ -33,6 +45,16 @@ class RecentFilesMenu(QMenu):
         self.settings.add_recent(entry)
         self.rebuild()
 
+    def remember(self, sides) -> None:
+        """Put the documents shown (session.sides) first, when there is a file or a revision among them."""
+        a, b = shown_side(sides["A"]), shown_side(sides["B"])
+        if a or b:
+            self.add({"a": a, "b": b})
+
+    def forget(self, entry: dict) -> None:
+        self.settings.remove_recent(entry)
+        self.rebuild()
+
     def clear_entries(self) -> None:
         self.settings.clear_recent()
         self.rebuild()
@@ -40,8 +62,7 @@ class RecentFilesMenu(QMenu):
     def choose(self, entry: dict) -> None:
         gone = [p for p in entry_paths(entry) if not os.path.isfile(p)]
         if gone:
-            self.settings.remove_recent(entry)
-            self.rebuild()
+            self.forget(entry)
             self.missing.emit(f"{' and '.join(gone)} no longer exist{'s' if len(gone) == 1 else ''}: "
                               "removed from the recent files.")
             return
@@ -54,7 +75,8 @@ class RecentFilesMenu(QMenu):
             mnemonic = f"&{n}" if n < 10 else "1&0"
             # "&" in a file name is text, not a second mnemonic: Qt shows "&&" as one "&"
             act = QAction(f"{mnemonic}  {entry_label(entry).replace('&', '&&')}", self)
-            where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {v}" for k, v in entry.items() if v)
+            where = "\n".join(f"{k.upper() if k in 'ab' else 'workspace'}: {side_description(v)}"
+                              for k, v in entry.items() if v)
             act.setToolTip(plain_tooltip(where))
             act.setStatusTip(where.replace("\n", "   "))
             act.triggered.connect(lambda _c=False, e=entry: self.choose(e))

@@ -1,6 +1,6 @@
 """What the inspector remembers between runs (QSettings, organization "Steadlith",
 application "Steadlith Inspector"): recent files, window geometry and dock layout, the
-last valid parameters, the theme choice, the folder of the last export.
+last valid parameters, the theme choice, the folders last opened from, exported to and saved to.
 
 `AppSettings` wraps a QSettings (the user's real settings, `AppSettings.user()`) or a
 plain dict (`AppSettings.memory()`: headless runs and tests that must not touch disk),
@@ -39,38 +39,84 @@ K_STATE = "window/state"
 K_PARAMS = "params/last"  # the shown rule's parameters, with their boundary_rule
 K_PARAMS_BY_RULE = "params/by_rule"  # {rule: its fields}: every rule's last valid parameters
 K_THEME = "view/theme"
+K_HISTORY_BASELINE = "history/show_baseline"
 K_EXPORT_DIR = "paths/export_dir"
 K_OPEN_DIR = "paths/open_dir"
+K_SAVE_DIR = "paths/save_dir"  # where File → Save as… last wrote
+FOLDER_KEYS = {"export": K_EXPORT_DIR, "open": K_OPEN_DIR, "save": K_SAVE_DIR}
+
+
+MAX_RECENT_TEXT = 4096  # a remembered path, repository or commit longer than this is not one
+
+
+def is_revision(side: Any) -> bool:
+    """A recent entry's side is a file path (str) or a file at a git commit:
+    {"repo": working tree, "path": path in the repository, "commit": full id}."""
+    return isinstance(side, dict)
+
+
+def _side_key(side: Any) -> Any:
+    return ("revision", side["repo"], side["path"], side["commit"]) if is_revision(side) else side
 
 
 def recent_key(entry: dict) -> tuple:
-    """Identity of a recent entry (a workspace, or a pair of document paths)."""
+    """Identity of a recent entry (a workspace, or a pair of documents)."""
     if "workspace" in entry:
         return ("workspace", entry["workspace"])
-    return ("documents", entry.get("a"), entry.get("b"))
+    return ("documents", _side_key(entry.get("a")), _side_key(entry.get("b")))
 
 
 def entry_paths(entry: dict) -> list[str]:
+    """The files an entry needs on disk (a revision is checked by loading it)."""
     if "workspace" in entry:
         return [entry["workspace"]]
-    return [p for p in (entry.get("a"), entry.get("b")) if p]
+    return [p for p in (entry.get("a"), entry.get("b")) if p and not is_revision(p)]
+
+
+def side_label(side: Any) -> str:
+    """A side as the menu shows it: the file's name, or `name@commit` as the command line takes it."""
+    if not side:
+        return "–"
+    if is_revision(side):
+        return f"{os.path.basename(side['path'])}@{side['commit'][:7]}"
+    return os.path.basename(side)
+
+
+def side_description(side: Any) -> str:
+    """A side in full, for a tooltip."""
+    if is_revision(side):
+        return f"{side['path']}@{side['commit'][:12]} in {side['repo']}"
+    return str(side)
 
 
 def entry_label(entry: dict) -> str:
     """What the Recent files menu shows for an entry."""
     if "workspace" in entry:
         return f"{os.path.basename(entry['workspace'])}  (workspace)"
-    names = [os.path.basename(p) if p else "–" for p in (entry.get("a"), entry.get("b"))]
-    return " ↔ ".join(names)
+    return " ↔ ".join(side_label(entry.get(k)) for k in ("a", "b"))
+
+
+def _text(x: Any) -> bool:
+    return isinstance(x, str) and 0 < len(x) <= MAX_RECENT_TEXT
+
+
+def _valid_side(x: Any) -> tuple[bool, Any]:
+    if x is None or _text(x):
+        return True, x
+    if isinstance(x, dict) and all(_text(x.get(k)) for k in ("repo", "path", "commit")):
+        commit = x["commit"]
+        if all(c in "0123456789abcdef" for c in commit):
+            return True, {"repo": x["repo"], "path": x["path"], "commit": commit}
+    return False, None
 
 
 def _valid_entry(e: Any) -> dict | None:
     if not isinstance(e, dict):
         return None
     if "workspace" in e:
-        return {"workspace": e["workspace"]} if isinstance(e["workspace"], str) and e["workspace"] else None
-    a, b = e.get("a"), e.get("b")
-    if not all(x is None or (isinstance(x, str) and x) for x in (a, b)) or not (a or b):
+        return {"workspace": e["workspace"]} if _text(e["workspace"]) else None
+    (ok_a, a), (ok_b, b) = _valid_side(e.get("a")), _valid_side(e.get("b"))
+    if not (ok_a and ok_b) or not (a or b):
         return None
     return {"a": a, "b": b}
 
@@ -124,7 +170,8 @@ class AppSettings:
 
     # -- recent files ------------------------------------------------------------------
     def recent(self) -> list[dict]:
-        """Most recent first: {"workspace": path} or {"a": path|None, "b": path|None}."""
+        """Most recent first: {"workspace": path} or {"a": side, "b": side}, a side being
+        None, a path or a revision (is_revision)."""
         text = self._get_str(K_RECENT)
         if text is None:
             return []
@@ -216,6 +263,16 @@ class AppSettings:
         if choice in THEME_CHOICES:
             self._set(K_THEME, choice)
 
+    # -- History dock --------------------------------------------------------------------
+    def history_baseline(self) -> bool:
+        """Whether the History dock shows the fixed-size baseline (default: no, so the
+        rules' bars are not flattened by it)."""
+        v = self._get(K_HISTORY_BASELINE)
+        return v is True or v == "true"  # QSettings' INI files give booleans back as text
+
+    def set_history_baseline(self, shown: bool) -> None:
+        self._set(K_HISTORY_BASELINE, bool(shown))
+
     # -- window layout -------------------------------------------------------------------
     def geometry(self) -> QByteArray | None:
         return self._bytes(K_GEOMETRY)
@@ -235,11 +292,11 @@ class AppSettings:
 
     # -- folders -------------------------------------------------------------------------
     def folder(self, which: str) -> str | None:
-        v = self._get_str(K_EXPORT_DIR if which == "export" else K_OPEN_DIR)
+        v = self._get_str(FOLDER_KEYS[which])
         return v if v and os.path.isdir(v) else None
 
     def set_folder(self, which: str, path: str) -> None:
-        self._set(K_EXPORT_DIR if which == "export" else K_OPEN_DIR, str(path))
+        self._set(FOLDER_KEYS[which], str(path))
 
 
 def _fields(params) -> dict:

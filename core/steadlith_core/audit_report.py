@@ -15,7 +15,21 @@ import time
 
 from ._version import __version__
 from .audit import AuditResult
+from .baseline import BASELINE_STRATEGY
 from .errors import visible
+
+#: A figure that means nothing for a column: the baseline's locality violations are
+#: counted at the boundary rules' margin, a margin the fixed-size baseline never had.
+NOT_APPLICABLE = "–"
+
+
+def is_baseline(name: str) -> bool:
+    """An audit column of the fixed-size baseline (`fixed-tokens/1`, `fixed-tokens/1@…`)."""
+    return name.split("@", 1)[0] == BASELINE_STRATEGY
+
+
+def locality_cell(name: str, totals) -> str:
+    return NOT_APPLICABLE if is_baseline(name) else f"{totals.locality_violations}"
 
 # Okabe–Ito: bluish green, blue, orange, then grey for what follows (the baseline)
 BAR_COLOURS = ("#009E73", "#0072B2", "#E69F00", "#7F7F7F", "#CC79A7")
@@ -63,11 +77,11 @@ def render_audit_html(result: AuditResult, title: str | None = None) -> str:
             ("chunks to embed", lambda t: f"{t.chunks_to_embed:,}"),
             ("reused share", lambda t: f"{100 * t.reused_share:.1f}%"),
             ("phase-shift regions", lambda t: f"{t.phase_shift_regions}"),
-            ("locality violations", lambda t: f"{t.locality_violations}"),
+            ("locality violations", None),
             ("mean chunk (tokens)", lambda t: f"{t.mean_chunk_tokens:.1f}")]
     for label, cell in rows:
-        w(f"<tr><th>{_e(label)}</th>" + "".join(f"<td class=\"n\">{cell(result.totals[n])}</td>" for n in names)
-          + "</tr>\n")
+        cells = [locality_cell(n, result.totals[n]) if cell is None else cell(result.totals[n]) for n in names]
+        w(f"<tr><th>{_e(label)}</th>" + "".join(f"<td class=\"n\">{c}</td>" for c in cells) + "</tr>\n")
     w("</table></div>\n")
     for rule, p in result.params.items():
         w(f"<p class=\"muted\"><code>{_e(rule)}</code> " + _e(" ".join(f"{k}={v}" for k, v in p.items()

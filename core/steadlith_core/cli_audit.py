@@ -15,6 +15,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from .audit_report import locality_cell
 from .cli_progress import progress_bar
 from .errors import ParameterError, visible
 from .export import to_json_text, write_text_atomic
@@ -106,19 +107,22 @@ def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = N
     width = max(16, *(len(n) + 2 for n in names))
 
     def row(label: str, cell) -> str:
-        return f"{label:<22}" + "".join(f"{cell(result.totals[n]):>{width}}" for n in names)
+        return f"{label:<22}" + "".join(f"{cell(n, result.totals[n]):>{width}}" for n in names)
+
+    def each(cell):
+        return lambda _name, totals: cell(totals)
 
     lines += [
         "",
         f"{'':<22}" + "".join(f"{n:>{width}}" for n in names),
-        row("file changes", lambda t: f"{t.files}"),
-        row("tokens to embed", lambda t: f"{t.tokens_to_embed}"),
-        row("chunks to embed", lambda t: f"{t.chunks_to_embed}"),
-        row("reused share", lambda t: _pct(t.reused_share)),
-        row("phase-shift regions", lambda t: f"{t.phase_shift_regions}"),
-        row("locality violations", lambda t: f"{t.locality_violations}"),
-        row("mean chunk (tokens)", lambda t: f"{t.mean_chunk_tokens:.1f}"),
-        row("p90 chunk (tokens)", lambda t: f"{t.p90_chunk_tokens:.0f}"),
+        row("file changes", each(lambda t: f"{t.files}")),
+        row("tokens to embed", each(lambda t: f"{t.tokens_to_embed}")),
+        row("chunks to embed", each(lambda t: f"{t.chunks_to_embed}")),
+        row("reused share", each(lambda t: _pct(t.reused_share))),
+        row("phase-shift regions", each(lambda t: f"{t.phase_shift_regions}")),
+        row("locality violations", locality_cell),
+        row("mean chunk (tokens)", each(lambda t: f"{t.mean_chunk_tokens:.1f}")),
+        row("p90 chunk (tokens)", each(lambda t: f"{t.p90_chunk_tokens:.0f}")),
     ]
     first = names[0]
     spikes = result.top_commits(first, top)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt, 
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -24,13 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..history_state import COST_COLUMNS, HistoryState
+from ..history_state import COST_COLUMNS, FIXED, HistoryState
 from ..names import plain_tooltip, shown_name
 from ..palette import Theme
 
 COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Subject")
 COST_ROLE = Qt.ItemDataRole.UserRole + 1  # tokens to re-embed (int) or None
-SPIKE_ROLE = Qt.ItemDataRole.UserRole + 2  # the row is a spike under tttd-v1
+SPIKE_ROLE = Qt.ItemDataRole.UserRole + 2  # the cell is a spike in its column's series
 
 
 class HistoryModel(QAbstractTableModel):
@@ -39,11 +40,11 @@ class HistoryModel(QAbstractTableModel):
     def __init__(self, state: HistoryState, parent=None):
         super().__init__(parent)
         self.state = state
-        self._spikes: set[int] = set()
+        self._spikes: dict[str, set[int]] = {}
 
     def refresh(self) -> None:
         self.beginResetModel()
-        self._spikes = set(self.state.spike_rows())
+        self._spikes = {column: set(self.state.spike_rows(column)) for column in COST_COLUMNS}
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
@@ -58,7 +59,7 @@ class HistoryModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             name = COLUMNS[section]
             if name in COST_COLUMNS:
-                return f"Tokens to re-embed under {name} (the bars share one scale across every rule)"
+                return f"Tokens to re-embed under {name} (the bars share one scale across the columns shown)"
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -69,7 +70,7 @@ class HistoryModel(QAbstractTableModel):
         if role == COST_ROLE:
             return self.state.tokens(row, name) if name in COST_COLUMNS else None
         if role == SPIKE_ROLE:
-            return row in self._spikes
+            return row in self._spikes.get(name, ())
         if role == Qt.ItemDataRole.DisplayRole:
             if name == "Commit":
                 return c.short
@@ -88,8 +89,9 @@ class HistoryModel(QAbstractTableModel):
 
 
 class CostBarDelegate(QStyledItemDelegate):
-    """A cost cell: a bar against the history's longest (one scale for every rule), the
-    number over it; a spike row's bars in the loud shifted colour, not only longer."""
+    """A cost cell: a bar against the history's longest shown (one scale for every
+    column), the number over it; a spike of its column in the loud shifted colour, not
+    only longer."""
 
     def __init__(self, view: "HistoryView"):
         super().__init__(view)
@@ -126,6 +128,7 @@ class HistoryView(QWidget):
     commit_activated = Signal(int)  # the row clicked: load its parent and it into A and B
     cancel_requested = Signal()
     refresh_requested = Signal()
+    baseline_toggled = Signal(bool)  # the user showed or hid the fixed-size baseline
 
     def __init__(self, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
@@ -158,6 +161,12 @@ class HistoryView(QWidget):
                                        "parameters now in force")
         self.refresh_button.clicked.connect(self.refresh_requested)
         top.addWidget(self.refresh_button)
+        self.baseline_box = QCheckBox("Show baseline")
+        self.baseline_box.setObjectName("historyBaseline")
+        self.baseline_box.setToolTip("Show what a fixed-size chunker would re-embed: it re-embeds everything after "
+                                     "an edit, so its bars set the scale and the rules' bars shrink")
+        self.baseline_box.toggled.connect(self._baseline_toggled)
+        top.addWidget(self.baseline_box)
         v.addLayout(top)
         self.table = QTableView()
         self.table.setObjectName("historyTable")
@@ -182,6 +191,19 @@ class HistoryView(QWidget):
         self.table.clicked.connect(lambda index: self.commit_activated.emit(index.row()))
         self.table.activated.connect(lambda index: self.commit_activated.emit(index.row()))
         v.addWidget(self.table, 1)
+        self.set_show_baseline(self.state.show_baseline)
+
+    def set_show_baseline(self, shown: bool) -> None:
+        """Show or hide the baseline's column (the bars rescale to the columns shown)."""
+        self.state.show_baseline = shown
+        self.baseline_box.setChecked(shown)
+        self.table.setColumnHidden(COLUMNS.index(FIXED), not shown)
+        self.table.viewport().update()
+
+    def _baseline_toggled(self, shown: bool) -> None:
+        if shown != self.state.show_baseline:
+            self.set_show_baseline(shown)
+            self.baseline_toggled.emit(shown)
 
     def refresh(self) -> None:
         """Show the state again (its commits, costs or note changed)."""

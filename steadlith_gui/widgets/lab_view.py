@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QScrollArea, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
@@ -23,6 +23,7 @@ from .themed_plot import ThemedPlot
 PEN_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
 MAX_EDITS = 100_000
 MAX_SEED = 2**31 - 1
+CHART_SIZE = QSize(220, 140)  # each chart's size hint
 
 
 def rule_colour(theme: Theme, rule: str) -> str:
@@ -74,7 +75,7 @@ class DistributionChart(ThemedPlot):
         self.describe_at = self._describe_bin
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(220, 140)
+        return CHART_SIZE
 
     def set_distribution(self, data: Distribution | None) -> None:
         self.data = data
@@ -130,6 +131,14 @@ class DistributionChart(ThemedPlot):
         d = self.data
         counts = "\n".join(f"{rule}: {int(c[i]):,} edit{'s' if c[i] != 1 else ''}" for rule, c in d.counts.items())
         return f"{bin_label(d, i)} tokens\n{counts}"
+
+
+class ChartsToCome(QLabel):
+    """What stands where the charts will be until the first result: sized like them, so
+    the dock's columns are shared out as they will be once the charts are there."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(CHART_SIZE.width() * len(METRICS), CHART_SIZE.height())
 
 
 class RuleLegend(QWidget):
@@ -222,7 +231,10 @@ class LabView(QWidget):
         controls_box.setLayout(controls)
         controls_box.setMaximumWidth(260)
 
-        self.charts = {m: DistributionChart(m, theme) for m in METRICS}
+        # built with the first result: empty plots cost every window's start ~0.1 s and
+        # the dock's first appearance more (pyqtgraph lays out and paints every axis), to
+        # show nothing
+        self.charts: dict[str, DistributionChart] = {}
         self.summary = QTableWidget()
         self.summary.setObjectName("labSummary")
         self.summary.setAccessibleName("Lab summary per rule")
@@ -245,16 +257,20 @@ class LabView(QWidget):
         self.tables.addTab(self.summary, "Summary (tokens)")
         self.tables.addTab(self.worst, "Worst edits")
         self.legend = RuleLegend(theme)
-        charts = QSplitter(Qt.Orientation.Horizontal)
-        charts.setChildrenCollapsible(False)
-        for chart in self.charts.values():
-            charts.addWidget(chart)
+        self.chart_row = QSplitter(Qt.Orientation.Horizontal)
+        self.chart_row.setChildrenCollapsible(False)
+        self.no_charts = ChartsToCome("After a run: the tokens each edit re-embeds and how far it reaches, "
+                                      "per rule, as two charts here.")
+        self.no_charts.setObjectName("labNoCharts")
+        self.no_charts.setWordWrap(True)
+        self.no_charts.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.chart_row.addWidget(self.no_charts)
         charts_box = QWidget()
         charts_lay = QVBoxLayout(charts_box)
         charts_lay.setContentsMargins(0, 0, 0, 0)
         charts_lay.setSpacing(2)
         charts_lay.addWidget(self.legend)
-        charts_lay.addWidget(charts, 1)
+        charts_lay.addWidget(self.chart_row, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setChildrenCollapsible(False)
@@ -309,9 +325,23 @@ class LabView(QWidget):
             self._result_shown = state.result
             self._show_result(state.result)
 
+    def _build_charts(self) -> None:
+        self.charts = {m: DistributionChart(m, self.theme) for m in METRICS}
+        self.no_charts.hide()
+        for chart in self.charts.values():
+            self.chart_row.addWidget(chart)
+
     def _show_result(self, result: Any) -> None:
+        new = result is not None and not self.charts
+        if new:
+            self._build_charts()
         for metric, chart in self.charts.items():
             chart.set_distribution(None if result is None else distribution(result, metric))
+            if new and chart.isVisible():
+                # painted and laid out now: an axis takes its width from its labels when
+                # first painted, and what is under the pointer must not move afterwards
+                chart.repaint()
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.summary.clear()
         self.worst.setRowCount(0)
         self.legend.set_rules([] if result is None else list(result.rules))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..names import name_html, plain_tooltip
-from ..palette import STATUSES
+from ..palette import Theme
+from ..pane_header import PaneHeader
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
 
@@ -36,49 +36,39 @@ class PaneColumn(QWidget):
         lay.setSpacing(2)
         lay.addWidget(self.header)
         lay.addWidget(pane, 1)
-        self.update_header()
+        self.update_header(PaneHeader(pane.side), pane.theme)
 
-    def update_header(self, status: str = "", saved_as: tuple[str, str] | None = None) -> None:
-        pane = self.pane
-        doc = pane.document_info
-        theme = pane.theme
-        muted = theme.muted
-        badge = f"<b style='font-size:12pt'>{pane.side}</b>&nbsp;&nbsp;"
-        if doc is None:
+    def update_header(self, header: PaneHeader, theme: Theme) -> None:
+        side, muted = header.side, theme.muted
+        badge = f"<b style='font-size:12pt'>{side}</b>&nbsp;&nbsp;"
+        if header.name is None:
             self.header.setText(badge + f"<span style='color:{muted}'>no document</span><br>&nbsp;")
             self.header.setToolTip("")
-            pane.setAccessibleDescription(f"No document {pane.side} loaded")
+            self.pane.setAccessibleDescription(f"No document {side} loaded")
             return
-        name, path = saved_as or (doc.name, doc.path)
+        name = header.name
         first = f"<b>{name_html(name)}</b>"  # markup and bidi in a name stay text
-        if pane.modified:
+        if header.modified:
             first += " <b>•</b>"
-        if pane.editable:
+        if header.editable:
             first += f" <span style='color:{muted}'>✎</span>"
-        if status:
-            first += f" &nbsp;<i style='color:{muted}'>{html.escape(status)}</i>"
-        second = f"<span style='color:{muted}'>{doc.size_label}</span>"
-        if pane.chunking is not None:
-            d = pane.chunking.diagnostics
-            parts = [f"{d.chunk_count:,} chunks"]
-            st = pane.status_info
-            if st is not None:
-                counts = Counter(st.statuses)
-                parts.append(f"{counts['reused']:,} reused")
-                for s in STATUSES[1:]:
-                    n = counts[s]
-                    if n:
-                        parts.append(f"<b style='color:{theme.status[s]}'>{n:,} {s}</b>")
-            else:
-                parts.append(f"<span style='color:{muted}'>{d.word_count:,} words · {d.total_tokens:,} tokens</span>")
+        if header.status:
+            first += f" &nbsp;<i style='color:{muted}'>{html.escape(header.status)}</i>"
+        second = f"<span style='color:{muted}'>{header.size_label}</span>"
+        counts = header.counts
+        if counts is not None:
+            parts = [f"<b style='color:{theme.status[s]}'>{text}</b>" if s else text
+                     for text, s in header.count_parts()]
+            if counts.by_status is None:
+                parts.append(f"<span style='color:{muted}'>{counts.words:,} words · {counts.tokens:,} tokens</span>")
             second = " · ".join(parts)
         self.header.setText(f"{badge}{first}<br>{second}")
-        where = str(Path(path).resolve()) if path else name
-        syntax = f", {doc.syntax.lexer_name} syntax colour" if doc.syntax is not None else ""
-        edited = "\nedited (File → Save as… keeps the edits)" if pane.modified else ""
-        editable = "\neditable: type to see the chunks change (Edit menu)" if pane.editable else ""
-        self.header.setToolTip(plain_tooltip(f"{where}\n{doc.size_label}{syntax}{edited}{editable}"))
+        where = str(Path(header.path).resolve()) if header.path else name
+        syntax = f", {header.syntax} syntax colour" if header.syntax is not None else ""
+        edited = "\nedited (File → Save as… keeps the edits)" if header.modified else ""
+        editable = "\neditable: type to see the chunks change (Edit menu)" if header.editable else ""
+        self.header.setToolTip(plain_tooltip(f"{where}\n{header.size_label}{syntax}{edited}{editable}"))
         plain = re.sub(r"<[^>]+>", "", second).replace("&nbsp;", " ")
-        pane.setAccessibleDescription(
-            f"{name}{', edited' if pane.modified else ''}{', editable' if pane.editable else ''}; {plain}. "
+        self.pane.setAccessibleDescription(
+            f"{name}{', edited' if header.modified else ''}{', editable' if header.editable else ''}; {plain}. "
             "Cut markers by kind sit at each chunk's end; the background tint shows its status.")

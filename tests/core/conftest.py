@@ -16,6 +16,27 @@ def pytest_configure(config):
 
 
 import pytest  # noqa: E402
+from collections import Counter  # noqa: E402
+
+
+@pytest.fixture
+def count_calls(monkeypatch):
+    """count_calls(module, names) -> a Counter of the calls, by name, of those functions
+    of `module` from then on (the test's end puts them back): which stages a change re-ran."""
+
+    def count(module, names) -> Counter:
+        calls: Counter[str] = Counter()
+        for name in names:
+            original = getattr(module, name)
+
+            def counted(*args, _original=original, _name=name, **kwargs):
+                calls[_name] += 1
+                return _original(*args, **kwargs)
+
+            monkeypatch.setattr(module, name, counted)
+        return calls
+
+    return count
 
 
 @pytest.fixture(scope="module", params=None)

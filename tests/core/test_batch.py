@@ -11,19 +11,10 @@ import pytest
 
 from git_history import History
 from steadlith_core import ChunkerParams, chunk, chunks_jsonl
-from steadlith_core.cli import main
 from steadlith_core.examples import generate_prose
+from cli_helpers import run
 
 DOCS = {f"docs/part{i}.md": generate_prose(1500 + 300 * i, seed=i) for i in range(5)}
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

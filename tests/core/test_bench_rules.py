@@ -8,14 +8,8 @@ import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, chunk
 from steadlith_core.bench import size_rates
-from steadlith_core.cli import main
 from steadlith_core.examples import generate_prose
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 @pytest.mark.bench

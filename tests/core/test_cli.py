@@ -12,6 +12,7 @@ import pytest
 
 from steadlith_core import ChunkerParams, chunk, load_text
 from steadlith_core.cli import main
+from cli_helpers import run
 
 TOP_KEYS = {"normalizer_version", "boundary_rule", "params", "params_hash", "word_count", "chunks", "diagnostics"}
 CHUNK_KEYS = {"index", "start_word", "end_word", "start", "end", "kind", "snapped", "tokens", "hash", "boundary"}
@@ -24,16 +25,6 @@ SAMPLE = (
 SMALL = ["--set", "min_tokens=0x10", "--set", "max_tokens=40", "--set", "primary_mask=0xF",
          "--set", "primary_remainder=0x5", "--set", "window_words=4"]
 SMALL_PARAMS = ChunkerParams(min_tokens=16, max_tokens=40, primary_mask=0xF, primary_remainder=5, window_words=4)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """main(argv) as the console script runs it: (exit status, stdout, stderr)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:  # argparse usage errors exit from inside main
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

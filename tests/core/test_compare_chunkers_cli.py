@@ -8,19 +8,13 @@ import sys
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.cli import main
 from steadlith_core.external import compare_chunkers, parse_chunker
 
 from integration_helpers import demo_pair
+from cli_helpers import run
 
 PARAS_A = ["First paragraph, about to be edited.", "Second paragraph stays.", "Third paragraph stays too."]
 PARAS_B = ["First paragraph, edited now.", *PARAS_A[1:]]
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture()

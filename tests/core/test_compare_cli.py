@@ -8,6 +8,7 @@ import pytest
 
 from steadlith_core.cli import main
 from steadlith_core.examples import generate_prose, phase_shift_counterexample
+from cli_helpers import run
 
 
 @pytest.fixture()
@@ -30,12 +31,6 @@ def prose_pair(tmp_path):
     at = text.index(" ", 4000)  # between two words
     b.write_text(text[:at] + " One inserted sentence." + text[at:], encoding="utf-8")
     return str(a), str(b)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_text_report_of_the_counterexample(capsys, counterexample):

@@ -8,17 +8,11 @@ import pytest
 
 from steadlith_core import Analysis, ChunkerParams, Lmx2Params, ParameterError, chunk, compare, render_report
 from steadlith_core.analysis import compare_rules
-from steadlith_core.cli import main
 from steadlith_core.examples import phase_shift_counterexample
 from steadlith_core.export import rules_comparison_json
+from cli_helpers import run
 
 LMX2_SMALL = Lmx2Params(min_tokens=8, max_tokens=40, horizon=10, fill_horizon=8, key_tokens=6)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture()

@@ -15,19 +15,10 @@ import pytest
 from git_history import History
 from steadlith_core import cli_audit
 from steadlith_core.audit import audit
-from steadlith_core.cli import main
 from steadlith_core.examples import tool_library_example
+from cli_helpers import run
 
 TEXT_A, TEXT_B, _ = tool_library_example()
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.cli import main
 from steadlith_core.examples import counterexample_params, tool_library_text
 from steadlith_core.lab import run_lab
+from cli_helpers import run
 
 
 @pytest.fixture(scope="module")
@@ -23,12 +23,6 @@ def notes(tmp_path_factory):
     path = tmp_path_factory.mktemp("lab") / "notes.md"
     path.write_text(tool_library_text(), encoding="utf-8")
     return str(path)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def small_sets():

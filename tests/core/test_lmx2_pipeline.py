@@ -19,18 +19,10 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 
 
 @pytest.fixture
-def stage_calls(monkeypatch):
-    calls: Counter[str] = Counter()
-    for stage in ("scan_text", "classes_of", "compute_keys", "compute_primary", "compute_fill", "build_chunks",
-                  "segment_columns"):
-        original = getattr(pipeline_module, stage)
-
-        def counted(*args, _original=original, _stage=stage, **kwargs):
-            calls[_stage] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(pipeline_module, stage, counted)
-    return calls
+def stage_calls(count_calls):
+    """Counts calls of lmx2-v1's stage functions, by stage name."""
+    return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "compute_primary",
+                                         "compute_fill", "build_chunks", "segment_columns"))
 
 
 def _shape(result):

@@ -23,18 +23,9 @@ BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_re
 
 
 @pytest.fixture
-def stage_calls(monkeypatch):
-    """Counts calls of the stage functions the pipeline calls, by stage name."""
-    calls: Counter[str] = Counter()
-    for stage in ("scan_text", "window_fingerprints", "segment_columns", "build_chunks"):  # scan_text: the text kernel
-        original = getattr(pipeline_module, stage)
-
-        def counted(*args, _original=original, _stage=stage, **kwargs):
-            calls[_stage] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(pipeline_module, stage, counted)
-    return calls
+def stage_calls(count_calls):
+    """Counts calls of the stage functions the pipeline calls, by stage name (scan_text: the text kernel)."""
+    return count_calls(pipeline_module, ("scan_text", "window_fingerprints", "segment_columns", "build_chunks"))
 
 
 def _fingerprint(result):

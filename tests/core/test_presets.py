@@ -8,18 +8,8 @@ import json
 from hypothesis import given, strategies as st
 
 from steadlith_core import PRESETS, ChunkerParams, chunk, has_words, normalize, preset
-from steadlith_core.cli import main
 from steadlith_core.normalize import WHITESPACE
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """main(argv) as the console script runs it: (exit status, stdout, stderr)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 def test_cli_preset_gives_that_preset_and_set_applies_on_top(capsys):

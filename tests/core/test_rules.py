@@ -9,13 +9,7 @@ import pytest
 
 from steadlith_core import (ChunkerParams, Lmx2Params, ParameterError, params_from_mapping, parse_assignments,
                             parse_rule_assignments, preset)
-from steadlith_core.cli import main
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 def test_boundary_rule_switches_the_parameter_type():

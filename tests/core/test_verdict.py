@@ -12,10 +12,10 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare, render_report
-from steadlith_core.cli import main
 from steadlith_core.compare import HELD, NOTHING_TO_CHECK, VIOLATED
 from steadlith_core.examples import generate_prose, phase_shift_counterexample
 from steadlith_core.report import locality_verdict
+from cli_helpers import run
 
 
 def rewrite_pair() -> tuple[str, str]:
@@ -30,12 +30,6 @@ def rewrite_files(tmp_path):
     pa.write_text(a, encoding="utf-8")
     pb.write_text(b, encoding="utf-8")
     return str(pa), str(pb)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_three_verdicts():

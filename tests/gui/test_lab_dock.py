@@ -123,7 +123,7 @@ def test_cancel_stops_the_run_and_leaves_no_result(qtbot, window):
     assert state.phase == CANCELLED and state.result is None
     assert view.status.text() == "Cancelled: that run left no result."
     assert view.progress.format() == "cancelled" and not view.cancel_button.isEnabled()
-    assert view.summary.rowCount() == 0 and view.charts["reach"].data is None
+    assert view.summary.rowCount() == 0 and all(c.data is None for c in view.charts.values())
 
 
 def test_a_new_run_another_a_or_other_parameters_make_the_result_stale(qtbot, window):

@@ -1,0 +1,16 @@
+"""Running the `steadlith` command inside a test (imported as `cli_helpers`, like
+git_history.py): one copy of what each CLI test module used to define for itself."""
+
+from __future__ import annotations
+
+from steadlith_core.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """main(argv) as the console script runs it: (exit status, stdout, stderr)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:  # argparse usage errors exit from inside main
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err

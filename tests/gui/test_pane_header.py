@@ -1,0 +1,36 @@
+"""A pane's header renders the PaneHeader it is given (the presenter gathers it): name,
+marks, counts by status in their colours, and the tooltip; nothing read from the pane."""
+
+from steadlith_gui.palette import DARK, LIGHT
+from steadlith_gui.pane_header import ChunkCounts, PaneHeader
+from steadlith_gui.widgets.document_pane import DocumentPane
+from steadlith_gui.widgets.pane_column import PaneColumn
+
+
+def column(qtbot):
+    c = PaneColumn(DocumentPane("B"))  # an empty pane: whatever the header shows came from the value
+    qtbot.addWidget(c)
+    return c
+
+
+def test_the_header_shows_the_value_it_is_given(qtbot):
+    c = column(qtbot)
+    by_status = {"reused": 9, "shifted": 2, "new": 1}
+    c.update_header(PaneHeader("B", "v2.md", None, "1.2 KB", "Markdown", modified=True, editable=True,
+                               status="analysing…", counts=ChunkCounts(12, 300, 420, by_status)), LIGHT)
+    text = c.header.text()
+    assert "v2.md\u2069</b> <b>•</b>" in text and "✎" in text and "analysing…" in text
+    assert "12 chunks · 9 reused · " in text
+    assert f"<b style='color:{LIGHT.status['shifted']}'>2 shifted</b>" in text
+    assert f"<b style='color:{LIGHT.status['new']}'>1 new</b>" in text
+    assert "edited" not in text.split("<br>")[1]  # no status with no chunk is listed
+    assert "Markdown\xa0syntax\xa0colour" in c.header.toolTip()
+    assert "12 chunks · 9 reused · 2 shifted · 1 new" in c.pane.accessibleDescription()
+
+
+def test_before_a_comparison_the_counts_are_words_and_tokens_and_the_theme_is_the_one_given(qtbot):
+    c = column(qtbot)
+    c.update_header(PaneHeader("B", "v2.md", counts=ChunkCounts(12, 300, 420, None)), DARK)
+    assert f"12 chunks · <span style='color:{DARK.muted}'>300 words · 420 tokens</span>" in c.header.text()
+    c.update_header(PaneHeader("B"), LIGHT)
+    assert "no document" in c.header.text() and c.header.toolTip() == ""
