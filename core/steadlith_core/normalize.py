@@ -41,12 +41,15 @@ class WordStream:
 
     `starts`/`ends` are code-point offsets into `source`; `para[k]` is True when word
     k starts a paragraph. `texts`, the words as strings, is made on first use.
+    `symbols`, when the stream came from the text kernel, are its per-word xxh3 symbols
+    (equal for equal (text, para) words): the word diff compares words through them.
     """
 
     source: str
     starts: np.ndarray
     ends: np.ndarray
     para: np.ndarray
+    symbols: np.ndarray | None = None
 
     @cached_property
     def texts(self) -> tuple[str, ...]:
@@ -106,4 +109,4 @@ def normalize(text: str) -> WordStream:
 
 def stream_of(text: str, raw: RawScan) -> WordStream:
     """The word stream of a kernel scan of `text`."""
-    return WordStream(text, raw.starts, raw.ends, raw.para)
+    return WordStream(text, raw.starts, raw.ends, raw.para, raw.symbols)
