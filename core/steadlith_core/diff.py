@@ -10,7 +10,13 @@ that chunk), and the paragraph flag seeds the word's Rabin symbol.
 
 The algorithm, chosen to stay near-linear on real documents and bounded on hostile ones:
 
-1. Every distinct word gets a small int id (one dict), so the rest compares ints.
+1. Every word gets an int id, equal exactly when (text, para) are equal, so the rest
+   compares ints. Streams from the text kernel carry one already: the word's xxh3
+   symbol (seeded by its paragraph flag), so no word becomes a Python string. A 64-bit
+   hash may collide, so every equal range of the result is then checked against the
+   text itself; if one fails, the diff is redone with ids from a dict of the words'
+   texts (what streams without symbols always use). Both give the same opcodes: the
+   steps below see only which ids are equal.
 2. A region is first trimmed of its common prefix and suffix (vectorized, galloping),
    which alone settles a single edit.
 3. A small region (``len_a + len_b <= SMALL_REGION``) gets an exact Myers O(ND)
@@ -81,8 +87,29 @@ class DiffOp(NamedTuple):
 
 def word_diff(a: WordStream, b: WordStream) -> tuple[DiffOp, ...]:
     """Opcodes turning the words of `a` into the words of `b` ((text, para) equality)."""
+    if a.symbols is not None and b.symbols is not None:
+        ops = diff_ids(a.symbols.view(np.int64), b.symbols.view(np.int64))
+        if _equal_ranges_hold(a, b, ops):
+            return ops
     ids_a, ids_b = word_ids(a, b)
     return diff_ids(ids_a, ids_b)
+
+
+def _equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> bool:
+    """Whether every equal opcode pairs words of equal text and paragraph flag.
+
+    A range is usually the same stretch of text on both sides, checked as one string
+    comparison; when only the whitespace between words differs, its words are compared."""
+    for tag, a0, a1, b0, b1 in ops:
+        if tag != EQUAL:
+            continue
+        if not np.array_equal(a.para[a0:a1], b.para[b0:b1]):
+            return False
+        text_a = a.source[int(a.starts[a0]) : int(a.ends[a1 - 1])]
+        text_b = b.source[int(b.starts[b0]) : int(b.ends[b1 - 1])]
+        if text_a != text_b and text_a.split() != text_b.split():  # SPEC §1 whitespace is str.isspace()
+            return False
+    return True
 
 
 def diff_sequences(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[DiffOp, ...]:

@@ -46,12 +46,15 @@ class WordStream:
     validated, see pipeline.Pipeline.chunk). `source` is always the str; from bytes it
     is decoded on first use, so a document read as bytes is never held as a str (four
     bytes a character when it has one emoji) unless someone asks for its characters.
+    `symbols`, when the stream came from the text kernel, are its per-word xxh3 symbols
+    (equal for equal (text, para) words): the word diff compares words through them.
     """
 
     document: str | bytes
     starts: np.ndarray
     ends: np.ndarray
     para: np.ndarray
+    symbols: np.ndarray | None = None
 
     @cached_property
     def source(self) -> str:
@@ -115,5 +118,8 @@ def normalize(text: str) -> WordStream:
 
 
 def stream_of(text: str | bytes, raw: RawScan) -> WordStream:
-    """The word stream of a kernel scan of `text` (a str, or its validated UTF-8)."""
-    return WordStream(text, raw.starts, raw.ends, raw.para)
+    """The word stream of a kernel scan of `text` (a str, or its validated UTF-8). A str's
+    stream keeps the scan's symbols for the word diff; a bytes document is the lean path,
+    whose symbols are let go once its candidates exist (pipeline.Document), so its stream
+    must not hold them."""
+    return WordStream(text, raw.starts, raw.ends, raw.para, raw.symbols if isinstance(text, str) else None)

@@ -159,8 +159,9 @@ class _Tally:
 class _WordDiffs:
     """The word diffs of the pairs this process has replayed, shared by its tasks.
 
-    A pair's word diff does not depend on the parameters, and it is about half of a
-    commit's work: without this, a grid of 48 sets would diff every pair 48 times. Keyed
+    A pair's word diff does not depend on the parameters, and it costs about as much as
+    chunking and comparing the pair under one set (≈ 1 ms a commit on the bench's 20 KB
+    history): without this, a grid of 48 sets would diff every pair 48 times. Keyed
     by the two texts (exact, no hash to trust); bounded; locked, for a Dask worker with
     several threads."""
 
