@@ -300,6 +300,7 @@ def compare(
     baseline: bool = True,
     ops: Sequence[DiffOp] | None = None,
     fixed: tuple[FixedChunking, FixedChunking] | None = None,
+    base: BaselineChurn | None = None,
 ) -> Comparison:
     """Compare two chunkings of two versions made with the same normalizer, boundary
     rule and parameters (either rule; the locality check uses the rule's own margin).
@@ -308,7 +309,8 @@ def compare(
     With `baseline` (the default), the fixed-size baseline's churn on the same two word
     streams is computed too (it reuses the word diff, so it costs little).
     `ops` (the word diff of a and b) and `fixed` (their baseline chunkings) may be
-    passed in when already known: Analysis.compare caches both across parameter changes.
+    passed in when already known, and so may the baseline's churn itself (`base`):
+    Analysis.compare caches all three across parameter changes.
     """
     for name, x in (("A", a), ("B", b)):
         if not isinstance(x, Chunking):
@@ -317,14 +319,23 @@ def compare(
     ops = tuple(ops) if ops is not None else word_diff(a.words, b.words)
     margin, formula = a.params.margin, a.params.margin_formula
     result = _analyse(ops, a, b, margin, a.boundary_rule, formula)
-    base = None
-    if baseline:
-        fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
-        base = BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter,
-                             _analyse(ops, fa, fb, margin, BASELINE_STRATEGY, formula).summary)
+    if not baseline:
+        base = None
+    elif base is None:
+        base = baseline_churn(a, b, ops, fixed)
     return Comparison(a, b, ops, result.status_a, result.status_b, result.partner_a, result.partner_b,
                       result.alignment, result.regions, result.violations, margin, result.checked_ranges,
                       result.summary, base)
+
+
+def baseline_churn(a: Chunking, b: Chunking, ops: Sequence[DiffOp],
+                   fixed: tuple[FixedChunking, FixedChunking] | None = None) -> BaselineChurn:
+    """The fixed-size baseline's churn on the word streams of `a` and `b` (windows of
+    their max_tokens), checked for locality at their rule's margin. It depends on the
+    texts, max_tokens, the token counter and the margin only: not on any other parameter."""
+    fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
+    summary = _analyse(tuple(ops), fa, fb, a.params.margin, BASELINE_STRATEGY, a.params.margin_formula).summary
+    return BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter, summary)
 
 
 def check_comparable(a: Chunking, b: Chunking) -> None:

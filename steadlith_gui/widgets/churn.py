@@ -27,6 +27,7 @@ from steadlith_core.external import SPLITTERS, install_hint, installed_splitters
 
 from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
 from ..palette import LIGHT, Theme
+from ..viewmodel import BASELINE
 
 #: Rows an external chunker has no number for: it has no word alignment, so nothing is
 #: "shifted", and no margin to check locality against.
@@ -139,6 +140,7 @@ class ChurnPanel(QWidget):
         self.theme = theme
         self.comparison = None  # the shown rule's
         self.comparisons: dict = {}  # every rule's
+        self.pending: tuple[str, ...] = ()  # columns still being computed (show_rules)
         self.shown_rule = BOUNDARY_RULES[0]
         self.values: dict[tuple[str, str], QLabel] = {}
 
@@ -457,12 +459,15 @@ class ChurnPanel(QWidget):
                         comparison.b.boundary_rule if comparison is not None else None, message)
 
     def show_rules(self, comparisons, shown: str | None = None, message: str | None = None,
-                   externals=()) -> None:
+                   externals=(), pending=()) -> None:
         """Every rule's comparison `{rule: Comparison}` side by side, `shown` the rule the
         panes show (its regions are listed), and the external chunkers' columns
-        (external_runs.ExternalColumn); None: the empty state with `message`."""
+        (external_runs.ExternalColumn); None: the empty state with `message`. `pending`:
+        the columns still being computed ("fixed-tokens/1" for the baseline, rule ids),
+        shown as "…" until the result that completes them comes."""
         if shown is not None:
             self.set_shown_rule(shown)
+        self.pending = tuple(pending)
         self.comparisons = dict(comparisons or {})
         comparison = self.comparisons.get(self.shown_rule)
         self.comparison = comparison
@@ -520,6 +525,12 @@ class ChurnPanel(QWidget):
             for key, text in compact_cells(base.summary, comparison.margin).items():
                 self.values[("base", key)].setText(text)
                 self.values[("base", key)].setToolTip(f"fixed-tokens/1: {full[key]}")
+        for column in self.columns:
+            name = BASELINE if column == "base" else column
+            if name in self.pending:
+                for key, _, _ in ROWS:
+                    self.values[(column, key)].setText("…")
+                    self.values[(column, key)].setToolTip(f"{name}: computing…")
         self._style_values()
         for col in self.externals.values():
             if col.row is not None:
@@ -572,7 +583,7 @@ class ChurnPanel(QWidget):
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         if self.comparison is not None:
-            self.show_rules(self.comparisons, externals=tuple(self.externals.values()))
+            self.show_rules(self.comparisons, externals=tuple(self.externals.values()), pending=self.pending)
 
     def verdict_text(self) -> str:
         return self.verdict.text()
