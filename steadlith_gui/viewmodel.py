@@ -539,12 +539,15 @@ class WordMap:
         that end an unchanged word, mapped here, less the ones this side cuts at too. A
         phase shift shows as ghosts beside (not on) this side's own markers."""
         other = "B" if side == "A" else "A"
-        knots, _, offsets, _ = self._sides(other)
+        knots, dst, offsets, dst_offsets = self._sides(other)
         ends = np.asarray(other_ends, dtype=np.int64).reshape(-1)
         cp = np.asarray(offsets.to_source(ends), dtype=np.int64).reshape(-1)
-        k = np.minimum(np.searchsorted(knots, cp), len(knots) - 1)
-        at_word_end = knots[k] == cp if len(knots) else np.zeros(len(cp), dtype=bool)
-        mapped = np.asarray(self.map(other, ends[at_word_end]), dtype=np.int64).reshape(-1)
+        # a cut at a knot maps to the knot's partner: what map() interpolates there, read
+        # directly (the last of equal knots, as np.interp takes it)
+        k = np.searchsorted(knots, cp, "right") - 1
+        at_word_end = (k >= 0) & (knots[np.maximum(k, 0)] == cp) if len(knots) else np.zeros(len(cp), dtype=bool)
+        mapped = np.asarray(dst_offsets.to_display(np.rint(dst[k[at_word_end]]).astype(np.int64)),
+                            dtype=np.int64).reshape(-1)
         return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
 
     def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -63,7 +63,8 @@ class PaneColumn(QWidget):
             parts = [f"{d.chunk_count:,} chunks"]
             st = pane.status_info
             if st is not None:
-                counts = Counter(st.statuses)
+                # one status code per chunk (~10,000 on a 10 MB document): counted in numpy
+                counts = dict(zip(STATUSES, np.bincount(st.codes, minlength=len(STATUSES)).tolist()))
                 parts.append(f"{counts['reused']:,} reused")
                 for s in STATUSES[1:]:
                     n = counts[s]
