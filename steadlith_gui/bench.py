@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if not shown:
             loop.exec()
         app.processEvents()
-        for w in (window.pane_a.viewport(), window.pane_b.viewport(), window.diagnostics, window.churn):
+        for w in (window.pane_a.viewport(), window.pane_b.viewport(), window.diagnostics):
             w.repaint()
         on_screen = time.perf_counter() - t0
         while not ready and timer.isActive():

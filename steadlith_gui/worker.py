@@ -44,6 +44,7 @@ from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, 
 from steadlith_core.errors import visible
 from steadlith_core.gitrepo import GitError, RevisionRef, read_text_at, resolve_revision
 from steadlith_core.loader import out_of_memory_message
+from steadlith_core.pipeline import gc_paused
 from steadlith_core.progress import Cancelled
 
 from .models import (
@@ -149,8 +150,10 @@ def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparison
     complete(). Running out of memory is an OutOfMemory naming the documents and what
     they need."""
     try:
-        result = _analyze(request, pipeline, others, externals, word_maps)
-        return result if defer or not result.pending else _complete(request, result, pipeline, others, None)
+        # the layouts, bands and word map allocate like the chunking does: the same GC pause
+        with gc_paused(pipeline.pipeline.pause_gc):
+            result = _analyze(request, pipeline, others, externals, word_maps)
+            return result if defer or not result.pending else _complete(request, result, pipeline, others, None)
     except MemoryError:
         raise _out_of_memory(request) from None
 
@@ -160,7 +163,8 @@ def complete(request: AnalysisRequest, result: AnalysisResult, pipeline: Analysi
     """The result with what `analyze(..., defer=True)` left pending (worker thread);
     raises Cancelled between two steps once `cancelled` is set."""
     try:
-        return _complete(request, result, pipeline, others, cancelled)
+        with gc_paused(pipeline.pipeline.pause_gc):
+            return _complete(request, result, pipeline, others, cancelled)
     except MemoryError:
         raise _out_of_memory(request) from None
 
