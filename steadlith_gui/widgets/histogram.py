@@ -53,7 +53,9 @@ class Histogram(ThemedPlot):
             if self._empty_label.scene() is not None:
                 item.removeItem(self._empty_label)
             spans = [self.bar_span(i) for i in range(len(self.counts))]
-            shape = dict(x0=[a for a, _ in spans], x1=[b for _, b in spans], height=list(self.counts))
+            # one setOpts: each call re-draws the bars' picture
+            shape = dict(x0=[a for a, _ in spans], x1=[b for _, b in spans], height=list(self.counts),
+                         brushes=self._brushes(), pen=pg.mkPen(None))
             if self._bars is None:
                 self._bars = pg.BarGraphItem(**shape, y0=0)
                 item.addItem(self._bars)
@@ -66,7 +68,7 @@ class Histogram(ThemedPlot):
             right = over[1] + self._step() * 0.2
             top = max(self.y_max, 1) * 1.15  # room for the "> max" label over a full bar
             self._set_view(right, top)
-        self.restyle()
+        self._color_labels()
         self._describe()
 
     def _set_view(self, right: float, top: float) -> None:
@@ -119,10 +121,14 @@ class Histogram(ThemedPlot):
         self.setAccessibleDescription(f"Tokens per chunk, {sum(self.counts)} chunks: " + ", ".join(bins) + over)
 
     def restyle(self) -> None:
-        theme = self.theme
-        self._empty_label.setColor(theme.muted)
-        self._over_label.setColor(theme.kind["hard"])
+        self._color_labels()
         if self._bars is not None:
-            n = len(self.counts)
-            brushes = [pg.mkBrush(theme.kind["hard"] if i == n - 1 else theme.bar) for i in range(n)]
-            self._bars.setOpts(brushes=brushes, pen=pg.mkPen(None))
+            self._bars.setOpts(brushes=self._brushes(), pen=pg.mkPen(None))
+
+    def _color_labels(self) -> None:
+        self._empty_label.setColor(self.theme.muted)
+        self._over_label.setColor(self.theme.kind["hard"])
+
+    def _brushes(self) -> list:
+        n, theme = len(self.counts), self.theme
+        return [pg.mkBrush(theme.kind["hard"] if i == n - 1 else theme.bar) for i in range(n)]
