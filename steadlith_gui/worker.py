@@ -74,9 +74,9 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
-#: How long the second phase waits after the first is shown. It runs in Python, as the
-#: GUI thread's painting of the first phase does, and the two would take turns at the
-#: interpreter lock, slowing that paint; a slider being dragged also makes it stale.
+#: How long the second phase waits after the first is shown and painted. It runs in
+#: Python, as the GUI thread's painting does, and the two would take turns at the
+#: interpreter lock, slowing the paint; a slider being dragged also makes it stale.
 COMPLETION_DELAY_MS = 120
 
 
@@ -385,6 +385,9 @@ class Analyzer(PoolRunner):
         self._completion: tuple[AnalysisRequest, AnalysisResult] | None = None  # waiting to start
         self._completion_timer = QTimer(self, singleShot=True, interval=COMPLETION_DELAY_MS)
         self._completion_timer.timeout.connect(self._start_completion)
+        # a zero timer fires once the events posted meanwhile ran: the first phase's paint
+        self._painted = QTimer(self, singleShot=True, interval=0)
+        self._painted.timeout.connect(self._completion_timer.start)
         self._completing = False  # a completion task is running
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
@@ -419,6 +422,7 @@ class Analyzer(PoolRunner):
             self._cancel.set()  # a completion of the running one would be stale too
             if self._completion is not None:  # not started yet: nothing to wait for
                 self._completion = None
+                self._painted.stop()
                 self._completion_timer.stop()
                 self._finish(self._running.generation, counted=False)
         return request.generation
@@ -454,7 +458,7 @@ class Analyzer(PoolRunner):
             self.result_ready.emit(result)  # the panes' part first; the churn panel's rest follows
             if self._pending is None:
                 self._completion = (request, result)
-                self._completion_timer.start()
+                self._painted.start()
             else:  # asked for while the first phase was shown: the rest would be stale
                 self._finish(generation, counted=False)
             return
