@@ -50,7 +50,10 @@ from .workspace_controller import WorkspaceController
 
 
 class MainWindow(QMainWindow):
-    analysis_ready = Signal(object)  # AnalysisResult, emitted once the shown result updated
+    analysis_ready = Signal(object)  # AnalysisResult, emitted once the shown result updated, churn panel complete
+    # emitted each time a result reaches the panes, docks and churn panel, also when the
+    # churn panel still waits for the baseline or another rule (AnalysisResult.pending)
+    result_shown = Signal(object)
     load_failed = Signal(str)  # a load left (one side of) the documents as they were
     documents_changed = Signal()
     chunk_selected = Signal(str, object)  # side, chunk index (None: cleared)

@@ -4,9 +4,10 @@ any pane's state itself. Qt-free."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
+
+import numpy as np
 
 from steadlith_core.vocabulary import REUSED, STATUSES
 
@@ -53,7 +54,10 @@ def pane_header(side: str, doc: Any, identity: tuple[str | None, str | None] | N
     counts = None
     if chunking is not None:
         d = chunking.diagnostics
-        by_status = dict(Counter(statuses.statuses)) if statuses is not None else None
+        by_status = None
+        if statuses is not None:
+            # one status code per chunk (~10,000 on a 10 MB document): counted in numpy
+            by_status = dict(zip(STATUSES, np.bincount(statuses.codes, minlength=len(STATUSES)).tolist()))
         counts = ChunkCounts(d.chunk_count, d.word_count, d.total_tokens, by_status)
     name, path = identity or (doc.name, doc.path)
     return PaneHeader(side, name, path, doc.size_label, doc.syntax.lexer_name if doc.syntax is not None else None,

@@ -17,6 +17,14 @@ from .viewmodel import few_spaces_warning, first_change, first_look_message
 from .widgets.overview_map import side_data
 
 
+def _completes(result, shown) -> bool:
+    """`result` adds only churn columns (the baseline, other rules, external chunkers) to
+    the result on screen: the same analysis, the same chunkings, layouts and links."""
+    return (result.generation == shown.generation and result.a is shown.a and result.b is shown.b
+            and result.layout_a is shown.layout_a and result.layout_b is shown.layout_b and result.links is shown.links
+            and result.word_map is shown.word_map)
+
+
 class ResultPresenter(QObject):
     def __init__(self, window, session: Session):
         super().__init__(window)
@@ -26,6 +34,7 @@ class ResultPresenter(QObject):
         self._warning = ""  # the few-spaces warning shown last: it leaves with its document
         session.document_replaced.connect(self._on_document_replaced)
         session.side_changed.connect(self._on_side_changed)
+        self._shown = None  # the result rendered last
         session.result_changed.connect(self._on_result)
         session.rule_changed.connect(self._on_rule)
         window.churn.rule_selected.connect(session.set_rule)
@@ -59,6 +68,26 @@ class ResultPresenter(QObject):
         self.update_title()
 
     def _on_result(self, result, consistent: bool) -> None:
+        shown, self._shown = self._shown, result
+        if shown is not None and _completes(result, shown):
+            self._show_completion(result, consistent)
+        else:
+            self._show_result(result, consistent)
+        self.window.result_shown.emit(result)
+        if not result.pending:
+            self.window.analysis_ready.emit(result)
+
+    def _show_completion(self, result, consistent: bool) -> None:
+        """The second phase of the result on screen: only the churn panel's columns change."""
+        self._show_churn(result, result.comparison if consistent else None)
+        self.update_status()
+        self.window.exports.update_actions()
+
+    def _show_churn(self, result, comparison) -> None:
+        self.window.churn.show_rules(result.rules if comparison is not None else None, result.params.boundary_rule,
+                                     self._empty_churn_message(result), result.externals, result.pending)
+
+    def _show_result(self, result, consistent: bool) -> None:
         w, session = self.window, self.session
         sides = session.sides
         for side, doc, chunking, layout in (("A", result.doc_a, result.a, result.layout_a),
@@ -78,8 +107,7 @@ class ResultPresenter(QObject):
                                                    ("B", result.b, result.layout_b, result.status_b))
         })
         rule = result.params.boundary_rule
-        w.churn.show_rules(result.rules if comparison is not None else None, rule, self._empty_churn_message(result),
-                           result.externals)
+        self._show_churn(result, comparison)
         shown = next((c.boundary_rule for c in (result.b, result.a) if c is not None), rule)  # or "external"
         w.legend.set_rule(shown)
         w.table.set_result(sides["A"].chunking, sides["B"].chunking,
@@ -100,7 +128,6 @@ class ResultPresenter(QObject):
                     w.show_message(w.documents_ctl.example_note, "info")
         self.update_status()
         w.exports.update_actions()
-        w.analysis_ready.emit(result)
 
     def _warn_few_spaces(self, result) -> None:
         """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""

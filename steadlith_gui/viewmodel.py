@@ -20,11 +20,13 @@ a fresh interpreter), so these rules of presentation are testable without a QApp
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
 import stat
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -108,6 +110,10 @@ def materialize(side: str, source) -> LoadedDocument | None:
     return LoadedDocument(doc.text, source.name, source.path, doc.offsets, doc.syntax, source.revision, source.origin)
 
 
+# a chunk's fields by getter: ~10,000 chunks a side on a 10 MB pair, one call each
+_START, _END, _KIND, _SNAPPED = (attrgetter(f) for f in ("start", "end", "kind", "snapped"))
+
+
 @dataclass(frozen=True, eq=False)
 class ChunkLayout:
     """Chunk spans of one Chunking in Qt positions.
@@ -128,9 +134,9 @@ class ChunkLayout:
     def build(cls, chunking: Chunking, offsets: OffsetMap) -> "ChunkLayout":
         chunks = chunking.chunks
         n = len(chunks)
-        starts = np.fromiter((c.start for c in chunks), dtype=np.int64, count=n)
-        ends = np.fromiter((c.end for c in chunks), dtype=np.int64, count=n)
-        markers = tuple(marker_kind(c.kind, c.snapped) for c in chunks)
+        starts = np.fromiter(map(_START, chunks), dtype=np.int64, count=n)
+        ends = np.fromiter(map(_END, chunks), dtype=np.int64, count=n)
+        markers = tuple(map(marker_kind, map(_KIND, chunks), map(_SNAPPED, chunks)))
         return cls(
             np.asarray(offsets.to_display(starts), dtype=np.int64),
             np.asarray(offsets.to_display(ends), dtype=np.int64),
@@ -319,18 +325,27 @@ class LinkList:
     @classmethod
     def build(cls, status_a, status_b, alignment) -> "LinkList":
         na, nb = len(status_a), len(status_b)
-        bands: list[tuple[str, int, int, int, int]] = []
-        pairs: list[int] = []
-        prev_a = prev_b = 0
-        for i, j in [*alignment, (na, nb)]:
-            bands.extend(_gap_bands(status_a, status_b, prev_a, i, prev_b, j))
-            if i < na and j < nb:
-                pairs.append(len(bands))
-                bands.append(("reused", i, i + 1, j, j + 1))
-            prev_a, prev_b = i + 1, j + 1
-        cols = list(zip(*bands)) if bands else [(), (), (), (), ()]
-        arr = [np.asarray(c, dtype=np.int64) for c in cols[1:]]
-        return cls(tuple(cols[0]), *arr, np.asarray(pairs, dtype=np.int64))
+        pairs = np.asarray(alignment, dtype=np.int64).reshape(-1, 2)
+        n = len(pairs)
+        # gap k lies before pair k (the last one before the end): A chunks [lo_a, hi_a), B [lo_b, hi_b)
+        hi_a, hi_b = np.append(pairs[:, 0], na), np.append(pairs[:, 1], nb)
+        lo_a, lo_b = np.concatenate(([0], pairs[:, 0] + 1)), np.concatenate(([0], pairs[:, 1] + 1))
+        # most pairs follow each other: only the gaps that hold chunks are grouped (in Python)
+        gaps = {k: _gap_bands(status_a, status_b, int(lo_a[k]), int(hi_a[k]), int(lo_b[k]), int(hi_b[k]))
+                for k in np.flatnonzero((hi_a > lo_a) | (hi_b > lo_b)).tolist()}
+        count = np.zeros(n + 1, dtype=np.int64)
+        count[list(gaps)] = [len(bands) for bands in gaps.values()]
+        first = np.concatenate(([0], np.cumsum(count[:-1] + 1)))  # band index of gap k's first band
+        at_pair = first[:n] + count[:n]
+        total = int(count.sum()) + n
+        status = ["reused"] * total
+        cols = np.zeros((4, total), dtype=np.int64)
+        cols[:, at_pair] = pairs[:, 0], pairs[:, 0] + 1, pairs[:, 1], pairs[:, 1] + 1
+        for k, bands in gaps.items():
+            for t, (st, *where) in enumerate(bands):
+                status[int(first[k]) + t] = st
+                cols[:, int(first[k]) + t] = where
+        return cls(tuple(status), *cols, at_pair.astype(np.int64))
 
     def visible(self, a_range: tuple[int, int] | None, b_range: tuple[int, int] | None) -> range:
         """Bands touching A chunks [a0, a1) or B chunks [b0, b1) (either may be None).
@@ -458,7 +473,7 @@ class WordMap:
     `ghosts_a`, `ghosts_b`: where the other version cuts, in each side's Qt positions
     (see ghost_cuts), computed with the result in the worker."""
 
-    knots_a: np.ndarray  # increasing code points in A
+    knots_a: np.ndarray  # increasing code points in A (float64: np.interp would convert them on every call)
     knots_b: np.ndarray  # the same places in B
     offsets_a: OffsetMap
     offsets_b: OffsetMap
@@ -477,8 +492,8 @@ class WordMap:
         ib = _ranges([op.b_start for op in equal], [op.b_end for op in equal])
         sa, ea = np.asarray(wa.starts)[ia], np.asarray(wa.ends)[ia]
         sb, eb = np.asarray(wb.starts)[ib], np.asarray(wb.ends)[ib]
-        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [len_a])).astype(np.int64)
-        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [len_b])).astype(np.int64)
+        knots_a = np.concatenate(([0], np.column_stack((sa, ea)).ravel(), [len_a])).astype(np.float64)
+        knots_b = np.concatenate(([0], np.column_stack((sb, eb)).ravel(), [len_b])).astype(np.float64)
         if len(knots_a) > 2 and (knots_a[1] == 0 or knots_b[1] == 0):  # a first word at 0: no separate origin
             knots_a, knots_b = knots_a[1:], knots_b[1:]
         rows, kinds = [], []
@@ -498,10 +513,13 @@ class WordMap:
         gaps = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
         empty = np.zeros(0, dtype=np.int64)
         wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty)
-        if layout_a is not None and layout_b is not None:
-            object.__setattr__(wm, "ghosts_a", wm.ghost_cuts("A", layout_a.ends, layout_b.ends))
-            object.__setattr__(wm, "ghosts_b", wm.ghost_cuts("B", layout_b.ends, layout_a.ends))
-        return wm
+        return wm.with_ghosts(layout_a, layout_b) if layout_a is not None and layout_b is not None else wm
+
+    def with_ghosts(self, layout_a: "ChunkLayout", layout_b: "ChunkLayout") -> "WordMap":
+        """This map with the ghost cuts of two layouts. The rest depends only on the word
+        diff and the two texts, so one map serves every parameter set of a pair."""
+        return dataclasses.replace(self, ghosts_a=self.ghost_cuts("A", layout_a.ends, layout_b.ends),
+                                   ghosts_b=self.ghost_cuts("B", layout_b.ends, layout_a.ends))
 
     def _sides(self, side: str):
         if side == "A":
@@ -521,12 +539,15 @@ class WordMap:
         that end an unchanged word, mapped here, less the ones this side cuts at too. A
         phase shift shows as ghosts beside (not on) this side's own markers."""
         other = "B" if side == "A" else "A"
-        knots, _, offsets, _ = self._sides(other)
+        knots, dst, offsets, dst_offsets = self._sides(other)
         ends = np.asarray(other_ends, dtype=np.int64).reshape(-1)
         cp = np.asarray(offsets.to_source(ends), dtype=np.int64).reshape(-1)
-        k = np.minimum(np.searchsorted(knots, cp), len(knots) - 1)
-        at_word_end = knots[k] == cp if len(knots) else np.zeros(len(cp), dtype=bool)
-        mapped = np.asarray(self.map(other, ends[at_word_end]), dtype=np.int64).reshape(-1)
+        # a cut at a knot maps to the knot's partner: what map() interpolates there, read
+        # directly (the last of equal knots, as np.interp takes it)
+        k = np.searchsorted(knots, cp, "right") - 1
+        at_word_end = (k >= 0) & (knots[np.maximum(k, 0)] == cp) if len(knots) else np.zeros(len(cp), dtype=bool)
+        mapped = np.asarray(dst_offsets.to_display(np.rint(dst[k[at_word_end]]).astype(np.int64)),
+                            dtype=np.int64).reshape(-1)
         return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
 
     def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:
@@ -536,6 +557,10 @@ class WordMap:
             return np.zeros(0, dtype=np.int64)
         hit = ((g[:, 1] >= a_range[0]) & (g[:, 0] <= a_range[1])) | ((g[:, 3] >= b_range[0]) & (g[:, 2] <= b_range[1]))
         return np.flatnonzero(hit)
+
+
+#: In AnalysisResult.pending: the fixed-size baseline's churn is still being computed.
+BASELINE = "fixed-tokens/1"
 
 
 class AnalysisResult(NamedTuple):
@@ -559,6 +584,9 @@ class AnalysisResult(NamedTuple):
     word_map: WordMap | None = None  # positions of A and B aligned by the word diff
     rules: dict | None = None  # {rule: Comparison} of every rule (the shown one first) when A and B exist
     externals: tuple = ()  # external_runs.ExternalColumn of each chosen external chunker, when A and B exist
+    # what a second phase still computes for the churn panel: BASELINE (the fixed-size
+    # baseline's churn) and the other rules whose comparison was not cached (worker.complete)
+    pending: tuple[str, ...] = ()
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

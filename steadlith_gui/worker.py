@@ -11,8 +11,15 @@ The analysis calls `steadlith_core` through one private `Analysis`, whose staged
 caches make a parameter change re-run only the stages it touches. When both versions
 exist it then compares them (`Analysis.compare`, which keeps the word diff across
 parameter changes) and lays the comparison out for
-the views (statuses and changed words in Qt positions, the link map's bands). An
-edited pane arrives as an `EditedText` (its text); the worker indexes it.
+the views (statuses and changed words in Qt positions, the link map's bands; the word
+map is kept per pair in `WordMaps`). An edited pane arrives as an `EditedText` (its
+text); the worker indexes it.
+
+An analysis comes in two phases when that shows the panes sooner: the first has
+everything the panes, link map, overview, table and diagnostics show, with the churn
+panel's fixed-size baseline and other rules only where they are cached; `complete()`
+then computes the rest (`AnalysisResult.pending` names it) in the same slot of the
+Analyzer, and a newer request stops it between two steps.
 
 `DocumentLoader` reads and indexes `FileSource`s, `TextSource`s and `RevisionSource`s
 (a file at a git commit, read in-process with pygit2); `Jobs` runs one-off
@@ -25,17 +32,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import time
 from functools import partial
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
 from steadlith_core.errors import visible
 from steadlith_core.gitrepo import GitError, RevisionRef, read_text_at, resolve_revision
 from steadlith_core.loader import out_of_memory_message
+from steadlith_core.pipeline import gc_paused
+from steadlith_core.progress import Cancelled
 
 from .models import (
     AnalysisResult,
@@ -50,7 +60,7 @@ from .models import (
 from .external_choice import ExternalChoice
 from .external_runs import ExternalRuns, lay_out
 from .session import EditedText
-from .viewmodel import WordMap
+from .viewmodel import BASELINE, WordMap
 
 Source = LoadedDocument | EditedText | None
 
@@ -64,6 +74,12 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
+#: How long the second phase waits after the first is shown and painted. It runs in
+#: Python, as the GUI thread's painting does, and the two would take turns at the
+#: interpreter lock, slowing the paint; a slider being dragged also makes it stale.
+COMPLETION_DELAY_MS = 120
+
+
 class RuleComparisons:
     """The other rules' comparisons of the last pair, kept while their parameters and both
     texts stay the same: a change of the shown rule's parameters re-runs only that rule.
@@ -72,33 +88,94 @@ class RuleComparisons:
     def __init__(self) -> None:
         self._last: dict[str, tuple] = {}  # rule -> (params, text_a, text_b, Comparison)
 
-    def get(self, pipeline: Analysis, rule: str, params, text_a: str, text_b: str):
+    def cached(self, rule: str, params, text_a: str, text_b: str):
+        """The rule's comparison of the pair if it is kept, else None."""
         hit = self._last.get(rule)
         if hit is not None and hit[0] == params and hit[1] is text_a and hit[2] is text_b:
             return hit[3]
-        comparison = pipeline.compare_rules(text_a, text_b, {rule: params})[rule]
+        return None
+
+    def get(self, pipeline: Analysis, rule: str, params, text_a: str, text_b: str,
+            cancelled: threading.Event | None = None):
+        hit = self.cached(rule, params, text_a, text_b)
+        if hit is not None:
+            return hit
+        comparison = pipeline.compare_rules(text_a, text_b, {rule: params})[rule] if cancelled is None \
+            else _compare_in_steps(pipeline, rule, params, text_a, text_b, cancelled)
         self._last[rule] = (params, text_a, text_b, comparison)  # the texts are held: `is` stays meaningful
         return comparison
 
 
+def _compare_in_steps(pipeline: Analysis, rule: str, params, text_a: str, text_b: str, cancelled: threading.Event):
+    """compare_rules for one rule (whose parameters the session keeps per rule), stopping
+    between its steps once `cancelled` is set."""
+    chunkings = []
+    for text in (text_a, text_b):
+        _check(cancelled)
+        chunkings.append(pipeline.chunk(text, params))
+    _check(cancelled)
+    return pipeline.compare(*chunkings)
+
+
+def _check(cancelled: threading.Event | None) -> None:
+    if cancelled is not None and cancelled.is_set():
+        raise Cancelled("a newer analysis was asked for")
+
+
+class WordMaps:
+    """The word map of the last pair: it depends on the word diff and the two offset maps,
+    not on parameters, so a parameter change adds only its ghost cuts (worker thread)."""
+
+    def __init__(self) -> None:
+        self._last: tuple | None = None  # (ops, offsets_a, offsets_b, WordMap without ghosts)
+
+    def get(self, comparison, offsets_a, offsets_b, layout_a: ChunkLayout, layout_b: ChunkLayout) -> WordMap:
+        last = self._last
+        if last is None or last[0] is not comparison.ops or last[1] is not offsets_a or last[2] is not offsets_b:
+            last = self._last = (comparison.ops, offsets_a, offsets_b, WordMap.build(comparison, offsets_a, offsets_b))
+        return last[3].with_ghosts(layout_a, layout_b)
+
+
 _OTHER_RULES = RuleComparisons()
 _EXTERNAL_RUNS = ExternalRuns()  # for callers without a window (each Analyzer has its own)
+_WORD_MAPS = WordMaps()
 
 
 def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES,
-            externals: ExternalRuns = _EXTERNAL_RUNS) -> AnalysisResult:
+            externals: ExternalRuns = _EXTERNAL_RUNS, word_maps: WordMaps = _WORD_MAPS, *,
+            defer: bool = False) -> AnalysisResult:
     """Chunk both documents with the request's parameters and compare them, then compare
-    the pair under every other rule (worker thread). Running out of memory is an
-    OutOfMemory naming the documents and what they need."""
+    the pair under every other rule (worker thread). With `defer`, the baseline's churn
+    and the other rules' comparisons that are not cached are left `pending` for
+    complete(). Running out of memory is an OutOfMemory naming the documents and what
+    they need."""
     try:
-        return _analyze(request, pipeline, others, externals)
+        # the layouts, bands and word map allocate like the chunking does: the same GC pause
+        with gc_paused(pipeline.pipeline.pause_gc):
+            result = _analyze(request, pipeline, others, externals, word_maps)
+            return result if defer or not result.pending else _complete(request, result, pipeline, others, None)
     except MemoryError:
-        docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
-        raise OutOfMemory(out_of_memory_message(docs)) from None
+        raise _out_of_memory(request) from None
+
+
+def complete(request: AnalysisRequest, result: AnalysisResult, pipeline: Analysis,
+             others: RuleComparisons = _OTHER_RULES, cancelled: threading.Event | None = None) -> AnalysisResult:
+    """The result with what `analyze(..., defer=True)` left pending (worker thread);
+    raises Cancelled between two steps once `cancelled` is set."""
+    try:
+        with gc_paused(pipeline.pipeline.pause_gc):
+            return _complete(request, result, pipeline, others, cancelled)
+    except MemoryError:
+        raise _out_of_memory(request) from None
+
+
+def _out_of_memory(request: AnalysisRequest) -> "OutOfMemory":
+    docs = [(s.name, _utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
+    return OutOfMemory(out_of_memory_message(docs))
 
 
 def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,
-             externals: ExternalRuns) -> AnalysisResult:
+             externals: ExternalRuns, word_maps: WordMaps) -> AnalysisResult:
     t0 = time.perf_counter()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
@@ -113,31 +190,60 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
     (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out
     t = time.perf_counter()
     comparison = status_a = status_b = links = error = word_map = None
+    pending: list[str] = []
     if a is not None and b is not None:
         try:
-            comparison = pipeline.compare(a, b)
+            comparison = pipeline.compare(a, b, baseline=False)
         except ComparisonError as e:  # cannot happen with one parameter set, but say so if it does
             error = str(e)
         else:
+            base = pipeline.cached_baseline_churn(a, b)
+            if base is not None:
+                comparison = dataclasses.replace(comparison, baseline=base)
+            else:
+                pending.append(BASELINE)
             status_a = SideStatus.build("A", comparison, doc_a.offsets)
             status_b = SideStatus.build("B", comparison, doc_b.offsets)
             links = LinkList.build(comparison.status_a, comparison.status_b, comparison.alignment)
-            word_map = WordMap.build(comparison, doc_a.offsets, doc_b.offsets, lay_a, lay_b)
+            word_map = word_maps.get(comparison, doc_a.offsets, doc_b.offsets, lay_a, lay_b)
     rules = None
     if comparison is not None:
         rules = {a.boundary_rule: comparison}
         for rule, params in request.others.items():
-            try:
-                rules[rule] = others.get(pipeline, rule, params, doc_a.text, doc_b.text)
-            except ComparisonError as e:
-                error = f"{rule}: {e}"
+            kept = others.cached(rule, params, doc_a.text, doc_b.text)
+            if kept is not None:
+                rules[rule] = kept
+            else:
+                pending.append(rule)
     ms_compare = (time.perf_counter() - t) * 1000
     result = AnalysisResult(
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
-        status_a, status_b, links, ms_compare, error, word_map, rules,
+        status_a, status_b, links, ms_compare, error, word_map, rules, pending=tuple(pending),
     )
     return with_externals(request, result, externals) if request.external.chunkers else result
+
+
+def _complete(request: AnalysisRequest, result: AnalysisResult, pipeline: Analysis, others: RuleComparisons,
+              cancelled: threading.Event | None) -> AnalysisResult:
+    t = time.perf_counter()
+    comparison, error = result.comparison, result.comparison_error
+    if BASELINE in result.pending:
+        _check(cancelled)
+        base = pipeline.baseline_churn(comparison.a, comparison.b, lambda done, total: _check(cancelled))
+        comparison = dataclasses.replace(comparison, baseline=base)
+    rules = {comparison.a.boundary_rule: comparison}
+    for rule, params in request.others.items():
+        if rule not in result.pending:
+            rules[rule] = result.rules[rule]
+            continue
+        try:
+            rules[rule] = others.get(pipeline, rule, params, result.doc_a.text, result.doc_b.text, cancelled)
+        except ComparisonError as e:
+            error = f"{rule}: {e}"
+    ms = (time.perf_counter() - t) * 1000
+    return result._replace(comparison=comparison, rules=rules, comparison_error=error, pending=(),
+                           ms_total=result.ms_total + ms, ms_compare=result.ms_compare + ms)
 
 
 def with_externals(request: AnalysisRequest, result: AnalysisResult, externals: ExternalRuns) -> AnalysisResult:
@@ -271,8 +377,18 @@ class Analyzer(PoolRunner):
         self._pipeline = Analysis(max_documents=6, pause_gc=True)  # the app owns its process
         # each window keeps its own splitters' chunkings: they go when it closes
         self._external_runs = ExternalRuns() if analyze_fn is analyze else None
-        self._analyze = partial(analyze, externals=self._external_runs) if analyze_fn is analyze else analyze_fn
+        self._other_rules = RuleComparisons()
+        self._analyze = partial(analyze, others=self._other_rules, externals=self._external_runs,
+                                word_maps=WordMaps(), defer=True) if analyze_fn is analyze else analyze_fn
         self._external_jobs = 0  # second phases running: external chunkers after the rules' result
+        self._cancel = threading.Event()  # set: the completion running now is stale, stop it
+        self._completion: tuple[AnalysisRequest, AnalysisResult] | None = None  # waiting to start
+        self._completion_timer = QTimer(self, singleShot=True, interval=COMPLETION_DELAY_MS)
+        self._completion_timer.timeout.connect(self._start_completion)
+        # a zero timer fires once the events posted meanwhile ran: the first phase's paint
+        self._painted = QTimer(self, singleShot=True, interval=0)
+        self._painted.timeout.connect(self._completion_timer.start)
+        self._completing = False  # a completion task is running
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
         self._jobs = Jobs(self, pool)
@@ -303,6 +419,12 @@ class Analyzer(PoolRunner):
             self._start(request)
         else:
             self._pending = request  # replaces an older waiting request: it would be stale
+            self._cancel.set()  # a completion of the running one would be stale too
+            if self._completion is not None:  # not started yet: nothing to wait for
+                self._completion = None
+                self._painted.stop()
+                self._completion_timer.stop()
+                self._finish(self._running.generation, counted=False)
         return request.generation
 
     def _start(self, request: AnalysisRequest) -> None:
@@ -314,11 +436,13 @@ class Analyzer(PoolRunner):
         if not was_busy:
             self.busy_changed.emit(True)
 
-    def _finish(self, generation: int) -> bool:
-        """Bookkeeping when a run ends; True if its result is the latest."""
+    def _finish(self, generation: int, counted: bool = True) -> bool:
+        """Bookkeeping when a run ends; True if its result is the latest. `counted`: a
+        stale end is a dropped result (a stopped completion is not: its first phase was shown)."""
         self._running = None
+        self._completing = False
         latest = generation == self._key
-        if not latest:
+        if not latest and counted:
             self.dropped_count += 1
             self.dropped.emit(generation)
         pending, self._pending = self._pending, None
@@ -330,6 +454,14 @@ class Analyzer(PoolRunner):
 
     def _on_done(self, generation: int, result: AnalysisResult) -> None:
         request = self._running
+        if result.pending and generation == self._key and request is not None and not self._completing:
+            self.result_ready.emit(result)  # the panes' part first; the churn panel's rest follows
+            if self._pending is None:
+                self._completion = (request, result)
+                self._painted.start()
+            else:  # asked for while the first phase was shown: the rest would be stale
+                self._finish(generation, counted=False)
+            return
         if self._finish(generation):
             second = request is not None and self._two_phases(request)
             if second:  # busy until the columns come: whoever waits for an idle analyzer waits for them
@@ -337,6 +469,17 @@ class Analyzer(PoolRunner):
             self.result_ready.emit(result)
             if second:
                 self._add_externals(request, result)
+
+    def _start_completion(self) -> None:
+        """Compute what the shown result left pending, in the slot of its request: a newer
+        request waits for it, and stops it between two of its steps."""
+        if self._completion is None:
+            return
+        (request, result), self._completion = self._completion, None
+        cancel = self._cancel = threading.Event()
+        pipeline, others = self._pipeline, self._other_rules
+        self._completing = True
+        self._run(lambda: complete(request, result, pipeline, others, cancel), request.generation)
 
     def _add_externals(self, request: AnalysisRequest, result: AnalysisResult) -> None:
         runs = self._external_runs
@@ -360,7 +503,7 @@ class Analyzer(PoolRunner):
         self._jobs.start(lambda: with_externals(request, result, runs), done, failed)
 
     def _on_failed(self, generation: int, message: str) -> None:
-        if self._finish(generation):
+        if self._finish(generation, counted=not self._completing):
             self.failed.emit(message)
 
 

@@ -23,7 +23,7 @@ from .errors import ParameterError
 from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import enc
-from .chunks import CanonicalText, Chunk, Chunking, build_chunks, cut_boundary, utf8_words
+from .chunks import CanonicalText, Chunk, Chunking, CutColumns, build_chunks, cut_boundaries, utf8_words
 
 BASELINE_STRATEGY = "fixed-tokens/1"
 BASELINE_FAMILY = "fixed-tokens"
@@ -101,11 +101,12 @@ def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.nd
     `canonical` is the stream's canonical text when the caller has it (a Chunking does)."""
     if canonical is None:
         canonical = CanonicalText(words, utf8_words(words))
-    cuts = fixed_cuts(cum_tokens, params.max_tokens)
-    last = len(cuts) - 1
-    kinds = [(s, e, END if i == last else WINDOW, False, cut_boundary(words, e)) for i, (s, e) in enumerate(cuts)]
+    cuts = np.asarray(fixed_cuts(cum_tokens, params.max_tokens), dtype=np.int64).reshape(-1, 2)
+    n = len(cuts)
+    kinds = [WINDOW] * (n - 1) + [END] if n else []
+    columns = CutColumns(cuts[:, 0].copy(), cuts[:, 1].copy(), kinds, None, cut_boundaries(canonical, cuts[:, 1]))
     phash = params.params_hash
-    chunks = build_chunks(words, canonical, kinds, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
+    chunks = build_chunks(words, canonical, columns, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
     return FixedChunking(words, params, phash, chunks, word_tokens, cum_tokens)
 
 

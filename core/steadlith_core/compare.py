@@ -31,7 +31,7 @@ Definitions (the docstrings of the result types repeat the details):
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from dataclasses import asdict, dataclass
 from typing import Protocol, Sequence
 
@@ -300,6 +300,7 @@ def compare(
     baseline: bool = True,
     ops: Sequence[DiffOp] | None = None,
     fixed: tuple[FixedChunking, FixedChunking] | None = None,
+    base: BaselineChurn | None = None,
 ) -> Comparison:
     """Compare two chunkings of two versions made with the same normalizer, boundary
     rule and parameters (either rule; the locality check uses the rule's own margin).
@@ -308,7 +309,8 @@ def compare(
     With `baseline` (the default), the fixed-size baseline's churn on the same two word
     streams is computed too (it reuses the word diff, so it costs little).
     `ops` (the word diff of a and b) and `fixed` (their baseline chunkings) may be
-    passed in when already known: Analysis.compare caches both across parameter changes.
+    passed in when already known, and so may the baseline's churn itself (`base`):
+    Analysis.compare caches all three across parameter changes.
     """
     for name, x in (("A", a), ("B", b)):
         if not isinstance(x, Chunking):
@@ -317,14 +319,23 @@ def compare(
     ops = tuple(ops) if ops is not None else word_diff(a.words, b.words)
     margin, formula = a.params.margin, a.params.margin_formula
     result = _analyse(ops, a, b, margin, a.boundary_rule, formula)
-    base = None
-    if baseline:
-        fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
-        base = BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter,
-                             _analyse(ops, fa, fb, margin, BASELINE_STRATEGY, formula).summary)
+    if not baseline:
+        base = None
+    elif base is None:
+        base = baseline_churn(a, b, ops, fixed)
     return Comparison(a, b, ops, result.status_a, result.status_b, result.partner_a, result.partner_b,
                       result.alignment, result.regions, result.violations, margin, result.checked_ranges,
                       result.summary, base)
+
+
+def baseline_churn(a: Chunking, b: Chunking, ops: Sequence[DiffOp],
+                   fixed: tuple[FixedChunking, FixedChunking] | None = None) -> BaselineChurn:
+    """The fixed-size baseline's churn on the word streams of `a` and `b` (windows of
+    their max_tokens), checked for locality at their rule's margin. It depends on the
+    texts, max_tokens, the token counter and the margin only: not on any other parameter."""
+    fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
+    summary = _analyse(tuple(ops), fa, fb, a.params.margin, BASELINE_STRATEGY, a.params.margin_formula).summary
+    return BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter, summary)
 
 
 def check_comparable(a: Chunking, b: Chunking) -> None:
@@ -361,103 +372,158 @@ class _Analysis:
 
 def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str,
              margin_formula: str) -> _Analysis:
+    # Column-wise over the chunks (numpy): a 10 MB pair has ~10,000 chunks a side, and a
+    # Python loop per chunk and stage was most of a parameter change in the inspector.
     ca, cb = a.chunks, b.chunks
+    cols_a, cols_b = _Columns.of(ca), _Columns.of(cb)
     equal = [op for op in ops if op.tag == EQUAL]
-    changed_a = _changed_prefix(ops, len(a.words), side="a")
-    changed_b = _changed_prefix(ops, len(b.words), side="b")
-    inside_a = _inside_equal(ca, [op.a_start for op in equal], [op.a_end for op in equal])
-    inside_b = _inside_equal(cb, [op.b_start for op in equal], [op.b_end for op in equal])
+    eq = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)
+    inside_a = _inside_equal(cols_a, eq[:, 0], eq[:, 1])
+    inside_b = _inside_equal(cols_b, eq[:, 2], eq[:, 3])
+    changed_a = _changed_ranges(ops, "a")
+    changed_b = _changed_ranges(ops, "b")
 
-    alignment = _align(ca, cb, equal, inside_b)
-    partner_a: list[int | None] = [None] * len(ca)
-    partner_b: list[int | None] = [None] * len(cb)
-    for i, j in alignment:
-        partner_a[i], partner_b[j] = j, i
+    pair_a, pair_b = _align(ca, cb, cols_a, cols_b, eq, inside_b)
+    alignment = tuple(zip(pair_a.tolist(), pair_b.tolist()))
+    partner_a_arr = np.full(len(ca), -1, dtype=np.int64)
+    partner_b_arr = np.full(len(cb), -1, dtype=np.int64)
+    partner_a_arr[pair_a], partner_b_arr[pair_b] = pair_b, pair_a
+    partner_a = tuple(None if p < 0 else p for p in partner_a_arr.tolist())
+    partner_b = tuple(None if p < 0 else p for p in partner_b_arr.tolist())
 
-    status_b = tuple(
-        _status(c, partner_b[c.index], inside_b[c.index], changed_b, NEW) for c in cb
-    )
-    status_a = tuple(
-        _status(c, partner_a[c.index], inside_a[c.index], changed_a, REMOVED) for c in ca
-    )
-    regions = _phase_shift_regions(ops, a, b, status_b, partner_b)
-    violations, checked = _locality(equal, a, b, margin, status_b)
-    summary = _summary(strategy, ops, a, b, status_a, status_b, regions, violations, checked, margin,
+    codes_b = _status_codes(cols_b, partner_b_arr, inside_b, changed_b)
+    codes_a = _status_codes(cols_a, partner_a_arr, inside_a, changed_a)
+    status_b = tuple(map((REUSED, SHIFTED, NEW, EDITED).__getitem__, codes_b.tolist()))
+    status_a = tuple(map((REUSED, SHIFTED, REMOVED, EDITED).__getitem__, codes_a.tolist()))
+    regions = _phase_shift_regions(ops, a, b, cols_a, codes_b, partner_b)
+    violations, checked = _locality(equal, a, b, cols_a, cols_b, margin, status_b)
+    summary = _summary(strategy, ops, a, b, cols_b, codes_a, codes_b, status_b, regions, violations, checked, margin,
                        changed_a, changed_b, margin_formula)
-    return _Analysis(status_a, status_b, tuple(partner_a), tuple(partner_b), alignment, regions,
-                     violations, checked, summary)
+    return _Analysis(status_a, status_b, partner_a, partner_b, alignment, regions, violations, checked, summary)
 
 
-def _changed_prefix(ops: Sequence[DiffOp], n: int, side: str) -> np.ndarray:
-    """changed[k] = number of changed words among words [0, k) of one side."""
-    mark = np.zeros(n, dtype=np.int64)
-    for op in ops:
-        if op.tag != EQUAL:
-            lo, hi = (op.a_start, op.a_end) if side == "a" else (op.b_start, op.b_end)
-            mark[lo:hi] = 1
-    out = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(mark, out=out[1:])
-    return out
+# status codes of _status_codes, in the order of both sides' names above
+_REUSED, _SHIFTED, _ALL_CHANGED, _EDITED = 0, 1, 2, 3
 
 
-def _inside_equal(chunks: Sequence[Chunk], starts: list[int], ends: list[int]) -> list[int]:
+class _Columns:
+    """The chunks' word ranges and tokens as int64 arrays, and their hashes."""
+
+    def __init__(self, starts: np.ndarray, ends: np.ndarray, tokens: np.ndarray, hashes: list[str]):
+        self.starts, self.ends, self.tokens, self.hashes = starts, ends, tokens, hashes
+
+    @classmethod
+    def of(cls, chunks: Sequence[Chunk]) -> "_Columns":
+        n = len(chunks)
+
+        def column(field: str) -> np.ndarray:
+            return np.fromiter(map(getattr(Chunk, field).fget, chunks), dtype=np.int64, count=n)
+
+        return cls(column("start_word"), column("end_word"), column("tokens"),
+                   list(map(Chunk.hash.fget, chunks)))
+
+
+class _ChangedRanges:
+    """The changed words of one side (its ranges in non-equal opcodes), counted before
+    any word position without a per-word array."""
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray):
+        self.lo, self.hi = lo, hi
+        self.before_range = np.concatenate(([0], np.cumsum(hi - lo))).astype(np.int64)
+
+    @property
+    def total(self) -> int:
+        return int(self.before_range[-1])
+
+    def before(self, positions: np.ndarray) -> np.ndarray:
+        """Changed words among words [0, k) for each k in `positions`."""
+        k = np.searchsorted(self.hi, positions, "right")  # ranges ending at or before k: wholly counted
+        partial = np.zeros(len(positions), dtype=np.int64)
+        inside = k < len(self.lo)
+        kk = k[inside]
+        partial[inside] = np.clip(positions[inside] - self.lo[kk], 0, None)
+        return self.before_range[k] + partial
+
+
+def _changed_ranges(ops: Sequence[DiffOp], side: str) -> _ChangedRanges:
+    spans = [(op.a_start, op.a_end) if side == "a" else (op.b_start, op.b_end) for op in ops if op.tag != EQUAL]
+    spans = [(lo, hi) for lo, hi in spans if hi > lo]
+    arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    return _ChangedRanges(arr[:, 0].copy(), arr[:, 1].copy())
+
+
+def _inside_equal(cols: _Columns, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """For each chunk, the index of the equal range holding all its words, or -1."""
-    out = []
-    for c in chunks:
-        k = bisect_right(starts, c.start_word) - 1
-        out.append(k if k >= 0 and c.end_word <= ends[k] else -1)
-    return out
+    if not len(starts):
+        return np.full(len(cols.starts), -1, dtype=np.int64)
+    k = np.searchsorted(starts, cols.starts, "right") - 1
+    held = (k >= 0) & (cols.ends <= ends[np.maximum(k, 0)])
+    return np.where(held, k, -1)
 
 
-def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], equal: list[DiffOp], inside_b: list[int]) -> tuple[tuple[int, int], ...]:
-    a_by_start = {c.start_word: c.index for c in ca}
-    pairs: list[tuple[int, int]] = []
-    for c in cb:  # pass 1: the diff says where each B chunk's words were in A
-        k = inside_b[c.index]
-        if k < 0:
-            continue
-        shift = equal[k].a_start - equal[k].b_start
-        i = a_by_start.get(c.start_word + shift)
-        if i is not None and ca[i].end_word == c.end_word + shift and ca[i].hash == c.hash:
-            pairs.append((i, c.index))
+def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _Columns, eq: np.ndarray,
+           inside_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The alignment as two int64 arrays (A index, B index), increasing in both."""
+    # pass 1: the diff says where each B chunk's words were in A
+    js = np.flatnonzero(inside_b >= 0)
+    k = inside_b[js]
+    shift = eq[k, 0] - eq[k, 2]
+    want_start, want_end = cols_b.starts[js] + shift, cols_b.ends[js] + shift
+    i = np.searchsorted(cols_a.starts, want_start)
+    ok = i < len(ca)
+    i_safe = np.minimum(i, max(len(ca) - 1, 0))
+    if len(ca):
+        ok &= (cols_a.starts[i_safe] == want_start) & (cols_a.ends[i_safe] == want_end)
+    else:
+        ok[:] = False
+    ha, hb = cols_a.hashes, cols_b.hashes
+    cand_i, cand_j = i[ok].tolist(), js[ok].tolist()
+    same = [ha[x] == hb[y] for x, y in zip(cand_i, cand_j)]
+    pairs_i = np.asarray(cand_i, dtype=np.int64)[np.asarray(same, dtype=bool)]
+    pairs_j = np.asarray(cand_j, dtype=np.int64)[np.asarray(same, dtype=bool)]
     # pass 2: equal hashes inside the gaps between consecutive pairs, matched in order
-    bounded = [(-1, -1), *pairs, (len(ca), len(cb))]
-    extra: list[tuple[int, int]] = []
-    for (pa, pb), (qa, qb) in zip(bounded, bounded[1:]):
-        if qa - pa > 1 and qb - pb > 1:
-            ha = [ca[i].hash for i in range(pa + 1, qa)]
-            hb = [cb[j].hash for j in range(pb + 1, qb)]
-            if set(ha).isdisjoint(hb):
-                continue
-            for op in diff_sequences(ha, hb):  # bounded, unlike difflib on repeated hashes
-                if op.tag == EQUAL:
-                    extra.extend((pa + 1 + op.a_start + t, pb + 1 + op.b_start + t) for t in range(op.a_end - op.a_start))
-    alignment = tuple(sorted(pairs + extra, key=lambda p: p[1]))
-    for (i0, j0), (i1, j1) in zip(alignment, alignment[1:]):
-        if not (i0 < i1 and j0 < j1):
-            raise AssertionError(f"alignment not monotone at {(i0, j0)}, {(i1, j1)}")
-    return alignment
+    bound_i = np.concatenate(([-1], pairs_i, [len(ca)]))
+    bound_j = np.concatenate(([-1], pairs_j, [len(cb)]))
+    gaps = np.flatnonzero((np.diff(bound_i) > 1) & (np.diff(bound_j) > 1)).tolist()
+    extra_i: list[int] = []
+    extra_j: list[int] = []
+    for g in gaps:
+        pa, qa, pb, qb = int(bound_i[g]), int(bound_i[g + 1]), int(bound_j[g]), int(bound_j[g + 1])
+        sa, sb = ha[pa + 1:qa], hb[pb + 1:qb]
+        if set(sa).isdisjoint(sb):
+            continue
+        for op in diff_sequences(sa, sb):  # bounded, unlike difflib on repeated hashes
+            if op.tag == EQUAL:
+                extra_i.extend(range(pa + 1 + op.a_start, pa + 1 + op.a_end))
+                extra_j.extend(range(pb + 1 + op.b_start, pb + 1 + op.b_end))
+    all_i = np.concatenate((pairs_i, np.asarray(extra_i, dtype=np.int64)))
+    all_j = np.concatenate((pairs_j, np.asarray(extra_j, dtype=np.int64)))
+    order = np.argsort(all_j, kind="stable")
+    all_i, all_j = all_i[order], all_j[order]
+    bad = np.flatnonzero((np.diff(all_i) <= 0) | (np.diff(all_j) <= 0))
+    if bad.size:
+        t = int(bad[0])
+        raise AssertionError(f"alignment not monotone at {(int(all_i[t]), int(all_j[t]))}, "
+                             f"{(int(all_i[t + 1]), int(all_j[t + 1]))}")
+    return all_i, all_j
 
 
-def _status(c: Chunk, partner: int | None, inside: int, changed: np.ndarray, all_changed: str) -> str:
-    if partner is not None:
-        return REUSED
-    if inside >= 0:
-        return SHIFTED
-    if changed[c.end_word] - changed[c.start_word] == c.end_word - c.start_word:
-        return all_changed
-    return EDITED
+def _status_codes(cols: _Columns, partner: np.ndarray, inside: np.ndarray, changed: _ChangedRanges) -> np.ndarray:
+    """Reused (paired), shifted (inside one equal range), all changed, or edited."""
+    n_changed = changed.before(cols.ends) - changed.before(cols.starts)
+    codes = np.full(len(partner), _EDITED, dtype=np.int64)
+    codes[n_changed == cols.ends - cols.starts] = _ALL_CHANGED
+    codes[inside >= 0] = _SHIFTED
+    codes[partner >= 0] = _REUSED
+    return codes
 
 
-def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream,
-                         status_b: Sequence[str], partner_b: Sequence[int | None]) -> tuple[PhaseShiftRegion, ...]:
-    cb, ca = b.chunks, a.chunks
+def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns,
+                         codes_b: np.ndarray, partner_b: Sequence[int | None]) -> tuple[PhaseShiftRegion, ...]:
+    cb = b.chunks
     cum_a, cum_b = a.cum_tokens, b.cum_tokens
     op_b_starts = [op.b_start for op in ops]
-    a_chunk_starts = [c.start_word for c in ca]
-    reused_after = [None] * (len(cb) + 1)  # first reused B chunk at index >= j
-    for j in range(len(cb) - 1, -1, -1):
-        reused_after[j] = j if status_b[j] == REUSED else reused_after[j + 1]
+    reused = np.flatnonzero(codes_b == _REUSED)
 
     def op_holding_b_word(w: int) -> int:
         # the last op starting at or before w holds it: later ops start at or after its end
@@ -469,27 +535,24 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
         k = op_holding_b_word(w)
         return k, w + ops[k].a_start - ops[k].b_start
 
+    shifted = np.concatenate(([False], codes_b == _SHIFTED, [False])).astype(np.int8)
+    edges = np.diff(shifted)
+    firsts, stops = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
     regions = []
-    j = 0
-    while j < len(cb):
-        if status_b[j] != SHIFTED:
-            j += 1
-            continue
-        first = j
-        while j < len(cb) and status_b[j] == SHIFTED:
-            j += 1
+    for first, j in zip(firsts, stops):  # runs [first, j) of consecutive shifted B chunks
         s_b, e_b = cb[first].start_word, cb[j - 1].end_word
         k_first, s_a = to_a(s_b)
         _, last_a = to_a(e_b - 1)
         edit = ops[k_first - 1] if k_first > 0 else None  # ops alternate: the one before is a change
         base = int(cum_b[edit.b_end]) if edit is not None else 0
-        r = reused_after[j]
+        at = int(np.searchsorted(reused, j))
+        r = int(reused[at]) if at < len(reused) else None  # the first reused B chunk after the run
         if r is not None:
             distance, resync_a = int(cum_b[cb[r].start_word]) - base, partner_b[r]
         else:
             distance, resync_a = int(cum_b[-1]) - base, None
-        a_first = bisect_right(a_chunk_starts, s_a) - 1
-        a_last = bisect_right(a_chunk_starts, last_a) - 1
+        a_first = int(np.searchsorted(cols_a.starts, s_a, "right")) - 1
+        a_last = int(np.searchsorted(cols_a.starts, last_a, "right")) - 1
         regions.append(PhaseShiftRegion(
             b_chunks=(first, j), b_words=(s_b, e_b), b_tokens=(int(cum_b[s_b]), int(cum_b[e_b])),
             a_chunks=(a_first, a_last + 1), a_words=(s_a, last_a + 1),
@@ -500,12 +563,12 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
     return tuple(regions)
 
 
-def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, margin: int,
+def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns, cols_b: _Columns,
+              margin: int,
               status_b: Sequence[str]) -> tuple[tuple[LocalityViolation, ...], int]:
-    cb, ca = b.chunks, a.chunks
+    cb = b.chunks
     cum = b.cum_tokens
-    tok_start = [int(cum[c.start_word]) for c in cb]
-    a_chunk_starts = [c.start_word for c in ca]
+    tok_start, tok_end = cum[cols_b.starts], cum[cols_b.ends]
     violations = []
     checked = 0
     for op in equal:
@@ -514,59 +577,61 @@ def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, margin:
             continue
         checked += 1
         lo, hi = t0 + margin, t1 - margin
-        j = bisect_left(tok_start, lo)
-        while j < len(cb) and int(cum[cb[j].end_word]) <= hi:
+        # the B chunks from the first starting at or after lo, while they end by hi
+        j0 = int(np.searchsorted(tok_start, lo, "left"))
+        j1 = max(j0, int(np.searchsorted(tok_end, hi, "right")))
+        for j in range(j0, j1):
+            if not is_changed(status_b[j]):
+                continue
             c = cb[j]
-            if is_changed(status_b[j]):
-                shift = op.a_start - op.b_start
-                a_first = bisect_right(a_chunk_starts, c.start_word + shift) - 1
-                a_last = bisect_right(a_chunk_starts, c.end_word - 1 + shift) - 1
-                violations.append(LocalityViolation(
-                    equal_a_words=(op.a_start, op.a_end), equal_b_words=(op.b_start, op.b_end),
-                    equal_b_tokens=(t0, t1), interior_b_tokens=(lo, hi), b_chunk=j,
-                    b_words=(c.start_word, c.end_word), b_tokens=(tok_start[j], int(cum[c.end_word])),
-                    status=status_b[j], hash_b=c.hash, a_chunks=(a_first, a_last + 1),
-                ))
-            j += 1
+            shift = op.a_start - op.b_start
+            a_first = int(np.searchsorted(cols_a.starts, c.start_word + shift, "right")) - 1
+            a_last = int(np.searchsorted(cols_a.starts, c.end_word - 1 + shift, "right")) - 1
+            violations.append(LocalityViolation(
+                equal_a_words=(op.a_start, op.a_end), equal_b_words=(op.b_start, op.b_end),
+                equal_b_tokens=(t0, t1), interior_b_tokens=(lo, hi), b_chunk=j,
+                b_words=(c.start_word, c.end_word), b_tokens=(int(tok_start[j]), int(cum[c.end_word])),
+                status=status_b[j], hash_b=c.hash, a_chunks=(a_first, a_last + 1),
+            ))
     return tuple(violations), checked
 
 
-def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream,
-             status_a: Sequence[str], status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
+def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_b: _Columns,
+             codes_a: np.ndarray, codes_b: np.ndarray, status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
              violations: Sequence[LocalityViolation], checked: int, margin: int,
-             changed_a: np.ndarray, changed_b: np.ndarray, margin_formula: str) -> ChurnSummary:
+             changed_a: _ChangedRanges, changed_b: _ChangedRanges, margin_formula: str) -> ChurnSummary:
     ca, cb = a.chunks, b.chunks
     tokens_b = int(b.cum_tokens[-1])
 
-    def count(statuses: Sequence[str], s: str) -> int:
-        return sum(1 for x in statuses if x == s)
+    def count(codes: np.ndarray, code: int) -> int:
+        return int(np.count_nonzero(codes == code))
 
-    def tokens(s: str) -> int:
-        return sum(c.tokens for c in cb if status_b[c.index] == s)
+    def tokens(code: int) -> int:
+        return int(cols_b.tokens[codes_b == code].sum())
 
-    reused = count(status_b, REUSED)
-    reused_tokens = tokens(REUSED)
-    hashes_a = {c.hash for c in ca}
-    hits = [c for c in cb if is_changed(status_b[c.index]) and c.hash in hashes_a]
-    interior = [c.boundary for c in cb[:-1]]  # every chunk but the last ends at an interior cut
+    reused = count(codes_b, _REUSED)
+    reused_tokens = tokens(_REUSED)
+    hashes_a = set(map(Chunk.hash.fget, ca))
+    hits = [j for j, s in enumerate(status_b) if is_changed(s) and cols_b.hashes[j] in hashes_a]
+    interior = list(map(Chunk.boundary.fget, cb[:-1]))  # every chunk but the last ends at an interior cut
     return ChurnSummary(
         strategy=strategy,
         words_a=len(a.words), words_b=len(b.words),
         tokens_a=int(a.cum_tokens[-1]), tokens_b=tokens_b,
         chunks_a=len(ca), chunks_b=len(cb),
         edits=sum(1 for op in ops if op.tag != EQUAL),
-        changed_words_a=int(changed_a[-1]), changed_words_b=int(changed_b[-1]),
+        changed_words_a=changed_a.total, changed_words_b=changed_b.total,
         reused_chunks=reused,
         reused_chunk_ratio=reused / len(cb) if cb else 1.0,
         reused_tokens=reused_tokens,
         reused_token_ratio=reused_tokens / tokens_b if tokens_b else 1.0,
         chunks_to_embed=len(cb) - reused,
         tokens_to_embed=tokens_b - reused_tokens,
-        shifted_chunks_b=count(status_b, SHIFTED), shifted_tokens_b=tokens(SHIFTED),
-        edited_chunks_b=count(status_b, EDITED), new_chunks_b=count(status_b, NEW),
-        shifted_chunks_a=count(status_a, SHIFTED), edited_chunks_a=count(status_a, EDITED),
-        removed_chunks_a=count(status_a, REMOVED),
-        unaligned_hash_hits_b=len(hits), unaligned_hash_hit_tokens_b=sum(c.tokens for c in hits),
+        shifted_chunks_b=count(codes_b, _SHIFTED), shifted_tokens_b=tokens(_SHIFTED),
+        edited_chunks_b=count(codes_b, _EDITED), new_chunks_b=count(codes_b, _ALL_CHANGED),
+        shifted_chunks_a=count(codes_a, _SHIFTED), edited_chunks_a=count(codes_a, _EDITED),
+        removed_chunks_a=count(codes_a, _ALL_CHANGED),
+        unaligned_hash_hits_b=len(hits), unaligned_hash_hit_tokens_b=int(cols_b.tokens[hits].sum()) if hits else 0,
         phase_shift_regions=len(regions),
         longest_resync_tokens=max((r.resync_distance_tokens for r in regions), default=0),
         margin=margin, checked_ranges=checked, violations=len(violations),

@@ -27,6 +27,7 @@ from steadlith_core.external import SPLITTERS, install_hint, installed_splitters
 
 from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
 from ..palette import LIGHT, Theme
+from ..viewmodel import BASELINE
 
 #: Rows an external chunker has no number for: it has no word alignment, so nothing is
 #: "shifted", and no margin to check locality against.
@@ -125,6 +126,40 @@ def region_label(r, k: int) -> str:
     return f"#{k + 1}  {chunks} ↔ {a}: {n} shifted, {tokens:,} t; {resync}"
 
 
+class _StagedLabel:
+    """A label's text, tooltip, style and visibility, collected first and applied once
+    where they changed: the panel used to blank every cell and fill it again, and each
+    change of a label's text, style or visibility re-lays the dock out."""
+
+    __slots__ = ("label", "text", "tip", "style", "visible")
+
+    def __init__(self, label: QLabel, text: str = "–", visible: bool = True):
+        self.label, self.text, self.tip, self.style, self.visible = label, text, "", "", visible
+
+    def setText(self, text: str) -> None:  # noqa: N802 - stands in for the QLabel
+        self.text = text
+
+    def setToolTip(self, tip: str) -> None:  # noqa: N802
+        self.tip = tip
+
+    def setStyleSheet(self, style: str) -> None:  # noqa: N802
+        self.style = style
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802
+        self.visible = visible
+
+    def apply(self) -> None:
+        label = self.label
+        if label.text() != self.text:
+            label.setText(self.text)
+        if label.toolTip() != self.tip:
+            label.setToolTip(self.tip)
+        if label.styleSheet() != self.style:
+            label.setStyleSheet(self.style)
+        if label.isHidden() == self.visible:
+            label.setVisible(self.visible)
+
+
 class ChurnPanel(QWidget):
     region_activated = Signal(int)  # index in the shown rule's comparison.phase_shift_regions
     rule_selected = Signal(str)  # "Panes show": the user chose the rule the panes show
@@ -139,6 +174,7 @@ class ChurnPanel(QWidget):
         self.theme = theme
         self.comparison = None  # the shown rule's
         self.comparisons: dict = {}  # every rule's
+        self.pending: tuple[str, ...] = ()  # columns still being computed (show_rules)
         self.shown_rule = BOUNDARY_RULES[0]
         self.values: dict[tuple[str, str], QLabel] = {}
 
@@ -396,29 +432,29 @@ class ChurnPanel(QWidget):
         else:
             self.external_shown.emit(name)
 
-    def _show_externals(self, columns) -> None:
+    def _show_externals(self, columns, values: dict) -> None:
         self.externals = {col.key: col for col in columns}
         notes, sizes = [], []
         for key in self.external_keys:
             col = self.externals.get(key)
             head = self.heads[key]
             if col is None:  # the rules' result comes first; the splitters follow
-                self.values[(key, "reused_chunks")].setText("…")
-                self.values[(key, "reused_chunks")].setToolTip(f"{key}: running in the background")
+                values[(key, "reused_chunks")].setText("…")
+                values[(key, "reused_chunks")].setToolTip(f"{key}: running in the background")
                 head.setToolTip(f"{key}: running in the background")
                 continue
             if col.row is None:
                 short = "not installed" if col.error.startswith("not installed") else "error"
-                self.values[(key, "reused_chunks")].setText(short)
+                values[(key, "reused_chunks")].setText(short)
                 for k, _, _ in ROWS:
-                    self.values[(key, k)].setToolTip(f"{key}: {col.error}")
-                self.values[(key, "reused_chunks")].setStyleSheet(f"color: {self.theme.error_text}")
+                    values[(key, k)].setToolTip(f"{key}: {col.error}")
+                values[(key, "reused_chunks")].setStyleSheet(f"color: {self.theme.error_text}")
                 head.setToolTip(f"{key}: {col.error}")
                 notes.append(f"<b>{SHORT_LABELS.get(key, key)}</b>: {col.error}")
                 continue
             tips = external_tips(col.row)
             for k, text in external_cells(col.row).items():
-                cell = self.values[(key, k)]
+                cell = values[(key, k)]
                 cell.setText(text)
                 cell.setToolTip(f"{col.name}: {tips[k]}")
                 if k in NOT_EXTERNAL:
@@ -457,12 +493,15 @@ class ChurnPanel(QWidget):
                         comparison.b.boundary_rule if comparison is not None else None, message)
 
     def show_rules(self, comparisons, shown: str | None = None, message: str | None = None,
-                   externals=()) -> None:
+                   externals=(), pending=()) -> None:
         """Every rule's comparison `{rule: Comparison}` side by side, `shown` the rule the
         panes show (its regions are listed), and the external chunkers' columns
-        (external_runs.ExternalColumn); None: the empty state with `message`."""
+        (external_runs.ExternalColumn); None: the empty state with `message`. `pending`:
+        the columns still being computed ("fixed-tokens/1" for the baseline, rule ids),
+        shown as "…" until the result that completes them comes."""
         if shown is not None:
             self.set_shown_rule(shown)
+        self.pending = tuple(pending)
         self.comparisons = dict(comparisons or {})
         comparison = self.comparisons.get(self.shown_rule)
         self.comparison = comparison
@@ -472,21 +511,26 @@ class ChurnPanel(QWidget):
         if message:
             self.empty.setText(message)
         self.regions.clear()
-        for v in self.values.values():
-            v.setText("–")
-            v.setStyleSheet("")
-            v.setToolTip("")
-        for v in self.verdicts.values():
-            v.setText("")
-            v.setVisible(False)
-        self._show_externals(externals if has else ())
+        values = {key: _StagedLabel(label) for key, label in self.values.items()}
+        verdicts = {rule: _StagedLabel(label, "", visible=False) for rule, label in self.verdicts.items()}
+        try:
+            self._show_rules(comparison, values, verdicts, externals)
+        finally:
+            for staged in (*values.values(), *verdicts.values()):
+                staged.apply()
+        self._fit_wrapped()
+        if has:
+            self._list_regions(comparison)
+
+    def _show_rules(self, comparison, values: dict, verdicts: dict, externals) -> None:
+        has = comparison is not None
+        self._show_externals(externals if has else (), values)
         if not has:
             self.regions_title.setText("<b>Phase-shift regions</b>")
             item = QListWidgetItem("no comparison yet")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
             self.setAccessibleDescription(self.empty.text())
-            self._fit_wrapped()
             return
         s = comparison.summary
         t = self.theme
@@ -500,17 +544,17 @@ class ChurnPanel(QWidget):
         for rule, c in self.comparisons.items():
             full = summary_cells(c.summary, c.margin)
             for key, text in compact_cells(c.summary, c.margin).items():
-                self.values[(rule, key)].setText(text)
-                self.values[(rule, key)].setToolTip(f"{rule}: {full[key]}")
+                values[(rule, key)].setText(text)
+                values[(rule, key)].setToolTip(f"{rule}: {full[key]}")
             verdict, line = verdict_text(c)
-            self.verdicts[rule].setText(f"{rule}: {line}")
-            self.verdicts[rule].setVisible(True)
-            self.verdicts[rule].setToolTip(
+            verdicts[rule].setText(f"{rule}: {line}")
+            verdicts[rule].setVisible(True)
+            verdicts[rule].setToolTip(
                 f"Every B chunk lying more than {rule}'s margin ({c.margin:,} t = {c.summary.margin_formula}) "
                 "inside a long unchanged region should be reused" + (
                     f"; {c.summary.violations} were not (the phase shift)" if verdict == "violated" else
                     "; this edit left no unchanged region that long" if verdict == "nothing to check" else ""))
-            self._style_verdict(self.verdicts[rule], verdict)
+            self._style_verdict(verdicts[rule], verdict)
             described.append(f"{rule}: {c.summary.reused_chunks} of {c.summary.chunks_b} chunks reused, "
                              f"{c.summary.tokens_to_embed} tokens to re-embed, {c.summary.shifted_chunks_b} "
                              f"shifted. {line}")
@@ -518,15 +562,22 @@ class ChurnPanel(QWidget):
         if base is not None:
             full = summary_cells(base.summary, comparison.margin)
             for key, text in compact_cells(base.summary, comparison.margin).items():
-                self.values[("base", key)].setText(text)
-                self.values[("base", key)].setToolTip(f"fixed-tokens/1: {full[key]}")
-        self._style_values()
+                values[("base", key)].setText(text)
+                values[("base", key)].setToolTip(f"fixed-tokens/1: {full[key]}")
+        for column in self.columns:
+            name = BASELINE if column == "base" else column
+            if name in self.pending:
+                for key, _, _ in ROWS:
+                    values[(column, key)].setText("…")
+                    values[(column, key)].setToolTip(f"{name}: computing…")
+        self._style_values(values)
         for col in self.externals.values():
             if col.row is not None:
                 described.append(f"{col.name}: {col.row.reused_chunks} of {col.row.chunks_b} chunks reused, "
                                  f"{col.row.tokens_to_embed} tokens to embed.")
         self.setAccessibleDescription(" ".join(described))
-        self._fit_wrapped()
+
+    def _list_regions(self, comparison) -> None:
         if self.choice.shown:  # a region's chunk numbers are the rule's, not the spans the panes show
             self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule}")
             item = QListWidgetItem(f"{len(comparison.phase_shift_regions):,} regions under {self.shown_rule}; the "
@@ -549,14 +600,14 @@ class ChurnPanel(QWidget):
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
 
-    def _style_values(self) -> None:
+    def _style_values(self, values: dict) -> None:
         t = self.theme
         for rule, c in self.comparisons.items():
             loud = c.summary.shifted_chunks_b > 0
-            self.values[(rule, "shifted")].setStyleSheet(
+            values[(rule, "shifted")].setStyleSheet(
                 f"color: {t.status['shifted']}; font-weight: bold" if loud else "")
             over = c.summary.longest_resync_tokens > c.margin
-            self.values[(rule, "resync")].setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
+            values[(rule, "resync")].setStyleSheet(f"color: {t.error_text}; font-weight: bold" if over else "")
 
     def _style_verdict(self, label: QLabel, verdict: str) -> None:
         t = self.theme
@@ -572,7 +623,7 @@ class ChurnPanel(QWidget):
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         if self.comparison is not None:
-            self.show_rules(self.comparisons, externals=tuple(self.externals.values()))
+            self.show_rules(self.comparisons, externals=tuple(self.externals.values()), pending=self.pending)
 
     def verdict_text(self) -> str:
         return self.verdict.text()

@@ -37,30 +37,45 @@ class Histogram(ThemedPlot):
         self.edges = tuple(edges)
         self.counts = tuple(counts)
         self.y_max = max(y_max or 0, max(self.counts, default=0))
+        # the items stay and take the new numbers: removing and adding them again re-lays
+        # out the plot, twice per parameter change
         item = self.getPlotItem()
-        item.clear()
-        self._bars = None
         if not self.counts:
-            item.addItem(self._empty_label)
+            if self._bars is not None:
+                item.removeItem(self._bars)
+                item.removeItem(self._over_label)
+                self._bars = None
+            if self._empty_label.scene() is None:
+                item.addItem(self._empty_label)
             self._empty_label.setPos(0.5, 0.5)
-            self.setXRange(0, 1, padding=0)
-            self.setYRange(0, 1, padding=0)
+            self._set_view(1, 1)
         else:
+            if self._empty_label.scene() is not None:
+                item.removeItem(self._empty_label)
             spans = [self.bar_span(i) for i in range(len(self.counts))]
-            self._bars = pg.BarGraphItem(x0=[a for a, _ in spans], x1=[b for _, b in spans],
-                                         height=list(self.counts), y0=0)
-            item.addItem(self._bars)
-            item.addItem(self._over_label)
+            # one setOpts: each call re-draws the bars' picture
+            shape = dict(x0=[a for a, _ in spans], x1=[b for _, b in spans], height=list(self.counts),
+                         brushes=self._brushes(), pen=pg.mkPen(None))
+            if self._bars is None:
+                self._bars = pg.BarGraphItem(**shape, y0=0)
+                item.addItem(self._bars)
+                item.addItem(self._over_label)
+            else:
+                self._bars.setOpts(**shape)
             over = spans[-1]
             self._over_label.setText(f"> {self.max_tokens}")
             self._over_label.setPos((over[0] + over[1]) / 2, self.counts[-1])
             right = over[1] + self._step() * 0.2
             top = max(self.y_max, 1) * 1.15  # room for the "> max" label over a full bar
-            self.getPlotItem().getViewBox().setLimits(xMin=0, xMax=right, yMin=0, yMax=top)
-            self.setXRange(0, right, padding=0)
-            self.setYRange(0, top, padding=0)
-        self.restyle()
+            self._set_view(right, top)
+        self._color_labels()
         self._describe()
+
+    def _set_view(self, right: float, top: float) -> None:
+        if self.counts:
+            self.getPlotItem().getViewBox().setLimits(xMin=0, xMax=right, yMin=0, yMax=top)
+        self.setXRange(0, right, padding=0)
+        self.setYRange(0, top, padding=0)
 
     @property
     def max_tokens(self) -> int:
@@ -106,10 +121,14 @@ class Histogram(ThemedPlot):
         self.setAccessibleDescription(f"Tokens per chunk, {sum(self.counts)} chunks: " + ", ".join(bins) + over)
 
     def restyle(self) -> None:
-        theme = self.theme
-        self._empty_label.setColor(theme.muted)
-        self._over_label.setColor(theme.kind["hard"])
+        self._color_labels()
         if self._bars is not None:
-            n = len(self.counts)
-            brushes = [pg.mkBrush(theme.kind["hard"] if i == n - 1 else theme.bar) for i in range(n)]
-            self._bars.setOpts(brushes=brushes, pen=pg.mkPen(None))
+            self._bars.setOpts(brushes=self._brushes(), pen=pg.mkPen(None))
+
+    def _color_labels(self) -> None:
+        self._empty_label.setColor(self.theme.muted)
+        self._over_label.setColor(self.theme.kind["hard"])
+
+    def _brushes(self) -> list:
+        n, theme = len(self.counts), self.theme
+        return [pg.mkBrush(theme.kind["hard"] if i == n - 1 else theme.bar) for i in range(n)]
