@@ -9,9 +9,9 @@ import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any QApplication exists
 
 import pytest
-from PySide6.QtCore import QSettings, QThreadPool
-
+from git_helpers import doc_history
 from gui_helpers import make_window
+from PySide6.QtCore import QSettings, QThreadPool
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +30,10 @@ def window(qtbot):
     w = make_window(qtbot)
     yield w
     QThreadPool.globalInstance().waitForDone(10_000)
+
+
+@pytest.fixture
+def history(tmp_path):
+    """doc.md's history (git_helpers.doc_history): (repository root, repository, commit ids, texts)."""
+    repo, ids, texts = doc_history(tmp_path / "repo")
+    return tmp_path / "repo", repo, ids, texts

@@ -51,6 +51,13 @@ def load_files(qtbot, window, path_a, path_b):
     return blocker.args[0]
 
 
+def load_pair(qtbot, window, a, b):
+    """Load two files (or PATH@REV revisions) and wait until both sides are analysed."""
+    with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
+                          check_params_cb=lambda r: r.a is not None and r.b is not None):
+        window.load_files(a, b)
+
+
 def set_params(qtbot, window, params):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
         window.set_params(params)

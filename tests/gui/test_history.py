@@ -4,21 +4,15 @@ re-embed per rule; a click loads the commit's parent and the commit into A and B
 import threading
 
 import pytest
-from git_helpers import REWRITE, doc_history
+from git_helpers import REWRITE
 from gui_helpers import color_near
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-
 from steadlith_core.gitrepo import resolve_revision
+
 from steadlith_gui import history_dock
 from steadlith_gui.history_state import COST_COLUMNS
 from steadlith_gui.widgets.history_view import COLUMNS
-
-
-@pytest.fixture
-def history(tmp_path):
-    repo, ids, texts = doc_history(tmp_path / "repo")
-    return tmp_path / "repo", repo, ids, texts
 
 
 def open_with_history(qtbot, window, root, rev_a, rev_b):

@@ -3,23 +3,10 @@ File → Recent files."""
 
 import os
 
-import pytest
-from git_helpers import doc_history
+from gui_helpers import load_pair
 from PySide6.QtWidgets import QFileDialog
 
 from steadlith_gui.app import document_arg
-
-
-@pytest.fixture
-def history(tmp_path):
-    repo, ids, texts = doc_history(tmp_path / "repo")
-    return tmp_path / "repo", repo, ids, texts
-
-
-def load_pair(qtbot, window, a, b):
-    with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
-                          check_params_cb=lambda r: r.a is not None and r.b is not None):
-        window.load_files(a, b)
 
 
 def offered_by_save_as(window, side, monkeypatch, answer=""):

@@ -7,23 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from git_helpers import MESSAGES, doc_history
-from gui_helpers import type_into
-
+from git_helpers import MESSAGES
+from gui_helpers import load_pair, type_into
 from steadlith_core.gitrepo import resolve_revision
+
 from steadlith_gui.app import document_arg
-
-
-@pytest.fixture
-def history(tmp_path):
-    repo, ids, texts = doc_history(tmp_path / "repo")
-    return tmp_path / "repo", repo, ids, texts
-
-
-def load_pair(qtbot, window, a, b):
-    with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
-                          check_params_cb=lambda r: r.a is not None and r.b is not None):
-        window.load_files(a, b)
 
 
 def test_command_line_revisions_show_the_commits_texts_and_titles(qtbot, window, history, monkeypatch):
