@@ -580,35 +580,6 @@ static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
     return r;
 }
 
-/* The inputs of a rolling Rabin pass: the symbols and the three multiplication tables
- * (see fingerprints()). rabin_open takes them all or none (an error set, nothing held);
- * rabin_close gives back what rabin_open took. */
-typedef struct {
-    Py_buffer sv, rv, hv, dv;
-    Py_ssize_t r_rows, h_rows, d_rows;
-} RabinInputs;
-
-static int rabin_open(RabinInputs *in, PyObject *o_sym, Py_ssize_t window, PyObject *o_reduce, PyObject *o_shift,
-                      PyObject *o_drop) {
-    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return -1; }
-    if (PyObject_GetBuffer(o_sym, &in->sv, PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (in->sv.len % 8) {
-        PyBuffer_Release(&in->sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return -1;
-    }
-    if (get_table(o_reduce, &in->rv, &in->r_rows) < 0) { PyBuffer_Release(&in->sv); return -1; }
-    if (get_table(o_shift, &in->hv, &in->h_rows) < 0) {
-        PyBuffer_Release(&in->sv); PyBuffer_Release(&in->rv); return -1;
-    }
-    if (get_table(o_drop, &in->dv, &in->d_rows) < 0) {
-        PyBuffer_Release(&in->sv); PyBuffer_Release(&in->rv); PyBuffer_Release(&in->hv); return -1;
-    }
-    return 0;
-}
-
-static void rabin_close(RabinInputs *in) {
-    PyBuffer_Release(&in->sv); PyBuffer_Release(&in->rv); PyBuffer_Release(&in->hv); PyBuffer_Release(&in->dv);
-}
-
 /* fingerprints(symbols, window, reduce, shift, drop) -> bytes of uint64
  * F_k = F_(k-1) * x^64 + s_k - s_(k-w) * x^(64 w)  (mod P, in GF(2)): `reduce` maps
  * s to s mod P, `shift` maps F to F x^64 mod P, `drop` maps s to s x^(64 w) mod P. */
@@ -616,13 +587,20 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
     PyObject *o_sym, *o_reduce, *o_shift, *o_drop;
     Py_ssize_t window;
     if (!PyArg_ParseTuple(args, "OnOOO", &o_sym, &window, &o_reduce, &o_shift, &o_drop)) return NULL;
-    RabinInputs in;
-    if (rabin_open(&in, o_sym, window, o_reduce, o_shift, o_drop) < 0) return NULL;
-    const Py_ssize_t r_rows = in.r_rows, h_rows = in.h_rows, d_rows = in.d_rows;
-    Py_ssize_t n = in.sv.len / 8;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8;
     PyObject *out = new_buffer(n * 8);
     if (out) {
-        const u64 *s = in.sv.buf, *rt = in.rv.buf, *ht = in.hv.buf, *dt = in.dv.buf;
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
         u64 *f = (u64 *)PyBytes_AS_STRING(out), acc = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < n; k++) {
@@ -632,7 +610,7 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
         }
         Py_END_ALLOW_THREADS
     }
-    rabin_close(&in);
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
     return out;
 }
 
@@ -646,13 +624,20 @@ static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
     unsigned long long pm, pr, bm, br;
     if (!PyArg_ParseTuple(args, "OnOOOKKKK", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &pm, &pr, &bm, &br))
         return NULL;
-    RabinInputs in;
-    if (rabin_open(&in, o_sym, window, o_reduce, o_shift, o_drop) < 0) return NULL;
-    const Py_ssize_t r_rows = in.r_rows, h_rows = in.h_rows, d_rows = in.d_rows;
-    Py_ssize_t n = in.sv.len / 8, np_ = 0, nb = 0;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
     PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
     if (b_p && b_b) {
-        const u64 *s = in.sv.buf, *rt = in.rv.buf, *ht = in.hv.buf, *dt = in.dv.buf;
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
         int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
         u64 acc = 0;
         Py_BEGIN_ALLOW_THREADS
@@ -666,7 +651,7 @@ static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
         if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
     }
     Py_XDECREF(b_p); Py_XDECREF(b_b);
-    rabin_close(&in);
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
     return result;
 }
 
