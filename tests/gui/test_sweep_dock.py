@@ -99,17 +99,7 @@ def test_a_grid_with_nothing_runnable_says_why_and_runs_nothing(qtbot, window):
 
 def commit_versions(root, name, versions):
     """A repository at `root` whose commits write `versions` of `name` in turn."""
-    import pygit2
-
-    repo = pygit2.init_repository(str(root), initial_head="main")
-    parents = []
-    for n, text in enumerate(versions):
-        (root / name).write_text(text, encoding="utf-8")
-        repo.index.add(name)
-        repo.index.write()
-        sig = pygit2.Signature("Tess Ter", "tess@example.invalid", 1_700_000_000 + 60 * n, 0)
-        parents = [repo.create_commit("refs/heads/main", sig, sig, f"v{n}", repo.index.write_tree(), parents)]
-    return repo
+    return commit_files(root, [{name: text} for text in versions])
 
 
 def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
@@ -176,17 +166,11 @@ def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp
 def commit_files(root, steps):
     """A repository at `root` whose commits write each step's {name: text} in turn."""
     import pygit2
+    from git_helpers import commit
 
     repo = pygit2.init_repository(str(root), initial_head="main")
-    parents = []
     for n, files in enumerate(steps):
-        for name, text in files.items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(text, encoding="utf-8")
-            repo.index.add(name)
-        repo.index.write()
-        sig = pygit2.Signature("Tess Ter", "tess@example.invalid", 1_700_000_000 + 60 * n, 0)
-        parents = [repo.create_commit("refs/heads/main", sig, sig, f"v{n}", repo.index.write_tree(), parents)]
+        commit(repo, f"v{n}", files, 1_700_000_000 + 60 * n)
     return repo
 
 
