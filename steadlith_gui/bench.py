@@ -124,29 +124,6 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     app.processEvents()
 
-    def wait_ready(action) -> float:
-        """Run action(), wait for analysis_ready and the repaint; seconds elapsed."""
-        loop = QEventLoop()
-        got = []
-        window.analysis_ready.connect(loop.quit)
-        window.analysis_ready.connect(got.append)
-        timer = QTimer(singleShot=True)
-        timer.timeout.connect(loop.quit)
-        timer.start(120_000)
-        t0 = time.perf_counter()
-        action()
-        if not got:
-            loop.exec()
-        app.processEvents()  # deliver the update requests: the panes and docks paint
-        for w in (window.pane_a.viewport(), window.pane_b.viewport(), window.diagnostics):
-            w.repaint()
-        elapsed = time.perf_counter() - t0
-        window.analysis_ready.disconnect(loop.quit)
-        window.analysis_ready.disconnect(got.append)
-        if not got:
-            raise SystemExit("bench: no analysis result within 120 s")
-        return elapsed
-
     def wait_shown(action) -> tuple[float, float]:
         """Run action(); seconds until its result is on screen and repainted (the panes,
         link map, overview, table, diagnostics and the shown rule's churn column), and
@@ -180,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         if not ready:
             raise SystemExit("bench: no complete analysis result within 120 s")
         return on_screen, complete
+
+    def wait_ready(action) -> float:
+        """Run action(); seconds until its analysis is complete and painted."""
+        return wait_shown(action)[1]
 
     ok = True
     machine = f"[{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}]"
