@@ -18,6 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* part of every x86-64: no runtime check needed */
+#endif
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -297,8 +300,47 @@ static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
     return 4;
 }
 
+/* How many of the 16 code points at src[i..i+16) are printable ASCII (U+0021-U+007F,
+ * word characters that are their own UTF-8), counted up to the first that is not; all
+ * 16, narrowed to bytes, are stored at dst (16 bytes of room), and only the first
+ * `count` of them are kept by the caller. A word of prose is mostly one such run, so
+ * its characters are copied and tested 16 at a time instead of one by one. */
+static inline __attribute__((always_inline)) int ascii_run(const int kind, const void *src, Py_ssize_t i, u8 *dst) {
+#if defined(__SSE2__)
+    __m128i v;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        v = _mm_loadu_si128((const __m128i *)((const u8 *)src + i));
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const __m128i *q = (const __m128i *)((const uint16_t *)src + i);
+        /* unsigned saturation of signed 16-bit lanes: U+0080-U+7FFF become 0xFF and
+         * U+8000-U+FFFF become 0x00, neither of them in the printable range */
+        v = _mm_packus_epi16(_mm_loadu_si128(q), _mm_loadu_si128(q + 1));
+    } else {
+        const __m128i *q = (const __m128i *)((const uint32_t *)src + i);
+        /* code points are below 2^31: signed saturation keeps 0-0x7FFF and makes the rest
+         * 0x7FFF, which the second narrowing turns into 0xFF */
+        __m128i lo = _mm_packs_epi32(_mm_loadu_si128(q), _mm_loadu_si128(q + 1));
+        __m128i hi = _mm_packs_epi32(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3));
+        v = _mm_packus_epi16(lo, hi);
+    }
+    _mm_storeu_si128((__m128i *)dst, v);
+    /* as signed bytes, 0x80-0xFF are negative: "> 0x20" is exactly U+0021-U+007F */
+    unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)));
+    return __builtin_ctz(~printable); /* bit 16 and up of ~printable are set */
+#else
+    int k = 0;
+    for (; k < 16; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, src, i + k);
+        if (c <= 0x20 || c >= 0x80) break;
+        dst[k] = (u8)c;
+    }
+    return k;
+#endif
+}
+
 /* The loop of scan_str for one storage width: inlined with `kind` a constant, so each
- * character read is a plain load. Returns the word count; *out_len the canonical length. */
+ * character read is a plain load. Returns the word count; *out_len the canonical length.
+ * `canon` has 16 bytes of room past the longest canonical text (ascii_run's stores). */
 static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
     const int kind, const void *src, const Py_ssize_t len, int32_t *starts, int32_t *ends, u8 *para, u64 *sym,
     u8 *canon, int32_t *cend, u8 *sent, Py_ssize_t *out_len) {
@@ -322,6 +364,13 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
         }
         const Py_ssize_t w0 = out;
         while (i < len) { /* the word */
+            if (i + 16 <= len) {
+                int run = ascii_run(kind, src, i, canon + out);
+                out += run;
+                i += run;
+                if (run == 16) continue;
+                if (i >= len) break;
+            }
             Py_UCS4 c = PyUnicode_READ(kind, src, i);
             if (c < 0x80) {
                 if (BYTE_CLASS[c] != C_WORD) break;
@@ -398,7 +447,7 @@ static PyObject *scan_str(PyObject *text) {
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
-    if (scan_out_new(&o, (len + 1) / 2, len * per) < 0) return NULL;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16) < 0) return NULL;
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);

@@ -89,6 +89,33 @@ def test_both_kernels_agree_on_lone_surrogates(text):
 RawScanFields = ("starts", "ends", "para", "symbols", "canonical", "canonical_ends", "sentence_ends")
 
 
+def assert_same_scans(text: str) -> None:
+    c, n = scans(text)
+    for field in RawScanFields:
+        got, want = getattr(c, field), getattr(n, field)
+        assert (got == want if field == "canonical" else np.array_equal(got, want)), (field, text)
+
+
+# Characters that end or interrupt a run of printable ASCII, which the compiled scan
+# copies 16 code points at a time: ASCII controls (word characters), whitespace of
+# every storage width, and word characters of 1, 2 and 4 bytes.
+RUN_BREAKERS = ["\x01", "\x1f", "\x7f", "\t", "\r\n", "\x85", "\xa0", "\xe9", "\xff", "\u0100", "\u1680",
+                "\u2000", "\u200a", "\u3000", "\u65e5", "\uffff", "\U0001F680"]
+
+
+@needs_c
+@pytest.mark.parametrize("breaker", RUN_BREAKERS)
+@pytest.mark.parametrize("widest", ["", "\u00e9", "\u0101", "\U0001F680"], ids=["ascii", "latin1", "bmp", "astral"])
+def test_both_kernels_agree_wherever_a_run_of_ascii_is_broken(breaker, widest):
+    """Every storage kind of str (the widest character sets it), with the breaking
+    character at every offset of a long word, and the word ending the text or not."""
+    for offset in range(0, 40):
+        word = "x" * offset + breaker + "y" * (37 - offset)
+        assert_same_scans(f"{widest} {word} " + "z" * offset)
+        assert_same_scans(f"{widest}\n\n{word}")
+        assert_same_scans(word + widest)
+
+
 def _random_inputs(seed: int):
     rng = random.Random(seed)
     for length in range(0, 2001):
