@@ -732,6 +732,51 @@ static PyObject *candidates(PyObject *self, PyObject *args) {
     return result;
 }
 
+static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what);
+
+/* ---- token counts (SPEC §2) ---------------------------------------------------- */
+
+/* chars4_totals(starts, ends, want_counts) -> (counts or None, cum)
+ * chars4/1 of every word, ceil(code points / 4), as int32, and their running total
+ * [0, c_0, c_0 + c_1, ...] as int64, in one pass over the scan's int32 offsets: what
+ * numpy does in a subtraction, an add, a division, a zeroed array and a cumulative sum.
+ * A bytes document keeps only the total (want_counts false: no counts are written). */
+static PyObject *chars4_totals(PyObject *self, PyObject *args) {
+    PyObject *o_starts, *o_ends;
+    int want_counts;
+    if (!PyArg_ParseTuple(args, "OOp", &o_starts, &o_ends, &want_counts)) return NULL;
+    Py_buffer sv, ev;
+    if (get_typed(o_starts, &sv, 4, "starts") < 0) return NULL;
+    if (get_typed(o_ends, &ev, 4, "ends") < 0) { PyBuffer_Release(&sv); return NULL; }
+    PyObject *b_tok = NULL, *b_cum = NULL, *result = NULL;
+    Py_ssize_t n = sv.len / 4, bad = -1;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "starts and ends differ in length"); goto done; }
+    b_cum = new_buffer((n + 1) * 8);
+    if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
+    {
+        const int32_t *st = sv.buf, *en = ev.buf;
+        int32_t *tok = b_tok ? (int32_t *)PyBytes_AS_STRING(b_tok) : NULL;
+        int64_t *cum = (int64_t *)PyBytes_AS_STRING(b_cum), total = 0;
+        Py_BEGIN_ALLOW_THREADS
+        cum[0] = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int64_t len = (int64_t)en[k] - st[k];
+            if (len <= 0) { bad = k; break; } /* a word has a character: offsets that say otherwise are not a scan's */
+            int32_t c = (int32_t)((len + 3) >> 2);
+            if (tok) tok[k] = c;
+            total += c;
+            cum[k + 1] = total;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    if (bad >= 0) { PyErr_Format(PyExc_ValueError, "word %zd ends before it starts", bad); goto done; }
+    result = Py_BuildValue("OO", b_tok ? b_tok : Py_None, b_cum);
+done:
+    Py_XDECREF(b_tok); Py_XDECREF(b_cum);
+    PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return result;
+}
+
 /* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
 
 /* First index i in [lo, hi) with a[i] >= v (or > v when `right`), else hi. */
@@ -1086,6 +1131,7 @@ static PyMethodDef METHODS[] = {
      "fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
+    {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
     {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},

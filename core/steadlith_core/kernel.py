@@ -234,6 +234,17 @@ def segment_columns(
     return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
 
 
+def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """(chars4/1 count of every word as int32, or None unless `want_counts`; their
+    running total as int64, one longer) in one pass of the compiled kernel, or None when
+    numpy runs (tokens.py then counts and sums in numpy)."""
+    if KERNEL != "c":
+        return None
+    tok, cum = _kernel.chars4_totals(np.ascontiguousarray(starts, dtype=OFFSET), np.ascontiguousarray(ends, dtype=OFFSET),
+                                     want_counts)
+    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64)
+
+
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
               base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None

@@ -50,7 +50,7 @@ from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
 from .segment import Cut, SnapPoints  # noqa: F401 - Cut re-exported
-from .tokens import TokenCounter
+from .tokens import TokenCounter, running_total  # noqa: F401 - running_total re-exported
 
 
 class LRU:
@@ -126,11 +126,9 @@ class Document:
         cumulative tokens: the per-word ones are their differences), cumulative tokens."""
 
         def count():
-            tok = counter.count(self.words)
-            cum = running_total(tok)
-            cum.flags.writeable = False
-            self._token_dtypes[counter] = tok.dtype
-            return (None if isinstance(self.document, bytes) else tok), cum
+            counted = counter.count_and_total(self.words, keep_counts=not isinstance(self.document, bytes))
+            self._token_dtypes[counter] = counted.dtype
+            return counted.counts, counted.total
 
         # keyed by the counter itself, not its id: an id re-registered with another
         # function must not be answered from the cache
@@ -309,17 +307,6 @@ class LazyTokens:
 
     def __call__(self) -> np.ndarray:
         return per_word(self.cum, self.dtype)
-
-
-def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
-    """[0, tok[0], tok[0] + tok[1], ...] in int64. By blocks: numpy's cumsum of int32
-    into int64 first makes an int64 copy of the whole input (8 bytes a word)."""
-    cum = np.zeros(tok.size + 1, dtype=np.int64)
-    for i in range(0, tok.size, block):
-        part = cum[i + 1 : i + 1 + block]
-        np.cumsum(tok[i : i + block], out=part, dtype=np.int64)
-        part += cum[i]
-    return cum
 
 
 def _checked(text: str | bytes) -> str | bytes:

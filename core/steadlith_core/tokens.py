@@ -9,10 +9,11 @@ the word, and nothing is chunked.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
+from . import kernel
 from .errors import ParameterError, TokenCountError
 from .normalize import WordStream
 
@@ -21,12 +22,38 @@ from .normalize import WordStream
 MAX_TOTAL_TOKENS = 2**62
 
 
+class Counted(NamedTuple):
+    """A counter's tokens of each word (or None), their running total, and the counts' dtype."""
+
+    counts: np.ndarray | None
+    total: np.ndarray
+    dtype: np.dtype
+
+
 @dataclass(frozen=True)
 class TokenCounter:
     id: str
     description: str
     per_word: Callable[[str], int] | None = None
     vectorized: Callable[[WordStream], np.ndarray] | None = None
+    # (counts or None, running total) in one pass, already valid, counts in int32; None
+    # when it cannot (then count() and running_total() do it): the compiled chars4/1
+    with_total: Callable[[WordStream, bool], tuple[np.ndarray | None, np.ndarray] | None] | None = None
+
+    def count_and_total(self, words: WordStream, keep_counts: bool = True) -> Counted:
+        """count(words) (None unless `keep_counts`) with its running total in int64,
+        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only."""
+        both = self.with_total(words, keep_counts) if self.with_total is not None else None
+        if both is not None:
+            tok, cum = both
+            dtype = np.dtype(np.int32)
+        else:
+            tok = self.count(words)
+            cum, dtype = running_total(tok), tok.dtype
+        for a in (tok, cum):
+            if a is not None and a.flags.writeable:
+                a.flags.writeable = False
+        return Counted(tok if keep_counts else None, cum, dtype)
 
     def count(self, words: WordStream) -> np.ndarray:
         """Tokens of every word as a read-only array, validated: int32, or int64 when a
@@ -77,6 +104,21 @@ def _chars4(words: WordStream) -> np.ndarray:
     return counts
 
 
+def _chars4_with_total(words: WordStream, keep_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+    return kernel.chars4_totals(words.starts, words.ends, keep_counts)
+
+
+def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
+    """[0, tok[0], tok[0] + tok[1], ...] in int64. By blocks: numpy's cumsum of int32
+    into int64 first makes an int64 copy of the whole input (8 bytes a word)."""
+    cum = np.zeros(tok.size + 1, dtype=np.int64)
+    for i in range(0, tok.size, block):
+        part = cum[i + 1 : i + 1 + block]
+        np.cumsum(tok[i : i + block], out=part, dtype=np.int64)
+        part += cum[i]
+    return cum
+
+
 def _words1(words: WordStream) -> np.ndarray:
     return np.ones(len(words), dtype=np.int32)
 
@@ -114,5 +156,5 @@ def known_counters() -> tuple[str, ...]:
 
 
 BUILTIN_COUNTERS = ("chars4/1", "words/1")
-register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4))
+register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4, with_total=_chars4_with_total))
 register_counter(TokenCounter("words/1", "one token per word", vectorized=_words1))

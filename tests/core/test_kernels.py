@@ -315,6 +315,26 @@ def test_both_kernels_chunk_alike_under_both_rules(text, min_tokens, extra):
             n = Pipeline().chunk(text, params)
         assert [(x.start_word, x.end_word, x.kind, x.boundary, x.hash, x.text) for x in c.chunks] == \
             [(x.start_word, x.end_word, x.kind, x.boundary, x.hash, x.text) for x in n.chunks]
+        assert c.word_tokens.dtype == n.word_tokens.dtype and np.array_equal(c.word_tokens, n.word_tokens)
+        assert c.cum_tokens.dtype == n.cum_tokens.dtype and np.array_equal(c.cum_tokens, n.cum_tokens)
+
+
+@needs_c
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_compiled_chars4_counts_and_totals_equal_numpy(as_bytes):
+    """chars4/1 counted in the compiled pass: per word ceil(code points / 4) (1-8
+    code points and long words, astral characters one each), their running total, and a
+    bytes document's counts made from the total when asked; as numpy counts them."""
+    text = " ".join("\U0001F680" * k + "e" * (k % 3) for k in range(1, 300)) + "\n\n" + "x" * 100_000
+    doc = text.encode() if as_bytes else text
+    with kernel.using("c"):
+        c = Pipeline().chunk(doc)
+    with kernel.using("numpy"):
+        n = Pipeline().chunk(doc)
+    want = [(len(w) + 3) // 4 for w in text.split()]
+    assert c.word_tokens.tolist() == n.word_tokens.tolist() == want
+    assert c.word_tokens.dtype == n.word_tokens.dtype
+    assert c.cum_tokens.tolist() == n.cum_tokens.tolist() == [0, *np.cumsum(want).tolist()]
 
 
 def _bench_json(tmp_path, *extra):
