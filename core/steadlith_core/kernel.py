@@ -145,7 +145,7 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     # A window longer than the stream never drops a symbol.
     w = max(1, min(window, symbols.size))
     reduce, shift, drop = _rolling_tables(p, w)
-    return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop), dtype=np.uint64)
+    return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop, _carryless(p, w)), dtype=np.uint64)
 
 
 def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup_mask: int,
@@ -170,7 +170,8 @@ def window_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: in
                           backup_remainder)
     w = max(1, min(window, symbols.size))
     primary, backup = _kernel.fingerprint_candidates(symbols, w, *_rolling_tables(p, w), primary_mask,
-                                                     primary_remainder, backup_mask, backup_remainder)
+                                                     primary_remainder, backup_mask, backup_remainder,
+                                                     _carryless(p, w))
     return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
 
 
@@ -183,6 +184,31 @@ def _rolling_tables(p: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
         ConstMul(powmod_x(64, p), p, degree(p)).tables,
         ConstMul(powmod_x(64 * w, p), p, 64).tables,
     )
+
+
+# The compiled Rabin passes roll by carry-less multiplication where the CPU has it, by
+# byte tables otherwise; CARRYLESS = False makes them use the tables (the tests run both).
+CARRYLESS = True
+
+
+@lru_cache(maxsize=16)
+def _carryless_constants(p: int, w: int) -> tuple[int, int, int, int]:
+    """(d, P' - x^64, (x^128 div P') - x^64, (x^(64 w) mod P) x^t) with t = 64 - d and
+    P' = P x^t, the constants of the kernel's Barrett reduction (see _kernel.c)."""
+    d = degree(p)
+    t = 64 - d
+    p_top = p << t  # degree 64
+    mu, rem = 0, 1 << 128
+    for i in range(64, -1, -1):  # x^128 div P', bit by bit
+        if rem >> (64 + i) & 1:
+            mu |= 1 << i
+            rem ^= p_top << i
+    low = (1 << 64) - 1
+    return d, p_top & low, mu & low, powmod_x(64 * w, p) << t
+
+
+def _carryless(p: int, w: int) -> tuple[int, int, int, int] | None:
+    return _carryless_constants(p, w) if CARRYLESS else None
 
 
 def segment(

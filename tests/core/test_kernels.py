@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -167,11 +168,25 @@ def test_numpy_xxh3_equals_xxhash_on_every_length_and_both_seeds():
     # irreducible, of degree 53 (the default), 13, 8 and 63
     st.sampled_from([0x3DA3358B4DC173, 0x201B, 0x11B, 0x8000000000000003]),
 )
-def test_rolling_and_doubling_rabin_windows_agree(symbols, window, poly):
+@pytest.mark.parametrize("carryless", [True, False], ids=["carryless", "tables"])
+def test_rolling_and_doubling_rabin_windows_agree(carryless, symbols, window, poly):
+    """Both forms of the compiled rolling window (carry-less multiplication where the
+    CPU has it, byte tables) against numpy's doubling form."""
     s = np.array(symbols, dtype=np.uint64)
-    with kernel.using("c"):
+    with kernel.using("c"), rolling_by(carryless):
         rolling = kernel.window_fingerprints(s, window, poly)
     assert rolling.tolist() == doubling_fingerprints(s, window, poly).tolist()
+
+
+@contextmanager
+def rolling_by(carryless: bool):
+    """The compiled Rabin passes with carry-less multiplication, or with the byte tables
+    that CPUs without it (and CARRYLESS = False) get."""
+    previous, kernel.CARRYLESS = kernel.CARRYLESS, carryless
+    try:
+        yield
+    finally:
+        kernel.CARRYLESS = previous
 
 
 def test_chunking_makes_no_word_strings_unless_asked():
@@ -432,7 +447,8 @@ def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
     assert pipeline.chunk(bytearray(b"a b")).word_count == 2
 
 
-@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+@pytest.mark.parametrize("kernel_name,carryless", [(k, c) for k in kernel.KERNELS for c in (True, False)
+                                                    if k == "c" or c])
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.one_of(st.integers(0, 2**64 - 1), st.sampled_from([0, 0x7F, 0x3F, 2**64 - 1])), max_size=300),
@@ -440,7 +456,8 @@ def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
     st.sampled_from([0x3DA3358B4DC173, 0x201B, 0x11B, 0x8000000000000003]),
     st.sampled_from([(0x7F, 0x7F, 0x3F, 0x3F), (0x1, 0x1, 0x0, 0x0), (0x3, 0x2, 0x1, 0x0), (0xFF, 0x0, 0x7, 0x5)]),
 )
-def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_name, symbols, window, poly, masks):
+def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_name, carryless, symbols, window, poly,
+                                                                       masks):
     """The fused pass that stores no fingerprint (window_candidates), and the mask test
     on stored fingerprints (candidates), against numpy's masks over the doubling form."""
     s = np.array(symbols, dtype=np.uint64)
@@ -448,7 +465,7 @@ def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_na
     pm, pr, bm, br = masks
     want = (np.flatnonzero(fp & np.uint64(pm) == np.uint64(pr)).tolist(),
             np.flatnonzero(fp & np.uint64(bm) == np.uint64(br)).tolist())
-    with kernel.using(kernel_name):
+    with kernel.using(kernel_name), rolling_by(carryless):
         fused = kernel.window_candidates(s, window, poly, *masks)
         stored = kernel.candidates(fp, *masks)
     assert (fused[0].tolist(), fused[1].tolist()) == want
