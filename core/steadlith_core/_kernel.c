@@ -201,6 +201,9 @@ static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed) {
  * and the lead bytes of the only multi-byte sequences that can be whitespace. */
 enum { C_WORD = 0, C_SPACE, C_LF, C_CR, C_LEAD_C2, C_LEAD_E1, C_LEAD_E2, C_LEAD_E3 };
 static u8 BYTE_CLASS[256];
+/* The last bytes of the closers and sentence marks of ends_sentence: a word whose
+ * last byte is none of them (most words end in a letter) is decided by one lookup. */
+static u8 SENTENCE_TAIL[256];
 
 static void init_tables(void) {
     for (int b = 0x09; b <= 0x0D; b++) BYTE_CLASS[b] = C_SPACE;
@@ -212,6 +215,8 @@ static void init_tables(void) {
     BYTE_CLASS[0xE1] = C_LEAD_E1;
     BYTE_CLASS[0xE2] = C_LEAD_E2;
     BYTE_CLASS[0xE3] = C_LEAD_E3;
+    static const u8 tails[] = {'"', '\'', ')', ']', '}', '.', '!', '?', 0x9D, 0x99, 0xBB, 0xA6, 0x82, 0x81, 0x9F};
+    for (size_t k = 0; k < sizeof(tails); k++) SENTENCE_TAIL[tails[k]] = 1;
     memcpy(SEEDED_SECRET, DEFAULT_SECRET, SECRET_LEN);
     for (int i = 0; i < SECRET_LEN / 16; i++) {
         u64 lo = rd64(DEFAULT_SECRET + 16 * i) + SEEDED_SECRET_SEED;
@@ -250,6 +255,7 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
         ptrdiff_t left = q - w0;
         if (left <= 0) return 0;
         u8 last = q[-1];
+        if (!SENTENCE_TAIL[last]) return 0;
         if (last == '"' || last == '\'' || last == ')' || last == ']' || last == '}') { q--; continue; }
         if (left >= 3 && q[-3] == 0xE2 && q[-2] == 0x80 && (last == 0x9D || last == 0x99)) { q -= 3; continue; }
         if (left >= 2 && q[-2] == 0xC2 && last == 0xBB) { q -= 2; continue; }
@@ -276,6 +282,19 @@ static PyObject *new_buffer(Py_ssize_t size) {
 }
 
 static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
+
+/* How many of the 16 bytes at p are printable ASCII, up to the first that is not. */
+static inline int printable_prefix(const u8 *p) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)));
+    return __builtin_ctz(~printable);
+#else
+    int k = 0;
+    while (k < 16 && p[k] > 0x20 && p[k] < 0x80) k++;
+    return k;
+#endif
+}
 
 /* The scan of a str that is not ASCII, read in place in its 1-, 2- or 4-byte storage:
  * no UTF-8 copy of the document is made (that is a copy of the text's size, and a
@@ -348,7 +367,10 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
     int breaks = 0, prev_cr = 0;
     while (i < len) {
         while (i < len) { /* the gap */
-            int cls = cp_class(PyUnicode_READ(kind, src, i));
+            Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c - 0x21 < 0x5F) break; /* printable ASCII: a word starts */
+            if (c == ' ') { prev_cr = 0; i++; continue; }
+            int cls = cp_class(c);
             if (cls == C_WORD) break;
             if (cls == C_LF) breaks += !prev_cr;
             else if (cls == C_CR) breaks++;
@@ -518,6 +540,12 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         int is_para = n > 0 && breaks >= 2;
         starts[n] = (int32_t)((p - data) - cont);
         while (p < end) {
+            if (end - p >= 16) {
+                int run = printable_prefix(p);
+                p += run;
+                if (run == 16) continue;
+            }
+            if (p >= end) break;
             u8 b = *p;
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];

@@ -91,10 +91,15 @@ RawScanFields = ("starts", "ends", "para", "symbols", "canonical", "canonical_en
 
 
 def assert_same_scans(text: str) -> None:
+    """Both kernels' scans of `text` are equal, and the compiled scan of its UTF-8 bytes too."""
     c, n = scans(text)
     for field in RawScanFields:
         got, want = getattr(c, field), getattr(n, field)
         assert (got == want if field == "canonical" else np.array_equal(got, want)), (field, text)
+    from_bytes = kernel._kernel.scan(text.encode())
+    assert [bytes(a) for a in from_bytes[1:]] == [
+        c.starts.tobytes(), c.ends.tobytes(), c.para.tobytes(), c.symbols.tobytes(), bytes(c.canonical),
+        c.canonical_ends.tobytes(), c.sentence_ends.tobytes()], text
 
 
 # Characters that end or interrupt a run of printable ASCII, which the compiled scan
