@@ -678,8 +678,8 @@ static inline CLMUL_TARGET __m128i clmul64(u64 a, u64 b) {
     return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b), 0x00);
 }
 
-/* One loop for both entry points: `f` receives every fingerprint, or (f NULL) the
- * primary and backup candidate positions are appended to prim/back. G stays in a
+/* One loop for every entry point: `f` (unless NULL) receives every fingerprint, and
+ * the primary and backup candidate positions are appended to prim/back (unless NULL). G stays in a
  * vector register: on the chain from G_(k-1) to G_k are two multiplications and two
  * XORs, no move between register files (the high half of G is junk; every use of G
  * reads its low half only). */
@@ -701,16 +701,22 @@ static inline __attribute__((always_inline)) CLMUL_TARGET void rabin_clmul_loop(
         g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
         u64 fk = (u64)_mm_cvtsi128_si64(g) >> t;
         if (f) f[k] = fk;
-        else {
+        if (prim) {
             prim[n_prim] = k; n_prim += (fk & pm) == pr; /* branch-free: most words are neither */
             back[n_back] = k; n_back += (fk & bm) == br;
         }
     }
-    if (!f) { *np_ = n_prim; *nb = n_back; }
+    if (prim) { *np_ = n_prim; *nb = n_back; }
 }
 
 static CLMUL_TARGET void rabin_clmul_store(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f) {
     rabin_clmul_loop(s, n, window, c, f, 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+}
+
+static CLMUL_TARGET void rabin_clmul_both(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f, u64 pm,
+                                          u64 pr, u64 bm, u64 br, int64_t *prim, Py_ssize_t *np_, int64_t *back,
+                                          Py_ssize_t *nb) {
+    rabin_clmul_loop(s, n, window, c, f, pm, pr, bm, br, prim, np_, back, nb);
 }
 
 static CLMUL_TARGET void rabin_clmul_candidates(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 pm,
@@ -745,14 +751,20 @@ static int parse_clmul(PyObject *o, Clmul *c) {
     return 1;
 }
 
-/* fingerprints(symbols, window, reduce, shift, drop) -> bytes of uint64
+/* fingerprints(symbols, window, reduce, shift, drop, clmul=None, masks=None)
+ *   -> bytes of uint64, or with masks = (pmask, prem, bmask, brem) the tuple
+ *   (fingerprints, primary, backup) of candidates() too, in the same pass.
  * F_k = F_(k-1) * x^64 + s_k - s_(k-w) * x^(64 w)  (mod P, in GF(2)): `reduce` maps
  * s to s mod P, `shift` maps F to F x^64 mod P, `drop` maps s to s x^(64 w) mod P. */
 static PyObject *fingerprints(PyObject *self, PyObject *args) {
-    PyObject *o_sym, *o_reduce, *o_shift, *o_drop, *o_clmul = NULL;
+    PyObject *o_sym, *o_reduce, *o_shift, *o_drop, *o_clmul = NULL, *o_masks = NULL;
     Py_ssize_t window;
-    if (!PyArg_ParseTuple(args, "OnOOO|O", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &o_clmul)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnOOO|OO", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &o_clmul, &o_masks))
+        return NULL;
     if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    unsigned long long pm = 0, pr = 0, bm = 0, br = 0;
+    int with_candidates = o_masks != NULL && o_masks != Py_None;
+    if (with_candidates && !PyArg_ParseTuple(o_masks, "KKKK", &pm, &pr, &bm, &br)) return NULL;
     Clmul cm;
     int carryless = parse_clmul(o_clmul, &cm);
     if (carryless < 0) return NULL;
@@ -765,25 +777,44 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
     if (get_table(o_drop, &dv, &d_rows) < 0) {
         PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
     }
-    Py_ssize_t n = sv.len / 8;
-    PyObject *out = new_buffer(n * 8);
-    if (out) {
+    Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
+    PyObject *out = new_buffer(n * 8), *b_p = NULL, *b_b = NULL, *result = NULL;
+    if (out && with_candidates) {
+        b_p = new_buffer(n * 8);
+        b_b = new_buffer(n * 8);
+    }
+    if (out && (!with_candidates || (b_p && b_b))) {
         const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
         u64 *f = (u64 *)PyBytes_AS_STRING(out), acc = 0;
+        int64_t *prim = b_p ? (int64_t *)PyBytes_AS_STRING(b_p) : NULL, *back = b_b ? (int64_t *)PyBytes_AS_STRING(b_b) : NULL;
         Py_BEGIN_ALLOW_THREADS
 #if CLMUL_BUILT
-        if (carryless) rabin_clmul_store(s, n, window, cm, f);
+        if (carryless && with_candidates) rabin_clmul_both(s, n, window, cm, f, pm, pr, bm, br, prim, &np_, back, &nb);
+        else if (carryless) rabin_clmul_store(s, n, window, cm, f);
         else
 #endif
-        for (Py_ssize_t k = 0; k < n; k++) {
-            acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
-            if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
-            f[k] = acc;
+        if (with_candidates) {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+                if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+                f[k] = acc;
+                prim[np_] = k; np_ += (acc & pm) == pr;
+                back[nb] = k; nb += (acc & bm) == br;
+            }
+        } else {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+                if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+                f[k] = acc;
+            }
         }
         Py_END_ALLOW_THREADS
+        if (!with_candidates) { Py_INCREF(out); result = out; }
+        else if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OOO", out, b_p, b_b);
     }
+    Py_XDECREF(out); Py_XDECREF(b_p); Py_XDECREF(b_b);
     PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
-    return out;
+    return result;
 }
 
 /* fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem)
@@ -1257,7 +1288,7 @@ static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"scan", scan, METH_O, "scan(utf8 or str) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
     {"utf8_error", utf8_error, METH_O, "utf8_error(data) -> offset of the first byte that is not UTF-8, or -1"},
-    {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop, clmul=None)"},
+    {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop, clmul=None, masks=None)"},
     {"fingerprint_candidates", fingerprint_candidates, METH_VARARGS,
      "fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem, clmul=None) -> (primary, backup)"},
     {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},

@@ -148,6 +148,21 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop, _carryless(p, w)), dtype=np.uint64)
 
 
+def fingerprints_and_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,
+                                backup_mask: int, backup_remainder: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(window_fingerprints, *candidates of them): in C in one pass that stores the
+    fingerprints and tests the masks, instead of a second read of the fingerprints."""
+    masks = (primary_mask, primary_remainder, backup_mask, backup_remainder)
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        fp = numpy_fingerprints(symbols, window, p)
+        return (fp, *candidates(fp, *masks))
+    w = max(1, min(window, symbols.size))
+    fp, primary, backup = _kernel.fingerprints(symbols, w, *_rolling_tables(p, w), _carryless(p, w), masks)
+    return (np.frombuffer(fp, dtype=np.uint64), np.frombuffer(primary, dtype=np.int64),
+            np.frombuffer(backup, dtype=np.int64))
+
+
 def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup_mask: int,
                backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
     """Positions (int64) of the primary and the backup candidates (SPEC §3) among the

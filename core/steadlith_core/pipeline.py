@@ -42,7 +42,7 @@ from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the re
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
-from .kernel import candidates, check_utf8, scan as scan_text, window_candidates, window_fingerprints
+from .kernel import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
 from .kernel import segment, segment_columns  # noqa: F401 - segment re-exported
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
@@ -215,7 +215,10 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         # one pass rolls the window and tests the masks, unless they were asked for.
         fp = doc.stage("fingerprints", 4).data.get((p.window_words, p.polynomial))
         if fp is None and isinstance(doc.document, str):
-            fp = fingerprints()
+            # the pass that keeps the fingerprints also tests this first set of masks
+            fp, *found = fingerprints_and_candidates(doc.symbols, p.window_words, p.polynomial, *masks)
+            doc.stage("fingerprints", 4).get((p.window_words, p.polynomial), lambda: _frozen(fp))
+            return tuple(map(_frozen, found))
         if fp is not None:
             return tuple(map(_frozen, candidates(fp, *masks)))
         return tuple(map(_frozen, window_candidates(doc.symbols, p.window_words, p.polynomial, *masks)))

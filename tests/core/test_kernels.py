@@ -463,8 +463,9 @@ def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
 )
 def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_name, carryless, symbols, window, poly,
                                                                        masks):
-    """The fused pass that stores no fingerprint (window_candidates), and the mask test
-    on stored fingerprints (candidates), against numpy's masks over the doubling form."""
+    """The fused pass that stores no fingerprint (window_candidates), the one that stores
+    them and tests the masks (fingerprints_and_candidates), and the mask test on stored
+    fingerprints (candidates), against numpy's masks over the doubling form."""
     s = np.array(symbols, dtype=np.uint64)
     fp = doubling_fingerprints(s, window, poly)
     pm, pr, bm, br = masks
@@ -473,9 +474,11 @@ def test_candidates_in_one_pass_are_the_candidates_of_the_fingerprints(kernel_na
     with kernel.using(kernel_name), rolling_by(carryless):
         fused = kernel.window_candidates(s, window, poly, *masks)
         stored = kernel.candidates(fp, *masks)
+        kept, *tested = kernel.fingerprints_and_candidates(s, window, poly, *masks)
     assert (fused[0].tolist(), fused[1].tolist()) == want
     assert (stored[0].tolist(), stored[1].tolist()) == want
-    assert all(a.dtype == np.int64 for a in (*fused, *stored))
+    assert (tested[0].tolist(), tested[1].tolist()) == want and kept.tolist() == fp.tolist()
+    assert all(a.dtype == np.int64 for a in (*fused, *stored, *tested))
 
 
 @needs_c
