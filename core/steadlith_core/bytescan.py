@@ -88,48 +88,81 @@ _C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
 _C4_8 = _s64(8) ^ _s64(16)
 _C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
 
-# Words per pass of the short-word hash. Over a whole document each temporary would
-# be a megabyte, mapped fresh and page-faulted in by every operation (a few thousand
-# faults per MB of text); at 64 KB they stay in the allocator's pool and in cache.
-BLOCK_WORDS = 8192
+# Words per pass of the short-word hash: each temporary of a pass is 128 KB, so the
+# dozen of them stay in the L2 cache between operations.
+BLOCK_WORDS = 16384
+_SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed 1
 
 
-def _xxh3_short(r64: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
-    """out[k] = xxh3_64 of the input k when it has 1 to 16 bytes (others untouched).
-    Such inputs read nothing but their first and last 8 bytes. Each length class takes
-    its own inputs directly: gathers, not arithmetic, are what costs here."""
-    lengths_u = lengths.astype(np.uint64)
-    c = np.flatnonzero(lengths_u - _U64(1) < _U64(3))  # 1 to 3 bytes
+def _load64(aligned: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The little-endian uint64 of the 8 bytes at each byte offset `at` of the buffer
+    that `aligned` views as uint64. Two aligned gathers and a funnel shift cost half of
+    one gather through a view with a stride of one byte (numpy copies unaligned items
+    one at a time). Shifts by 64 give 0 in numpy, so offsets already aligned need no
+    case of their own."""
+    q = at >> 3
+    shift = ((at & 7) << 3).view(np.uint64)
+    lo = aligned.take(q, mode="clip")  # "clip": every index is in range, so no check
+    q += 1
+    hi = aligned.take(q, mode="clip")
+    lo >>= shift
+    np.subtract(_U64(64), shift, out=shift)
+    hi <<= shift
+    lo |= hi
+    return lo
+
+
+def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray,
+                binary_seeds: bool) -> None:
+    """out[k] = xxh3_64 of input k when it has 1 to 16 bytes (a value to be written
+    over for any other length); `starts` index the padded buffer. Inputs of up to 8 bytes are read whole in their
+    first 8 bytes, so one load per word serves the two short classes; only 9 to 16
+    bytes read a second 8 bytes, at the end. The 4-8 class, most words of prose, is
+    computed over the whole block (cheaper than picking its words out); the other two
+    are picked out and written over it."""
+    n = lengths.view(np.uint64)
+    first = _load64(aligned, starts)
+
+    # 4 to 8 bytes: the first 4 bytes above the last 4
+    h = (n - _U64(4)) << _U64(3)  # for n < 4 a shift past 63: 0, and the lane is overwritten below
+    np.right_shift(first, h, out=h)
+    h &= _M32
+    h |= first << _U64(32)
+    if binary_seeds:
+        modified = seeds * _SEED_ONE_4_8
+    else:
+        swapped = (seeds & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+        modified = seeds ^ (swapped << _U64(32))
+    h ^= np.subtract(_C4_8, modified, out=modified)
+    t = _rotl(h, 49)
+    t ^= _rotl(h, 24)
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(35), out=t)
+    t += n
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(28), out=t)
+    np.bitwise_xor(h, t, out=out)
+
+    c = np.flatnonzero(n - _U64(1) < _U64(3))  # 1 to 3 bytes: the first, middle and last bytes
     if c.size:
-        s, n = starts[c], lengths_u[c]
-        f = r64[s + 8]
-        combined = (
-            (r64[s + lengths[c]] >> _U64(56))  # the last byte
-            | (n << _U64(8))
-            | ((f & _U64(0xFF)) << _U64(16))
-            | (((f >> ((n >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
-        )
+        f, nc = first[c], n[c]
+        combined = ((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24)
+        combined |= (f & _U64(0xFF)) << _U64(16)
+        combined |= (f >> ((nc - _U64(1)) << _U64(3))) & _U64(0xFF)
+        combined |= nc << _U64(8)
         out[c] = _avalanche_xxh64((_C1_3 + seeds[c]) ^ combined)
 
-    c = np.flatnonzero(lengths_u - _U64(4) < _U64(5))  # 4 to 8 bytes
+    c = np.flatnonzero(n - _U64(9) < _U64(8))  # 9 to 16 bytes: the first 8 and the last 8
     if c.size:
-        s, n, seed = starts[c], lengths[c], seeds[c]
-        swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
-        modified = seed ^ (swapped << _U64(32))
-        combined = (r64[s + n] >> _U64(32)) | (r64[s + 8] << _U64(32))
-        v = (_C4_8 - modified) ^ combined
-        v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
-        v = v * _PMX_2
-        v = v ^ ((v >> _U64(35)) + lengths_u[c])
-        v = v * _PMX_2
-        out[c] = v ^ (v >> _U64(28))
-
-    c = np.flatnonzero(lengths_u - _U64(9) < _U64(8))  # 9 to 16 bytes
-    if c.size:
-        s, n, seed = starts[c], lengths[c], seeds[c]
-        lo = (_C9_16_LO + seed) ^ r64[s + 8]
-        hi = (_C9_16_HI - seed) ^ r64[s + n]
-        out[c] = _avalanche(lengths_u[c] + lo.byteswap() + hi + _fold128(lo, hi))
+        nc, seed = n[c], seeds[c]
+        lo = (_C9_16_LO + seed) ^ first[c]
+        hi = (_C9_16_HI - seed) ^ _load64(aligned, starts[c] + lengths[c] - 8)
+        acc = nc + lo.byteswap()
+        acc += hi
+        acc += _fold128(lo, hi)
+        out[c] = _avalanche(acc)
 
 
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
@@ -138,22 +171,29 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     starts = starts.astype(np.int64, copy=False)
     lengths = lengths.astype(np.int64, copy=False)
     seeds = seeds.astype(np.uint64, copy=False)
-    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
-    padded = np.empty(data.size + 16, dtype=np.uint8)
-    padded[:8] = 0
+    # 8 zero bytes before the data (a short input's "last 8 bytes" may start before
+    # it) and at least 16 after; a whole number of aligned uint64s
+    padded = np.zeros(8 + ((data.size + 23) & ~7), dtype=np.uint8)
     padded[8 : 8 + data.size] = data
-    padded[8 + data.size :] = 0
+    aligned = padded.view("<u8")
+    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    binary_seeds = not seeds.size or int(seeds.max()) <= 1
     with np.errstate(over="ignore"):
-        k = np.flatnonzero(lengths == 0)
+        for lo in range(0, starts.size, BLOCK_WORDS):
+            block = slice(lo, lo + BLOCK_WORDS)
+            _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
+
+        # the other lengths, few in prose, are written over what that pass left in their lanes
+        other = np.flatnonzero(lengths.view(np.uint64) - _U64(1) >= _U64(16))
+        if not other.size:
+            return out
+        other_lengths = lengths[other]
+        k = other[other_lengths == 0]
         if k.size:
             out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
 
-        for lo in range(0, starts.size, BLOCK_WORDS):
-            hi = lo + BLOCK_WORDS
-            _xxh3_short(r64, starts[lo:hi], lengths[lo:hi], seeds[lo:hi], out[lo:hi])
-
-        k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
+        k = other[(other_lengths >= 17) & (other_lengths <= 128)]
         if k.size:
             s, n, seed = starts[k], lengths[k], seeds[k]
             acc = n.astype(np.uint64) * _P64_1
@@ -168,7 +208,7 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
                 acc[m] += _fold128(*front) + _fold128(*back)
             out[k] = _avalanche(acc)
 
-    long_words = np.flatnonzero(lengths > 128).tolist()
+    long_words = other[other_lengths > 128].tolist()
     if long_words:
         view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
         for k in long_words:

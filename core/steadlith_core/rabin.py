@@ -185,7 +185,8 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
     for step in steps:
         if step.take:
             if result is None:
-                result = block.copy()
+                # a last step that only takes makes the block itself the result: no copy
+                result = block if step.double is None else block.copy()
             else:
                 delay, c = step.add
                 _xor_delayed(result, block, delay, _const_mul16(c, p, width))
