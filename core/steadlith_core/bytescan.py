@@ -222,10 +222,19 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
 _U8 = np.uint8
 
 
-def _whitespace(b: np.ndarray) -> np.ndarray:
-    """True at every byte of a whitespace character (SPEC §1)."""
+def _whitespace(b: np.ndarray, ascii: bool = False) -> np.ndarray:
+    """True at every byte of a whitespace character (SPEC §1), with one True more at
+    each end (the text is as if between two spaces: every word then has an edge before
+    and after it in the flags). `ascii`: no byte is above 0x7F, so no multi-byte ones."""
     # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020
-    ws = (b == 0x20) | ((b - _U8(0x09)) < _U8(5)) | ((b - _U8(0x1C)) < _U8(4))
+    padded = np.empty(b.size + 2, dtype=bool)
+    padded[0] = padded[-1] = True
+    ws = padded[1:-1]
+    np.equal(b, 0x20, out=ws)
+    ws |= (b - _U8(0x09)) < _U8(5)
+    ws |= (b - _U8(0x1C)) < _U8(4)
+    if ascii:
+        return padded
     # the multi-byte ones start with C2, E1, E2 or E3
     leads = np.flatnonzero((b - _U8(0xC2)) < _U8(0x22))
     if leads.size:
@@ -246,7 +255,7 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
         ws[at] = True
         ws[at + 1] = True
         ws[leads[three] + 2] = True
-    return ws
+    return padded
 
 
 _ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
@@ -272,7 +281,7 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     if not byte_ends.size:
         return out
     # only words whose last byte ends a closer or a mark can end a sentence: few in prose
-    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
+    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES.take(b[byte_ends - 1]))  # take: [] converts the bytes to intp first
     byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
     q = byte_ends.astype(np.int64).copy()
     live = np.arange(q.size)
@@ -295,26 +304,14 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     return out
 
 
-def scan(data: bytes) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
-    b = np.frombuffer(data, dtype=np.uint8)
-    ws = _whitespace(b)
-    # Word edges are where whitespace starts or stops, plus the ends of the text when
-    # a word touches them.
-    edges = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # a boolean mask: nonzero counts it with SIMD
-    if b.size and not ws[0]:
-        edges = np.concatenate(([0], edges))
-    if b.size and not ws[-1]:
-        edges = np.concatenate((edges, [b.size]))
-    # contiguous copies: every later pass over them reads them with unit stride
-    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
-    del edges
-    n = byte_starts.size
+def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
+                 byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends).
 
-    # A code point's offset is its byte offset less the continuation bytes before it.
-    # Place each continuation byte after the word that starts at or before it: it is in
-    # that word, or in the gap after it (a multi-byte space).
-    byte_lengths = byte_ends - byte_starts
+    A code point's offset is its byte offset less the continuation bytes before it.
+    Place each continuation byte after the word that starts at or before it: it is in
+    that word, or in the gap after it (a multi-byte space)."""
+    n = byte_starts.size
     continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
@@ -322,8 +319,29 @@ def scan(data: bytes) -> RawScan:
     inside = owner >= 0
     inside[inside] = continuation[inside] < byte_ends[owner[inside]]
     starts = byte_starts - before
-    ends = starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
-    del continuation, owner, inside, before
+    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
+
+
+def scan(data: bytes) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    # ASCII text (checked 8 bytes a step) has no multi-byte characters to place
+    ascii = data.isascii() if isinstance(data, (bytes, bytearray)) else not b.size or int(b.max()) < 0x80
+    padded_ws = _whitespace(b, ascii)
+    # Word edges are where whitespace starts or stops: byte offsets, alternately the
+    # start of a word and its end (the flags are padded with whitespace at both ends).
+    edges = np.flatnonzero(padded_ws[1:] != padded_ws[:-1])  # a boolean mask: nonzero counts it with SIMD
+    ws = padded_ws[1:-1]
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
+    n = byte_starts.size
+    byte_lengths = byte_ends - byte_starts
+
+    if ascii:  # a byte is a code point
+        starts, ends = byte_starts, byte_ends
+    else:
+        starts, ends = _code_points(b, byte_starts, byte_ends, byte_lengths)
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
     # They lie in gaps; the gap before word k holds those placed before word k.

@@ -457,3 +457,28 @@ def test_numpy_xxh3_equals_xxhash_across_passes_and_on_any_seed():
         assert got.tolist() == [xxhash.xxh3_64_intdigest(d, s) for d, s in zip(inputs, seeds)]
     with kernel.using("numpy"):
         assert kernel.xxh3_64(b"steadlith", 2**63 + 5) == xxhash.xxh3_64_intdigest(b"steadlith", 2**63 + 5)
+
+
+ASCII_TEXTS = st.lists(st.one_of(
+    st.sampled_from(["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\r\n", "\n\r", "\r\r"]),
+    st.text(st.characters(max_codepoint=0x7F), min_size=1, max_size=8),
+    st.builds(lambda k: "w" * k, st.integers(100, 400)),
+), max_size=60).map("".join)
+
+
+@needs_c
+@settings(max_examples=200)
+@given(ASCII_TEXTS)
+@example("")
+@example(" \x1c\x1f a\r\n\r\nb\rc\n\rd\x0b\x0ce.\" f!) ")
+def test_both_kernels_agree_on_ascii_text(text):
+    """The numpy scan takes a shorter way when no byte is above 0x7F (no multi-byte
+    character to place): every array must still be the compiled kernel's, on a str
+    and on its bytes."""
+    assert text.isascii()
+    c, n = scans(text)
+    for field in RawScanFields:
+        assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), field
+    with kernel.using("numpy"):
+        from_bytes = kernel.scan(text.encode())
+    assert np.array_equal(from_bytes.starts, n.starts) and from_bytes.canonical == n.canonical
