@@ -322,8 +322,13 @@ def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
     return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
 
 
-def scan(data: bytes) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int | None]:
+    """scan() of one piece, with offsets from the start of the piece, and the line breaks
+    still open at its end: those after its last word, or with none, all of its own and
+    `carried_breaks` (the breaks open at the end of the previous piece, which belong to
+    the gap before this piece's first word; None when no piece before had a word).
+    The canonical text and its ends start at the first word: the separator before it
+    is the caller's."""
     b = np.frombuffer(data, dtype=np.uint8)
     # ASCII text (checked 8 bytes a step) has no multi-byte characters to place
     ascii = data.isascii() if isinstance(data, (bytes, bytearray)) else not b.size or int(b.max()) < 0x80
@@ -352,9 +357,12 @@ def scan(data: bytes) -> RawScan:
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
-    para = np.bincount(gap_of_break, minlength=n + 1)[:n] >= 2
-    if n:
+    breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
+    breaks[0] += carried_breaks or 0
+    para = breaks[:n] >= 2
+    if n and carried_breaks is None:
         para[0] = False  # word 0 never starts a paragraph
+    still_open = None if carried_breaks is None and not n else int(breaks[n])
 
     symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64))
 
@@ -385,4 +393,58 @@ def scan(data: bytes) -> RawScan:
     canonical[paragraph_gaps + 1] = ord("\n")
     sentence = sentence_ends(b, byte_starts, byte_ends)
     return RawScan(starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False), para, symbols,
-                   canonical.tobytes(), canonical_ends, sentence)
+                   canonical.tobytes(), canonical_ends, sentence), still_open
+
+
+# Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
+# a dozen arrays of a byte or 8 bytes a word, stay in the cache, where those of a
+# whole 10 MB document would each be tens of megabytes.
+PIECE_BYTES = 1 << 20
+
+
+def scan(data: bytes) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+    data = bytes(data)
+    pieces = _pieces(data, PIECE_BYTES)
+    if len(pieces) == 1:
+        return _scan_piece(data, None)[0]
+    parts, carried, code_points, canonical_size = [], None, 0, 0
+    for a, z in pieces:
+        piece = data[a:z]
+        raw, still_open = _scan_piece(piece, carried)
+        if raw.starts.size:
+            # the separator before the piece's first word, unless it is word 0
+            sep = 0 if carried is None else (2 if raw.para[0] else 1)
+            raw = raw._replace(starts=raw.starts + code_points, ends=raw.ends + code_points,
+                               canonical_ends=raw.canonical_ends + (canonical_size + sep))
+            parts.append((raw, sep))
+            canonical_size = int(raw.canonical_ends[-1])
+        carried = still_open
+        code_points += len(piece) - int(np.count_nonzero(np.frombuffer(piece, np.int8) < -64))
+    if not parts:
+        return _scan_piece(b"", None)[0]
+    joined = b"".join((b"" if sep == 0 else b" " if sep == 1 else b"\n\n") + raw.canonical for raw, sep in parts)
+    raws = [raw for raw, _ in parts]
+    return RawScan(*(np.concatenate([getattr(r, f) for r in raws]) for f in ("starts", "ends", "para", "symbols")),
+                   joined, np.concatenate([r.canonical_ends for r in raws]),
+                   np.concatenate([r.sentence_ends for r in raws]))
+
+
+def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
+    """[start, end) byte ranges of about `size` bytes covering `data`, each ending right
+    after a space, a tab or a \n: so no character and no word is cut, and no \r\n
+    either (its \r would end the piece). A range with none within `size` bytes of its
+    target end is extended to the next."""
+    cuts, start = [], 0
+    while len(data) - start > size + size // 2:
+        target = start + size
+        found = [i for i in (data.find(c, target, target + size) for c in (b" ", b"\n", b"\t")) if i >= 0]
+        if not found:
+            start = target + size  # no single-byte space here: a longer piece
+            continue
+        end = min(found) + 1
+        cuts.append(end)
+        start = end
+    bounds = [0] + cuts + [len(data)]
+    return list(zip(bounds[:-1], bounds[1:]))
+

@@ -200,12 +200,26 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
     return result
 
 
+# Words per pass of the doubling. Each pass reads one 16-bit table (512 KB) at random
+# and streams a few arrays of 8 bytes a word; at 65,536 words those are 512 KB too, so
+# both stay in the L2 cache. Measured (CPU time, 10 MB of prose, 1.4 M words): whole
+# arrays 156 ms, 65,536-word blocks 119, 131,072-word blocks 101, 32,768 161; at 1 MB
+# whole 18.7 ms, 65,536 13.9.
+BLOCK_WORDS = 1 << 16
+
+
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p)."""
     symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
     n = symbols.size
     # A window longer than the stream holds every symbol so far, like a window of n.
     w = max(1, min(window, n))
-    # Whole-array passes: each of the 16-bit tables then serves every word while it is
-    # in cache (passes over blocks of words would cycle through them all per block).
-    return _window_pass(symbols, p, _doubling(w, p))
+    steps = _doubling(w, p)
+    if n <= BLOCK_WORDS + BLOCK_WORDS // 2 or w > BLOCK_WORDS // 4:  # (each block re-reads w - 1 symbols)
+        return _window_pass(symbols, p, steps)
+    out = np.empty(n, dtype=np.uint64)
+    for lo in range(0, n, BLOCK_WORDS):
+        # the w - 1 symbols before the block fill the windows of its first words
+        a = max(0, lo - (w - 1))
+        out[lo : lo + BLOCK_WORDS] = _window_pass(symbols[a : lo + BLOCK_WORDS], p, steps)[lo - a :]
+    return out

@@ -482,3 +482,25 @@ def test_both_kernels_agree_on_ascii_text(text):
     with kernel.using("numpy"):
         from_bytes = kernel.scan(text.encode())
     assert np.array_equal(from_bytes.starts, n.starts) and from_bytes.canonical == n.canonical
+
+
+@needs_c
+@settings(max_examples=300)
+@given(TEXTS, st.sampled_from([1, 2, 3, 8, 64]))
+@example("a\n \n b\r\n\r c \u3000\n\n d", 1)
+@example(" \n\n  x", 1)
+@example("a " + "\u65e5" * 40 + " b\n\n\u2029c", 2)
+def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
+    """A large document is scanned in pieces cut after a space, tab or \\n: with pieces
+    of a few bytes, every stitch (line breaks of one gap on both sides of a cut, pieces
+    without a word, no place to cut for a long stretch) meets the random texts."""
+    from steadlith_core import bytescan
+
+    saved = bytescan.PIECE_BYTES
+    bytescan.PIECE_BYTES = piece_bytes
+    try:
+        c, n = scans(text)
+    finally:
+        bytescan.PIECE_BYTES = saved
+    for field in RawScanFields:
+        assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), field
