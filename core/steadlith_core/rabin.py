@@ -200,12 +200,13 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
     return result
 
 
-# Words per pass of the doubling. Each pass reads one 16-bit table (512 KB) at random
-# and streams a few arrays of 8 bytes a word; at 65,536 words those are 512 KB too, so
-# both stay in the L2 cache. Measured (CPU time, 10 MB of prose, 1.4 M words): whole
-# arrays 156 ms, 65,536-word blocks 119, 131,072-word blocks 101, 32,768 161; at 1 MB
-# whole 18.7 ms, 65,536 13.9.
-BLOCK_WORDS = 1 << 16
+# Words per pass of the doubling on a long stream: each pass reads a 16-bit table
+# (512 KB) at random and streams a few arrays of 8 bytes a word, which at this size
+# still share the L2 cache with it. Measured (CPU-time medians, generate_prose, load
+# average 8-10): 3 MB whole 52.7 ms, in blocks of 131,072 words 45.4, of 65,536 48.9;
+# 10 MB whole 156 ms, 131,072 101, 65,536 119. Up to 1.5 blocks (1 MB of prose) the
+# stream is one pass: there, splitting it measured slower (9.7 -> 11.0 ms).
+BLOCK_WORDS = 1 << 17
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
