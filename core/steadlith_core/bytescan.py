@@ -1,9 +1,10 @@
 """The text scan on numpy alone: what the compiled kernel computes, from the same UTF-8
 bytes, for a platform where the extension could not be built.
 
-Everything is a pass over a whole byte array, never a loop over words: whitespace by a
-byte table plus a check of the lead bytes of the few multi-byte whitespace characters;
-code-point offsets by counting the UTF-8 continuation bytes before each byte offset;
+Everything is a pass over a byte array (a piece of about 1 MB of a longer document),
+never a loop over words: whitespace by byte comparisons plus a check of the lead bytes
+of the few multi-byte whitespace characters; code-point offsets by counting the UTF-8
+continuation bytes before each byte offset (nothing to count in ASCII text);
 the canonical text by one boolean compress (each word's bytes, plus the first one or
 two bytes of the gap after it, overwritten by the separator); xxh3_64 vectorized over
 words of up to 128 bytes, grouped by the length classes of the xxHash specification.
@@ -96,10 +97,10 @@ _SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed
 
 def _load64(aligned: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The little-endian uint64 of the 8 bytes at each byte offset `at` of the buffer
-    that `aligned` views as uint64. Two aligned gathers and a funnel shift cost half of
-    one gather through a view with a stride of one byte (numpy copies unaligned items
-    one at a time). Shifts by 64 give 0 in numpy, so offsets already aligned need no
-    case of their own."""
+    that `aligned` views as uint64: two aligned gathers and a funnel shift. A gather
+    through a view with a stride of one byte measured four times as long as an aligned
+    one (numpy copies unaligned items one at a time). Shifts by 64 give 0 in numpy, so
+    offsets already aligned need no case of their own."""
     q = at >> 3
     shift = ((at & 7) << 3).view(np.uint64)
     lo = aligned.take(q, mode="clip")  # "clip": every index is in range, so no check
@@ -115,11 +116,11 @@ def _load64(aligned: np.ndarray, at: np.ndarray) -> np.ndarray:
 def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray,
                 binary_seeds: bool) -> None:
     """out[k] = xxh3_64 of input k when it has 1 to 16 bytes (a value to be written
-    over for any other length); `starts` index the padded buffer. Inputs of up to 8 bytes are read whole in their
-    first 8 bytes, so one load per word serves the two short classes; only 9 to 16
-    bytes read a second 8 bytes, at the end. The 4-8 class, most words of prose, is
-    computed over the whole block (cheaper than picking its words out); the other two
-    are picked out and written over it."""
+    over for any other length); `starts` index the padded buffer. Inputs of up to 8
+    bytes lie whole in their first 8 bytes, so one load per word serves the two short
+    classes; only 9 to 16 bytes read a second 8 bytes, at the end. The 4-8 class, most
+    words of prose, is computed over the whole block (cheaper than picking its words
+    out); the other two are picked out and written over it."""
     n = lengths.view(np.uint64)
     first = _load64(aligned, starts)
 
