@@ -1,9 +1,10 @@
 """The text scan on numpy alone: what the compiled kernel computes, from the same UTF-8
 bytes, for a platform where the extension could not be built.
 
-Everything is a pass over a whole byte array, never a loop over words: whitespace by a
-byte table plus a check of the lead bytes of the few multi-byte whitespace characters;
-code-point offsets by counting the UTF-8 continuation bytes before each byte offset;
+Everything is a pass over a byte array (a piece of about 1 MB of a longer document),
+never a loop over words: whitespace by byte comparisons plus a check of the lead bytes
+of the few multi-byte whitespace characters; code-point offsets by counting the UTF-8
+continuation bytes before each byte offset (nothing to count in ASCII text);
 the canonical text by one boolean compress (each word's bytes, plus the first one or
 two bytes of the gap after it, overwritten by the separator); xxh3_64 vectorized over
 words of up to 128 bytes, grouped by the length classes of the xxHash specification.
@@ -88,48 +89,81 @@ _C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
 _C4_8 = _s64(8) ^ _s64(16)
 _C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
 
-# Words per pass of the short-word hash. Over a whole document each temporary would
-# be a megabyte, mapped fresh and page-faulted in by every operation (a few thousand
-# faults per MB of text); at 64 KB they stay in the allocator's pool and in cache.
-BLOCK_WORDS = 8192
+# Words per pass of the short-word hash: each temporary of a pass is 128 KB, so the
+# dozen of them stay in the L2 cache between operations.
+BLOCK_WORDS = 16384
+_SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed 1
 
 
-def _xxh3_short(r64: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
-    """out[k] = xxh3_64 of the input k when it has 1 to 16 bytes (others untouched).
-    Such inputs read nothing but their first and last 8 bytes. Each length class takes
-    its own inputs directly: gathers, not arithmetic, are what costs here."""
-    lengths_u = lengths.astype(np.uint64)
-    c = np.flatnonzero(lengths_u - _U64(1) < _U64(3))  # 1 to 3 bytes
+def _load64(aligned: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The little-endian uint64 of the 8 bytes at each byte offset `at` of the buffer
+    that `aligned` views as uint64: two aligned gathers and a funnel shift. A gather
+    through a view with a stride of one byte measured four times as long as an aligned
+    one (numpy copies unaligned items one at a time). Shifts by 64 give 0 in numpy, so
+    offsets already aligned need no case of their own."""
+    q = at >> 3
+    shift = ((at & 7) << 3).view(np.uint64)
+    lo = aligned.take(q, mode="clip")  # "clip": every index is in range, so no check
+    q += 1
+    hi = aligned.take(q, mode="clip")
+    lo >>= shift
+    np.subtract(_U64(64), shift, out=shift)
+    hi <<= shift
+    lo |= hi
+    return lo
+
+
+def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray,
+                binary_seeds: bool) -> None:
+    """out[k] = xxh3_64 of input k when it has 1 to 16 bytes (a value to be written
+    over for any other length); `starts` index the padded buffer. Inputs of up to 8
+    bytes lie whole in their first 8 bytes, so one load per word serves the two short
+    classes; only 9 to 16 bytes read a second 8 bytes, at the end. The 4-8 class, most
+    words of prose, is computed over the whole block (cheaper than picking its words
+    out); the other two are picked out and written over it."""
+    n = lengths.view(np.uint64)
+    first = _load64(aligned, starts)
+
+    # 4 to 8 bytes: the first 4 bytes above the last 4
+    h = (n - _U64(4)) << _U64(3)  # for n < 4 a shift past 63: 0, and the lane is overwritten below
+    np.right_shift(first, h, out=h)
+    h &= _M32
+    h |= first << _U64(32)
+    if binary_seeds:
+        modified = seeds * _SEED_ONE_4_8
+    else:
+        swapped = (seeds & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+        modified = seeds ^ (swapped << _U64(32))
+    h ^= np.subtract(_C4_8, modified, out=modified)
+    t = _rotl(h, 49)
+    t ^= _rotl(h, 24)
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(35), out=t)
+    t += n
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(28), out=t)
+    np.bitwise_xor(h, t, out=out)
+
+    c = np.flatnonzero(n - _U64(1) < _U64(3))  # 1 to 3 bytes: the first, middle and last bytes
     if c.size:
-        s, n = starts[c], lengths_u[c]
-        f = r64[s + 8]
-        combined = (
-            (r64[s + lengths[c]] >> _U64(56))  # the last byte
-            | (n << _U64(8))
-            | ((f & _U64(0xFF)) << _U64(16))
-            | (((f >> ((n >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24))  # the middle byte
-        )
+        f, nc = first[c], n[c]
+        combined = ((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24)
+        combined |= (f & _U64(0xFF)) << _U64(16)
+        combined |= (f >> ((nc - _U64(1)) << _U64(3))) & _U64(0xFF)
+        combined |= nc << _U64(8)
         out[c] = _avalanche_xxh64((_C1_3 + seeds[c]) ^ combined)
 
-    c = np.flatnonzero(lengths_u - _U64(4) < _U64(5))  # 4 to 8 bytes
+    c = np.flatnonzero(n - _U64(9) < _U64(8))  # 9 to 16 bytes: the first 8 and the last 8
     if c.size:
-        s, n, seed = starts[c], lengths[c], seeds[c]
-        swapped = (seed & _M32).astype(np.uint32).byteswap().astype(np.uint64)
-        modified = seed ^ (swapped << _U64(32))
-        combined = (r64[s + n] >> _U64(32)) | (r64[s + 8] << _U64(32))
-        v = (_C4_8 - modified) ^ combined
-        v = v ^ _rotl(v, 49) ^ _rotl(v, 24)
-        v = v * _PMX_2
-        v = v ^ ((v >> _U64(35)) + lengths_u[c])
-        v = v * _PMX_2
-        out[c] = v ^ (v >> _U64(28))
-
-    c = np.flatnonzero(lengths_u - _U64(9) < _U64(8))  # 9 to 16 bytes
-    if c.size:
-        s, n, seed = starts[c], lengths[c], seeds[c]
-        lo = (_C9_16_LO + seed) ^ r64[s + 8]
-        hi = (_C9_16_HI - seed) ^ r64[s + n]
-        out[c] = _avalanche(lengths_u[c] + lo.byteswap() + hi + _fold128(lo, hi))
+        nc, seed = n[c], seeds[c]
+        lo = (_C9_16_LO + seed) ^ first[c]
+        hi = (_C9_16_HI - seed) ^ _load64(aligned, starts[c] + lengths[c] - 8)
+        acc = nc + lo.byteswap()
+        acc += hi
+        acc += _fold128(lo, hi)
+        out[c] = _avalanche(acc)
 
 
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
@@ -138,22 +172,29 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     starts = starts.astype(np.int64, copy=False)
     lengths = lengths.astype(np.int64, copy=False)
     seeds = seeds.astype(np.uint64, copy=False)
-    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
-    padded = np.empty(data.size + 16, dtype=np.uint8)
-    padded[:8] = 0
+    # 8 zero bytes before the data (a short input's "last 8 bytes" may start before
+    # it) and at least 16 after; a whole number of aligned uint64s
+    padded = np.zeros(8 + ((data.size + 23) & ~7), dtype=np.uint8)
     padded[8 : 8 + data.size] = data
-    padded[8 + data.size :] = 0
+    aligned = padded.view("<u8")
+    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    binary_seeds = not seeds.size or int(seeds.max()) <= 1
     with np.errstate(over="ignore"):
-        k = np.flatnonzero(lengths == 0)
+        for lo in range(0, starts.size, BLOCK_WORDS):
+            block = slice(lo, lo + BLOCK_WORDS)
+            _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
+
+        # the other lengths, few in prose, are written over what that pass left in their lanes
+        other = np.flatnonzero(lengths.view(np.uint64) - _U64(1) >= _U64(16))
+        if not other.size:
+            return out
+        other_lengths = lengths[other]
+        k = other[other_lengths == 0]
         if k.size:
             out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
 
-        for lo in range(0, starts.size, BLOCK_WORDS):
-            hi = lo + BLOCK_WORDS
-            _xxh3_short(r64, starts[lo:hi], lengths[lo:hi], seeds[lo:hi], out[lo:hi])
-
-        k = np.flatnonzero((lengths >= 17) & (lengths <= 128))
+        k = other[(other_lengths >= 17) & (other_lengths <= 128)]
         if k.size:
             s, n, seed = starts[k], lengths[k], seeds[k]
             acc = n.astype(np.uint64) * _P64_1
@@ -168,7 +209,7 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
                 acc[m] += _fold128(*front) + _fold128(*back)
             out[k] = _avalanche(acc)
 
-    long_words = np.flatnonzero(lengths > 128).tolist()
+    long_words = other[other_lengths > 128].tolist()
     if long_words:
         view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
         for k in long_words:
@@ -182,10 +223,19 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
 _U8 = np.uint8
 
 
-def _whitespace(b: np.ndarray) -> np.ndarray:
-    """True at every byte of a whitespace character (SPEC §1)."""
+def _whitespace(b: np.ndarray, ascii: bool = False) -> np.ndarray:
+    """True at every byte of a whitespace character (SPEC §1), with one True more at
+    each end (the text is as if between two spaces: every word then has an edge before
+    and after it in the flags). `ascii`: no byte is above 0x7F, so no multi-byte ones."""
     # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020
-    ws = (b == 0x20) | ((b - _U8(0x09)) < _U8(5)) | ((b - _U8(0x1C)) < _U8(4))
+    padded = np.empty(b.size + 2, dtype=bool)
+    padded[0] = padded[-1] = True
+    ws = padded[1:-1]
+    np.equal(b, 0x20, out=ws)
+    ws |= (b - _U8(0x09)) < _U8(5)
+    ws |= (b - _U8(0x1C)) < _U8(4)
+    if ascii:
+        return padded
     # the multi-byte ones start with C2, E1, E2 or E3
     leads = np.flatnonzero((b - _U8(0xC2)) < _U8(0x22))
     if leads.size:
@@ -206,7 +256,7 @@ def _whitespace(b: np.ndarray) -> np.ndarray:
         ws[at] = True
         ws[at + 1] = True
         ws[leads[three] + 2] = True
-    return ws
+    return padded
 
 
 _ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
@@ -232,7 +282,7 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     if not byte_ends.size:
         return out
     # only words whose last byte ends a closer or a mark can end a sentence: few in prose
-    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES[b[byte_ends - 1]])
+    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES.take(b[byte_ends - 1]))  # take: [] converts the bytes to intp first
     byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
     q = byte_ends.astype(np.int64).copy()
     live = np.arange(q.size)
@@ -255,26 +305,14 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
     return out
 
 
-def scan(data: bytes) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
-    b = np.frombuffer(data, dtype=np.uint8)
-    ws = _whitespace(b)
-    # Word edges are where whitespace starts or stops, plus the ends of the text when
-    # a word touches them.
-    edges = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # a boolean mask: nonzero counts it with SIMD
-    if b.size and not ws[0]:
-        edges = np.concatenate(([0], edges))
-    if b.size and not ws[-1]:
-        edges = np.concatenate((edges, [b.size]))
-    # contiguous copies: every later pass over them reads them with unit stride
-    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
-    del edges
-    n = byte_starts.size
+def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
+                 byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends).
 
-    # A code point's offset is its byte offset less the continuation bytes before it.
-    # Place each continuation byte after the word that starts at or before it: it is in
-    # that word, or in the gap after it (a multi-byte space).
-    byte_lengths = byte_ends - byte_starts
+    A code point's offset is its byte offset less the continuation bytes before it.
+    Place each continuation byte after the word that starts at or before it: it is in
+    that word, or in the gap after it (a multi-byte space)."""
+    n = byte_starts.size
     continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
@@ -282,8 +320,34 @@ def scan(data: bytes) -> RawScan:
     inside = owner >= 0
     inside[inside] = continuation[inside] < byte_ends[owner[inside]]
     starts = byte_starts - before
-    ends = starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
-    del continuation, owner, inside, before
+    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
+
+
+def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int | None]:
+    """scan() of one piece, with offsets from the start of the piece, and the line breaks
+    still open at its end: those after its last word, or with none, all of its own and
+    `carried_breaks` (the breaks open at the end of the previous piece, which belong to
+    the gap before this piece's first word; None when no piece before had a word).
+    The canonical text and its ends start at the first word: the separator before it
+    is the caller's."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    # ASCII text (checked 8 bytes a step) has no multi-byte characters to place
+    ascii = data.isascii() if isinstance(data, (bytes, bytearray)) else not b.size or int(b.max()) < 0x80
+    padded_ws = _whitespace(b, ascii)
+    # Word edges are where whitespace starts or stops: byte offsets, alternately the
+    # start of a word and its end (the flags are padded with whitespace at both ends).
+    edges = np.flatnonzero(padded_ws[1:] != padded_ws[:-1])  # a boolean mask: nonzero counts it with SIMD
+    ws = padded_ws[1:-1]
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
+    n = byte_starts.size
+    byte_lengths = byte_ends - byte_starts
+
+    if ascii:  # a byte is a code point
+        starts, ends = byte_starts, byte_ends
+    else:
+        starts, ends = _code_points(b, byte_starts, byte_ends, byte_lengths)
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
     # They lie in gaps; the gap before word k holds those placed before word k.
@@ -294,9 +358,12 @@ def scan(data: bytes) -> RawScan:
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
-    para = np.bincount(gap_of_break, minlength=n + 1)[:n] >= 2
-    if n:
+    breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
+    breaks[0] += carried_breaks or 0
+    para = breaks[:n] >= 2
+    if n and carried_breaks is None:
         para[0] = False  # word 0 never starts a paragraph
+    still_open = None if carried_breaks is None and not n else int(breaks[n])
 
     symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64))
 
@@ -327,4 +394,58 @@ def scan(data: bytes) -> RawScan:
     canonical[paragraph_gaps + 1] = ord("\n")
     sentence = sentence_ends(b, byte_starts, byte_ends)
     return RawScan(starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False), para, symbols,
-                   canonical.tobytes(), canonical_ends, sentence)
+                   canonical.tobytes(), canonical_ends, sentence), still_open
+
+
+# Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
+# a dozen arrays of a byte or 8 bytes a word, stay in the cache, where those of a
+# whole 10 MB document would each be tens of megabytes.
+PIECE_BYTES = 1 << 20
+
+
+def scan(data: bytes) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+    data = bytes(data)
+    pieces = _pieces(data, PIECE_BYTES)
+    if len(pieces) == 1:
+        return _scan_piece(data, None)[0]
+    parts, carried, code_points, canonical_size = [], None, 0, 0
+    for a, z in pieces:
+        piece = data[a:z]
+        raw, still_open = _scan_piece(piece, carried)
+        if raw.starts.size:
+            # the separator before the piece's first word, unless it is word 0
+            sep = 0 if carried is None else (2 if raw.para[0] else 1)
+            raw = raw._replace(starts=raw.starts + code_points, ends=raw.ends + code_points,
+                               canonical_ends=raw.canonical_ends + (canonical_size + sep))
+            parts.append((raw, sep))
+            canonical_size = int(raw.canonical_ends[-1])
+        carried = still_open
+        code_points += len(piece) - int(np.count_nonzero(np.frombuffer(piece, np.int8) < -64))
+    if not parts:
+        return _scan_piece(b"", None)[0]
+    joined = b"".join((b"" if sep == 0 else b" " if sep == 1 else b"\n\n") + raw.canonical for raw, sep in parts)
+    raws = [raw for raw, _ in parts]
+    return RawScan(*(np.concatenate([getattr(r, f) for r in raws]) for f in ("starts", "ends", "para", "symbols")),
+                   joined, np.concatenate([r.canonical_ends for r in raws]),
+                   np.concatenate([r.sentence_ends for r in raws]))
+
+
+def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
+    """[start, end) byte ranges of about `size` bytes covering `data`, each ending right
+    after a space, a tab or a \n: so no character and no word is cut, and no \r\n
+    either (its \r would end the piece). A range with none within `size` bytes of its
+    target end is extended to the next."""
+    cuts, start = [], 0
+    while len(data) - start > size + size // 2:
+        target = start + size
+        found = [i for i in (data.find(c, target, target + size) for c in (b" ", b"\n", b"\t")) if i >= 0]
+        if not found:
+            start = target + size  # no single-byte space here: a longer piece
+            continue
+        end = min(found) + 1
+        cuts.append(end)
+        start = end
+    bounds = [0] + cuts + [len(data)]
+    return list(zip(bounds[:-1], bounds[1:]))
+

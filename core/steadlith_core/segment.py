@@ -9,9 +9,10 @@ makes, in O(log n) per chunk, snapping included.
 
 Without snapping a chunk starts at word 0, right after a candidate (a primary or
 backup cut), or at a hard cut. `segment_columns` makes the decision for every start
-of the first two kinds at once, in numpy, and then only follows the chain of starts in
-Python, one dictionary look-up per chunk; a start after a hard cut, and every start
-when snapping is on, is decided by the binary searches one chunk at a time.
+of the first two kinds at once, in numpy, then for the starts after hard cuts in a few
+more rounds, and only follows the chain of starts in Python, one list look-up per
+chunk. A chain of hard cuts longer than the rounds, and every start when snapping is
+on, is decided by the binary searches one chunk at a time.
 """
 
 from __future__ import annotations
@@ -198,15 +199,18 @@ def segment_columns(
     known = np.concatenate(([0], primary + 1, backup + 1))
     if known.size > 16 * chunks_at_least + 1024:
         known = known[:1]
-    ends, codes = _cuts_from(known, cum, primary, backup, min_tokens, max_tokens)
-    decided = dict(zip(known.tolist(), zip(ends.tolist(), codes.tolist())))
+    starts, ends, codes, closed = _decide_closure(known, cum, primary, backup, min_tokens, max_tokens)
+    if closed:
+        path = _chain(starts, ends, n)
+        return starts[path], ends[path], [KINDS[k] for k in codes[path].tolist()], None
+    decided = dict(zip(starts.tolist(), zip(ends.tolist(), codes.tolist())))
     starts_out: list[int] = []
     ends_out: list[int] = []
     kinds: list[str] = []
     s = 0
     while s < n:
         hit = decided.get(s)
-        if hit is None:  # after a hard cut
+        if hit is None:  # after a hard cut the rounds of _decide_closure did not reach
             end, kind = walk.cut(s)
         else:
             end, kind = hit[0], KINDS[hit[1]]
@@ -215,6 +219,53 @@ def segment_columns(
         kinds.append(kind)
         s = end
     return np.array(starts_out, dtype=np.int64), np.array(ends_out, dtype=np.int64), kinds, None
+
+
+# A chunk after a hard cut starts where no candidate is: its decision is one more round
+# over the starts the previous round's hard cuts made. Prose needs one or two rounds; a
+# document without candidates (a long chain of hard cuts) is walked instead.
+_HARD_CUT_ROUNDS = 8
+
+
+def _decide_closure(known: np.ndarray, cum: np.ndarray, primary: np.ndarray, backup: np.ndarray, min_tokens: int,
+                    max_tokens: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The chunks starting at each of `known` and, round by round, at the ends of the
+    hard cuts among them: (sorted distinct starts, their ends, kind codes, whether every
+    end is a start or n, so the chain from word 0 needs no further decision)."""
+    n = cum.size - 1
+    starts = _distinct_sorted(known)
+    ends, codes = _cuts_from(starts, cum, primary, backup, min_tokens, max_tokens)
+    for _ in range(_HARD_CUT_ROUNDS):
+        new = _distinct_sorted(ends[ends < n])
+        at = np.minimum(starts.searchsorted(new), starts.size - 1)
+        new = new[starts[at] != new]
+        if not new.size:
+            return starts, ends, codes, True
+        more_ends, more_codes = _cuts_from(new, cum, primary, backup, min_tokens, max_tokens)
+        order = np.argsort(np.concatenate((starts, new)), kind="stable")
+        starts = np.concatenate((starts, new))[order]
+        ends = np.concatenate((ends, more_ends))[order]
+        codes = np.concatenate((codes, more_codes))[order]
+    return starts, ends, codes, False
+
+
+def _distinct_sorted(a: np.ndarray) -> np.ndarray:
+    """np.unique by a sort (numpy's own unique hashes: several times slower on these)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if a.size else a
+
+
+def _chain(starts: np.ndarray, ends: np.ndarray, n: int) -> list[int]:
+    """Rows of the chunks met from word 0 on, when every end is n or another row's start
+    (sorted `starts`): the only loop per chunk is this one over a Python list."""
+    following = np.minimum(starts.searchsorted(ends), starts.size)  # the row starting where each ends
+    following[ends >= n] = -1
+    following = following.tolist()
+    path, row = [], 0
+    while row >= 0:
+        path.append(row)
+        row = following[row]
+    return path
 
 
 def _segment_walk(walk: _Walk, snap_window: int, points: SnapPoints | None) -> list[Cut]:

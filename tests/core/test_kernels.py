@@ -510,3 +510,69 @@ def test_bytes_already_in_canonical_form_are_their_own_canonical_text():
     assert bytes(raw.canonical) == data.strip() and raw.canonical_ends[-1] == len(data.strip())
     with kernel.using("numpy"):
         assert kernel.scan(data).canonical == raw.canonical
+
+
+def test_numpy_xxh3_equals_xxhash_across_passes_and_on_any_seed():
+    """Words of every length class side by side, more of them than one pass of the
+    short-word hash takes (so lanes of long words sit in the pass beside short ones), under
+    the seeds of SPEC §3 and under arbitrary 64-bit seeds (kernel.xxh3_64 takes any)."""
+    from steadlith_core import bytescan
+
+    rng = random.Random(3)
+    inputs = [rng.randbytes(rng.choice([0, 1, 3, 4, 8, 9, 16, 17, 128, 129, rng.randrange(300)]))
+              for _ in range(bytescan.BLOCK_WORDS + 5000)]
+    blob = b"".join(inputs)
+    lengths = np.array([len(d) for d in inputs], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    for seeds in ([rng.randrange(2) for _ in inputs], [rng.randrange(2**64) for _ in inputs]):
+        got = xxh3_64_many(np.frombuffer(blob, dtype=np.uint8), starts, lengths, np.array(seeds, dtype=np.uint64))
+        assert got.tolist() == [xxhash.xxh3_64_intdigest(d, s) for d, s in zip(inputs, seeds)]
+    with kernel.using("numpy"):
+        assert kernel.xxh3_64(b"steadlith", 2**63 + 5) == xxhash.xxh3_64_intdigest(b"steadlith", 2**63 + 5)
+
+
+ASCII_TEXTS = st.lists(st.one_of(
+    st.sampled_from(["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\r\n", "\n\r", "\r\r"]),
+    st.text(st.characters(max_codepoint=0x7F), min_size=1, max_size=8),
+    st.builds(lambda k: "w" * k, st.integers(100, 400)),
+), max_size=60).map("".join)
+
+
+@needs_c
+@settings(max_examples=200)
+@given(ASCII_TEXTS)
+@example("")
+@example(" \x1c\x1f a\r\n\r\nb\rc\n\rd\x0b\x0ce.\" f!) ")
+def test_both_kernels_agree_on_ascii_text(text):
+    """The numpy scan takes a shorter way when no byte is above 0x7F (no multi-byte
+    character to place): every array must still be the compiled kernel's, on a str
+    and on its bytes."""
+    assert text.isascii()
+    c, n = scans(text)
+    for field in RawScanFields:
+        assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), field
+    with kernel.using("numpy"):
+        from_bytes = kernel.scan(text.encode())
+    assert np.array_equal(from_bytes.starts, n.starts) and from_bytes.canonical == n.canonical
+
+
+@needs_c
+@settings(max_examples=300)
+@given(TEXTS, st.sampled_from([1, 2, 3, 8, 64]))
+@example("a\n \n b\r\n\r c \u3000\n\n d", 1)
+@example(" \n\n  x", 1)
+@example("a " + "\u65e5" * 40 + " b\n\n\u2029c", 2)
+def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
+    """A large document is scanned in pieces cut after a space, tab or \\n: with pieces
+    of a few bytes, every stitch (line breaks of one gap on both sides of a cut, pieces
+    without a word, no place to cut for a long stretch) meets the random texts."""
+    from steadlith_core import bytescan
+
+    saved = bytescan.PIECE_BYTES
+    bytescan.PIECE_BYTES = piece_bytes
+    try:
+        c, n = scans(text)
+    finally:
+        bytescan.PIECE_BYTES = saved
+    for field in RawScanFields:
+        assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), field

@@ -1,0 +1,47 @@
+"""The numpy Rabin windows are computed a block of words at a time (the arrays of a block
+stay in the cache); each block re-reads the w - 1 symbols before it. Blocked or whole,
+and next to the compiled rolling window where it is built, the fingerprints agree."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steadlith_core import kernel, rabin
+
+
+def _whole_and_blocked(symbols: np.ndarray, window: int, poly: int, block_words: int):
+    saved = rabin.BLOCK_WORDS
+    try:
+        rabin.BLOCK_WORDS = 10**9
+        whole = rabin.window_fingerprints(symbols, window, poly)
+        rabin.BLOCK_WORDS = block_words
+        blocked = rabin.window_fingerprints(symbols, window, poly)
+    finally:
+        rabin.BLOCK_WORDS = saved
+    return whole, blocked
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), min_size=100, max_size=400),
+    st.integers(1, 16),
+    st.sampled_from([0x3DA3358B4DC173, 0x201B, 0x11B, 0x8000000000000003]),
+    st.sampled_from([8, 16, 64]),  # a window up to a quarter of a block is computed in blocks
+)
+def test_blocked_windows_equal_whole_windows(symbols, window, poly, block_words):
+    whole, blocked = _whole_and_blocked(np.array(symbols, dtype=np.uint64), window, poly, block_words)
+    assert blocked.tolist() == whole.tolist()
+
+
+def test_a_million_symbols_in_blocks_equal_the_rolling_window():
+    """The default block size on a stream of many blocks, a window crossing every
+    block boundary; against the compiled rolling window where it is built."""
+    symbols = np.random.default_rng(5).integers(0, 2**63, 1_000_003, dtype=np.int64).view(np.uint64)
+    symbols = symbols * np.uint64(3)
+    whole, blocked = _whole_and_blocked(symbols, 16, 0x3DA3358B4DC173, rabin.BLOCK_WORDS)
+    assert np.array_equal(blocked, whole)
+    if "c" in kernel.KERNELS:
+        with kernel.using("c"):
+            assert np.array_equal(kernel.window_fingerprints(symbols, 16, 0x3DA3358B4DC173), blocked)
