@@ -604,8 +604,31 @@ def file_versions(repo: Repo, path: str, commits: Sequence[str], progress: Progr
         plan.append((commit, current, before, changed))
         current = before
     plan.reverse()
-    reader = read if read is not None else (lambda blob_id, origin: decode_blob(r[blob_id], origin))
-    return _walk_versions(plan, reader, progress)
+    return _walk_versions(plan, read if read is not None else _RecentBlobs(r).read, progress)
+
+
+class _RecentBlobs:
+    """A blob reader remembering the last few texts it read (or why it could not): one
+    change's "after" is the next change's "before", so each version is read and
+    decoded once, not twice."""
+
+    def __init__(self, repo: pygit2.Repository, size: int = 4):
+        self.repo, self.size = repo, size
+        self._texts: OrderedDict[pygit2.Oid, str | LoadError] = OrderedDict()
+
+    def read(self, blob_id: pygit2.Oid, origin: str) -> str:
+        text = self._texts.get(blob_id)
+        if text is None:
+            try:
+                text = decode_blob(self.repo[blob_id], origin)
+            except LoadError as e:
+                text = e
+            self._texts[blob_id] = text
+            if len(self._texts) > self.size:
+                self._texts.popitem(last=False)
+        if isinstance(text, LoadError):
+            raise text
+        return text
 
 
 def _walk_versions(plan, read: Callable[[pygit2.Oid, str], str], progress: Progress | None) -> Iterator[FileVersion]:

@@ -227,15 +227,18 @@ def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyPara
     """The file's versions (audit.file_versions: what `audit` compares for this file)
     chunked under `params` and compared through the shared diffs: each commit's cost
     as the audit counts it under this one rule."""
-    pipeline = Pipeline(4, pause_gc=True)  # an "after" is the next change's "before": chunked once
+    pipeline = Pipeline(2, pause_gc=True)
     tally = _Tally()
     unit = -1
+    last: tuple[object, Chunking] | None = None  # an "after" is the next change's "before": chunked once
     for unit, v in enumerate(file_versions(source.repo, source.path, source.commits, progress)):
         b = pipeline.chunk(v.new_text, params)
         if v.old_text is None:
             tally.add_all(v.commit, b)
         else:
-            tally.add(v.commit, _compare(pipeline.chunk(v.old_text, params), b, diffs, unit))
+            a = last[1] if last is not None and last[0] == v.old_blob else pipeline.chunk(v.old_text, params)
+            tally.add(v.commit, _compare(a, b, diffs, unit))
+        last = (v.new_blob, b)
     if unit + 1 != diffs.units:
         raise SteadlithError(f"{source.path}: {unit + 1} versions, but diffs of {diffs.units}: the repository changed "
                          "during the sweep")

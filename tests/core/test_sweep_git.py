@@ -44,6 +44,7 @@ def repo(tmp_path_factory):
 
 audit_module = importlib.import_module("steadlith_core.audit")  # the package's names are the functions
 compare_module = importlib.import_module("steadlith_core.compare")
+pipeline_module = importlib.import_module("steadlith_core.pipeline")
 
 GRID = ["boundary_rule=tttd-v1,lmx2-v1", "max_tokens=300,512", "min_tokens=48"]
 
@@ -83,14 +84,17 @@ def test_the_sweep_equals_audit_once_per_set(repo):
 def test_a_repository_sweep_diffs_each_change_once_and_builds_no_baseline(repo, count_calls):
     """The diffs are the sweep's, once per change; each set's task only chunks and compares."""
     grid = build_grid(GRID)
-    compared = sum(1 for c in audit(repo, params_by_rule={"tttd-v1": None}).commits for f in c.files
-                   if f.rule == "tttd-v1" and f.status in ("modified", "renamed"))
+    statuses = [f.status for c in audit(repo, params_by_rule={"tttd-v1": None}).commits for f in c.files
+                if f.rule == "tttd-v1" and f.status != "deleted"]
+    compared = sum(1 for status in statuses if status in ("modified", "renamed"))
     calls = count_calls(sweep_diffs, ["word_diff"])
+    chunked = count_calls(pipeline_module, ["build_chunks"])
     elsewhere = [count_calls(module, ["word_diff", "baseline_for"]) for module in (audit_module, compare_module)]
     run = SweepRun(SweepPlan(repo_sources(repo), grid.sets)).execute(in_process)
     assert not run.partial and len(grid.sets) == 4
     assert calls["word_diff"] == compared > 0  # not once per set
     assert all(not counter for counter in elsewhere)
+    assert chunked["build_chunks"] == len(grid.sets) * len(statuses)  # a version's "after" is the next "before"
 
 
 def _hand_cut_classes(repo: str, rule: str, params) -> tuple[int, int, int]:
