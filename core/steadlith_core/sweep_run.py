@@ -11,8 +11,9 @@ not depend on that order.
 A pool worker receives the sources once, when it starts. The sources' word diffs, which
 no parameter changes, are computed first, once, in slices spread over the workers
 (sweep_diffs); each task is then two indices, a parameter set and its source's diffs
-(packed opcodes: a few kilobytes for a thousand commits). Workers ignore Ctrl+C: the terminal sends it
-to the whole process group, and only the calling process decides what stopping means.
+(packed opcodes: about 70 KB for a thousand commits). Workers ignore Ctrl+C: the
+terminal sends it to the whole process group, and only the calling process decides what
+stopping means.
 """
 
 from __future__ import annotations
