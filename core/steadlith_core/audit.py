@@ -342,22 +342,17 @@ class _Replayer:
     def costs(self, commit: str, status: str, old_path: Optional[str], old_id: Optional[pygit2.Oid],
               new_path: str, new_id: Optional[pygit2.Oid], short: str) -> tuple[list[FileCost], list[Skipped]]:
         """FileCosts of one changed file under every rule and baseline, or why it was skipped."""
-        skipped: list[Skipped] = []
         if status == DELETED or new_id is None:
-            return [_deleted(commit, new_path, name) for name in self.names()], skipped
-        try:
-            new_text = self.text(new_id, f"{new_path} @ {short}")
-        except LoadError as e:
-            return [], [Skipped(commit, new_path, e.reason)]
-        old_text = None
-        if old_id is not None:
-            try:
-                old_text = self.text(old_id, f"{old_path} @ {short}^")
-            except LoadError as e:  # counted as added: nothing of the old version was embeddable
-                skipped.append(Skipped(commit, old_path or new_path, f"previous version: {e.reason}; counted as added"))
-        if old_text is None:
-            return self._added_costs(commit, new_path, new_id, new_text), skipped
-        return self._compared_costs(commit, status, old_path, old_id, old_text, new_path, new_id, new_text), skipped
+            return [_deleted(commit, new_path, name) for name in self.names()], []
+        version, skipped = read_change(commit, short, new_path, new_id, old_path, old_id, self.text)
+        return (self.version_costs(version) if version is not None else []), list(skipped)
+
+    def version_costs(self, v: FileVersion) -> list[FileCost]:
+        """FileCosts of one change read by read_change (or file_versions, given `text` as its reader)."""
+        if v.old_text is None:
+            return self._added_costs(v.commit, v.path, v.new_blob, v.new_text)
+        return self._compared_costs(v.commit, v.status, v.old_path, v.old_blob, v.old_text, v.path, v.new_blob,
+                                    v.new_text)
 
     def _added_costs(self, commit: str, path: str, blob_id: pygit2.Oid, text: str) -> list[FileCost]:
         """No embeddable previous version: every chunk of every rule and baseline is to embed."""
@@ -609,8 +604,31 @@ def file_versions(repo: Repo, path: str, commits: Sequence[str], progress: Progr
         plan.append((commit, current, before, changed))
         current = before
     plan.reverse()
-    reader = read if read is not None else (lambda blob_id, origin: decode_blob(r[blob_id], origin))
-    return _walk_versions(plan, reader, progress)
+    return _walk_versions(plan, read if read is not None else _RecentBlobs(r).read, progress)
+
+
+class _RecentBlobs:
+    """A blob reader remembering the last few texts it read (or why it could not): one
+    change's "after" is the next change's "before", so each version is read and
+    decoded once, not twice."""
+
+    def __init__(self, repo: pygit2.Repository, size: int = 4):
+        self.repo, self.size = repo, size
+        self._texts: OrderedDict[pygit2.Oid, str | LoadError] = OrderedDict()
+
+    def read(self, blob_id: pygit2.Oid, origin: str) -> str:
+        text = self._texts.get(blob_id)
+        if text is None:
+            try:
+                text = decode_blob(self.repo[blob_id], origin)
+            except LoadError as e:
+                text = e
+            self._texts[blob_id] = text
+            if len(self._texts) > self.size:
+                self._texts.popitem(last=False)
+        if isinstance(text, LoadError):
+            raise text
+        return text
 
 
 def _walk_versions(plan, read: Callable[[pygit2.Oid, str], str], progress: Progress | None) -> Iterator[FileVersion]:
@@ -628,22 +646,31 @@ def _version_at(commit: pygit2.Commit, new_path: str, old_path: Optional[str],
     new_entry = commit.tree[new_path]
     if _kind_problem(new_entry.filemode) is not None:
         return None
-    short = commit.short_id
-    try:
-        new_text = read(new_entry.id, f"{new_path} @ {short}")
-    except LoadError:
-        return None
     old_id = commit.parents[0].tree[old_path].id if old_path is not None else None
-    old_text = None
+    version, _ = read_change(str(commit.id), commit.short_id, new_path, new_entry.id, old_path, old_id, read)
+    return version
+
+
+def read_change(commit: str, short: str, new_path: str, new_id: pygit2.Oid, old_path: Optional[str],
+                old_id: Optional[pygit2.Oid], read: Callable[[pygit2.Oid, str], str]
+                ) -> tuple[Optional[FileVersion], tuple[Skipped, ...]]:
+    """The texts of one changed file (`old_id` None: it has no version before), and
+    what could not be read: None and why, when the new version is not text; when only
+    the old one is not, the change counts as an addition (nothing of the old version
+    was embeddable), and why is said too. The status is modified, renamed or added."""
+    try:
+        new_text = read(new_id, f"{new_path} @ {short}")
+    except LoadError as e:
+        return None, (Skipped(commit, new_path, e.reason),)
     if old_id is not None:
         try:
             old_text = read(old_id, f"{old_path} @ {short}^")
-        except LoadError:  # nothing of the old version was embeddable: the new one is all to embed
-            old_id = None
-    if old_text is None:
-        return FileVersion(str(commit.id), short, ADDED, new_path, None, None, new_text, None, new_entry.id)
-    status = RENAMED if old_path != new_path else MODIFIED
-    return FileVersion(str(commit.id), short, status, new_path, old_path, old_text, new_text, old_id, new_entry.id)
+        except LoadError as e:
+            return (FileVersion(commit, short, ADDED, new_path, None, None, new_text, None, new_id),
+                    (Skipped(commit, old_path or new_path, f"previous version: {e.reason}; counted as added"),))
+        status = RENAMED if old_path != new_path else MODIFIED
+        return FileVersion(commit, short, status, new_path, old_path, old_text, new_text, old_id, new_id), ()
+    return FileVersion(commit, short, ADDED, new_path, None, None, new_text, None, new_id), ()
 
 
 def replay_file(repo: Repo, path: str, commits: Sequence[str],
@@ -659,9 +686,5 @@ def replay_file(repo: Repo, path: str, commits: Sequence[str],
     engine = _Replayer(r, params)
     out: list[FileCost] = []
     for v in file_versions(r, path, commits, progress, read=engine.text):
-        if v.old_text is None:
-            out.extend(engine._added_costs(v.commit, v.path, v.new_blob, v.new_text))
-        else:
-            out.extend(engine._compared_costs(v.commit, v.status, v.old_path, v.old_blob, v.old_text, v.path,
-                                              v.new_blob, v.new_text))
+        out.extend(engine.version_costs(v))
     return out

@@ -430,6 +430,8 @@ class _ChangedRanges:
     def __init__(self, lo: np.ndarray, hi: np.ndarray):
         self.lo, self.hi = lo, hi
         self.before_range = np.concatenate(([0], np.cumsum(hi - lo))).astype(np.int64)
+        # past the last range nothing is partly counted: a start no position reaches
+        self._lo_or_end = np.append(lo, np.iinfo(np.int64).max)
 
     @property
     def total(self) -> int:
@@ -438,11 +440,7 @@ class _ChangedRanges:
     def before(self, positions: np.ndarray) -> np.ndarray:
         """Changed words among words [0, k) for each k in `positions`."""
         k = np.searchsorted(self.hi, positions, "right")  # ranges ending at or before k: wholly counted
-        partial = np.zeros(len(positions), dtype=np.int64)
-        inside = k < len(self.lo)
-        kk = k[inside]
-        partial[inside] = np.clip(positions[inside] - self.lo[kk], 0, None)
-        return self.before_range[k] + partial
+        return self.before_range[k] + np.maximum(positions - self._lo_or_end[k], 0)
 
 
 def _changed_ranges(ops: Sequence[DiffOp], side: str) -> _ChangedRanges:
@@ -484,7 +482,7 @@ def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _
     # pass 2: equal hashes inside the gaps between consecutive pairs, matched in order
     bound_i = np.concatenate(([-1], pairs_i, [len(ca)]))
     bound_j = np.concatenate(([-1], pairs_j, [len(cb)]))
-    gaps = np.flatnonzero((np.diff(bound_i) > 1) & (np.diff(bound_j) > 1)).tolist()
+    gaps = np.flatnonzero((bound_i[1:] - bound_i[:-1] > 1) & (bound_j[1:] - bound_j[:-1] > 1)).tolist()
     extra_i: list[int] = []
     extra_j: list[int] = []
     for g in gaps:
@@ -500,7 +498,7 @@ def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _
     all_j = np.concatenate((pairs_j, np.asarray(extra_j, dtype=np.int64)))
     order = np.argsort(all_j, kind="stable")
     all_i, all_j = all_i[order], all_j[order]
-    bad = np.flatnonzero((np.diff(all_i) <= 0) | (np.diff(all_j) <= 0))
+    bad = np.flatnonzero((all_i[1:] <= all_i[:-1]) | (all_j[1:] <= all_j[:-1]))  # np.diff costs more on short arrays
     if bad.size:
         t = int(bad[0])
         raise AssertionError(f"alignment not monotone at {(int(all_i[t]), int(all_j[t]))}, "
@@ -536,7 +534,7 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
         return k, w + ops[k].a_start - ops[k].b_start
 
     shifted = np.concatenate(([False], codes_b == _SHIFTED, [False])).astype(np.int8)
-    edges = np.diff(shifted)
+    edges = shifted[1:] - shifted[:-1]
     firsts, stops = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
     regions = []
     for first, j in zip(firsts, stops):  # runs [first, j) of consecutive shifted B chunks
@@ -603,14 +601,13 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
     ca, cb = a.chunks, b.chunks
     tokens_b = int(b.cum_tokens[-1])
 
-    def count(codes: np.ndarray, code: int) -> int:
-        return int(np.count_nonzero(codes == code))
-
-    def tokens(code: int) -> int:
-        return int(cols_b.tokens[codes_b == code].sum())
-
-    reused = count(codes_b, _REUSED)
-    reused_tokens = tokens(_REUSED)
+    # one pass per side over the status codes, not one per status (small pairs: a sweep
+    # compares thousands, and numpy's cost per call is most of theirs)
+    n_a = np.bincount(codes_a, minlength=4).tolist()
+    n_b = np.bincount(codes_b, minlength=4).tolist()
+    tokens_of = np.bincount(codes_b, weights=cols_b.tokens, minlength=4).astype(np.int64).tolist()
+    reused = n_b[_REUSED]
+    reused_tokens = tokens_of[_REUSED]
     hashes_a = set(map(Chunk.hash.fget, ca))
     hits = [j for j, s in enumerate(status_b) if is_changed(s) and cols_b.hashes[j] in hashes_a]
     interior = list(map(Chunk.boundary.fget, cb[:-1]))  # every chunk but the last ends at an interior cut
@@ -627,10 +624,10 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
         reused_token_ratio=reused_tokens / tokens_b if tokens_b else 1.0,
         chunks_to_embed=len(cb) - reused,
         tokens_to_embed=tokens_b - reused_tokens,
-        shifted_chunks_b=count(codes_b, _SHIFTED), shifted_tokens_b=tokens(_SHIFTED),
-        edited_chunks_b=count(codes_b, _EDITED), new_chunks_b=count(codes_b, _ALL_CHANGED),
-        shifted_chunks_a=count(codes_a, _SHIFTED), edited_chunks_a=count(codes_a, _EDITED),
-        removed_chunks_a=count(codes_a, _ALL_CHANGED),
+        shifted_chunks_b=n_b[_SHIFTED], shifted_tokens_b=tokens_of[_SHIFTED],
+        edited_chunks_b=n_b[_EDITED], new_chunks_b=n_b[_ALL_CHANGED],
+        shifted_chunks_a=n_a[_SHIFTED], edited_chunks_a=n_a[_EDITED],
+        removed_chunks_a=n_a[_ALL_CHANGED],
         unaligned_hash_hits_b=len(hits), unaligned_hash_hit_tokens_b=int(cols_b.tokens[hits].sum()) if hits else 0,
         phase_shift_regions=len(regions),
         longest_resync_tokens=max((r.resync_distance_tokens for r in regions), default=0),

@@ -8,26 +8,26 @@ are the same bytes whatever order the tasks finished in.
 
 Sources travel to a worker once, not with every task (see sweep_run and sweep_dask):
 a task names its source by index. A repository file's history is named by repository
-path, file path and commit ids, and read on the worker (audit.replay_file); file pairs
-and in-memory versions carry their text.
+path, file path and commit ids, and read on the worker (audit.file_versions); file
+pairs and in-memory versions carry their text. A source's word diffs do not depend on
+the set: the executors compute them once per sweep (source_diffs, in slices spread over
+the workers) and hand them to each of its tasks (sweep_diffs).
 """
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence, Union
 
-from .analysis import Analysis
-from .audit import FileCost, file_versions, replay_file
+from .audit import file_versions
 from .chunks import AnyParams, Chunking
 from .compare import Comparison, compare
-from .diff import word_diff
 from .external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
-from .pipeline import LRU
+from .errors import SteadlithError
+from .pipeline import Pipeline
 from .progress import Progress, report
-from .rules import rule_of
+from .sweep_diffs import SourceDiffs, diff_versions, unit_slices
 from .sweep_external import ExternalParams
 
 
@@ -144,6 +144,12 @@ class _Tally:
         self.regions += s.phase_shift_regions
         self._cuts(c.b)
 
+    def add_all(self, key: str, b: Chunking) -> None:
+        """A version with nothing before it to reuse (an added file): all of it to embed."""
+        self.units.append((key, sum(ch.tokens for ch in b.chunks)))
+        self.chunks_to_embed += len(b.chunks)
+        self._cuts(b)
+
     def _cuts(self, b: Chunking) -> None:
         self.sizes.update(ch.tokens for ch in b.chunks)
         d = b.diagnostics
@@ -156,74 +162,87 @@ class _Tally:
                           self.paragraph, self.sentence, self.interior, self.violations, self.regions)
 
 
-class _WordDiffs:
-    """The word diffs of the pairs this process has replayed, shared by its tasks.
-
-    A pair's word diff does not depend on the parameters, and it costs about as much as
-    chunking and comparing the pair under one set (≈ 1 ms a commit on the bench's 20 KB
-    history): without this, a grid of 48 sets would diff every pair 48 times. Keyed
-    by the two texts (exact, no hash to trust); bounded; locked, for a Dask worker with
-    several threads."""
-
-    def __init__(self, size: int = 8192):
-        self._cache = LRU(size)
-        self._lock = threading.Lock()
-
-    def compare(self, a: Chunking, b: Chunking) -> Comparison:
-        with self._lock:
-            ops = self._cache.data.get((a.text, b.text))
-        if ops is None:
-            ops = word_diff(a.words, b.words)
-            with self._lock:
-                self._cache.get((a.text, b.text), lambda: ops)
-        return compare(a, b, baseline=False, ops=ops)
+def needs_diffs(params: AnyParams) -> bool:
+    """Whether a task under `params` compares through word diffs (the rules do; an
+    external splitter's churn is by chunk hash alone)."""
+    return not isinstance(params, ExternalParams)
 
 
-_DIFFS = _WordDiffs()
+def diff_slices(source: Source, parts: int) -> list[tuple[int, int]]:
+    """[lo, hi) unit ranges to diff `source` in, about `parts` of them: a repository
+    file's history is one (its units are known only once its log is walked)."""
+    if isinstance(source, RepoFileSource):
+        return [(0, source.units)]
+    return unit_slices(source.units, parts)
+
+
+def source_diffs(source: Source, lo: int = 0, hi: int | None = None) -> SourceDiffs:
+    """The word diffs of units [lo, hi) of `source` (all of them by default): what
+    run_task compares every set's chunkings through. A repository file's units are its
+    versions as file_versions yields them, an added one without a diff."""
+    hi = source.units if hi is None else hi
+    if isinstance(source, RepoFileSource):
+        if (lo, hi) != (0, source.units):
+            raise ValueError(f"{source.path}: a repository file's history is diffed whole, not units {lo}..{hi}")
+        return diff_versions(0, ((v.old_text, v.new_text) for v in file_versions(source.repo, source.path,
+                                                                                 source.commits)))
+    if isinstance(source, PairsSource):
+        return diff_versions(lo, ((a, b) for _, a, b in source.pairs[lo:hi]))
+    return diff_versions(lo, zip(source.versions[lo:hi], source.versions[lo + 1 : hi + 1]))
 
 
 def run_task(source: Source, source_index: int, params: AnyParams, set_index: int,
-             progress: Progress | None = None) -> TaskResult:
-    """Replay `source` under `params`. `progress(done, total)` counts its units."""
+             progress: Progress | None = None, diffs: Sequence[SourceDiffs] | None = None) -> TaskResult:
+    """Replay `source` under `params`. `progress(done, total)` counts its units. `diffs`:
+    the source's word diffs (source_diffs), in pieces that together cover every unit;
+    computed here when not given."""
     if isinstance(params, ExternalParams):
         return _run_external(source, source_index, params, set_index, progress)
+    shared = SourceDiffs.join(diffs) if diffs else source_diffs(source)
     if isinstance(source, RepoFileSource):
-        return _replay_repo_file(source, source_index, params, set_index, progress)
-    analysis = Analysis(max_documents=4, pause_gc=True)  # the task's own chunk caches; diffs are shared
+        return _replay_repo_file(source, source_index, params, set_index, shared, progress)
+    pipeline = Pipeline(4, pause_gc=True)  # the task's own chunk caches; the diffs are shared
     tally = _Tally()
     if isinstance(source, PairsSource):
         for n, (key, a, b) in enumerate(source.pairs):
-            tally.add(key, _DIFFS.compare(analysis.chunk(a, params), analysis.chunk(b, params)))
+            tally.add(key, _compare(pipeline.chunk(a, params), pipeline.chunk(b, params), shared, n))
             report(progress, n + 1, source.units)
     else:
-        previous = analysis.chunk(source.versions[0], params) if source.versions else None
+        previous = pipeline.chunk(source.versions[0], params) if source.versions else None
         for n in range(1, len(source.versions)):
-            current = analysis.chunk(source.versions[n], params)
-            tally.add(source.keys[n], _DIFFS.compare(previous, current))
+            current = pipeline.chunk(source.versions[n], params)
+            tally.add(source.keys[n], _compare(previous, current, shared, n - 1))
             previous = current
             report(progress, n, source.units)
     return tally.result(source_index, set_index)
 
 
+def _compare(a: Chunking, b: Chunking, diffs: SourceDiffs, unit: int) -> Comparison:
+    # a sweep reports no fixed-size baseline: computing one would be thrown away
+    return compare(a, b, baseline=False, ops=diffs.ops(unit))
+
+
 def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyParams, set_index: int,
-                      progress: Progress | None) -> TaskResult:
-    rule = rule_of(params)
-    costs = [c for c in replay_file(source.repo, source.path, source.commits, {rule: params}, progress)
-             if c.rule == rule]
-    sizes: Counter[int] = Counter(t for c in costs for t in c.chunk_tokens)
-    paragraph, sentence, interior = _cut_classes(costs)
-    return TaskResult(source_index, set_index, tuple((c.commit, c.tokens_to_embed) for c in costs),
-                      sum(c.chunks_to_embed for c in costs), tuple(sorted(sizes.items())), paragraph, sentence,
-                      interior, sum(c.locality_violations for c in costs), sum(c.phase_shift_regions for c in costs))
-
-
-def _cut_classes(costs: Sequence[FileCost]) -> tuple[int | None, int | None, int | None]:
-    """(paragraph, sentence, interior) cuts over the new versions, summed as _Tally sums
-    a pair's; unknown (None) if any cost has no classes, rather than a partial count."""
-    if any(c.interior_cuts is None or c.paragraph_cuts is None or c.sentence_cuts is None for c in costs):
-        return None, None, None
-    return (sum(c.paragraph_cuts or 0 for c in costs), sum(c.sentence_cuts or 0 for c in costs),
-            sum(c.interior_cuts or 0 for c in costs))
+                      diffs: SourceDiffs, progress: Progress | None) -> TaskResult:
+    """The file's versions (audit.file_versions: what `audit` compares for this file)
+    chunked under `params` and compared through the shared diffs: each commit's cost
+    as the audit counts it under this one rule."""
+    pipeline = Pipeline(2, pause_gc=True)
+    tally = _Tally()
+    unit = -1
+    last: tuple[object, Chunking] | None = None  # an "after" is the next change's "before": chunked once
+    for unit, v in enumerate(file_versions(source.repo, source.path, source.commits, progress)):
+        b = pipeline.chunk(v.new_text, params)
+        if v.old_text is None:
+            tally.add_all(v.commit, b)
+        else:
+            a = last[1] if last is not None and last[0] == v.old_blob else pipeline.chunk(v.old_text, params)
+            tally.add(v.commit, _compare(a, b, diffs, unit))
+        last = (v.new_blob, b)
+    if unit + 1 != diffs.units:
+        raise SteadlithError(f"{source.path}: {unit + 1} versions, but diffs of {diffs.units}: the repository changed "
+                         "during the sweep")
+    return tally.result(source_index, set_index)
 
 
 def _run_external(source: Source, source_index: int, params: ExternalParams, set_index: int,

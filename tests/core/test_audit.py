@@ -215,6 +215,19 @@ def test_file_versions_are_the_texts_the_replay_compares(history):
         (history.c6, "added", None, "Now a text file.\n")]
 
 
+def test_file_versions_decode_each_version_once(history, count_calls):
+    """One change's "after" is the next one's "before": read from the repository once
+    (a sweep walks every file's versions for its diffs, then once per set)."""
+    from steadlith_core import audit as audit_module
+
+    root = str(history.root)
+    calls = count_calls(audit_module, ["decode_blob"])
+    versions = list(file_versions(root, "docs/guide.md", [history.c1, history.c2, history.c3, history.c4]))
+    assert [v.commit for v in versions] == [history.c1, history.c2, history.c4]
+    assert versions[1].new_text == versions[2].old_text
+    assert calls["decode_blob"] == len({v.new_text for v in versions}) == 3
+
+
 def test_json_and_csv_carry_every_file_cost(history):
     r = history.result
     doc = json.loads(json.dumps(r.to_dict()))

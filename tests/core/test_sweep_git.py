@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import importlib
 from collections import defaultdict
 
 import pygit2
@@ -10,6 +11,7 @@ import pytest
 
 from git_history import History
 from steadlith_core.audit import audit
+from steadlith_core import sweep_diffs
 from steadlith_core.cli import main
 from steadlith_core.pipeline import chunk
 from steadlith_core.sweep_bench import synthetic_history
@@ -39,6 +41,10 @@ def repo(tmp_path_factory):
     h.commit({"docs/guide.md": guide[4], "docs/notes.md": notes[3]}, "edit both")
     return str(h.root)
 
+
+audit_module = importlib.import_module("steadlith_core.audit")  # the package's names are the functions
+compare_module = importlib.import_module("steadlith_core.compare")
+pipeline_module = importlib.import_module("steadlith_core.pipeline")
 
 GRID = ["boundary_rule=tttd-v1,lmx2-v1", "max_tokens=300,512", "min_tokens=48"]
 
@@ -73,6 +79,22 @@ def test_the_sweep_equals_audit_once_per_set(repo):
         assert row.phase_shift_regions == totals.phase_shift_regions
         assert row.units == len(per_commit)
         assert row.mean_tokens_per_unit == pytest.approx(sum(per_commit.values()) / len(per_commit))
+
+
+def test_a_repository_sweep_diffs_each_change_once_and_builds_no_baseline(repo, count_calls):
+    """The diffs are the sweep's, once per change; each set's task only chunks and compares."""
+    grid = build_grid(GRID)
+    statuses = [f.status for c in audit(repo, params_by_rule={"tttd-v1": None}).commits for f in c.files
+                if f.rule == "tttd-v1" and f.status != "deleted"]
+    compared = sum(1 for status in statuses if status in ("modified", "renamed"))
+    calls = count_calls(sweep_diffs, ["word_diff"])
+    chunked = count_calls(pipeline_module, ["build_chunks"])
+    elsewhere = [count_calls(module, ["word_diff", "baseline_for"]) for module in (audit_module, compare_module)]
+    run = SweepRun(SweepPlan(repo_sources(repo), grid.sets)).execute(in_process)
+    assert not run.partial and len(grid.sets) == 4
+    assert calls["word_diff"] == compared > 0  # not once per set
+    assert all(not counter for counter in elsewhere)
+    assert chunked["build_chunks"] == len(grid.sets) * len(statuses)  # a version's "after" is the next "before"
 
 
 def _hand_cut_classes(repo: str, rule: str, params) -> tuple[int, int, int]:
