@@ -74,6 +74,11 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
+#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold),
+#: and how long the worker waits to hear it at most.
+GC_RELEASE_DELAY_MS = 60
+GC_HOLD_TIMEOUT_S = 2.0
+
 #: How long the second phase waits after the first is shown and painted. It runs in
 #: Python, as the GUI thread's painting does, and the two would take turns at the
 #: interpreter lock, slowing the paint; a slider being dragged also makes it stale.
@@ -120,6 +125,32 @@ def _compare_in_steps(pipeline: Analysis, rule: str, params, text_a: str, text_b
 def _check(cancelled: threading.Event | None) -> None:
     if cancelled is not None and cancelled.is_set():
         raise Cancelled("a newer analysis was asked for")
+
+
+class GcHold:
+    """Keeps the cyclic GC paused from the start of an analysis until its result has been
+    shown and painted. The analysis pauses it anyway (pipeline.gc_paused); ended as soon
+    as the analysis returned, the collection of the ~100,000 objects it allocated ran in
+    the worker at once, holding the interpreter lock while the GUI thread waited to show
+    the result: 8-20 ms per change on a 10 MB pair, and every tenth change an older
+    generation's collection of 60-150 ms. Here the worker, its result sent, waits for the
+    GUI thread to say it was shown (`shown()`, GC_RELEASE_DELAY_MS after it arrived)
+    and ends the pause then, or after GC_HOLD_TIMEOUT_S if nobody says so (the window
+    closed meanwhile). Pauses are counted (gc_paused): overlapping ones end with the last."""
+
+    def __init__(self, pause: bool):
+        self._pause = gc_paused(pause)
+        self._shown = threading.Event()
+
+    def begin(self) -> None:  # worker thread, before the analysis
+        self._pause.__enter__()
+
+    def end_when_shown(self) -> None:  # worker thread, after its outcome was sent
+        self._shown.wait(GC_HOLD_TIMEOUT_S)
+        self._pause.__exit__(None, None, None)
+
+    def shown(self) -> None:  # GUI thread
+        self._shown.set()
 
 
 class WordMaps:
@@ -297,19 +328,24 @@ class _Signals(QObject):
 
 
 class _Task(QRunnable):
-    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals):
+    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals, after: Callable[[], None] | None = None):
         super().__init__()
         self.key = key
         self.fn = fn
         self.signals = signals
+        self.after = after  # run in the worker once the outcome was sent, whatever it was
 
     def run(self) -> None:  # worker thread
         try:
-            value = self.fn()
-        except BaseException as e:  # noqa: BLE001 - every failure becomes a message
-            self._emit(self.signals.failed, describe_error(e))
-        else:
-            self._emit(self.signals.done, value)
+            try:
+                value = self.fn()
+            except BaseException as e:  # noqa: BLE001 - every failure becomes a message
+                self._emit(self.signals.failed, describe_error(e))
+            else:
+                self._emit(self.signals.done, value)
+        finally:
+            if self.after is not None:
+                self.after()
 
     def _emit(self, signal, value) -> None:
         try:
@@ -331,11 +367,11 @@ class PoolRunner(QObject):
         self._signals.done.connect(self._done)
         self._signals.failed.connect(self._failed)
 
-    def _run(self, fn: Callable[[], Any], key: int | None = None) -> int:
+    def _run(self, fn: Callable[[], Any], key: int | None = None, after: Callable[[], None] | None = None) -> int:
         if key is None:
             self._key += 1
             key = self._key
-        task = _Task(key, fn, self._signals)
+        task = _Task(key, fn, self._signals, after)
         self._tasks[key] = task
         self._pool.start(task)
         return key
@@ -392,6 +428,7 @@ class Analyzer(PoolRunner):
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
         self._jobs = Jobs(self, pool)
+        self._gc_holds: dict[int, GcHold] = {}  # generation -> its first phase's pause of the GC
         self.dropped_count = 0
 
     @property
@@ -432,7 +469,13 @@ class Analyzer(PoolRunner):
         self._running = request
         pipeline, fn = self._pipeline, self._analyze
         first = request._replace(external=ExternalChoice()) if self._two_phases(request) else request
-        self._run(lambda: fn(first, pipeline), request.generation)
+        hold = self._gc_holds[request.generation] = GcHold(pipeline.pipeline.pause_gc)
+
+        def run() -> AnalysisResult:
+            hold.begin()
+            return fn(first, pipeline)
+
+        self._run(run, request.generation, after=hold.end_when_shown)
         if not was_busy:
             self.busy_changed.emit(True)
 
@@ -451,6 +494,24 @@ class Analyzer(PoolRunner):
         else:
             self.busy_changed.emit(False)
         return latest
+
+    def _done(self, key: int, value) -> None:
+        try:
+            super()._done(key, value)
+        finally:
+            self._release_gc(key)
+
+    def _failed(self, key: int, message: str) -> None:
+        try:
+            super()._failed(key, message)
+        finally:
+            self._release_gc(key)
+
+    def _release_gc(self, generation: int) -> None:
+        hold = self._gc_holds.pop(generation, None)
+        if hold is not None:
+            # a bound method without a context object: it fires even if the window closed meanwhile
+            QTimer.singleShot(GC_RELEASE_DELAY_MS, hold.shown)
 
     def _on_done(self, generation: int, result: AnalysisResult) -> None:
         request = self._running
