@@ -129,15 +129,13 @@ class OverviewMap(QWidget):
         else:
             loud = (np.arange(layout.count) % 2).astype(np.int64)
             by_loudness = np.array([-1, -2], dtype=np.int64)
-        # every row a chunk covers gets its loudness; the loudest per row wins: one pass per
-        # loudness (five at most) over the rows its chunks cover, counted with bincount
+        # every row a chunk covers gets its loudness; the loudest per row wins
         top = np.minimum(top, rows - 1)
         bottom = np.minimum(bottom, rows)
+        spans = bottom - top
+        covered = np.repeat(top - np.concatenate(([0], np.cumsum(spans)[:-1])), spans) + np.arange(int(spans.sum()))
         acc = np.full(rows, -1, dtype=np.int64)
-        for level in np.unique(loud).tolist():  # ascending: a louder level overwrites
-            mine = loud == level
-            depth = np.cumsum(np.bincount(top[mine], minlength=rows + 1) - np.bincount(bottom[mine], minlength=rows + 1))
-            acc[depth[:rows] > 0] = level
+        np.maximum.at(acc, covered, np.repeat(loud, spans))
         out = np.full(rows, -3, dtype=np.int64)
         hit = acc >= 0
         out[hit] = by_loudness[acc[hit]]
