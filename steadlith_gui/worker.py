@@ -74,10 +74,8 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
-#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold),
-#: and how long the worker waits to hear it at most.
+#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold).
 GC_RELEASE_DELAY_MS = 60
-GC_HOLD_TIMEOUT_S = 2.0
 
 #: How long the second phase waits after the first is shown and painted. It runs in
 #: Python, as the GUI thread's painting does, and the two would take turns at the
@@ -128,29 +126,30 @@ def _check(cancelled: threading.Event | None) -> None:
 
 
 class GcHold:
-    """Keeps the cyclic GC paused from the start of an analysis until its result has been
-    shown and painted. The analysis pauses it anyway (pipeline.gc_paused); ended as soon
-    as the analysis returned, the collection of the ~100,000 objects it allocated ran in
-    the worker at once, holding the interpreter lock while the GUI thread waited to show
-    the result: 8-20 ms per change on a 10 MB pair, and every tenth change an older
-    generation's collection of 60-150 ms. Here the worker, its result sent, waits for the
-    GUI thread to say it was shown (`shown()`, GC_RELEASE_DELAY_MS after it arrived)
-    and ends the pause then, or after GC_HOLD_TIMEOUT_S if nobody says so (the window
-    closed meanwhile). Pauses are counted (gc_paused): overlapping ones end with the last."""
+    """Keeps the cyclic GC paused from the start of an analysis (worker thread) until its
+    result has been shown and painted (GUI thread). The analysis pauses it anyway
+    (pipeline.gc_paused); ended as soon as the analysis returned, the collection of the
+    ~100,000 objects it allocated ran in the worker at once, holding the interpreter
+    lock while the GUI thread waited to show the result: 8-20 ms per change on a 10 MB
+    pair, and every tenth change an older generation's collection of 60-150 ms. The GUI
+    thread releases it GC_RELEASE_DELAY_MS after the result arrived; the worker does at
+    once if the result cannot be delivered (the window closed meanwhile). Pauses are
+    counted (gc_paused): overlapping ones end with the last."""
 
     def __init__(self, pause: bool):
         self._pause = gc_paused(pause)
-        self._shown = threading.Event()
+        self._held = False
+        self._lock = threading.Lock()
 
     def begin(self) -> None:  # worker thread, before the analysis
         self._pause.__enter__()
+        self._held = True
 
-    def end_when_shown(self) -> None:  # worker thread, after its outcome was sent
-        self._shown.wait(GC_HOLD_TIMEOUT_S)
-        self._pause.__exit__(None, None, None)
-
-    def shown(self) -> None:  # GUI thread
-        self._shown.set()
+    def release(self) -> None:  # either thread; once
+        with self._lock:
+            held, self._held = self._held, False
+        if held:
+            self._pause.__exit__(None, None, None)
 
 
 class WordMaps:
@@ -328,30 +327,28 @@ class _Signals(QObject):
 
 
 class _Task(QRunnable):
-    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals, after: Callable[[], None] | None = None):
+    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals,
+                 undelivered: Callable[[], None] | None = None):
         super().__init__()
         self.key = key
         self.fn = fn
         self.signals = signals
-        self.after = after  # run in the worker once the outcome was sent, whatever it was
+        self.undelivered = undelivered  # called in the worker if nobody is left to receive the outcome
 
     def run(self) -> None:  # worker thread
         try:
-            try:
-                value = self.fn()
-            except BaseException as e:  # noqa: BLE001 - every failure becomes a message
-                self._emit(self.signals.failed, describe_error(e))
-            else:
-                self._emit(self.signals.done, value)
-        finally:
-            if self.after is not None:
-                self.after()
+            value = self.fn()
+        except BaseException as e:  # noqa: BLE001 - every failure becomes a message
+            self._emit(self.signals.failed, describe_error(e))
+        else:
+            self._emit(self.signals.done, value)
 
     def _emit(self, signal, value) -> None:
         try:
             signal.emit(self.key, value)
         except RuntimeError:  # the receiving window was closed meanwhile: nobody to tell
-            pass
+            if self.undelivered is not None:
+                self.undelivered()
 
 
 class PoolRunner(QObject):
@@ -367,11 +364,12 @@ class PoolRunner(QObject):
         self._signals.done.connect(self._done)
         self._signals.failed.connect(self._failed)
 
-    def _run(self, fn: Callable[[], Any], key: int | None = None, after: Callable[[], None] | None = None) -> int:
+    def _run(self, fn: Callable[[], Any], key: int | None = None,
+             undelivered: Callable[[], None] | None = None) -> int:
         if key is None:
             self._key += 1
             key = self._key
-        task = _Task(key, fn, self._signals, after)
+        task = _Task(key, fn, self._signals, undelivered)
         self._tasks[key] = task
         self._pool.start(task)
         return key
@@ -475,7 +473,7 @@ class Analyzer(PoolRunner):
             hold.begin()
             return fn(first, pipeline)
 
-        self._run(run, request.generation, after=hold.end_when_shown)
+        self._run(run, request.generation, undelivered=hold.release)
         if not was_busy:
             self.busy_changed.emit(True)
 
@@ -511,7 +509,7 @@ class Analyzer(PoolRunner):
         hold = self._gc_holds.pop(generation, None)
         if hold is not None:
             # a bound method without a context object: it fires even if the window closed meanwhile
-            QTimer.singleShot(GC_RELEASE_DELAY_MS, hold.shown)
+            QTimer.singleShot(GC_RELEASE_DELAY_MS, hold.release)
 
     def _on_done(self, generation: int, result: AnalysisResult) -> None:
         request = self._running

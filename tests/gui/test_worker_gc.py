@@ -4,14 +4,16 @@ screen, then runs again: collecting what the analysis allocated (8-20 ms a chang
 result, never between the worker and the screen, and never stays off."""
 
 import gc
+import threading
 
+import shiboken6
 from steadlith_core import ChunkerParams
 from steadlith_core.examples import generate_prose
 
 from gui_helpers import load_texts
 from steadlith_gui import worker
-from steadlith_gui.main_window import MainWindow
-from steadlith_gui.palette import LIGHT
+from steadlith_gui.viewmodel import prepare_document
+from steadlith_gui.worker import Analyzer, analyze
 
 TEXT_A = generate_prose(30_000, seed=3)
 TEXT_B = TEXT_A[:15_000] + " a few inserted words." + TEXT_A[15_000:]
@@ -30,12 +32,20 @@ def test_the_gc_waits_for_the_result_on_screen_then_runs_again(qtbot, window):
     qtbot.waitUntil(gc.isenabled, timeout=worker.GC_RELEASE_DELAY_MS * 20)
 
 
-def test_closing_the_window_during_an_analysis_leaves_the_gc_running(qtbot):
-    w = MainWindow(theme=LIGHT)
-    w.confirm_discard = lambda question: True
-    w.load_texts(generate_prose(400_000, seed=4), TEXT_B)
-    qtbot.waitUntil(lambda: w.analyzer.busy, timeout=20_000)
-    w.close()
-    w.deleteLater()
-    del w
-    qtbot.waitUntil(gc.isenabled, timeout=20_000)
+def test_an_analysis_nobody_receives_any_more_leaves_the_gc_running(qtbot):
+    """The window (and its analyzer) went while the analysis ran: its result is never
+    shown, and the GC must not wait for that."""
+    gate, started = threading.Event(), threading.Event()
+
+    def held(request, pipeline):
+        started.set()
+        assert gate.wait(10)
+        return analyze(request, pipeline)
+
+    analyzer = Analyzer(analyze_fn=held)
+    analyzer.submit(prepare_document("A", TEXT_A), None, ChunkerParams())
+    assert started.wait(10)
+    assert not gc.isenabled()  # paused for the analysis
+    shiboken6.delete(analyzer)  # as a closed window's child is
+    gate.set()
+    qtbot.waitUntil(gc.isenabled, timeout=10_000)
