@@ -74,8 +74,10 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
-#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold).
+#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold),
+#: and how long it stays paused at most from the start of an analysis.
 GC_RELEASE_DELAY_MS = 60
+GC_HOLD_TIMEOUT_S = 5.0
 
 #: How long the second phase waits after the first is shown and painted. It runs in
 #: Python, as the GUI thread's painting does, and the two would take turns at the
@@ -133,21 +135,31 @@ class GcHold:
     lock while the GUI thread waited to show the result: 8-20 ms per change on a 10 MB
     pair, and every tenth change an older generation's collection of 60-150 ms. The GUI
     thread releases it GC_RELEASE_DELAY_MS after the result arrived; the worker does at
-    once if the result cannot be delivered (the window closed meanwhile). Pauses are
+    once if the result cannot be delivered, and a timer after GC_HOLD_TIMEOUT_S in any
+    case (a window closed with its result still queued never receives it). Pauses are
     counted (gc_paused): overlapping ones end with the last."""
 
     def __init__(self, pause: bool):
         self._pause = gc_paused(pause)
         self._held = False
         self._lock = threading.Lock()
+        self._timeout: threading.Timer | None = None
 
     def begin(self) -> None:  # worker thread, before the analysis
         self._pause.__enter__()
         self._held = True
+        # whatever happens to the result (its window closed with the result still queued),
+        # the GC runs again; released earlier, the analysis's own pause still covers it
+        self._timeout = threading.Timer(GC_HOLD_TIMEOUT_S, self.release)
+        self._timeout.daemon = True
+        self._timeout.start()
 
-    def release(self) -> None:  # either thread; once
+    def release(self) -> None:  # any thread; once
         with self._lock:
             held, self._held = self._held, False
+            timeout, self._timeout = self._timeout, None
+        if timeout is not None:
+            timeout.cancel()
         if held:
             self._pause.__exit__(None, None, None)
 

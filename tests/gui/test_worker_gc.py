@@ -7,6 +7,7 @@ import gc
 import threading
 
 import shiboken6
+from PySide6.QtCore import QThreadPool
 from steadlith_core import ChunkerParams
 from steadlith_core.examples import generate_prose
 
@@ -20,7 +21,7 @@ TEXT_B = TEXT_A[:15_000] + " a few inserted words." + TEXT_A[15_000:]
 
 
 def test_the_gc_waits_for_the_result_on_screen_then_runs_again(qtbot, window):
-    assert gc.isenabled()
+    qtbot.waitUntil(gc.isenabled, timeout=worker.GC_HOLD_TIMEOUT_S * 2000)  # earlier tests' windows
     shown = []  # (generation, GC running) of every result shown
     window.result_shown.connect(lambda result: shown.append((result.generation, gc.isenabled())))
     load_texts(qtbot, window, TEXT_A, TEXT_B)
@@ -49,3 +50,14 @@ def test_an_analysis_nobody_receives_any_more_leaves_the_gc_running(qtbot):
     shiboken6.delete(analyzer)  # as a closed window's child is
     gate.set()
     qtbot.waitUntil(gc.isenabled, timeout=10_000)
+
+
+def test_a_result_queued_for_a_window_that_closed_leaves_the_gc_running(qtbot):
+    """Delivered to nobody: the analyzer went after its result was sent, before the GUI
+    thread took it from the queue."""
+    analyzer = Analyzer()
+    analyzer.submit(prepare_document("A", TEXT_A), None, ChunkerParams())
+    QThreadPool.globalInstance().waitForDone(20_000)  # the result is sent and queued, not received
+    assert not gc.isenabled()
+    shiboken6.delete(analyzer)
+    qtbot.waitUntil(gc.isenabled, timeout=worker.GC_HOLD_TIMEOUT_S * 2000)
