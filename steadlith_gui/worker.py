@@ -74,11 +74,6 @@ class AnalysisRequest(NamedTuple):
     external: ExternalChoice = ExternalChoice()  # external chunkers for the churn panel (and a pane)
 
 
-#: How long after a result reaches the GUI thread the cyclic GC may run again (GcHold),
-#: and how long it stays paused at most from the start of an analysis.
-GC_RELEASE_DELAY_MS = 60
-GC_HOLD_TIMEOUT_S = 5.0
-
 #: How long the second phase waits after the first is shown and painted. It runs in
 #: Python, as the GUI thread's painting does, and the two would take turns at the
 #: interpreter lock, slowing the paint; a slider being dragged also makes it stale.
@@ -125,43 +120,6 @@ def _compare_in_steps(pipeline: Analysis, rule: str, params, text_a: str, text_b
 def _check(cancelled: threading.Event | None) -> None:
     if cancelled is not None and cancelled.is_set():
         raise Cancelled("a newer analysis was asked for")
-
-
-class GcHold:
-    """Keeps the cyclic GC paused from the start of an analysis (worker thread) until its
-    result has been shown and painted (GUI thread). The analysis pauses it anyway
-    (pipeline.gc_paused); ended as soon as the analysis returned, the collection of the
-    ~100,000 objects it allocated ran in the worker at once, holding the interpreter
-    lock while the GUI thread waited to show the result: 8-20 ms per change on a 10 MB
-    pair, and every tenth change an older generation's collection of 60-150 ms. The GUI
-    thread releases it GC_RELEASE_DELAY_MS after the result arrived; the worker does at
-    once if the result cannot be delivered, and a timer after GC_HOLD_TIMEOUT_S in any
-    case (a window closed with its result still queued never receives it). Pauses are
-    counted (gc_paused): overlapping ones end with the last."""
-
-    def __init__(self, pause: bool):
-        self._pause = gc_paused(pause)
-        self._held = False
-        self._lock = threading.Lock()
-        self._timeout: threading.Timer | None = None
-
-    def begin(self) -> None:  # worker thread, before the analysis
-        self._pause.__enter__()
-        self._held = True
-        # whatever happens to the result (its window closed with the result still queued),
-        # the GC runs again; released earlier, the analysis's own pause still covers it
-        self._timeout = threading.Timer(GC_HOLD_TIMEOUT_S, self.release)
-        self._timeout.daemon = True
-        self._timeout.start()
-
-    def release(self) -> None:  # any thread; once
-        with self._lock:
-            held, self._held = self._held, False
-            timeout, self._timeout = self._timeout, None
-        if timeout is not None:
-            timeout.cancel()
-        if held:
-            self._pause.__exit__(None, None, None)
 
 
 class WordMaps:
@@ -339,13 +297,11 @@ class _Signals(QObject):
 
 
 class _Task(QRunnable):
-    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals,
-                 undelivered: Callable[[], None] | None = None):
+    def __init__(self, key: int, fn: Callable[[], Any], signals: _Signals):
         super().__init__()
         self.key = key
         self.fn = fn
         self.signals = signals
-        self.undelivered = undelivered  # called in the worker if nobody is left to receive the outcome
 
     def run(self) -> None:  # worker thread
         try:
@@ -359,8 +315,7 @@ class _Task(QRunnable):
         try:
             signal.emit(self.key, value)
         except RuntimeError:  # the receiving window was closed meanwhile: nobody to tell
-            if self.undelivered is not None:
-                self.undelivered()
+            pass
 
 
 class PoolRunner(QObject):
@@ -376,12 +331,11 @@ class PoolRunner(QObject):
         self._signals.done.connect(self._done)
         self._signals.failed.connect(self._failed)
 
-    def _run(self, fn: Callable[[], Any], key: int | None = None,
-             undelivered: Callable[[], None] | None = None) -> int:
+    def _run(self, fn: Callable[[], Any], key: int | None = None) -> int:
         if key is None:
             self._key += 1
             key = self._key
-        task = _Task(key, fn, self._signals, undelivered)
+        task = _Task(key, fn, self._signals)
         self._tasks[key] = task
         self._pool.start(task)
         return key
@@ -438,7 +392,6 @@ class Analyzer(PoolRunner):
         self._running: AnalysisRequest | None = None
         self._pending: AnalysisRequest | None = None
         self._jobs = Jobs(self, pool)
-        self._gc_holds: dict[int, GcHold] = {}  # generation -> its first phase's pause of the GC
         self.dropped_count = 0
 
     @property
@@ -479,13 +432,7 @@ class Analyzer(PoolRunner):
         self._running = request
         pipeline, fn = self._pipeline, self._analyze
         first = request._replace(external=ExternalChoice()) if self._two_phases(request) else request
-        hold = self._gc_holds[request.generation] = GcHold(pipeline.pipeline.pause_gc)
-
-        def run() -> AnalysisResult:
-            hold.begin()
-            return fn(first, pipeline)
-
-        self._run(run, request.generation, undelivered=hold.release)
+        self._run(lambda: fn(first, pipeline), request.generation)
         if not was_busy:
             self.busy_changed.emit(True)
 
@@ -504,24 +451,6 @@ class Analyzer(PoolRunner):
         else:
             self.busy_changed.emit(False)
         return latest
-
-    def _done(self, key: int, value) -> None:
-        try:
-            super()._done(key, value)
-        finally:
-            self._release_gc(key)
-
-    def _failed(self, key: int, message: str) -> None:
-        try:
-            super()._failed(key, message)
-        finally:
-            self._release_gc(key)
-
-    def _release_gc(self, generation: int) -> None:
-        hold = self._gc_holds.pop(generation, None)
-        if hold is not None:
-            # a bound method without a context object: it fires even if the window closed meanwhile
-            QTimer.singleShot(GC_RELEASE_DELAY_MS, hold.release)
 
     def _on_done(self, generation: int, result: AnalysisResult) -> None:
         request = self._running
