@@ -7,6 +7,8 @@ result) live in `viewmodel`; they are re-exported here so older imports keep wor
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRegularExpression, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
@@ -19,6 +21,7 @@ from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old ho
     NO_STATUS,
     STATUS_CODES,
     AnalysisResult,
+    ChunkFields,
     ChunkLayout,
     DocumentError,
     LinkList,
@@ -57,8 +60,10 @@ BOUNDARY_ORDER = {"paragraph": 0, "sentence": 1, "word": 2, "end": 3}
 
 
 class ChunkTableModel(QAbstractTableModel):
-    """Every chunk of A and B, one row each. Thin: rows read the Chunkings and statuses;
-    sorting permutes a row order computed with numpy (no Python comparisons)."""
+    """Every chunk of A and B, one row each. Thin: a row reads its chunk's fields when the
+    view asks for it (viewmodel.ChunkFields: column-wise, so a new result of 20,000
+    chunks makes no object per chunk here); sorting permutes a row order computed with
+    numpy (no Python comparisons)."""
 
     SortRole = Qt.ItemDataRole.UserRole + 1  # the number (or text) a column sorts by
     SideRole = Qt.ItemDataRole.UserRole + 2  # "A" or "B"
@@ -69,7 +74,8 @@ class ChunkTableModel(QAbstractTableModel):
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
         self.theme = theme
-        self._chunks: dict[str, tuple] = {"A": (), "B": ()}
+        self._chunkings: dict[str, Chunking | None] = {"A": None, "B": None}
+        self._fields: dict[str, ChunkFields | None] = {"A": None, "B": None}
         self._status: dict[str, tuple[str, ...] | None] = {"A": None, "B": None}
         self._na = 0
         self._order = np.zeros(0, dtype=np.int64)  # row -> global id (A chunks first, then B)
@@ -78,18 +84,24 @@ class ChunkTableModel(QAbstractTableModel):
         self._icons: dict[str, QIcon] = {}
 
     # -- content -------------------------------------------------------------------------
-    def set_result(self, a: Chunking | None, b: Chunking | None, status_a=None, status_b=None) -> None:
-        """Show another result. Rows are slots: the rows both results have change in place
-        and only the difference is inserted or removed at the end, so the view keeps its
-        scroll position and the proxy re-reads only what it must (a model reset would
-        scroll the table to the top and rebuild every mapping)."""
-        chunks = {"A": a.chunks if a is not None else (), "B": b.chunks if b is not None else ()}
-        old, new = len(self._order), len(chunks["A"]) + len(chunks["B"])
+    def set_result(self, a: Chunking | None, b: Chunking | None, status_a=None, status_b=None,
+                   fields_a: ChunkFields | None = None, fields_b: ChunkFields | None = None) -> None:
+        """Show another result; `fields_a`, `fields_b`: the chunkings' fields if the caller
+        has them (a result's layouts do), else read when rows are shown. Rows are slots:
+        the rows both results have change in place and only the difference is inserted or
+        removed at the end, so the view keeps its scroll position and the proxy re-reads
+        only what it must (a model reset would scroll the table to the top and rebuild
+        every mapping)."""
+        fields = {side: None if c is None else f if f is not None else ChunkFields(c)
+                  for side, c, f in (("A", a, fields_a), ("B", b, fields_b))}
+        counts = {side: f.count if f is not None else 0 for side, f in fields.items()}
+        old, new = len(self._order), counts["A"] + counts["B"]
 
         def apply() -> None:
-            self._chunks = chunks
+            self._chunkings = {"A": a, "B": b}
+            self._fields = fields
             self._status = {"A": status_a, "B": status_b}
-            self._na = len(chunks["A"])
+            self._na = counts["A"]
             self._order = self._sorted_order(new)
             self._row_of = np.empty(new, dtype=np.int64)
             self._row_of[self._order] = np.arange(new, dtype=np.int64)
@@ -119,15 +131,22 @@ class ChunkTableModel(QAbstractTableModel):
         g = int(self._order[row])
         return ("A", g) if g < self._na else ("B", g - self._na)
 
+    def _count(self, side: str) -> int:
+        f = self._fields[side]
+        return f.count if f is not None else 0
+
     def row_of(self, side: str, index: int) -> int | None:
         g = index if side == "A" else self._na + index
-        if 0 <= index < len(self._chunks[side]) and g < len(self._row_of):
+        if 0 <= index < self._count(side) and g < len(self._row_of):
             return int(self._row_of[g])
         return None
 
     def chunk(self, side: str, index: int) -> Chunk:
         """Chunk `index` of version `side` as the table shows it."""
-        return self._chunks[side][index]
+        return self._chunkings[side].chunks[index]
+
+    def _value(self, side: str, i: int, field: str):
+        return self._fields[side].value(field, i)
 
     def status_of(self, side: str, index: int) -> str:
         st = self._status[side]
@@ -174,14 +193,14 @@ class ChunkTableModel(QAbstractTableModel):
         if role == self.StatusRole:
             return self.status_of(side, i)
         if role == self.FilterRole:
-            c = self._chunks[side][i]
+            v = partial(self._value, side, i)
             st = self.status_of(side, i)
-            return filter_key(side, st, f"{st} {KIND_LABELS[c.kind]} {BOUNDARY_LABELS.get(c.boundary, '')} "
-                                        f"{'snapped' if c.snapped else ''} {c.hash}")
+            return filter_key(side, st, f"{st} {KIND_LABELS[v('kind')]} {BOUNDARY_LABELS.get(v('boundary'), '')} "
+                                        f"{'snapped' if v('snapped') else ''} {v('hash')}")
         return None
 
     def _display(self, side: str, i: int, col: str):
-        c = self._chunks[side][i]
+        v = partial(self._value, side, i)
         if col == "version":
             return side
         if col == "index":
@@ -189,34 +208,43 @@ class ChunkTableModel(QAbstractTableModel):
         if col == "status":
             return self.status_of(side, i) or "—"
         if col == "kind":
-            return KIND_LABELS[c.kind]
+            return KIND_LABELS[v("kind")]
         if col == "boundary":
-            return BOUNDARY_LABELS.get(c.boundary, c.boundary)
+            return BOUNDARY_LABELS.get(v("boundary"), v("boundary"))
         if col == "snapped":
-            return "snapped" if c.snapped else ""
+            return "snapped" if v("snapped") else ""
         if col == "tokens":
-            return f"{c.tokens:,}"
+            return f"{v('tokens'):,}"
         if col == "words":
-            return f"{c.word_count:,}"
+            return f"{v('end_word') - v('start_word'):,}"
         if col == "offsets":
-            return f"{c.start:,}–{c.end:,}"
-        return c.hash
+            return f"{v('start'):,}–{v('end'):,}"
+        return v("hash")
 
     def _key(self, side: str, i: int, col: str):
-        c = self._chunks[side][i]
-        return {
-            "version": 0 if side == "A" else 1, "index": i, "tokens": c.tokens, "words": c.word_count,
-            "offsets": c.start, "snapped": int(c.snapped), "kind": KIND_ORDER.get(c.kind, 9),
-            "boundary": BOUNDARY_ORDER.get(c.boundary, 9),
-            "status": STATUS_CODES.get(self.status_of(side, i), NO_STATUS), "hash": c.hash,
-        }[col]
+        v = partial(self._value, side, i)
+        if col == "version":
+            return 0 if side == "A" else 1
+        if col == "index":
+            return i
+        if col == "status":
+            return STATUS_CODES.get(self.status_of(side, i), NO_STATUS)
+        if col == "words":
+            return v("end_word") - v("start_word")
+        if col == "snapped":
+            return int(v("snapped"))
+        if col == "kind":
+            return KIND_ORDER.get(v("kind"), 9)
+        if col == "boundary":
+            return BOUNDARY_ORDER.get(v("boundary"), 9)
+        return v({"tokens": "tokens", "offsets": "start", "hash": "hash"}[col])
 
     def _tooltip(self, side: str, i: int, col: str):
         if col == "status":
             st = self.status_of(side, i)
             return f"{st}: {STATUS_HELP[st]}" if st else "no comparison: load both versions"
         if col == "hash":
-            return self._chunks[side][i].hash
+            return self._value(side, i, "hash")
         return None
 
     def _icon(self, status: str) -> QIcon:
@@ -230,23 +258,28 @@ class ChunkTableModel(QAbstractTableModel):
     # -- sorting: numpy order, persistent indexes kept ---------------------------------------
     def _sort_keys(self, column: int) -> np.ndarray:
         col = COLUMNS[column]
-        a, b = self._chunks["A"], self._chunks["B"]
-        both = (*a, *b)
-        n = len(both)
+        sides = [self._fields[side] for side in ("A", "B") if self._fields[side] is not None]
+
+        def both(field: str) -> list:
+            return [f.column(field) for f in sides]
+
         if col == "hash":
-            return np.asarray([c.hash for c in both], dtype=object)
+            return np.asarray([h for hashes in both("hash") for h in hashes], dtype=object)
         if col == "version":
-            return np.concatenate([np.zeros(len(a), np.int64), np.ones(len(b), np.int64)])
+            return np.concatenate([np.zeros(self._count("A"), np.int64), np.ones(self._count("B"), np.int64)])
         if col == "index":
-            return np.fromiter((c.index for c in both), np.int64, n)
+            return np.concatenate([np.arange(self._count(side), dtype=np.int64) for side in ("A", "B")])
         if col == "status":
             codes = [STATUS_CODES.get(s, NO_STATUS) for side in ("A", "B")
-                     for s in (self._status[side] or ("",) * len(self._chunks[side]))]
+                     for s in (self._status[side] or ("",) * self._count(side))]
             return np.asarray(codes, dtype=np.int64)
-        attr = {"kind": lambda c: KIND_ORDER.get(c.kind, 9), "snapped": lambda c: int(c.snapped),
-                "boundary": lambda c: BOUNDARY_ORDER.get(c.boundary, 9),
-                "tokens": lambda c: c.tokens, "words": lambda c: c.word_count, "offsets": lambda c: c.start}[col]
-        return np.fromiter((attr(c) for c in both), np.int64, n)
+        if col in ("kind", "boundary", "snapped"):
+            field, key = {"kind": ("kind", lambda k: KIND_ORDER.get(k, 9)), "snapped": ("snapped", int),
+                          "boundary": ("boundary", lambda k: BOUNDARY_ORDER.get(k, 9))}[col]
+            return np.asarray([key(x) for values in both(field) for x in values], dtype=np.int64)
+        if col == "words":
+            return np.concatenate([f.column("end_word") - f.column("start_word") for f in sides] or [np.zeros(0, np.int64)])
+        return np.concatenate(both({"tokens": "tokens", "offsets": "start"}[col]) or [np.zeros(0, np.int64)])
 
     def _sorted_order(self, n: int) -> np.ndarray:
         column, order = self._sort

@@ -110,9 +110,13 @@ class ResultPresenter(QObject):
         self._show_churn(result, comparison)
         shown = next((c.boundary_rule for c in (result.b, result.a) if c is not None), rule)  # or "external"
         w.legend.set_rule(shown)
+        # the layouts carry their chunkings' fields: the table reads its rows from them
         w.table.set_result(sides["A"].chunking, sides["B"].chunking,
                            *(st.statuses if comparison is not None and st is not None else None
-                             for st in (result.status_a, result.status_b)))
+                             for st in (result.status_a, result.status_b)),
+                           *(layout.fields if layout is not None and sides[side].chunking is chunking else None
+                             for side, chunking, layout in (("A", result.a, result.layout_a),
+                                                            ("B", result.b, result.layout_b))))
         for side in SIDES:
             self.update_header(side)
         if w.selection is not None:

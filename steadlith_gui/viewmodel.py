@@ -26,6 +26,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -110,8 +111,56 @@ def materialize(side: str, source) -> LoadedDocument | None:
     return LoadedDocument(doc.text, source.name, source.path, doc.offsets, doc.syntax, source.revision, source.origin)
 
 
+_INT_FIELDS = ("start_word", "end_word", "start", "end", "tokens")
+_FIELDS = (*_INT_FIELDS, "kind", "snapped", "boundary", "hash")
+# where the core's column-wise chunks (Chunking.columns) keep each field
+_COLUMN_OF = {"start_word": "start_words", "end_word": "end_words", "start": "starts", "end": "ends",
+              "tokens": "tokens", "kind": "kinds", "snapped": "snapped", "boundary": "boundaries", "hash": "hashes"}
 # a chunk's fields by getter: ~10,000 chunks a side on a 10 MB pair, one call each
-_START, _END, _KIND, _SNAPPED = (attrgetter(f) for f in ("start", "end", "kind", "snapped"))
+_GETTERS = {f: attrgetter(f) for f in _FIELDS}
+
+
+class ChunkFields:
+    """The fields of every chunk of one chunking (a Chunking, or an external chunker's
+    spans), column-wise: `column("end")` is every chunk's end. Read from the core's
+    columns when it keeps them (`Chunking.columns`: no Python object per chunk), else
+    from the chunks, one column when first asked for. `value(field, i)` reads one chunk's
+    field without making a whole column (the chunk table shows a few rows at a time)."""
+
+    def __init__(self, chunking):
+        self._chunking = chunking
+        cols = getattr(chunking, "columns", None)
+        self._columns = cols if cols is not None and hasattr(cols, "end_words") else None
+        self._made: dict[str, Any] = {}
+        self.count = len(self._columns.starts) if self._columns is not None else len(chunking.chunks)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def column(self, field: str):
+        """int64 array for the numeric fields, a sequence for kind, snapped, boundary and hash."""
+        made = self._made.get(field)
+        if made is not None:
+            return made
+        if self._columns is not None:
+            made = getattr(self._columns, _COLUMN_OF[field])
+            if made is None and field == "snapped":  # lmx2-v1 never snaps
+                made = (False,) * self.count
+        else:
+            chunks = self._chunking.chunks
+            if field in _INT_FIELDS:
+                made = np.fromiter(map(_GETTERS[field], chunks), dtype=np.int64, count=len(chunks))
+            else:
+                made = tuple(map(_GETTERS[field], chunks))
+        self._made[field] = made
+        return made
+
+    def value(self, field: str, i: int):
+        """Chunk i's field (an int, str or bool)."""
+        if self._columns is None and field not in self._made:
+            return _GETTERS[field](self._chunking.chunks[i])
+        v = self.column(field)[i]
+        return v.item() if isinstance(v, np.generic) else v
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,11 +169,14 @@ class ChunkLayout:
 
     starts[i], ends[i]: where chunk i's first word starts and last word ends; the cut
     marker of chunk i sits at ends[i]. markers[i] is the marker kind (palette.MARKER_KINDS).
+    `fields`: the chunks' fields column-wise (None for an external chunker's spans, which
+    are laid out by external_runs), for the chunk table and the ghost cuts.
     """
 
     starts: np.ndarray
     ends: np.ndarray
     markers: tuple[str, ...]
+    fields: ChunkFields | None = None
 
     @property
     def count(self) -> int:
@@ -132,15 +184,13 @@ class ChunkLayout:
 
     @classmethod
     def build(cls, chunking: Chunking, offsets: OffsetMap) -> "ChunkLayout":
-        chunks = chunking.chunks
-        n = len(chunks)
-        starts = np.fromiter(map(_START, chunks), dtype=np.int64, count=n)
-        ends = np.fromiter(map(_END, chunks), dtype=np.int64, count=n)
-        markers = tuple(map(marker_kind, map(_KIND, chunks), map(_SNAPPED, chunks)))
+        fields = ChunkFields(chunking)
+        markers = tuple(map(marker_kind, fields.column("kind"), fields.column("snapped")))
         return cls(
-            np.asarray(offsets.to_display(starts), dtype=np.int64),
-            np.asarray(offsets.to_display(ends), dtype=np.int64),
+            np.asarray(offsets.to_display(fields.column("start")), dtype=np.int64),
+            np.asarray(offsets.to_display(fields.column("end")), dtype=np.int64),
             markers,
+            fields,
         )
 
     def chunk_at(self, pos: int) -> int | None:
@@ -325,7 +375,8 @@ class LinkList:
     @classmethod
     def build(cls, status_a, status_b, alignment) -> "LinkList":
         na, nb = len(status_a), len(status_b)
-        pairs = np.asarray(alignment, dtype=np.int64).reshape(-1, 2)
+        # np.asarray of ~10,000 pairs converts each tuple on its own: four times slower than this
+        pairs = np.fromiter(chain.from_iterable(alignment), dtype=np.int64, count=2 * len(alignment)).reshape(-1, 2)
         n = len(pairs)
         # gap k lies before pair k (the last one before the end): A chunks [lo_a, hi_a), B [lo_b, hi_b)
         hi_a, hi_b = np.append(pairs[:, 0], na), np.append(pairs[:, 1], nb)
@@ -481,6 +532,13 @@ class WordMap:
     gaps: np.ndarray  # (n, 4) int64: a_lo, a_hi, b_lo, b_hi (Qt positions)
     ghosts_a: np.ndarray
     ghosts_b: np.ndarray
+    # the word diff's equal runs as rows (a_start, a_end, b_start, b_end) of word indices,
+    # each side's word ends (code points) and text length: ghost cuts by word (ghost_cuts_at_words)
+    equal_runs: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 4), dtype=np.int64))
+    word_ends_a: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    word_ends_b: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    length_a: int = 0
+    length_b: int = 0
 
     @classmethod
     def build(cls, comparison, offsets_a: OffsetMap, offsets_b: OffsetMap,
@@ -512,14 +570,46 @@ class WordMap:
             kinds.append(0 if op.tag == "delete" else 1)
         gaps = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
         empty = np.zeros(0, dtype=np.int64)
-        wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty)
+        runs = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)
+        wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty,
+                 runs, np.asarray(wa.ends, dtype=np.int64), np.asarray(wb.ends, dtype=np.int64), len_a, len_b)
         return wm.with_ghosts(layout_a, layout_b) if layout_a is not None and layout_b is not None else wm
 
     def with_ghosts(self, layout_a: "ChunkLayout", layout_b: "ChunkLayout") -> "WordMap":
         """This map with the ghost cuts of two layouts. The rest depends only on the word
         diff and the two texts, so one map serves every parameter set of a pair."""
+        if layout_a.fields is not None and layout_b.fields is not None:
+            ends_a, ends_b = layout_a.fields.column("end_word"), layout_b.fields.column("end_word")
+            return dataclasses.replace(self, ghosts_a=self.ghost_cuts_at_words("A", layout_a.ends, ends_b),
+                                       ghosts_b=self.ghost_cuts_at_words("B", layout_b.ends, ends_a))
         return dataclasses.replace(self, ghosts_a=self.ghost_cuts("A", layout_a.ends, layout_b.ends),
                                    ghosts_b=self.ghost_cuts("B", layout_b.ends, layout_a.ends))
+
+    def ghost_cuts_at_words(self, side: str, own_ends: np.ndarray, other_end_words: np.ndarray) -> np.ndarray:
+        """ghost_cuts for the other version's cuts given as chunk end words (one past each
+        chunk's last word): the same ghosts, from the word diff's few equal runs instead
+        of a search among every word's knots (~3 million on a 10 MB pair), so a
+        parameter change costs O(chunks)."""
+        runs = self.equal_runs
+        if side == "A":  # the other version is B: its runs are columns 2-3, ours 0
+            lo, hi, dst_lo = runs[:, 2], runs[:, 3], runs[:, 0]
+            src_ends, dst_ends, src_len, dst_len, offsets = self.word_ends_b, self.word_ends_a, \
+                self.length_b, self.length_a, self.offsets_a
+        else:
+            lo, hi, dst_lo = runs[:, 0], runs[:, 1], runs[:, 2]
+            src_ends, dst_ends, src_len, dst_len, offsets = self.word_ends_a, self.word_ends_b, \
+                self.length_a, self.length_b, self.offsets_b
+        last = np.asarray(other_end_words, dtype=np.int64).reshape(-1) - 1  # each cut's last word
+        last = last[last >= 0]
+        k = np.searchsorted(lo, last, "right") - 1
+        kk = np.maximum(k, 0)
+        equal = (k >= 0) & (last < hi[kk]) if lo.size else np.zeros(last.size, dtype=bool)
+        cp = dst_ends[dst_lo[kk[equal]] + (last[equal] - lo[kk[equal]])]
+        # the map's last knot: a cut at the other text's end lies at this text's end
+        at_end = src_ends[last] == src_len
+        mapped = np.concatenate((cp[~at_end[equal]], np.full(int(at_end.sum()), dst_len, dtype=np.int64)))
+        shown = np.asarray(offsets.to_display(mapped), dtype=np.int64).reshape(-1)
+        return _sorted_difference(shown, own_ends)
 
     def _sides(self, side: str):
         if side == "A":
@@ -548,7 +638,7 @@ class WordMap:
         at_word_end = (k >= 0) & (knots[np.maximum(k, 0)] == cp) if len(knots) else np.zeros(len(cp), dtype=bool)
         mapped = np.asarray(dst_offsets.to_display(np.rint(dst[k[at_word_end]]).astype(np.int64)),
                             dtype=np.int64).reshape(-1)
-        return np.setdiff1d(mapped, np.asarray(own_ends, dtype=np.int64))
+        return _sorted_difference(mapped, own_ends)
 
     def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:
         """Indices of the gaps touching A positions [a0, a1] or B positions [b0, b1]."""
@@ -557,6 +647,24 @@ class WordMap:
             return np.zeros(0, dtype=np.int64)
         hit = ((g[:, 1] >= a_range[0]) & (g[:, 0] <= a_range[1])) | ((g[:, 3] >= b_range[0]) & (g[:, 2] <= b_range[1]))
         return np.flatnonzero(hit)
+
+
+def _sorted_difference(values: np.ndarray, remove: np.ndarray) -> np.ndarray:
+    """np.setdiff1d(values, remove) for a sorted `remove` (a layout's ends). setdiff1d
+    picks a lookup table as long as the range of the values (10 million entries on a
+    10 MB document: 3 ms); a binary search in `remove` costs its log."""
+    u = np.asarray(values, dtype=np.int64).reshape(-1)
+    if u.size > 1:
+        step = np.diff(u)
+        if (step < 0).any():  # the cuts come mapped in order: sorting is the exception
+            u = np.sort(u)
+            step = np.diff(u)
+        u = u[np.concatenate(([True], step != 0))]  # np.unique hashes: slower than this on sorted values
+    remove = np.asarray(remove, dtype=np.int64)
+    if not remove.size:
+        return u
+    i = np.minimum(np.searchsorted(remove, u), remove.size - 1)
+    return u[remove[i] != u]
 
 
 #: In AnalysisResult.pending: the fixed-size baseline's churn is still being computed.

@@ -42,10 +42,14 @@ class ChunkGutter(QWidget):
         """Room for the widest chunk number shown since the document was loaded (at least
         two digits) and the stripe. It never shrinks for a new result: a narrower gutter
         re-wraps the whole document (about 20 ms per pane at 10 MB) and moves the text
-        under the reader's eyes when a parameter change crosses a power of ten."""
+        under the reader's eyes. When it must widen, it makes room for four times as many
+        chunks, so the next parameter changes (a smaller min_tokens or max_tokens, a
+        wider mask) do not widen it again at each power of ten."""
         layout = self.pane.layout_info
         n = layout.count if layout is not None else 0
-        digits = self.digits = max(self.digits, 2, len(str(max(n - 1, 0))))
+        if len(str(max(n - 1, 0))) > self.digits:
+            self.digits = len(str(4 * n - 1))
+        digits = self.digits = max(self.digits, 2)
         return (self.line_number_width() + self.pane.fontMetrics().horizontalAdvance("9" * (digits + 1)) + 10
                 + self.STRIPE + self.GLYPH)
 

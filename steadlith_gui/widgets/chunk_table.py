@@ -128,10 +128,11 @@ class ChunkTable(QWidget):
         if isinstance(text, str) and text != self.filter_edit.text():
             self.filter_edit.setText(text)
 
-    def set_result(self, a, b, status_a=None, status_b=None) -> None:
+    def set_result(self, a, b, status_a=None, status_b=None, fields_a=None, fields_b=None) -> None:
+        """`fields_a`, `fields_b`: the chunkings' viewmodel.ChunkFields, if the caller has them."""
         self._quiet = True
         try:
-            self.model.set_result(a, b, status_a, status_b)
+            self.model.set_result(a, b, status_a, status_b, fields_a, fields_b)
         finally:
             self._quiet = False
 

@@ -218,10 +218,16 @@ class DiagnosticsPanel(QFrame):
 
 
 class DiagnosticsView(QWidget):
-    """A | B side by side, histograms on one scale so their heights compare."""
+    """A | B side by side, histograms on one scale so their heights compare.
+
+    A result that comes while the view is hidden (its dock closed, or behind another
+    tab: on a laptop screen the dock starts closed) is shown when the view is: each
+    result re-lays out two plots, a few milliseconds of every parameter change that
+    nobody would see."""
 
     def __init__(self, theme: Theme = LIGHT, parent: QWidget | None = None):
         super().__init__(parent)
+        self._unshown = None  # the latest result, until the view is shown
         self.setObjectName("diagnosticsView")
         self.panel_a = DiagnosticsPanel("A", theme)
         self.panel_b = DiagnosticsPanel("B", theme)
@@ -236,6 +242,19 @@ class DiagnosticsView(QWidget):
         self.panel_b.set_theme(theme)
 
     def show_result(self, result) -> None:
+        if not self.isVisible():
+            self._unshown = result
+            return
+        self._unshown = None
+        self._show_result(result)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._unshown is not None:
+            result, self._unshown = self._unshown, None
+            self._show_result(result)
+
+    def _show_result(self, result) -> None:
         if any(c is not None and c.boundary_rule == "external" for c in (result.a, result.b)):
             for panel, chunking, doc, ms in ((self.panel_a, result.a, result.doc_a, result.ms_a),
                                              (self.panel_b, result.b, result.doc_b, result.ms_b)):

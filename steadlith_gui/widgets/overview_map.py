@@ -141,9 +141,9 @@ class OverviewMap(QWidget):
         out[hit] = by_loudness[acc[hit]]
         return out
 
-    def strip_colors(self, side: str, rows: int) -> np.ndarray | None:
-        """One ARGB colour per pixel row of a strip (see strip_codes)."""
-        codes = self.strip_codes(side, rows)
+    def strip_colors(self, side: str, rows: int, codes: np.ndarray | None = None) -> np.ndarray | None:
+        """One ARGB colour per pixel row of a strip (see strip_codes; `codes`: its value, if known)."""
+        codes = self.strip_codes(side, rows) if codes is None else codes
         if codes is None:
             return None
         t = self.theme
@@ -155,11 +155,8 @@ class OverviewMap(QWidget):
         argb = np.array([palette[int(k)].rgba() for k in keys], dtype=np.uint32)
         return argb[np.searchsorted(keys, codes)]
 
-    def _paint_patterns(self, p: QPainter, side: str, rect: QRectF, rows: int, dpr: float) -> None:
+    def _paint_patterns(self, p: QPainter, codes: np.ndarray, rect: QRectF, rows: int, dpr: float) -> None:
         """Each status's pattern over its runs of rows (palette.STATUS_PATTERNS)."""
-        codes = self.strip_codes(side, rows)
-        if codes is None:
-            return
         edges = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.concatenate(([0], edges)), np.concatenate((edges, [rows]))):
             code = int(codes[lo])
@@ -179,11 +176,11 @@ class OverviewMap(QWidget):
             r = self.strip_rect(side)
             p.fillRect(r, base)
             rows = int(r.height() * dpr)
-            colors = self.strip_colors(side, rows)
-            if colors is not None:
-                image = QImage(colors.tobytes(), 1, rows, 4, QImage.Format.Format_ARGB32)
+            codes = self.strip_codes(side, rows)
+            if codes is not None:
+                image = QImage(self.strip_colors(side, rows, codes).tobytes(), 1, rows, 4, QImage.Format.Format_ARGB32)
                 p.drawImage(r, image)
-                self._paint_patterns(p, side, r, rows, dpr)
+                self._paint_patterns(p, codes, r, rows, dpr)
             p.setPen(QPen(QColor(t.mid), 1))
             p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5))
         p.end()

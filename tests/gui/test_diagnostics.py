@@ -1,11 +1,12 @@
 """The diagnostics dock shows the core's numbers for A and B side by side."""
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 from steadlith_core import chunk, load_text
 
-from gui_helpers import GOLDEN, golden_params, load_texts
+from gui_helpers import GOLDEN, golden_params, load_texts, set_params
+from steadlith_gui.layout import fit_to_screen
 from steadlith_gui.palette import DARK, LIGHT, MARKER_KINDS
 from steadlith_gui.viewmodel import AnalysisResult, prepare_document
 from steadlith_gui.widgets.diagnostics import DiagnosticsView
@@ -45,6 +46,25 @@ def test_diagnostics_match_the_core(qtbot, window):
     assert [window.diagnostics_a.histogram.y_max, window.diagnostics_b.histogram.y_max] == peaks
 
 
+def test_diagnostics_opened_later_show_the_latest_result(qtbot, window):
+    """On a laptop screen the dock starts closed: results meanwhile are not drawn into it,
+    and opening it shows the latest one, not an older or an empty one."""
+    fit_to_screen(window, QRect(0, 0, 1366, 768))
+    assert not window.diagnostics_dock.isVisible()
+    a, b = load_text(GOLDEN / "mixed.txt"), load_text(GOLDEN / "long.txt")
+    window.set_params(golden_params("small-snap"))
+    load_texts(qtbot, window, a, b)
+    result = set_params(qtbot, window, golden_params("small"))
+    assert value(window.diagnostics_b, "chunk_count") == "–"  # nothing drawn while closed
+    window.diagnostics_dock.show()
+    qtbot.waitUntil(window.diagnostics_b.isVisible)
+    for panel, chunking in ((window.diagnostics_a, result.a), (window.diagnostics_b, result.b)):
+        d = chunking.diagnostics
+        assert value(panel, "chunk_count") == f"{d.chunk_count:,}"
+        assert value(panel, "snapping") == "off"
+        assert panel.histogram.counts == d.histogram_counts
+
+
 def diagnostics_view(qtbot, text_a: str, text_b: str, params) -> tuple[DiagnosticsView, AnalysisResult]:
     """The diagnostics view alone (no window) over the core's chunkings of two texts."""
     docs = [prepare_document(side, t) for side, t in (("A", text_a), ("B", text_b))]
@@ -54,8 +74,9 @@ def diagnostics_view(qtbot, text_a: str, text_b: str, params) -> tuple[Diagnosti
     qtbot.addWidget(view)
     view.resize(1000, 300)
     view.show_result(result)
-    view.show()
+    view.show()  # a hidden view draws its result when shown
     qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.panel_a.histogram.counts == result.a.diagnostics.histogram_counts)
     return view, result
 
 
@@ -107,11 +128,14 @@ def test_histogram_follows_the_dark_theme(qtbot):
 def hover(qtbot, plot, x, y, expected):
     """Point at data (x, y) until the plot's tooltip says `expected` (pyqtgraph drops
     mouse moves that follow each other too fast, so the move is repeated)."""
-    point = plot.data_to_widget(x, y).toPoint()
     nudge = [0]
+    point = plot.data_to_widget(x, y).toPoint()
 
     def shown():
+        nonlocal point
         nudge[0] ^= 1  # Qt drops a move to where the pointer already is
+        # where the data is drawn now: a plot given its data as it is shown lays out once more
+        point = plot.data_to_widget(x, y).toPoint()
         qtbot.mouseMove(plot.viewport(), point + QPoint(nudge[0], 0))
         return plot.hover_text == expected
 

@@ -59,6 +59,25 @@ def test_the_gutter_does_not_narrow_when_a_result_has_fewer_chunks(qtbot, window
     assert pane.viewportMargins().left() < wide
 
 
+def test_the_gutter_widens_once_for_many_more_chunks_and_then_keeps_its_width(qtbot, window):
+    """A change from ~300 to ~1,000 chunks needs a fourth digit: the gutter made room for
+    it when it first widened, so the text is not re-wrapped (and moved) now, and every
+    number still fits."""
+    window.set_params(FINE)
+    load_texts(qtbot, window, TEXT_A, TEXT_B)
+    pane = window.pane_b
+    assert 100 <= pane.view().count < 1000
+    wide = pane.viewportMargins().left()
+    text_moved = []
+    pane.viewport().resizeEvent = lambda e: text_moved.append(e.size())
+    result = set_params(qtbot, window, ChunkerParams(min_tokens=4, max_tokens=16))
+    n = len(result.b.chunks)
+    assert n >= 1000
+    assert not text_moved and pane.viewportMargins().left() == wide
+    label = pane.fontMetrics().horizontalAdvance(f"{n - 1}+")
+    assert pane.gutter.width() - pane.gutter.STRIPE - pane.gutter.GLYPH - 6 >= label
+
+
 def loudest_per_row(layout, status, length, rows):
     """The overview's rule, one row at a time: the loudest status among the chunks the
     row covers (reused < removed < new < edited < shifted), -3 where none is."""
