@@ -7,7 +7,7 @@ Stages and what each depends on (ARCHITECTURE.md):
     fingerprints text, window_words, polynomial
     candidates   fingerprints + masks and remainders
     cuts         candidates + tokens + min/max + snapping
-    chunks       cuts + params hash
+    chunks       cuts + params hash   (hashes and sizes column-wise; Chunk objects when read)
 Each stage is cached per document under exactly those inputs, so moving min_tokens
 re-runs only the cuts and the hashes.
 
@@ -37,6 +37,7 @@ import numpy as np
 
 from . import tokens as token_counters
 from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
+from .chunks import ChunkColumns
 from .chunks import CutColumns, classes_of, cut_boundaries
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
@@ -234,10 +235,10 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
                                 doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    columns = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
-    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash))
+    cuts = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
+    columns = ChunkColumns(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
-        (cum[ends] - cum[starts]).tolist(),
+        columns.tokens,
         columns.kinds,
         () if snapped is None else snapped,
         len(words),
@@ -247,7 +248,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         p.snapping,
         columns.boundaries,
     )
-    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, fingerprints, doc.canonical)
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, fingerprints, doc.canonical)
 
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
@@ -265,13 +266,12 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
-    columns = cut_columns(cuts, classes)
-    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, classes), cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
-        (cum[columns.ends] - cum[columns.starts]).tolist(), columns.kinds, columns.boundaries, len(words),
+        columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
-    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
                     boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
 
 

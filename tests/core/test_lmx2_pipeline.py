@@ -22,7 +22,7 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 def stage_calls(count_calls):
     """Counts calls of lmx2-v1's stage functions, by stage name."""
     return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "compute_primary",
-                                         "compute_fill", "build_chunks", "segment_columns"))
+                                         "compute_fill", "ChunkColumns", "segment_columns"))
 
 
 def _shape(result):
@@ -42,11 +42,11 @@ def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change,
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
     assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, compute_primary=1,
-                                  compute_fill=1, build_chunks=1)
+                                  compute_fill=1, ChunkColumns=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
     warm = pipeline.chunk(TEXT, changed)
-    assert stage_calls == Counter(build_chunks=1, **reruns)
+    assert stage_calls == Counter(ChunkColumns=1, **reruns)
     assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
     assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
 
@@ -57,7 +57,7 @@ def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, cha
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(**change))
-    assert stage_calls == Counter(compute_keys=1, compute_primary=1, compute_fill=1, build_chunks=1)
+    assert stage_calls == Counter(compute_keys=1, compute_primary=1, compute_fill=1, ChunkColumns=1)
 
 
 def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
