@@ -12,7 +12,7 @@ pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
@@ -403,7 +403,7 @@ class ChunkColumns:
             self.byte_ends.tolist(),
         )
         # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
-        return tuple(map(partial(tuple.__new__, Chunk), rows))
+        return tuple(map(tuple.__new__, repeat(Chunk), rows))
 
 
 def build_chunks(
