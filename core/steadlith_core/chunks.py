@@ -362,7 +362,8 @@ class ChunkColumns:
     the canonical text sliced from `canon`. The boundary is reported, never hashed.
 
     This is what a Chunking keeps until its Chunk objects are asked for (`chunks`): a
-    10 MB document has ~10,000 chunks, and making them was most of a re-chunk."""
+    10 MB document has ~10,000 chunks, and a re-chunk that feeds only the diagnostics,
+    a count or a sweep need not make an object for each."""
 
     def __init__(self, words: WordStream, canon: CanonicalText,
                  cuts: "CutColumns | Sequence[tuple[int, int, str, bool, str]]", cum: np.ndarray, prefix: bytes):
