@@ -11,9 +11,8 @@ pipeline, and keeps the imports of the core pointing one way (pyproject.toml,
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
@@ -127,13 +126,18 @@ class Chunking:
     boundary rule: `params` is a ChunkerParams (tttd-v1) or an Lmx2Params (lmx2-v1),
     and `boundary_rule` names the rule. `diagnostics` is a Diagnostics or an
     Lmx2Diagnostics accordingly; `fingerprints` are tttd-v1's Rabin fingerprints (None
-    under lmx2-v1), `stages` lmx2-v1's keys and cuts (lmx2.Lmx2Stages; None under tttd-v1)."""
+    under lmx2-v1), `stages` lmx2-v1's keys and cuts (lmx2.Lmx2Stages; None under tttd-v1).
+
+    `chunks` is made from `columns` when first read: a re-chunk that only feeds the
+    diagnostics, a count or a benchmark makes no object per chunk."""
 
     document: str | bytes  # as given to the pipeline: a str, or its UTF-8 bytes (`text` is the str)
     words: WordStream
     params: AnyParams
     params_hash: str
-    chunks: tuple[Chunk, ...]
+    # every chunk's fields column-wise: the Chunk objects (`chunks`) are made from them
+    # when first read
+    columns: "ChunkColumns"
     diagnostics: Diagnostics | Lmx2Diagnostics
     # tokens of each word (`word_tokens`), or what makes them when first read: a document
     # given as bytes keeps only the running total
@@ -168,21 +172,18 @@ class Chunking:
         return len(self.words)
 
     @cached_property
-    def _chunk_start_words(self) -> list[int]:
-        return [c.start_word for c in self.chunks]
-
-    @cached_property
-    def _chunk_start_offsets(self) -> list[int]:
-        return [c.start for c in self.chunks]
+    def chunks(self) -> tuple[Chunk, ...]:
+        """Every chunk, in order."""
+        return self.columns.chunks()
 
     def chunk_at_word(self, k: int) -> int:
         """Index of the chunk holding word k."""
-        return bisect_right(self._chunk_start_words, k) - 1
+        return int(np.searchsorted(self.columns.start_words, k, "right")) - 1
 
     def chunk_at_offset(self, offset: int) -> int | None:
         """Index of the chunk whose span [start, end) holds code point `offset`, if any."""
-        i = bisect_right(self._chunk_start_offsets, offset) - 1
-        if i >= 0 and offset < self.chunks[i].end:
+        i = int(np.searchsorted(self.columns.starts, offset, "right")) - 1
+        if i >= 0 and offset < self.columns.ends[i]:
             return i
         return None
 
@@ -320,13 +321,18 @@ def cut_boundary(words: WordStream, e: int) -> str:
 
 def cut_boundaries(canon: CanonicalText, ends: np.ndarray) -> list[str]:
     """cut_boundary of every cut in `ends` at once, from the scan's per-word flags."""
+    return list(map(BOUNDARIES.__getitem__, cut_boundary_codes(canon, ends).tolist()))
+
+
+def cut_boundary_codes(canon: CanonicalText, ends: np.ndarray) -> np.ndarray:
+    """cut_boundaries as indices into vocabulary.BOUNDARIES (uint8)."""
     para, sentence = canon._para, canon.sentence_ends
     n = para.size
     ends = np.asarray(ends, dtype=np.int64)
     inner = np.minimum(ends, n - 1)
-    code = np.where(para[inner], 0, np.where(sentence[np.maximum(ends - 1, 0)], 1, 2))
+    code = np.where(para[inner], 0, np.where(sentence[np.maximum(ends - 1, 0)], 1, 2)).astype(np.uint8)
     code[ends >= n] = 3
-    return [BOUNDARIES[k] for k in code.tolist()]
+    return code
 
 
 class CutColumns(NamedTuple):
@@ -348,32 +354,62 @@ class CutColumns(NamedTuple):
                    [c[2] for c in cuts], [c[3] for c in cuts], [c[4] for c in cuts])
 
 
+class ChunkColumns:
+    """Every field of every chunk of one chunking, column-wise: word ranges, code-point
+    offsets and tokens as int64 arrays, kinds and boundaries as lists of names, hashes
+    as hex strings, computed from the cuts (CutColumns, or rows of start word, end word,
+    kind, snapped, boundary) with the SPEC §7 hash under `prefix` (chunk_hash_prefix) of
+    the canonical text sliced from `canon`. The boundary is reported, never hashed.
+
+    This is what a Chunking keeps until its Chunk objects are asked for (`chunks`): a
+    10 MB document has ~10,000 chunks, and a re-chunk that feeds only the diagnostics,
+    a count or a sweep need not make an object for each."""
+
+    def __init__(self, words: WordStream, canon: CanonicalText,
+                 cuts: "CutColumns | Sequence[tuple[int, int, str, bool, str]]", cum: np.ndarray, prefix: bytes):
+        if not isinstance(cuts, CutColumns):
+            cuts = CutColumns.of_rows(cuts)
+        self.start_words = np.asarray(cuts.starts, dtype=np.int64)
+        self.end_words = np.asarray(cuts.ends, dtype=np.int64)
+        self.kinds, self.snapped, self.boundaries = cuts.kinds, cuts.snapped, cuts.boundaries
+        self.data = canon.data
+        first, last = self.start_words, self.end_words - 1
+        if first.size:
+            self.byte_starts, self.byte_ends = canon.starts_of(first), canon.byte_ends[last].astype(np.int64)
+            self.starts = words.starts[first].astype(np.int64)
+            self.ends = words.ends[last].astype(np.int64)
+            self.tokens = (cum[self.end_words] - cum[first]).astype(np.int64)
+        else:
+            self.byte_starts = self.byte_ends = self.starts = self.ends = self.tokens = first
+        hashes = kernel.chunk_hashes(self.data, self.byte_starts, self.byte_ends, prefix) if first.size else []
+        if hashes is None:
+            h, data = xxhash.xxh3_128_hexdigest, self.data
+            # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
+            hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be])
+                      for bs, be in zip(self.byte_starts.tolist(), self.byte_ends.tolist())]
+        self.hashes: list[str] = hashes
+
+    def __len__(self) -> int:
+        return self.start_words.size
+
+    def chunks(self) -> tuple[Chunk, ...]:
+        """A Chunk for each chunk, each decoding its text from `data` only when asked."""
+        count = len(self)
+        if count == 0:
+            return ()
+        rows = zip(
+            range(count), self.start_words.tolist(), self.end_words.tolist(), self.starts.tolist(),
+            self.ends.tolist(), self.kinds, repeat(False) if self.snapped is None else self.snapped,
+            self.tokens.tolist(), self.hashes, self.boundaries, repeat(self.data), self.byte_starts.tolist(),
+            self.byte_ends.tolist(),
+        )
+        # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
+        return tuple(map(tuple.__new__, repeat(Chunk), rows))
+
+
 def build_chunks(
     words: WordStream, canon: CanonicalText, cuts: "CutColumns | Sequence[tuple[int, int, str, bool, str]]",
     cum: np.ndarray, prefix: bytes,
 ) -> tuple[Chunk, ...]:
-    """Chunks for cuts (CutColumns, or rows of start word, end word, kind, snapped,
-    boundary): offsets, tokens, and the SPEC §7 hash under `prefix` (chunk_hash_prefix)
-    of the canonical text sliced from `canon`, which each chunk decodes only when its
-    text is asked for. The boundary is reported, never hashed."""
-    if not isinstance(cuts, CutColumns):
-        cuts = CutColumns.of_rows(cuts)
-    count = cuts.starts.size
-    if count == 0:
-        return ()
-    first, last = cuts.starts, cuts.ends - 1
-    data = canon.data
-    starts_array, ends_array = canon.starts_of(first), canon.byte_ends[last]
-    hashes = kernel.chunk_hashes(data, starts_array, ends_array, prefix)
-    byte_starts, byte_ends = starts_array.tolist(), ends_array.tolist()
-    if hashes is None:
-        h = xxhash.xxh3_128_hexdigest
-        # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
-        hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be]) for bs, be in zip(byte_starts, byte_ends)]
-    rows = zip(
-        range(count), first.tolist(), cuts.ends.tolist(), words.starts[first].tolist(), words.ends[last].tolist(),
-        cuts.kinds, repeat(False) if cuts.snapped is None else cuts.snapped, (cum[last + 1] - cum[first]).tolist(),
-        hashes, cuts.boundaries, repeat(data), byte_starts, byte_ends,
-    )
-    # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
-    return tuple(map(partial(tuple.__new__, Chunk), rows))
+    """The Chunk objects of ChunkColumns(words, canon, cuts, cum, prefix), made at once."""
+    return ChunkColumns(words, canon, cuts, cum, prefix).chunks()

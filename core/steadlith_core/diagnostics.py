@@ -7,9 +7,10 @@ compared on where they cut, not only on how much they reuse."""
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import asdict, dataclass
 from typing import Sequence
+
+import numpy as np
 
 HISTOGRAM_BINS = 16
 
@@ -91,7 +92,8 @@ class Lmx2Diagnostics(_AsDict):
 def boundary_counts(boundaries: Sequence[str]) -> dict:
     """Counts of paragraph, sentence and word boundaries, and the shares of the first
     two among interior cuts (0.0 when a document is one chunk)."""
-    para, sent, word = (sum(1 for b in boundaries if b == name) for name in ("paragraph", "sentence", "word"))
+    names = boundaries if isinstance(boundaries, list) else list(boundaries)
+    para, sent, word = (names.count(name) for name in ("paragraph", "sentence", "word"))
     interior = para + sent + word
     return {
         "paragraph_boundaries": para, "sentence_boundaries": sent, "word_boundaries": word,
@@ -100,51 +102,61 @@ def boundary_counts(boundaries: Sequence[str]) -> dict:
     }
 
 
-def _sizes(sizes: Sequence[int], max_tokens: int) -> dict:
-    n = len(sizes)
-    edges, counts = histogram(sizes, max_tokens)
-    return {
-        "chunk_count": n, "total_tokens": int(sum(sizes)),
-        "tokens_min": min(sizes) if n else None, "tokens_mean": sum(sizes) / n if n else None,
-        "tokens_median": statistics.median(sizes) if n else None,
-        "tokens_p90": p90_nearest_rank(sizes) if n else None, "tokens_max": max(sizes) if n else None,
-        "histogram_edges": edges, "histogram_counts": counts,
-    }
+def _sizes(sizes: Sequence[int] | np.ndarray, max_tokens: int) -> dict:
+    """The SPEC §8 size figures of every chunk at once: numpy over the column of sizes,
+    which a parameter change recomputes for thousands of chunks."""
+    t = np.asarray(sizes, dtype=np.int64)
+    n = int(t.size)
+    edges, counts = histogram(t, max_tokens)
+    out = {"chunk_count": n, "total_tokens": int(t.sum()), "histogram_edges": edges, "histogram_counts": counts,
+           "tokens_min": None, "tokens_mean": None, "tokens_median": None, "tokens_p90": None, "tokens_max": None}
+    if n:
+        ordered = np.sort(t)
+        half = n // 2
+        # statistics.median: the middle value itself, or the mean of the two middle ones
+        median = int(ordered[half]) if n % 2 else (int(ordered[half - 1]) + int(ordered[half])) / 2
+        out.update(tokens_min=int(ordered[0]), tokens_mean=out["total_tokens"] / n, tokens_median=median,
+                   tokens_p90=_nearest_rank_90(ordered), tokens_max=int(ordered[-1]))
+    return out
 
 
-def compute_lmx2(sizes: Sequence[int], kinds: Sequence[str], boundaries: Sequence[str], word_count: int,
+def compute_lmx2(sizes: Sequence[int] | np.ndarray, kinds: Sequence[str], boundaries: Sequence[str], word_count: int,
                  min_tokens: int, max_tokens: int, gate: int, margin: int, normalizer_version: str,
                  params_hash: str) -> Lmx2Diagnostics:
-    kinds = list(kinds)
+    kinds = kinds if isinstance(kinds, list) else list(kinds)
+    t = np.asarray(sizes, dtype=np.int64)
     return Lmx2Diagnostics(
-        word_count=word_count, **_sizes(sizes, max_tokens),
+        word_count=word_count, **_sizes(t, max_tokens),
         primary=kinds.count("primary"), fill=kinds.count("fill"), long_word=kinds.count("long-word"),
         end=kinds.count("end"), **boundary_counts(boundaries),
-        chunks_under_min=sum(1 for t in sizes if t < min_tokens),
-        chunks_over_max=sum(1 for t in sizes if t > max_tokens),
+        chunks_under_min=int(np.count_nonzero(t < min_tokens)),
+        chunks_over_max=int(np.count_nonzero(t > max_tokens)),
         gate=gate, margin=margin, normalizer_version=normalizer_version, params_hash=params_hash,
     )
 
 
-def p90_nearest_rank(sizes: Sequence[int]) -> int:
-    ordered = sorted(sizes)
-    return ordered[math.ceil(0.9 * len(ordered)) - 1]
+def p90_nearest_rank(sizes: Sequence[int] | np.ndarray) -> int:
+    return _nearest_rank_90(np.sort(np.asarray(sizes, dtype=np.int64)))
 
 
-def histogram(sizes: Sequence[int], max_tokens: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _nearest_rank_90(ordered: np.ndarray) -> int:
+    return int(ordered[math.ceil(0.9 * ordered.size) - 1])
+
+
+def histogram(sizes: Sequence[int] | np.ndarray, max_tokens: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     step = max(1, math.ceil(max_tokens / HISTOGRAM_BINS))
     edges = tuple(min(max_tokens, i * step) for i in range(HISTOGRAM_BINS + 1))
-    counts = [0] * (HISTOGRAM_BINS + 1)
-    for t in sizes:
-        if t > max_tokens:
-            counts[-1] += 1
-        else:
-            counts[min(HISTOGRAM_BINS - 1, max(0, (t - 1) // step))] += 1
-    return edges + (max(max_tokens, max(sizes, default=0)),), tuple(counts)
+    t = np.asarray(sizes, dtype=np.int64)
+    # bin i holds sizes in (edges[i], edges[i + 1]] (a size of 0 joins the first); the
+    # last bin everything over max_tokens
+    bins = np.where(t > max_tokens, HISTOGRAM_BINS, np.clip((t - 1) // step, 0, HISTOGRAM_BINS - 1))
+    counts = np.bincount(bins, minlength=HISTOGRAM_BINS + 1)
+    top = max(max_tokens, int(t.max()) if t.size else 0)
+    return edges + (top,), tuple(counts.tolist())
 
 
 def compute(
-    sizes: Sequence[int],
+    sizes: Sequence[int] | np.ndarray,
     kinds: Sequence[str],
     snapped: Sequence[bool],
     word_count: int,
@@ -154,28 +166,20 @@ def compute(
     snapping: bool,
     boundaries: Sequence[str] = (),
 ) -> Diagnostics:
-    n = len(sizes)
-    edges, counts = histogram(sizes, max_tokens)
-    kinds = list(kinds)
-    hard = kinds.count("hard")
+    t = np.asarray(sizes, dtype=np.int64)
+    kinds = kinds if isinstance(kinds, list) else list(kinds)
+    figures = _sizes(t, max_tokens)
+    n, hard = figures["chunk_count"], kinds.count("hard")
     return Diagnostics(
-        chunk_count=n,
         word_count=word_count,
-        total_tokens=int(sum(sizes)),
-        tokens_min=min(sizes) if n else None,
-        tokens_mean=sum(sizes) / n if n else None,
-        tokens_median=statistics.median(sizes) if n else None,
-        tokens_p90=p90_nearest_rank(sizes) if n else None,
-        tokens_max=max(sizes) if n else None,
-        histogram_edges=edges,
-        histogram_counts=counts,
+        **figures,
         primary=kinds.count("primary"),
         backup=kinds.count("backup"),
         hard=hard,
         end=kinds.count("end"),
-        snapped=sum(1 for s in snapped if s),
+        snapped=int(np.count_nonzero(np.asarray(snapped, dtype=bool))) if len(snapped) else 0,
         hard_cut_rate=hard / n if n else 0.0,
-        chunks_over_max=sum(1 for t in sizes if t > max_tokens),
+        chunks_over_max=int(np.count_nonzero(t > max_tokens)),
         normalizer_version=normalizer_version,
         params_hash=params_hash,
         snapping=snapping,

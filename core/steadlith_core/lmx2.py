@@ -3,7 +3,8 @@
 Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
     classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
     keys      text, token counter, key_tokens, boundary_preference
-    primary   keys + token counter + min/horizon                (E and S)
+    maxima    keys + horizon                 (the key_1 maxima S is drawn from)
+    primary   maxima + token counter + min                      (E and S)
     cuts      primary + max (the gate) + fill_horizon           (Z and Q)
     chunks    cuts + params hash
 All per-cut work is vectorized: the Horner hashes of the key windows come from one
@@ -169,22 +170,30 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
 
 def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
     """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
-    distance < `distance`. Each marked cut covers an index range; a running count of
-    range starts minus range ends tells which cuts are covered."""
+    distance < `distance`. Each marked cut covers an index range; the ranges come sorted
+    by both ends, so their union is a few runs, laid out by one np.repeat (no pass of
+    counts over every cut)."""
     n1 = cum.size
     at = cum[marked]
     first = np.searchsorted(cum, at - distance, "right")
     stop = np.searchsorted(cum, at + distance, "left")
-    if marked.size <= FEW_MARKED:  # usually the two ends of a document alone: mark their ranges
-        out = np.zeros(n1, dtype=bool)
-        for lo, hi in zip(first.tolist(), stop.tolist()):
-            out[lo:hi] = True
-        return out
-    cover = np.bincount(first, minlength=n1 + 1)[:n1] - np.bincount(stop, minlength=n1 + 1)[:n1]
-    return np.cumsum(cover) > 0
-
-
-FEW_MARKED = 32  # below this many marked cuts, slices beat a running count over every cut
+    nonempty = first < stop
+    first, stop = first[nonempty], stop[nonempty]
+    if first.size == 0:
+        return np.zeros(n1, dtype=bool)
+    # a range joins the run before it when it starts at or before that run's stop (the
+    # stop of its last range, as stops increase)
+    opens = np.ones(first.size, dtype=bool)
+    opens[1:] = first[1:] > stop[:-1]
+    lo = first[opens]
+    hi = stop[np.append(opens[1:], True)]
+    runs = lo.size
+    lengths = np.empty(2 * runs + 1, dtype=np.int64)
+    lengths[0] = lo[0]
+    lengths[2:-1:2] = lo[1:] - hi[:-1]  # the gaps between runs
+    lengths[1::2] = hi - lo
+    lengths[-1] = n1 - hi[-1]
+    return np.repeat(np.arange(2 * runs + 1) % 2 == 1, lengths)
 
 
 class Lmx2Cuts(NamedTuple):
@@ -204,9 +213,22 @@ class Lmx2Primary(NamedTuple):
     primary: np.ndarray  # S
 
 
+def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
+    """The interior cuts whose key_1 is a maximum among all interior cuts within
+    `horizon` tokens (sorted cut indices): S of SPEC-lmx2 §3 before the edges block any
+    of them, so it does not depend on min_tokens. `within`, when given, holds every one
+    of them (the maxima of a shorter horizon: a wider reach can only drop some), and
+    only those are tested."""
+    n = cum.size - 1
+    if n < 2:
+        return np.zeros(0, dtype=np.int64)
+    candidates = np.arange(n - 1, dtype=np.int64) if within is None else within - 1
+    return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
+
+
 def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int,
-                    horizon: int) -> Lmx2Primary:
-    """E and S of SPEC-lmx2 §3."""
+                    horizon: int, maxima: np.ndarray | None = None) -> Lmx2Primary:
+    """E and S of SPEC-lmx2 §3; `maxima` is key_maxima(keys, cum, horizon) when known."""
     n = word_tokens.size
     edges = np.zeros(n + 1, dtype=bool)
     edges[0] = edges[n] = True
@@ -215,12 +237,12 @@ def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, mi
         return Lmx2Primary(edges, primary)
     long_word = word_tokens >= min_tokens
     edges[1:n] = long_word[:-1] | long_word[1:]
-    x = cum[1:n]  # interior cut c sits at index c - 1 of x and of the key slices
 
-    # S: away from every edge, and a maximum of key_1 among all interior cuts in reach
+    # S: the maxima of key_1 among all interior cuts in reach that lie away from every edge
+    if maxima is None:
+        maxima = key_maxima(keys, cum, horizon)
     blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
-    candidates = np.flatnonzero(~blocked[1:n])
-    primary[candidates[local_maxima(keys.key_1[1:n], x, horizon, candidates)] + 1] = True
+    primary[maxima[~blocked[maxima]]] = True
     return Lmx2Primary(edges, primary)
 
 
@@ -297,6 +319,6 @@ class Lmx2Stages(NamedTuple):
 
 __all__ = [
     "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
-    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "local_maxima", "spans",
+    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "key_maxima", "local_maxima", "spans",
     "window_hashes",
 ]

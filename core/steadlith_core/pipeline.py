@@ -7,7 +7,7 @@ Stages and what each depends on (ARCHITECTURE.md):
     fingerprints text, window_words, polynomial
     candidates   fingerprints + masks and remainders
     cuts         candidates + tokens + min/max + snapping
-    chunks       cuts + params hash
+    chunks       cuts + params hash   (hashes and sizes column-wise; Chunk objects when read)
 Each stage is cached per document under exactly those inputs, so moving min_tokens
 re-runs only the cuts and the hashes.
 
@@ -15,7 +15,8 @@ The first three stages belong to the text, whatever the boundary rule; the other
 tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
     classes      text                                        (shared: every rule's Chunk.boundary)
     lmx2-keys    text, token_counter, key_tokens, boundary_preference
-    lmx2-primary keys + min_tokens/horizon (long-word and primary cuts)
+    lmx2-maxima  keys + horizon (the key maxima primary cuts are drawn from)
+    lmx2-primary maxima + min_tokens (long-word and primary cuts)
     lmx2-cuts    primary + gate (from min and max)/fill_horizon (fill cuts)
     chunks       cuts + params hash
 so a change of min, max or a horizon re-runs no key computation, and one of max or
@@ -31,12 +32,14 @@ import gc
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from . import tokens as token_counters
 from .chunks import AnyParams, CanonicalText, Chunking, boundary_classes, build_chunks, compute_symbols, utf8_words  # noqa: F401 - some re-exported
+from .chunks import ChunkColumns
 from .chunks import CutColumns, classes_of, cut_boundaries
 from .chunks import Chunk  # noqa: F401 - re-exported: older code imports the result types from here
 from .diagnostics import compute as compute_diagnostics
@@ -45,7 +48,7 @@ from .identity import chunk_hash_prefix
 from .kernel import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
 from .kernel import segment, segment_columns  # noqa: F401 - segment re-exported
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
@@ -235,10 +238,10 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
                                 doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    columns = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
-    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash))
+    cuts = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
+    columns = ChunkColumns(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
-        (cum[ends] - cum[starts]).tolist(),
+        columns.tokens,
         columns.kinds,
         () if snapped is None else snapped,
         len(words),
@@ -248,7 +251,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         p.snapping,
         columns.boundaries,
     )
-    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, fingerprints, doc.canonical)
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, fingerprints, doc.canonical)
 
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
@@ -260,20 +263,33 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     keys = doc.stage("lmx2-keys", 4).get(
         key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)
     first = doc.stage("lmx2-primary").get(
-        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon))
+        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon, maxima))
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
-    columns = cut_columns(cuts, classes)
-    chunks = build_chunks(words, doc.canonical, columns, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, classes), cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
-        (cum[columns.ends] - cum[columns.starts]).tolist(), columns.kinds, columns.boundaries, len(words),
+        columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
-    return Chunking(doc.document, words, p, phash, chunks, diagnostics, tok, cum, None, doc.canonical,
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
                     boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+
+
+def lmx2_maxima(doc: Document, keys: Any, cum: np.ndarray, key_inputs: tuple, horizon: int) -> np.ndarray:
+    """lmx2.key_maxima for `horizon`, cached per document: a min_tokens change reuses
+    them, and a wider horizon tests only the maxima of the widest narrower one cached
+    (a wider reach can only drop maxima)."""
+    cache = doc.stage("lmx2-maxima", 4)
+
+    def make() -> np.ndarray:
+        narrower = [(h, m) for (inputs, h), m in cache.data.items() if inputs == key_inputs and h < horizon]
+        return _frozen(key_maxima(keys, cum, horizon, max(narrower, key=itemgetter(0))[1] if narrower else None))
+
+    return cache.get((key_inputs, horizon), make)
 
 
 class LazyFingerprints:

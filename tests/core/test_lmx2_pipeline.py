@@ -21,8 +21,8 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(count_calls):
     """Counts calls of lmx2-v1's stage functions, by stage name."""
-    return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "compute_primary",
-                                         "compute_fill", "build_chunks", "segment_columns"))
+    return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "key_maxima", "compute_primary",
+                                         "compute_fill", "ChunkColumns", "segment_columns"))
 
 
 def _shape(result):
@@ -31,22 +31,22 @@ def _shape(result):
 
 @pytest.mark.parametrize("change,reruns", [
     ({"min_tokens": 12}, {"compute_primary": 1, "compute_fill": 1}),
-    ({"horizon": 40}, {"compute_primary": 1, "compute_fill": 1}),
+    ({"horizon": 40}, {"key_maxima": 1, "compute_primary": 1, "compute_fill": 1}),
     ({"max_tokens": 120}, {"compute_fill": 1}),
     ({"fill_horizon": 15}, {"compute_fill": 1}),
 ])
 def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change, reruns):
     """Moving min, max or a horizon re-runs only the cut stages and the hashes (max and
-    fill_horizon not even the primary cuts); the result is what a cold pipeline gives,
+    fill_horizon not even the primary cuts, min not the search for key maxima); the result is what a cold pipeline gives,
     and differs from before (the change mattered)."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, compute_primary=1,
-                                  compute_fill=1, build_chunks=1)
+    assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, key_maxima=1, compute_primary=1,
+                                  compute_fill=1, ChunkColumns=1)
     stage_calls.clear()
     changed = BASE.with_changes(**change)
     warm = pipeline.chunk(TEXT, changed)
-    assert stage_calls == Counter(build_chunks=1, **reruns)
+    assert stage_calls == Counter(ChunkColumns=1, **reruns)
     assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
     assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
 
@@ -57,7 +57,7 @@ def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, cha
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(**change))
-    assert stage_calls == Counter(compute_keys=1, compute_primary=1, compute_fill=1, build_chunks=1)
+    assert stage_calls == Counter(compute_keys=1, key_maxima=1, compute_primary=1, compute_fill=1, ChunkColumns=1)
 
 
 def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
