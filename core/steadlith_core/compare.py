@@ -374,8 +374,7 @@ def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, marg
              margin_formula: str) -> _Analysis:
     # Column-wise over the chunks (numpy): a 10 MB pair has ~10,000 chunks a side, and a
     # Python loop per chunk and stage was most of a parameter change in the inspector.
-    ca, cb = a.chunks, b.chunks
-    cols_a, cols_b = _Columns.of(ca), _Columns.of(cb)
+    cols_a, cols_b = _Columns.of(a), _Columns.of(b)
     equal = [op for op in ops if op.tag == EQUAL]
     eq = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)
     inside_a = _inside_equal(cols_a, eq[:, 0], eq[:, 1])
@@ -383,10 +382,10 @@ def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, marg
     changed_a = _changed_ranges(ops, "a")
     changed_b = _changed_ranges(ops, "b")
 
-    pair_a, pair_b = _align(ca, cb, cols_a, cols_b, eq, inside_b)
+    pair_a, pair_b = _align(cols_a, cols_b, eq, inside_b)
     alignment = tuple(zip(pair_a.tolist(), pair_b.tolist()))
-    partner_a_arr = np.full(len(ca), -1, dtype=np.int64)
-    partner_b_arr = np.full(len(cb), -1, dtype=np.int64)
+    partner_a_arr = np.full(len(cols_a), -1, dtype=np.int64)
+    partner_b_arr = np.full(len(cols_b), -1, dtype=np.int64)
     partner_a_arr[pair_a], partner_b_arr[pair_b] = pair_b, pair_a
     partner_a = tuple(None if p < 0 else p for p in partner_a_arr.tolist())
     partner_b = tuple(None if p < 0 else p for p in partner_b_arr.tolist())
@@ -395,10 +394,10 @@ def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, marg
     codes_a = _status_codes(cols_a, partner_a_arr, inside_a, changed_a)
     status_b = tuple(map((REUSED, SHIFTED, NEW, EDITED).__getitem__, codes_b.tolist()))
     status_a = tuple(map((REUSED, SHIFTED, REMOVED, EDITED).__getitem__, codes_a.tolist()))
-    regions = _phase_shift_regions(ops, a, b, cols_a, codes_b, partner_b)
+    regions = _phase_shift_regions(ops, a, b, cols_a, cols_b, codes_b, partner_b)
     violations, checked = _locality(equal, a, b, cols_a, cols_b, margin, status_b)
-    summary = _summary(strategy, ops, a, b, cols_b, codes_a, codes_b, status_b, regions, violations, checked, margin,
-                       changed_a, changed_b, margin_formula)
+    summary = _summary(strategy, ops, a, b, cols_a, cols_b, codes_a, codes_b, status_b, regions, violations, checked,
+                       margin, changed_a, changed_b, margin_formula)
     return _Analysis(status_a, status_b, partner_a, partner_b, alignment, regions, violations, checked, summary)
 
 
@@ -407,20 +406,32 @@ _REUSED, _SHIFTED, _ALL_CHANGED, _EDITED = 0, 1, 2, 3
 
 
 class _Columns:
-    """The chunks' word ranges and tokens as int64 arrays, and their hashes."""
+    """The chunks' word ranges and tokens as int64 arrays, and their hashes and boundaries."""
 
-    def __init__(self, starts: np.ndarray, ends: np.ndarray, tokens: np.ndarray, hashes: list[str]):
+    def __init__(self, starts: np.ndarray, ends: np.ndarray, tokens: np.ndarray, hashes: list[str],
+                 boundaries: list[str]):
         self.starts, self.ends, self.tokens, self.hashes = starts, ends, tokens, hashes
+        self.boundaries = boundaries
+
+    def __len__(self) -> int:
+        return len(self.hashes)
 
     @classmethod
-    def of(cls, chunks: Sequence[Chunk]) -> "_Columns":
+    def of(cls, stream: "_ChunkedStream") -> "_Columns":
+        # A Chunking keeps its chunks column-wise and makes Chunk objects only when they
+        # are read: reading them here would build ~10,000 a side on every change of a
+        # 10 MB pair in the inspector. A baseline FixedChunking has only its chunks.
+        columns = getattr(stream, "columns", None)
+        if columns is not None:
+            return cls(columns.start_words, columns.end_words, columns.tokens, columns.hashes, columns.boundaries)
+        chunks = stream.chunks
         n = len(chunks)
 
         def column(field: str) -> np.ndarray:
             return np.fromiter(map(getattr(Chunk, field).fget, chunks), dtype=np.int64, count=n)
 
         return cls(column("start_word"), column("end_word"), column("tokens"),
-                   list(map(Chunk.hash.fget, chunks)))
+                   list(map(Chunk.hash.fget, chunks)), list(map(Chunk.boundary.fget, chunks)))
 
 
 class _ChangedRanges:
@@ -459,7 +470,7 @@ def _inside_equal(cols: _Columns, starts: np.ndarray, ends: np.ndarray) -> np.nd
     return np.where(held, k, -1)
 
 
-def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _Columns, eq: np.ndarray,
+def _align(cols_a: _Columns, cols_b: _Columns, eq: np.ndarray,
            inside_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The alignment as two int64 arrays (A index, B index), increasing in both."""
     # pass 1: the diff says where each B chunk's words were in A
@@ -468,9 +479,9 @@ def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _
     shift = eq[k, 0] - eq[k, 2]
     want_start, want_end = cols_b.starts[js] + shift, cols_b.ends[js] + shift
     i = np.searchsorted(cols_a.starts, want_start)
-    ok = i < len(ca)
-    i_safe = np.minimum(i, max(len(ca) - 1, 0))
-    if len(ca):
+    ok = i < len(cols_a)
+    i_safe = np.minimum(i, max(len(cols_a) - 1, 0))
+    if len(cols_a):
         ok &= (cols_a.starts[i_safe] == want_start) & (cols_a.ends[i_safe] == want_end)
     else:
         ok[:] = False
@@ -480,8 +491,8 @@ def _align(ca: Sequence[Chunk], cb: Sequence[Chunk], cols_a: _Columns, cols_b: _
     pairs_i = np.asarray(cand_i, dtype=np.int64)[np.asarray(same, dtype=bool)]
     pairs_j = np.asarray(cand_j, dtype=np.int64)[np.asarray(same, dtype=bool)]
     # pass 2: equal hashes inside the gaps between consecutive pairs, matched in order
-    bound_i = np.concatenate(([-1], pairs_i, [len(ca)]))
-    bound_j = np.concatenate(([-1], pairs_j, [len(cb)]))
+    bound_i = np.concatenate(([-1], pairs_i, [len(cols_a)]))
+    bound_j = np.concatenate(([-1], pairs_j, [len(cols_b)]))
     gaps = np.flatnonzero((bound_i[1:] - bound_i[:-1] > 1) & (bound_j[1:] - bound_j[:-1] > 1)).tolist()
     extra_i: list[int] = []
     extra_j: list[int] = []
@@ -517,8 +528,8 @@ def _status_codes(cols: _Columns, partner: np.ndarray, inside: np.ndarray, chang
 
 
 def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns,
-                         codes_b: np.ndarray, partner_b: Sequence[int | None]) -> tuple[PhaseShiftRegion, ...]:
-    cb = b.chunks
+                         cols_b: _Columns, codes_b: np.ndarray,
+                         partner_b: Sequence[int | None]) -> tuple[PhaseShiftRegion, ...]:
     cum_a, cum_b = a.cum_tokens, b.cum_tokens
     op_b_starts = [op.b_start for op in ops]
     reused = np.flatnonzero(codes_b == _REUSED)
@@ -538,7 +549,7 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
     firsts, stops = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
     regions = []
     for first, j in zip(firsts, stops):  # runs [first, j) of consecutive shifted B chunks
-        s_b, e_b = cb[first].start_word, cb[j - 1].end_word
+        s_b, e_b = int(cols_b.starts[first]), int(cols_b.ends[j - 1])
         k_first, s_a = to_a(s_b)
         _, last_a = to_a(e_b - 1)
         edit = ops[k_first - 1] if k_first > 0 else None  # ops alternate: the one before is a change
@@ -546,7 +557,7 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
         at = int(np.searchsorted(reused, j))
         r = int(reused[at]) if at < len(reused) else None  # the first reused B chunk after the run
         if r is not None:
-            distance, resync_a = int(cum_b[cb[r].start_word]) - base, partner_b[r]
+            distance, resync_a = int(cum_b[cols_b.starts[r]]) - base, partner_b[r]
         else:
             distance, resync_a = int(cum_b[-1]) - base, None
         a_first = int(np.searchsorted(cols_a.starts, s_a, "right")) - 1
@@ -564,7 +575,6 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
 def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns, cols_b: _Columns,
               margin: int,
               status_b: Sequence[str]) -> tuple[tuple[LocalityViolation, ...], int]:
-    cb = b.chunks
     cum = b.cum_tokens
     tok_start, tok_end = cum[cols_b.starts], cum[cols_b.ends]
     violations = []
@@ -581,25 +591,26 @@ def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, cols_a:
         for j in range(j0, j1):
             if not is_changed(status_b[j]):
                 continue
-            c = cb[j]
+            start_word, end_word = int(cols_b.starts[j]), int(cols_b.ends[j])
             shift = op.a_start - op.b_start
-            a_first = int(np.searchsorted(cols_a.starts, c.start_word + shift, "right")) - 1
-            a_last = int(np.searchsorted(cols_a.starts, c.end_word - 1 + shift, "right")) - 1
+            a_first = int(np.searchsorted(cols_a.starts, start_word + shift, "right")) - 1
+            a_last = int(np.searchsorted(cols_a.starts, end_word - 1 + shift, "right")) - 1
             violations.append(LocalityViolation(
                 equal_a_words=(op.a_start, op.a_end), equal_b_words=(op.b_start, op.b_end),
                 equal_b_tokens=(t0, t1), interior_b_tokens=(lo, hi), b_chunk=j,
-                b_words=(c.start_word, c.end_word), b_tokens=(int(tok_start[j]), int(cum[c.end_word])),
-                status=status_b[j], hash_b=c.hash, a_chunks=(a_first, a_last + 1),
+                b_words=(start_word, end_word), b_tokens=(int(tok_start[j]), int(cum[end_word])),
+                status=status_b[j], hash_b=cols_b.hashes[j], a_chunks=(a_first, a_last + 1),
             ))
     return tuple(violations), checked
 
 
-def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_b: _Columns,
+def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns,
+             cols_b: _Columns,
              codes_a: np.ndarray, codes_b: np.ndarray, status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
              violations: Sequence[LocalityViolation], checked: int, margin: int,
              changed_a: _ChangedRanges, changed_b: _ChangedRanges, margin_formula: str) -> ChurnSummary:
-    ca, cb = a.chunks, b.chunks
     tokens_b = int(b.cum_tokens[-1])
+    chunks_b = len(cols_b)
 
     # one pass per side over the status codes, not one per status (small pairs: a sweep
     # compares thousands, and numpy's cost per call is most of theirs)
@@ -608,21 +619,21 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
     tokens_of = np.bincount(codes_b, weights=cols_b.tokens, minlength=4).astype(np.int64).tolist()
     reused = n_b[_REUSED]
     reused_tokens = tokens_of[_REUSED]
-    hashes_a = set(map(Chunk.hash.fget, ca))
+    hashes_a = set(cols_a.hashes)
     hits = [j for j, s in enumerate(status_b) if is_changed(s) and cols_b.hashes[j] in hashes_a]
-    interior = list(map(Chunk.boundary.fget, cb[:-1]))  # every chunk but the last ends at an interior cut
+    interior = cols_b.boundaries[:-1]  # every chunk but the last ends at an interior cut
     return ChurnSummary(
         strategy=strategy,
         words_a=len(a.words), words_b=len(b.words),
         tokens_a=int(a.cum_tokens[-1]), tokens_b=tokens_b,
-        chunks_a=len(ca), chunks_b=len(cb),
+        chunks_a=len(cols_a), chunks_b=chunks_b,
         edits=sum(1 for op in ops if op.tag != EQUAL),
         changed_words_a=changed_a.total, changed_words_b=changed_b.total,
         reused_chunks=reused,
-        reused_chunk_ratio=reused / len(cb) if cb else 1.0,
+        reused_chunk_ratio=reused / chunks_b if chunks_b else 1.0,
         reused_tokens=reused_tokens,
         reused_token_ratio=reused_tokens / tokens_b if tokens_b else 1.0,
-        chunks_to_embed=len(cb) - reused,
+        chunks_to_embed=chunks_b - reused,
         tokens_to_embed=tokens_b - reused_tokens,
         shifted_chunks_b=n_b[_SHIFTED], shifted_tokens_b=tokens_of[_SHIFTED],
         edited_chunks_b=n_b[_EDITED], new_chunks_b=n_b[_ALL_CHANGED],
@@ -636,7 +647,7 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
         margin_formula=margin_formula,
         paragraph_cut_share_b=interior.count(PARAGRAPH) / len(interior) if interior else 0.0,
         sentence_cut_share_b=interior.count(SENTENCE) / len(interior) if interior else 0.0,
-        mean_chunk_tokens_b=tokens_b / len(cb) if cb else 0.0,
+        mean_chunk_tokens_b=tokens_b / chunks_b if chunks_b else 0.0,
     )
 
 

@@ -4,6 +4,7 @@ the very start or end, paragraph re-flow)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 
@@ -21,7 +22,9 @@ from steadlith_core import (
 )
 from steadlith_core.baseline import FixedTokenParams, baseline_for, chunk_fixed
 from steadlith_core.compare import STATUSES_A, STATUSES_B
-from steadlith_core.examples import generate_prose
+from steadlith_core.examples import generate_prose, scattered_edits
+from steadlith_core.lmx2_params import Lmx2Params
+from steadlith_core.pipeline import Pipeline
 
 SMALL = ChunkerParams(window_words=4, min_tokens=8, max_tokens=40, primary_mask=0x3F, primary_remainder=0x3F,
                       backup_mask=0x3, backup_remainder=0x3)
@@ -334,3 +337,27 @@ def test_analysis_compare_equals_compare_and_reuses_the_diff_across_parameter_ch
     third = pipeline.compare(pipeline.chunk(text_a, wider), pipeline.chunk(text_b, wider))
     assert third.baseline.to_dict() == compare(chunk(text_a, wider), chunk(text_b, wider)).baseline.to_dict()
     assert third.baseline.max_tokens == wider.max_tokens
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(min_tokens=24, max_tokens=160), Lmx2Params(min_tokens=32, max_tokens=160, horizon=48, fill_horizon=32)],
+                         ids=["tttd-v1", "lmx2-v1"])
+def test_compare_reads_the_chunk_columns_and_agrees_with_chunk_objects(params):
+    """Comparing a pair the pipeline chunked makes no Chunk object (a 10 MB pair in the
+    inspector has ~10,000 a side, rebuilt on every parameter change), and finds exactly
+    what it finds once the chunks have been read."""
+    text = generate_prose(40_000, seed=11)
+    edited = scattered_edits(text, n_edits=6, seed=3)
+    a, b = Pipeline().chunk(text, params), Pipeline().chunk(edited, params)
+    lazy = compare(a, b, baseline=False)
+    assert "chunks" not in vars(a) and "chunks" not in vars(b)
+    assert lazy.summary.phase_shift_regions > 0  # a case with shifted runs to agree on
+    eager = compare(_chunks_only(a), _chunks_only(b), baseline=False)
+    assert lazy.to_dict() == eager.to_dict()
+
+
+def _chunks_only(c):
+    """A copy of chunking `c` that has only its Chunk objects, as a baseline has."""
+    c.chunks  # made and cached on c, so the copy keeps them
+    twin = copy.copy(c)
+    object.__setattr__(twin, "columns", None)
+    return twin
