@@ -1,12 +1,4 @@
-"""Hypothesis profiles: `ci` (default) and `thorough` (HYPOTHESIS_PROFILE=thorough)."""
-
-import os
-
-from hypothesis import HealthCheck, settings
-
-settings.register_profile("ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+"""Core test fixtures and markers (the Hypothesis profiles are in tests/conftest.py)."""
 
 
 def pytest_configure(config):
