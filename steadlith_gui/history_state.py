@@ -21,7 +21,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from steadlith_core.audit import FileCost, baseline_names
+from steadlith_core.audit import ADDED, FileCost, baseline_names
 from steadlith_core.gitrepo import CommitInfo, GitError, file_log, open_repository, repo_name
 from steadlith_core.revision_path import repo_relative
 
@@ -130,12 +130,19 @@ class HistoryState:
     def shown_columns(self) -> tuple[str, ...]:
         return COST_COLUMNS if self.show_baseline else tuple(c for c in COST_COLUMNS if c != FIXED)
 
+    def added(self, row: int) -> bool:
+        """The row's commit added the file: every token is new under every rule."""
+        return any(c.status == ADDED for c in self.costs.get(self.commits[row].commit, {}).values())
+
     @property
     def scale(self) -> int:
-        """The longest shown bar's tokens: every bar is drawn against this one number."""
+        """The longest shown bar's tokens: every bar is drawn against this one number.
+        A commit that added the file does not count (unless nothing else does): it costs
+        the whole file, which would flatten every edit's bar into a sliver."""
         shown = self.shown_columns
-        return max((c.tokens_to_embed for row in self.costs.values() for col, c in row.items() if col in shown),
-                   default=0)
+        rows = [row for row in self.costs.values() if not any(c.status == ADDED for c in row.values())]
+        return max((c.tokens_to_embed for row in (rows or self.costs.values()) for col, c in row.items()
+                    if col in shown), default=0)
 
     def spike_rows(self, column: str = "tttd-v1", factor: float = 3.0) -> list[int]:
         """Rows costing over `factor` times the median commit under `column` (that

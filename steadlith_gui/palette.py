@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QPalette
+from steadlith_core.vocabulary import REUSED
 from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
     KIND_COLOURS,
     KIND_HELP,
@@ -30,7 +31,7 @@ from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
 
 # How strongly each status tints the chunk background (blend of base and status colour).
 # Shifted is loudest: it is what reviewers come to see; reused stays quiet.
-STATUS_TINT_ALPHA = {"reused": 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24, "removed": 0.24}
+STATUS_TINT_ALPHA = {REUSED: 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24, "removed": 0.24}
 
 
 # The second channel besides colour (under deuteranopia shifted magenta and removed grey
@@ -39,9 +40,9 @@ STATUS_TINT_ALPHA = {"reused": 0.0, "shifted": 0.36, "edited": 0.20, "new": 0.24
 # Qt.BrushStyle names, kept as strings so this table stays readable without Qt.
 # Removed stays flat on purpose: flat mid grey against shifted's bold diagonals is the
 # pair that colour alone confused.
-STATUS_PATTERNS = {"reused": None, "shifted": "BDiagPattern", "edited": "HorPattern", "new": "Dense6Pattern",
+STATUS_PATTERNS = {REUSED: None, "shifted": "BDiagPattern", "edited": "HorPattern", "new": "Dense6Pattern",
                    "removed": None}
-STATUS_GLYPHS = {"reused": "", "shifted": "⇄", "edited": "Δ", "new": "+", "removed": "−"}
+STATUS_GLYPHS = {REUSED: "", "shifted": "⇄", "edited": "Δ", "new": "+", "removed": "−"}
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Theme:
         """Two alternating chunk backgrounds for a status (neighbours stay distinguishable).
         Reused chunks keep the quiet alternating tints of a single document, lightly greyed."""
         base = QColor(self.base)
-        if status == "reused":
+        if status == REUSED:
             return (blend(base, QColor(self.tints[0]), 0.55), blend(base, QColor(self.tints[1]), 0.55))
         a = STATUS_TINT_ALPHA[status]
         c = QColor(self.status[status])

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from .external_choice import CHUNK_SIZE_RANGE
 from .jobs import ProgressJob
 from .session import Session
-from .sweep_state import FOLDER, HISTORY, SweepState, sweep_pair
+from .sweep_state import FOLDER, HISTORY, SweepSettings, SweepState, sweep_pair
 from .widgets.sweep_view import SweepView
 
 
@@ -47,11 +47,26 @@ class SweepDock(QObject):
         self.job.failed.connect(self._failed)
         self.job.cancelled.connect(self._cancelled)
 
-    def run(self) -> None:
+    def _take_view(self) -> None:
         self.state.grid_text = self.view.grid_text()
         self.state.source = self.view.source()
         self.state.folder = self.view.folder()
         self.state.chunkers = self.view.chunkers()
+
+    def settings(self) -> SweepSettings:
+        """What a workspace keeps: the dock as it reads now, run or not."""
+        self._take_view()
+        return self.state.settings()
+
+    def restore(self, settings: SweepSettings) -> None:
+        self.state.restore(settings)
+        self.view.set_grid_text(self.state.grid_text)
+        self.view.set_source(self.state.source)
+        self.view.set_folder(self.state.folder)
+        self.view.set_chunkers(self.state.chunkers)
+
+    def run(self) -> None:
+        self._take_view()
         bases = self.session.params_by_rule
         try:
             if self.state.source == FOLDER:

@@ -60,6 +60,53 @@ def sweep_pair(plan: SweepPlan, progress=None) -> SweepOutcome:
     return SweepOutcome(run.rows(), plan.sets, plan.skipped)
 
 
+class SweepSettingsError(ValueError):
+    """A workspace's "sweep" entry cannot be used: `where` is the key under it ("" for the
+    entry as a whole), `reason` what is wrong."""
+
+    def __init__(self, where: str, reason: str):
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.where, self.reason = where, reason
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """What a workspace keeps of the Sweep dock: the grid as typed, the external splitters
+    checked, what to replay and the folder. A result is not kept: it is recomputed on Run
+    over the documents shown then."""
+
+    grid: tuple[str, ...] = DEFAULT_GRID
+    chunkers: tuple[str, ...] = ()
+    source: str = PAIR
+    folder: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grid": list(self.grid), "chunkers": list(self.chunkers), "source": self.source,
+                "folder": self.folder or None}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SweepSettings":
+        """Checked; an absent key keeps its default (workspaces saved before the dock was kept)."""
+        if not isinstance(data, Mapping):
+            raise SweepSettingsError("", "must be an object")
+        grid = data.get("grid", list(DEFAULT_GRID))
+        if not isinstance(grid, list) or not all(isinstance(entry, str) for entry in grid):
+            raise SweepSettingsError("grid", "must be a list of entries such as \"min_tokens=32,64\"")
+        chunkers = data.get("chunkers", [])
+        if not isinstance(chunkers, list) or not all(isinstance(k, str) for k in chunkers):
+            raise SweepSettingsError("chunkers", "must be a list of splitter names")
+        unknown = [k for k in chunkers if k not in SPLITTERS]
+        if unknown:
+            raise SweepSettingsError("chunkers", f"unknown splitter {unknown[0][:40]!r}; known: {', '.join(SPLITTERS)}")
+        source = data.get("source", PAIR)
+        if source not in SOURCE_TITLES:
+            raise SweepSettingsError("source", f"must be one of {', '.join(SOURCE_TITLES)}, not {str(source)[:40]!r}")
+        folder = data.get("folder") or ""
+        if not isinstance(folder, str):
+            raise SweepSettingsError("folder", "must be a path or null")
+        return cls(tuple(grid), tuple(chunkers), source, folder)
+
+
 class SweepState:
     def __init__(self) -> None:
         self.grid_text = "\n".join(DEFAULT_GRID)
@@ -127,6 +174,13 @@ class SweepState:
         if not sources:
             raise ValueError(f"no commit of {root} changed a .md or .txt file under {rel}")
         return SweepPlan(sources, sets, skipped)
+
+    def settings(self) -> SweepSettings:
+        return SweepSettings(tuple(parse_grid_text(self.grid_text)), self.chunkers, self.source, self.folder)
+
+    def restore(self, settings: SweepSettings) -> None:
+        self.grid_text = "\n".join(settings.grid)
+        self.chunkers, self.source, self.folder = settings.chunkers, settings.source, settings.folder
 
     def set_outcome(self, outcome: SweepOutcome | None) -> None:
         self.outcome = outcome

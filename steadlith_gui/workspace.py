@@ -23,10 +23,13 @@ The file is JSON, meant to be readable and diffable by people:
                …keys of newer versions are kept as they are},
       "external": {"chunkers": ["langchain-recursive", "jsonl", …], "sizing": "matched" | "own",
                    "chunk_size": 512, "jsonl": {"a": PATH, "b": PATH} | null,
-                   "shown": a chunker the panes show | null}  (optional: none when absent)
+                   "shown": a chunker the panes show | null}  (optional: none when absent),
+      "sweep": {"grid": ["min_tokens=32,64", …], "chunkers": [splitters checked under External],
+                "source": "pair" | "history" | "folder", "folder": PATH | null}
+               (optional: the Sweep dock's defaults when absent; its result is not kept)
     }
 
-Version 1 still: "external" is optional, so workspaces saved before it open unchanged, and
+Version 1 still: "external" and "sweep" are optional, so workspaces saved before it open unchanged, and
 an older inspector opening a newer file ignores the key. Its JSONL paths are stored like
 document paths and count as files the workspace reads (outside_documents).
 
@@ -65,6 +68,7 @@ from steadlith_core.loader import MAX_DOCUMENT_BYTES
 
 from .external_choice import ExternalChoice, ExternalChoiceError
 from .history_state import Revision
+from .sweep_state import SweepSettings, SweepSettingsError
 
 FORMAT = "steadlith-workspace"
 VERSION = 1
@@ -164,6 +168,7 @@ class Workspace:
     view: Mapping[str, Any] = field(default_factory=dict)
     params_by_rule: Mapping[str, Any] = field(default_factory=dict)  # every rule's, `params` wins for its own
     external: ExternalChoice = field(default_factory=ExternalChoice)  # chunkers the churn panel compares with
+    sweep: SweepSettings = field(default_factory=SweepSettings)  # the Sweep dock's grid, splitters and source
 
     def __post_init__(self) -> None:
         docs = {side: self.documents.get(side) for side in SIDES}
@@ -204,7 +209,15 @@ def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any
         "params_by_rule": {rule: _params_fields(p, with_rule=False) for rule, p in ws.params_by_rule.items()},
         "view": dict(ws.view),
         "external": _external_dict(ws.external, base),
+        "sweep": _sweep_dict(ws.sweep, base),
     }
+
+
+def _sweep_dict(settings: SweepSettings, base: str) -> dict[str, Any]:
+    out = settings.to_dict()
+    if settings.folder:  # stored like a document's path, so a shared folder of files keeps it
+        out["folder"] = _stored_path(settings.folder, base)
+    return out
 
 
 def _external_dict(choice: ExternalChoice, base: str) -> dict[str, Any]:
@@ -320,7 +333,21 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
                 raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
         raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {_short(view['theme'])}")
-    return Workspace(documents, params, view, by_rule, _read_external(data, base, fail))
+    return Workspace(documents, params, view, by_rule, _read_external(data, base, fail), _read_sweep(data, base, fail))
+
+
+def _read_sweep(data: dict, base: str, fail) -> SweepSettings:
+    """The Sweep dock's settings. Its folder is not read on opening (only a Run reads it),
+    so it needs no trust: it is never one of outside_documents."""
+    raw = _get(data, "sweep", dict, fail, "sweep", default={})
+    try:
+        settings = SweepSettings.from_dict(raw)
+    except SweepSettingsError as e:
+        raise fail(f"sweep.{e.where}" if e.where else "sweep", e.reason) from None
+    if settings.folder:
+        settings = dataclasses.replace(settings, folder=os.path.normpath(
+            os.path.join(base, os.path.expanduser(settings.folder))))
+    return settings
 
 
 def _read_external(data: dict, base: str, fail) -> ExternalChoice:
@@ -418,7 +445,7 @@ def _check_strings(value: Any, where: str | None, fail) -> None:
         if isinstance(item, str):
             key = at.rsplit(".", 1)[-1] if at else ""
             limit = STRING_LIMITS.get(key, OTHER_STRING_LIMIT) if at and at.startswith("documents.") \
-                else OTHER_STRING_LIMIT
+                else STRING_LIMITS["path"] if at == "sweep.folder" else OTHER_STRING_LIMIT
             if len(item) > limit:
                 raise fail(at, f"too long: {len(item):,} characters, at most {limit:,}")
         elif isinstance(item, dict):

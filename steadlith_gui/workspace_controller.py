@@ -101,7 +101,8 @@ class WorkspaceController(QObject):
 
     def current_workspace(self) -> Workspace:
         return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.session.params,
-                         self.session.view.as_dict(), self.session.params_by_rule, self.session.external)
+                         self.session.view.as_dict(), self.session.params_by_rule, self.session.external,
+                         self.window.sweep_ctl.settings())
 
     def save(self, path: str | os.PathLike | None = None) -> int | None:
         path = path or self.session.workspace_path
@@ -221,6 +222,7 @@ class WorkspaceController(QObject):
             session.set_all_params(ws.params_by_rule, ws.params.boundary_rule)
             session.apply_view(ws.view, keep_theme)
             session.set_external(ws.external)
+        w.sweep_ctl.restore(ws.sweep)
         self._remember(path)
         for side in SIDES:
             w.presenter.update_header(side)

@@ -12,6 +12,7 @@ import numpy as np
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QWidget
+from steadlith_core.vocabulary import REUSED
 
 from ..palette import STATUS_GLYPHS, STATUSES
 from ..viewmodel import STATUS_CODES, PaneView
@@ -155,7 +156,7 @@ class ChunkGutter(QWidget):
         x = self.width() - 1 - self.STRIPE
         for i in view.visible(*visible_range(visible)):
             code = int(view.codes[i])
-            if code == STATUS_CODES["reused"]:
+            if code == STATUS_CODES[REUSED]:
                 continue
             y0 = locate(int(view.starts[i]))[0]
             y1 = locate(int(view.ends[i]))[1]

@@ -8,7 +8,7 @@ It renders a history_state.HistoryState and reports clicks; the controller
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QBrush, QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -32,6 +32,8 @@ from ..palette import Theme
 COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Subject")
 COST_ROLE = Qt.ItemDataRole.UserRole + 1  # tokens to re-embed (int) or None
 SPIKE_ROLE = Qt.ItemDataRole.UserRole + 2  # the cell is a spike in its column's series
+ADDED_ROLE = Qt.ItemDataRole.UserRole + 3  # the commit added the file: its bar is off the scale
+ADDED_NOTE = "added the file: every token is new, so its bar is hatched and not on the edits' scale"
 
 
 class HistoryModel(QAbstractTableModel):
@@ -71,6 +73,8 @@ class HistoryModel(QAbstractTableModel):
             return self.state.tokens(row, name) if name in COST_COLUMNS else None
         if role == SPIKE_ROLE:
             return row in self._spikes.get(name, ())
+        if role == ADDED_ROLE:
+            return self.state.added(row)
         if role == Qt.ItemDataRole.DisplayRole:
             if name == "Commit":
                 return c.short
@@ -81,10 +85,14 @@ class HistoryModel(QAbstractTableModel):
             t = self.state.tokens(row, name)
             return "" if t is None else f"{t:,}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(self.state.row_tooltip(row))
+            tip = self.state.row_tooltip(row)
+            return plain_tooltip(tip + "\n" + ADDED_NOTE[0].upper() + ADDED_NOTE[1:] if self.state.added(row) else tip)
         if role == Qt.ItemDataRole.AccessibleTextRole and name in COST_COLUMNS:
             t = self.state.tokens(row, name)
-            return f"{name}: not computed" if t is None else f"{name}: {t:,} tokens to re-embed"
+            if t is None:
+                return f"{name}: not computed"
+            return f"{name}: {t:,} tokens to embed, " + ADDED_NOTE if self.state.added(row) else \
+                f"{name}: {t:,} tokens to re-embed"
         return None
 
 
@@ -111,8 +119,11 @@ class CostBarDelegate(QStyledItemDelegate):
         scale = self.view.state.scale
         r = QRectF(option.rect).adjusted(3, 4, -3, -4)
         painter.save()
-        if scale > 0 and tokens > 0:
-            width = max(2.0, r.width() * tokens / scale)  # a cost, however small, is visible
+        if index.data(ADDED_ROLE) and tokens > 0:
+            # the whole file, drawn across the cell in hatching: past the scale, never a spike
+            painter.fillRect(r, QBrush(QColor(theme.bar), Qt.BrushStyle.BDiagPattern))
+        elif scale > 0 and tokens > 0:
+            width = min(r.width(), max(2.0, r.width() * tokens / scale))  # a cost, however small, is visible
             colour = QColor(theme.status["shifted"] if index.data(SPIKE_ROLE) else theme.bar)
             painter.fillRect(QRectF(r.left(), r.top(), width, r.height()), colour)
         painter.setPen(QColor(theme.text))

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from steadlith_core.vocabulary import REUSED
 
 from ..viewmodel import LinkList, WordMap
 from ..palette import LIGHT, STATUS_HELP, Theme
@@ -32,7 +33,7 @@ from .document_pane import ABOVE, BELOW, DocumentPane
 LINK_MAP_WIDTH = 56
 STUB = 22  # length of a stub towards an off-screen end, in pixels
 # paint order: quiet first, loud last (on top)
-PAINT_ORDER = {"reused": 0, "removed": 1, "new": 1, "edited": 2, "shifted": 3}
+PAINT_ORDER = {REUSED: 0, "removed": 1, "new": 1, "edited": 2, "shifted": 3}
 
 
 class Band(NamedTuple):
@@ -217,7 +218,7 @@ class LinkMap(QWidget):
 
     def pair_bands(self) -> list[tuple[int, int, QPainterPath]]:
         """(a_index, b_index, shape) of every alignment pair drawn now."""
-        return [(b.a_lo, b.b_lo, b.path) for b in self.bands() if b.status == "reused"]
+        return [(b.a_lo, b.b_lo, b.path) for b in self.bands() if b.status == REUSED]
 
     def band_at(self, point: QPointF) -> Band | None:
         for band in reversed(self.bands()):  # topmost first
@@ -230,7 +231,7 @@ class LinkMap(QWidget):
         t = self.theme
         c = QColor(t.status[status])
         fill = QColor(c)
-        if status == "reused":
+        if status == REUSED:
             fill.setAlpha(80 if not t.dark else 110)
             edge = QColor(c).darker(125) if not t.dark else QColor(c).lighter(140)
             edge.setAlpha(170)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
+from steadlith_core.vocabulary import REUSED
 
 from ..viewmodel import STATUS_CODES, SideStatus
 from ..palette import LIGHT, STATUSES, Theme, blend
@@ -148,7 +149,7 @@ class OverviewMap(QWidget):
             return None
         t = self.theme
         base = QColor(t.base)
-        palette = {0: blend(base, QColor(t.status["reused"]), 0.55), -1: QColor(t.tints[0]),
+        palette = {0: blend(base, QColor(t.status[REUSED]), 0.55), -1: QColor(t.tints[0]),
                    -2: QColor(t.tints[1]), -3: base}
         palette.update({STATUS_CODES[s]: QColor(t.status[s]) for s in STATUSES[1:]})
         keys = np.array(sorted(palette), dtype=np.int64)

@@ -1,18 +1,28 @@
-"""Hypothesis profiles: `ci` (default) and `thorough` (HYPOTHESIS_PROFILE=thorough)."""
-
-import os
-
-from hypothesis import HealthCheck, settings
-
-settings.register_profile("ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+"""Core test fixtures and markers (the Hypothesis profiles are in tests/conftest.py)."""
 
 
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "bench: a quick smoke run of `steadlith bench` (--repeat 1, small file); timings not asserted"
     )
+    # CI runs tests/core a second time with the numpy fallback forced (README's test command).
+    # That second run is for tests whose outcome could differ between the kernels; these two
+    # markers say which tests it can skip.
+    config.addinivalue_line(
+        "markers", "kernel_independent: checks a layer above the chunker (sweep, lab, CLI messages, git, import "
+                   "layers) against the same library or none; which kernel chunks cannot change its outcome, and "
+                   "test_kernels and the golden vectors prove the kernels agree. Not re-run on numpy."
+    )
+    config.addinivalue_line(
+        "markers", "both_kernels: runs on every built kernel itself (the text_kernel fixture); set automatically. "
+                   "Not re-run on numpy."
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "text_kernel" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.both_kernels)
 
 
 import pytest  # noqa: E402

@@ -28,6 +28,8 @@ from steadlith_core.external import (
 import xxhash
 from integration_helpers import no_network  # noqa: F401 - a fixture
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 PARAS_A = ["Alpha paragraph one. 😀 It has astral characters.", "Second paragraph, unchanged in B.",
            "Third paragraph, also unchanged.", "Second paragraph, unchanged in B."]
 PARAS_B = ["Alpha paragraph one. 😀 It has astral characters, and an edit.", *PARAS_A[1:]]

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
 from steadlith_core.errors import visible
 from steadlith_core.params import INT_FIELDS
+import pytest
+
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
 NAMES = st.sampled_from([*INT_FIELDS, "token_counter", "snap_mode", "nope", "", " max_tokens "])
 VALUES = st.one_of(

@@ -11,6 +11,8 @@ from steadlith_core.bench_git import build_history, prose_sources
 from steadlith_core.cli import main
 from steadlith_core.gitrepo import first_parent_walk
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 
 def test_the_generated_history_has_the_asked_shape(tmp_path):
     repo = build_history(str(tmp_path / "h"), commits=12, documents=3, size=4000, texts=prose_sources(None))

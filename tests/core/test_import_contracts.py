@@ -10,6 +10,9 @@ from pathlib import Path
 
 import grimp  # import-linter's graph builder; both come with the test extra
 from importlinter import cli as importlinter_cli
+import pytest
+
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
 ROOT = Path(__file__).resolve().parents[2]
 

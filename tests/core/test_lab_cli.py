@@ -17,6 +17,8 @@ from steadlith_core.examples import counterexample_params, tool_library_text
 from steadlith_core.lab import run_lab
 from cli_helpers import run
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory):

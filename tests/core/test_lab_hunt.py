@@ -15,6 +15,8 @@ from steadlith_core.lab.hunt import hunt_chunker
 from steadlith_core.lab.run import build_chunkers
 from steadlith_core.progress import Cancelled
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 TEXT = tool_library_text()  # real prose, 17,000 characters
 
 

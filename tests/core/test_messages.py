@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 
 from steadlith_core.cli import main
 from steadlith_core.errors import visible
+import pytest
+
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
 CONTROL = "\n\r\t\x1b\x07\x08\x7f\x85\u2028\u2029"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

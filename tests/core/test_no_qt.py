@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 import steadlith_core
+import pytest
+
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
 QT_ROOTS = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "PySide2", "shiboken2")
 

@@ -21,6 +21,8 @@ from steadlith_core.examples import counterexample_lmx2_params, phase_shift_coun
 
 from test_report import Report, assert_chunks_shown_once, assert_links_resolve, assert_well_formed_and_inert
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 SMALL = ChunkerParams(min_tokens=32, max_tokens=128, window_words=8)
 
 

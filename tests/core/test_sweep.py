@@ -24,6 +24,8 @@ from steadlith_core.sweep_results import SetRow, mark_front, nearest_rank
 from steadlith_core.sweep_run import Journal, SweepPlan, SweepRun, in_process, process_pool
 from steadlith_core.sweep_tasks import batch_pairs
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 GRID = ["boundary_rule=tttd-v1,lmx2-v1", "min_tokens=32,64", "max_tokens=256,512", "window_words=8"]
 
 

@@ -5,6 +5,9 @@ import re
 
 from steadlith_core.cli import main
 from steadlith_core.sweep_bench import synthetic_history
+import pytest
+
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
 
 def test_the_bench_prints_the_pools_speed_up_and_that_the_executors_agree(capsys):

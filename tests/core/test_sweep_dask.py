@@ -7,6 +7,8 @@ import signal
 
 import pytest
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 distributed = pytest.importorskip("distributed")
 
 from steadlith_core.sweep_bench import synthetic_history  # noqa: E402

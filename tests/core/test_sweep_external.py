@@ -15,6 +15,8 @@ from steadlith_core.sweep_grid import build_grid
 from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
 from steadlith_core.sweep_tasks import VersionsSource, batch_pairs
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 
 @pytest.fixture(scope="module")
 def history():

@@ -19,6 +19,8 @@ from steadlith_core.sweep_git import repo_sources
 from steadlith_core.sweep_grid import build_grid
 from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process, process_pool
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):

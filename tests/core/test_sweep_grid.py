@@ -6,6 +6,8 @@ from steadlith_core.errors import ParameterError
 from steadlith_core.presets import preset
 from steadlith_core.sweep_grid import build_grid
 
+pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
+
 
 def labels(grid):
     return [s.label for s in grid.sets]

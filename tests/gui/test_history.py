@@ -72,6 +72,35 @@ def test_the_spike_is_drawn_long_and_loud(qtbot, window, history):
                           radius=2)
 
 
+def test_the_commit_that_added_the_file_is_hatched_and_leaves_the_scale_to_the_edits(qtbot, window, history):
+    """Adding the file costs every token; were that the scale, every edit's bar would be a
+    sliver. The addition is drawn hatched across its cell, and the costliest edit's bar
+    spans its own."""
+    root, repo, ids, _texts = history
+    open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
+    view = window.history
+    view.table.clearSelection()
+    view.table.setCurrentIndex(view.model.index(-1, -1))
+    qtbot.wait(20)
+    image = view.table.viewport().grab().toImage()
+    bar = QColor(window.theme.bar)
+    state = view.state
+    added = state.row_of(ids[0])
+    assert state.tokens(added, "tttd-v1") > max(state.tokens(r, "tttd-v1") for r in range(len(ids)) if r != added)
+    costliest = max((r for r in range(len(ids)) if r != added), key=lambda r: state.tokens(r, "tttd-v1"))
+    cell = view.row_rect(costliest, "tttd-v1")
+    y = cell.top() + 5  # above the number's glyphs
+    assert color_near(image, cell.left() + 3 + (cell.width() - 6) * 0.97, y, QColor(window.theme.status["shifted"]),
+                      radius=1)  # the rewrite: a spike, in the loud colour, across its cell
+    cell = view.row_rect(added, "tttd-v1")
+    line = [image.pixelColor(x, cell.top() + 6) for x in range(cell.left() + 4, cell.right() - 3)]
+    hatch = [c.rgb() == bar.rgb() for c in line]
+    assert any(hatch[-8:]) and any(hatch[:8]), "the addition's hatching spans its cell"
+    assert sum(hatch) < len(hatch) * 0.6, "hatched, not a solid bar"
+    tip = view.model.index(added, COLUMNS.index("tttd-v1")).data(Qt.ItemDataRole.ToolTipRole)
+    assert "added the file" in tip.replace("\xa0", " ").lower()
+
+
 def test_clicking_a_commit_loads_its_parent_and_it(qtbot, window, history):
     root, repo, ids, texts = history
     open_with_history(qtbot, window, root, "HEAD~1", "HEAD")

@@ -67,7 +67,10 @@ def test_costs_fill_the_columns_and_one_scale_holds_every_bar(renamed):
     state.set_costs(costs, params)
     for row in range(len(ids)):
         assert all(state.tokens(row, col) is not None for col in ("tttd-v1", "lmx2-v1", "fixed"))
-    assert state.scale == max(c.tokens_to_embed for c in costs)
+    # adding the file cost all of it: that commit is marked and kept off the scale
+    added = state.row_of(ids[0])
+    assert [r for r in range(len(ids)) if state.added(r)] == [added]
+    assert state.scale == max(c.tokens_to_embed for c in costs if c.commit != ids[0] and c.rule in state.shown_columns)
     assert state.spike_rows() == [state.row_of(ids[0])]  # adding the file cost all of it
     assert not state.stale(params)
     assert state.stale({"tttd-v1": ChunkerParams(min_tokens=50), "lmx2-v1": Lmx2Params()})

