@@ -90,13 +90,13 @@ def test_a_repository_sweep_diffs_each_change_once_and_builds_no_baseline(repo, 
                 if f.rule == "tttd-v1" and f.status != "deleted"]
     compared = sum(1 for status in statuses if status in ("modified", "renamed"))
     calls = count_calls(sweep_diffs, ["word_diff"])
-    chunked = count_calls(pipeline_module, ["build_chunks"])
+    chunked = count_calls(pipeline_module, ["ChunkColumns"])
     elsewhere = [count_calls(module, ["word_diff", "baseline_for"]) for module in (audit_module, compare_module)]
     run = SweepRun(SweepPlan(repo_sources(repo), grid.sets)).execute(in_process)
     assert not run.partial and len(grid.sets) == 4
     assert calls["word_diff"] == compared > 0  # not once per set
     assert all(not counter for counter in elsewhere)
-    assert chunked["build_chunks"] == len(grid.sets) * len(statuses)  # a version's "after" is the next "before"
+    assert chunked["ChunkColumns"] == len(grid.sets) * len(statuses)  # a version's "after" is the next "before"
 
 
 def _hand_cut_classes(repo: str, rule: str, params) -> tuple[int, int, int]:
