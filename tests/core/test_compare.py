@@ -357,7 +357,7 @@ def test_compare_reads_the_chunk_columns_and_agrees_with_chunk_objects(params):
 
 def _chunks_only(c):
     """A copy of chunking `c` that has only its Chunk objects, as a baseline has."""
-    c.chunks  # made and cached on c, so the copy keeps them
+    assert c.chunks  # made and cached on c, so the copy keeps them
     twin = copy.copy(c)
     object.__setattr__(twin, "columns", None)
     return twin

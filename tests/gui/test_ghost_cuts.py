@@ -64,13 +64,18 @@ def oracle(comparison, own, other, own_offsets) -> np.ndarray:
     return np.asarray([own_offsets.to_display(g) for g in sorted(ghosts)], dtype=np.int64)
 
 
-def both_ways(text_a: str, text_b: str):
+def word_map(text_a: str, text_b: str, params):
+    """The pair's WordMap as the window builds it, with what the oracle reads."""
     da, db = prepare_document("A", text_a), prepare_document("B", text_b)
     an = Analysis()
-    ca, cb = an.chunk(text_a, SMALL), an.chunk(text_b, SMALL)
+    ca, cb = an.chunk(text_a, params), an.chunk(text_b, params)
     la, lb = ChunkLayout.build(ca, da.offsets), ChunkLayout.build(cb, db.offsets)
     c = an.compare(ca, cb, baseline=False)
-    wm = WordMap.build(c, da.offsets, db.offsets, la, lb)
+    return WordMap.build(c, da.offsets, db.offsets, la, lb), c, (ca, da), (cb, db)
+
+
+def both_ways(text_a: str, text_b: str):
+    wm, c, (ca, da), (cb, db) = word_map(text_a, text_b, SMALL)
     return (wm.ghosts_a, wm.ghosts_b), (oracle(c, ca, cb, da.offsets), oracle(c, cb, ca, db.offsets))
 
 
@@ -86,12 +91,6 @@ def test_ghost_cuts_are_the_other_versions_cuts_after_unchanged_words(pair):
 
 
 def test_a_phase_shift_shows_the_other_versions_cuts_between_this_ones():
-    text_a, text_b, params = phase_shift_counterexample()
-    da, db = prepare_document("A", text_a), prepare_document("B", text_b)
-    an = Analysis()
-    ca, cb = an.chunk(text_a, params), an.chunk(text_b, params)
-    la, lb = ChunkLayout.build(ca, da.offsets), ChunkLayout.build(cb, db.offsets)
-    c = an.compare(ca, cb, baseline=False)
-    wm = WordMap.build(c, da.offsets, db.offsets, la, lb)
+    wm, c, (ca, _da), (cb, db) = word_map(*phase_shift_counterexample())
     assert wm.ghosts_b.size >= 5, "a phase shift: A's cuts fall between B's"
     assert wm.ghosts_b.tolist() == oracle(c, cb, ca, db.offsets).tolist()

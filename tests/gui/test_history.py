@@ -52,13 +52,7 @@ def test_opening_a_revision_shows_the_files_commits_newest_first_with_costs(qtbo
 
 
 def test_the_spike_is_drawn_long_and_loud(qtbot, window, history):
-    root, repo, ids, _texts = history
-    open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
-    view = window.history
-    view.table.clearSelection()
-    view.table.setCurrentIndex(view.model.index(-1, -1))
-    qtbot.wait(20)
-    image = view.table.viewport().grab().toImage()
+    view, image, ids = grab_history(qtbot, window, history)
     loud, quiet = QColor(window.theme.status["shifted"]), QColor(window.theme.bar)
     spike = view.state.row_of(ids[REWRITE])
     small = view.state.row_of(ids[-1])
@@ -76,13 +70,7 @@ def test_the_commit_that_added_the_file_is_hatched_and_leaves_the_scale_to_the_e
     """Adding the file costs every token; were that the scale, every edit's bar would be a
     sliver. The addition is drawn hatched across its cell, and the costliest edit's bar
     spans its own."""
-    root, repo, ids, _texts = history
-    open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
-    view = window.history
-    view.table.clearSelection()
-    view.table.setCurrentIndex(view.model.index(-1, -1))
-    qtbot.wait(20)
-    image = view.table.viewport().grab().toImage()
+    view, image, ids = grab_history(qtbot, window, history)
     bar = QColor(window.theme.bar)
     state = view.state
     added = state.row_of(ids[0])
@@ -198,3 +186,15 @@ def test_after_a_parameter_change_the_costs_say_so_and_recompute_uses_the_new_on
     assert "other parameters" not in window.history.note.text()
     assert not state.stale(window.session.params_by_rule)
     assert state.tokens(small_edit, "tttd-v1") < before  # smaller chunks: a small edit re-embeds less
+
+
+def grab_history(qtbot, window, history):
+    """The History dock over the fixture's commits with nothing selected (so no row is
+    highlighted), its table's pixels, and the commit ids."""
+    root, _repo, ids, _texts = history
+    open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
+    view = window.history
+    view.table.clearSelection()
+    view.table.setCurrentIndex(view.model.index(-1, -1))
+    qtbot.wait(20)
+    return view, view.table.viewport().grab().toImage(), ids
