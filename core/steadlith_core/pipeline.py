@@ -53,7 +53,7 @@ from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, normalize, stream_of  # noqa: F401 - normalize re-exported
 from .params import ChunkerParams
 from .segment import Cut, SnapPoints  # noqa: F401 - Cut re-exported
-from .tokens import TokenCounter, running_total  # noqa: F401 - running_total re-exported
+from .tokens import TokenCounter
 
 
 class LRU:
