@@ -40,6 +40,7 @@ import weakref
 from pathlib import Path
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
+from steadlith_core.allocator import keep_freed_memory
 from steadlith_core.errors import visible
 from steadlith_core.gitrepo import GitError
 from steadlith_core.revision_path import parse_revision_arg
@@ -175,6 +176,7 @@ def _has_display() -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    keep_freed_memory()  # the app owns its process: analyses reuse what earlier ones freed
     if sum(bool(x) for x in (args.demo, args.example, args.a or args.b, args.open_workspace)) > 1:
         return fail("give document files, --demo, --example or --open-workspace, one of them")
     labels = dict(args.label)

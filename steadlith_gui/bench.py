@@ -46,6 +46,8 @@ import statistics
 import sys
 import time
 
+from steadlith_core.allocator import keep_freed_memory
+
 
 def edited_copy(text: str, edits: int) -> str:
     """`text` with `edits` small edits spread evenly: a word inserted after a space."""
@@ -121,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-long-lines", action="store_true", help="measure the long-line documents only")
     ap.add_argument("--word-chars", type=int, default=2_000_000, help="length of the single-word document")
     args = ap.parse_args(argv)
+    keep_freed_memory()  # as the app does at start
     if args.only_long_lines:
         args.no_params = args.no_typing = True
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -212,7 +212,9 @@ def peak_kb():
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 import steadlith_core
 from steadlith_core import chunk
+from steadlith_core.allocator import keep_freed_memory
 from steadlith_core.loader import load_utf8
+keep_freed_memory()  # as the command does at start
 data = load_utf8(sys.argv[1])  # as `steadlith chunk FILE` reads it: checked UTF-8, never a str
 before = peak_kb()
 result = chunk(data)

@@ -306,8 +306,9 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
 
 
 def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
-                 byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends).
+                 byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends), and
+    how many continuation bytes `b` has (its code points are its bytes less those).
 
     A code point's offset is its byte offset less the continuation bytes before it.
     Place each continuation byte after the word that starts at or before it: it is in
@@ -320,19 +321,29 @@ def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
     inside = owner >= 0
     inside[inside] = continuation[inside] < byte_ends[owner[inside]]
     starts = byte_starts - before
-    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n]
+    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n], continuation.size
 
 
-def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int | None]:
+class _Piece(NamedTuple):
+    """What _scan_piece returns: the piece's scan (offsets from its start, canonical text
+    as a uint8 array), the line breaks still open at its end, and its code points."""
+
+    raw: RawScan
+    still_open: int | None
+    code_points: int
+
+
+def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: bool | None,
+                with_sentence_ends: bool) -> _Piece:
     """scan() of one piece, with offsets from the start of the piece, and the line breaks
     still open at its end: those after its last word, or with none, all of its own and
     `carried_breaks` (the breaks open at the end of the previous piece, which belong to
     the gap before this piece's first word; None when no piece before had a word).
     The canonical text and its ends start at the first word: the separator before it
-    is the caller's."""
+    is the caller's. `ascii`: whether no byte is above 0x7F, when the caller knows."""
     b = np.frombuffer(data, dtype=np.uint8)
-    # ASCII text (checked 8 bytes a step) has no multi-byte characters to place
-    ascii = data.isascii() if isinstance(data, (bytes, bytearray)) else not b.size or int(b.max()) < 0x80
+    if ascii is None:  # ASCII text has no multi-byte characters to place
+        ascii = not b.size or int(b.max()) < 0x80
     padded_ws = _whitespace(b, ascii)
     # Word edges are where whitespace starts or stops: byte offsets, alternately the
     # start of a word and its end (the flags are padded with whitespace at both ends).
@@ -345,9 +356,9 @@ def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int |
     byte_lengths = byte_ends - byte_starts
 
     if ascii:  # a byte is a code point
-        starts, ends = byte_starts, byte_ends
+        starts, ends, continuation_bytes = byte_starts, byte_ends, 0
     else:
-        starts, ends = _code_points(b, byte_starts, byte_ends, byte_lengths)
+        starts, ends, continuation_bytes = _code_points(b, byte_starts, byte_ends, byte_lengths)
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
     # They lie in gaps; the gap before word k holds those placed before word k.
@@ -392,9 +403,10 @@ def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int |
     paragraph_gaps = gap[para[1:]]
     canonical[paragraph_gaps] = ord("\n")
     canonical[paragraph_gaps + 1] = ord("\n")
-    sentence = sentence_ends(b, byte_starts, byte_ends)
-    return RawScan(starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False), para, symbols,
-                   canonical.tobytes(), canonical_ends, sentence), still_open
+    sentence = sentence_ends(b, byte_starts, byte_ends) if with_sentence_ends else None
+    # int32, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
+    return _Piece(RawScan(starts.astype(np.int32), ends.astype(np.int32), para, symbols, canonical,
+                          canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes)
 
 
 # Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
@@ -402,33 +414,60 @@ def _scan_piece(data: bytes, carried_breaks: int | None) -> tuple[RawScan, int |
 # whole 10 MB document would each be tens of megabytes.
 PIECE_BYTES = 1 << 20
 
+# Offsets are int32 (kernel.OFFSET); the canonical text is never longer than the UTF-8.
+MAX_BYTES = (1 << 31) - 1
 
-def scan(data: bytes) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`."""
+
+def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`, offsets as
+    int32. `sentence_ends=False` leaves that field None: CanonicalText computes the
+    flags of the words it is asked about from the canonical text."""
     data = bytes(data)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
     pieces = _pieces(data, PIECE_BYTES)
+    ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
     if len(pieces) == 1:
-        return _scan_piece(data, None)[0]
-    parts, carried, code_points, canonical_size = [], None, 0, 0
+        raw = _scan_piece(data, None, ascii, sentence_ends).raw
+        return raw._replace(canonical=raw.canonical.tobytes())
+    view = memoryview(data)  # pieces are slices of it, not copies
+    scanned, carried = [], None
     for a, z in pieces:
-        piece = data[a:z]
-        raw, still_open = _scan_piece(piece, carried)
-        if raw.starts.size:
-            # the separator before the piece's first word, unless it is word 0
-            sep = 0 if carried is None else (2 if raw.para[0] else 1)
-            raw = raw._replace(starts=raw.starts + code_points, ends=raw.ends + code_points,
-                               canonical_ends=raw.canonical_ends + (canonical_size + sep))
-            parts.append((raw, sep))
-            canonical_size = int(raw.canonical_ends[-1])
-        carried = still_open
-        code_points += len(piece) - int(np.count_nonzero(np.frombuffer(piece, np.int8) < -64))
-    if not parts:
-        return _scan_piece(b"", None)[0]
-    joined = b"".join((b"" if sep == 0 else b" " if sep == 1 else b"\n\n") + raw.canonical for raw, sep in parts)
-    raws = [raw for raw, _ in parts]
-    return RawScan(*(np.concatenate([getattr(r, f) for r in raws]) for f in ("starts", "ends", "para", "symbols")),
-                   joined, np.concatenate([r.canonical_ends for r in raws]),
-                   np.concatenate([r.sentence_ends for r in raws]))
+        piece = _scan_piece(view[a:z], carried, ascii or None, sentence_ends)
+        scanned.append(piece)
+        carried = piece.still_open
+    return _joined(scanned, sentence_ends)
+
+
+def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:
+    """One scan from the scans of consecutive pieces: offsets moved by the code points
+    before each piece, canonical text and ends by the canonical text before it plus the
+    separator before its first word (none before word 0)."""
+    n = sum(p.raw.starts.size for p in pieces)
+    starts, ends, canonical_ends = (np.empty(n, dtype=np.int32) for _ in range(3))
+    para, symbols = np.empty(n, dtype=bool), np.empty(n, dtype=np.uint64)
+    sentence = np.empty(n, dtype=bool) if with_sentence_ends else None
+    texts: list[bytes | np.ndarray] = []
+    k = code_points = canonical_size = 0
+    for piece in pieces:
+        raw = piece.raw
+        m = raw.starts.size
+        if m:
+            span = slice(k, k + m)
+            sep = 0 if k == 0 else (2 if raw.para[0] else 1)
+            if sep:
+                texts.append(b"\n\n" if sep == 2 else b" ")
+            texts.append(raw.canonical)
+            np.add(raw.starts, code_points, out=starts[span])
+            np.add(raw.ends, code_points, out=ends[span])
+            np.add(raw.canonical_ends, canonical_size + sep, out=canonical_ends[span])
+            para[span], symbols[span] = raw.para, raw.symbols
+            if sentence is not None:
+                sentence[span] = raw.sentence_ends
+            canonical_size = int(canonical_ends[k + m - 1])
+            k += m
+        code_points += piece.code_points
+    return RawScan(starts, ends, para, symbols, b"".join(texts), canonical_ends, sentence)
 
 
 def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:

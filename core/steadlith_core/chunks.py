@@ -242,11 +242,21 @@ class CanonicalText:
     @property
     def sentence_ends(self) -> np.ndarray:
         """Whether each word ends a sentence (segment.ends_sentence), as the scan found;
-        from the canonical bytes when this was built from words."""
+        from the canonical bytes when this was built from words, or from a scan that left
+        them out (the numpy scan: kernel.scan)."""
         if self._sentence_ends is None:
             b = np.frombuffer(self.data, dtype=np.uint8)
             self._sentence_ends = bytescan.sentence_ends(b, self.byte_starts, self.byte_ends)
         return self._sentence_ends
+
+    def sentence_ends_at(self, words: np.ndarray) -> np.ndarray:
+        """sentence_ends[words], testing only those words when the whole array was not
+        made: tttd-v1 asks for its chunks' last words, a few in a thousand."""
+        words = np.asarray(words, dtype=np.int64)
+        if self._sentence_ends is not None:
+            return self._sentence_ends[words]
+        b = np.frombuffer(self.data, dtype=np.uint8)
+        return bytescan.sentence_ends(b, self.starts_of(words), self.byte_ends[words].astype(np.int64))
 
     @property
     def byte_starts(self) -> np.ndarray:
@@ -326,11 +336,12 @@ def cut_boundaries(canon: CanonicalText, ends: np.ndarray) -> list[str]:
 
 def cut_boundary_codes(canon: CanonicalText, ends: np.ndarray) -> np.ndarray:
     """cut_boundaries as indices into vocabulary.BOUNDARIES (uint8)."""
-    para, sentence = canon._para, canon.sentence_ends
+    para = canon._para
     n = para.size
     ends = np.asarray(ends, dtype=np.int64)
     inner = np.minimum(ends, n - 1)
-    code = np.where(para[inner], 0, np.where(sentence[np.maximum(ends - 1, 0)], 1, 2)).astype(np.uint8)
+    sentence = canon.sentence_ends_at(np.maximum(ends - 1, 0)) if n else np.zeros(ends.size, dtype=bool)
+    code = np.where(para[inner], 0, np.where(sentence, 1, 2)).astype(np.uint8)
     code[ends >= n] = 3
     return code
 

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from . import bench_git, cli_audit
 from . import cli_lab
+from .allocator import keep_freed_memory
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
 from .compare import Comparison
@@ -554,6 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
+    keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
     real_stdout = sys.stdout
     sys.stdout = _GuardedOutput(real_stdout)
     try:

@@ -85,7 +85,9 @@ class Document:
 
     def __init__(self, text: str | bytes):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
-        raw = scan_text(text)  # one pass of the text kernel: nothing per word in Python
+        # one pass of the text kernel, nothing per word in Python; sentence ends are
+        # tested when first asked for (CanonicalText), for the numpy scan
+        raw = scan_text(text, sentence_ends=False)
         self.words = stream_of(text, raw)
         self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw)
@@ -103,7 +105,7 @@ class Document:
     def symbols(self) -> np.ndarray:
         """s_k of every word (SPEC §3), scanned again if they were let go."""
         if self._symbols is None:
-            self._symbols = scan_text(self.document).symbols
+            self._symbols = scan_text(self.document, sentence_ends=False).symbols
         return self._symbols
 
     def spare_symbols(self) -> None:

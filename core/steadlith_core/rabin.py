@@ -119,16 +119,19 @@ class ConstMul:
         self.tables = tables
 
     def __call__(self, a: np.ndarray) -> np.ndarray:
-        # Each field is cut out as an int64 array: `take` then indexes with it as is,
-        # where a uint16 view would first be converted to intp (a hidden extra pass).
-        # Every field is masked, the last one too: >> on int64 extends the sign.
-        a = np.ascontiguousarray(a, dtype=np.uint64).view(np.int64)
-        mask = (1 << self.width) - 1
-        out = self.tables[0].take(a & mask, mode="clip")  # "clip": indices are in range, so no check
+        """c a mod p for every element of `a`, which has at most `in_bits` bits."""
+        # Fields are cut out as unsigned shifts and taken through an int64 view: `take`
+        # then indexes with them as they are, where a uint16 view would first be
+        # converted to intp (a hidden extra pass). The top field needs no mask.
+        a = np.ascontiguousarray(a, dtype=np.uint64)
+        mask = np.uint64((1 << self.width) - 1)
+        last = self.n_fields - 1
+        out = self.tables[0].take((a & mask if last else a).view(np.int64), mode="clip")  # indices are in range
         for i in range(1, self.n_fields):
-            field = a >> (self.width * i)
-            field &= mask
-            out ^= self.tables[i].take(field, mode="clip")
+            field = a >> np.uint64(self.width * i)
+            if i < last:
+                field &= mask
+            out ^= self.tables[i].take(field.view(np.int64), mode="clip")
         return out
 
 
@@ -173,14 +176,21 @@ def _doubling(w: int, p: int) -> tuple[_Step, ...]:
     return tuple(steps)
 
 
-def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.ndarray:
+def _reduced(symbols: np.ndarray, p: int) -> np.ndarray:
+    """s mod p for every symbol: s = low + high x^d, low already reduced, high x^d mod p
+    looked up (one 16-bit field for the default degree 53, four for degree 8)."""
     d = degree(p)
-    # Above degree 48 a reduced value has as many 16-bit fields (four) as a raw symbol:
-    # then the doubling carries 64-bit values, congruent mod p, and one lookup of the
-    # top 64 - d bits at the end replaces the four of reducing every symbol first.
-    lazy = d > 48
-    width = 64 if lazy else d
-    block = symbols.copy() if lazy else _const_mul16(1, p, 64)(symbols)  # windows of one symbol
+    out = symbols & np.uint64((1 << d) - 1)
+    out ^= _const_mul16(powmod_x(d, p), p, 64 - d)(symbols >> np.uint64(d))
+    return out
+
+
+def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.ndarray:
+    # The doubling runs on reduced values, below 2^d: the top 16-bit field of one has
+    # d - 48 bits (5 at the default degree), so its table is small and stays cached,
+    # where a lazily reduced 64-bit value would read a fourth 512 KB table.
+    d = degree(p)
+    block = _reduced(symbols, p)  # windows of one symbol
     result = None
     for step in steps:
         if step.take:
@@ -189,24 +199,22 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
                 result = block if step.double is None else block.copy()
             else:
                 delay, c = step.add
-                _xor_delayed(result, block, delay, _const_mul16(c, p, width))
+                _xor_delayed(result, block, delay, _const_mul16(c, p, d))
         if step.double is not None:
             delay, c = step.double
-            _xor_delayed(block, block, delay, _const_mul16(c, p, width))
-    if lazy:  # result = low + high x^d: low is reduced, high x^d mod p is looked up
-        high = result >> np.uint64(d)
-        result &= np.uint64((1 << d) - 1)
-        result ^= _const_mul16(powmod_x(d, p), p, 64 - d)(high)
+            _xor_delayed(block, block, delay, _const_mul16(c, p, d))
     return result
 
 
-# Words per pass of the doubling on a long stream: each pass reads a 16-bit table
-# (512 KB) at random and streams a few arrays of 8 bytes a word, which at this size
-# still share the L2 cache with it. Measured (CPU-time medians, generate_prose, load
-# average 8-10): 3 MB whole 52.7 ms, in blocks of 131,072 words 45.4, of 65,536 48.9;
-# 10 MB whole 156 ms, 131,072 101, 65,536 119. Up to 1.5 blocks (1 MB of prose) the
-# stream is one pass: there, splitting it measured slower (9.7 -> 11.0 ms).
-BLOCK_WORDS = 1 << 17
+# Words per pass of the doubling on a long stream: each pass reads 16-bit tables (512
+# KB each) at random and streams a few arrays of 8 bytes a word, which at 256 KB an
+# array still share the L2 cache with them. Measured alternately in one process
+# (medians, malloc keeping freed memory: allocator.py): 10 MB of prose whole-stream
+# blocks of 131,072 words 71.2 ms, of 65,536 62.0, of 32,768 57.2 (the previous,
+# lazily reduced doubling: 79.4). Up to WHOLE_WORDS (about 1.8 MB of prose) one pass
+# is as fast or faster: 1 MB whole 7.2 ms, in blocks of 32,768 8.0.
+BLOCK_WORDS = 1 << 15
+WHOLE_WORDS = 1 << 18
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
@@ -216,7 +224,7 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     # A window longer than the stream holds every symbol so far, like a window of n.
     w = max(1, min(window, n))
     steps = _doubling(w, p)
-    if n <= BLOCK_WORDS + BLOCK_WORDS // 2 or w > BLOCK_WORDS // 4:  # (each block re-reads w - 1 symbols)
+    if n <= max(WHOLE_WORDS, BLOCK_WORDS + BLOCK_WORDS // 2) or w > BLOCK_WORDS // 4:  # (a block re-reads w - 1)
         return _window_pass(symbols, p, steps)
     out = np.empty(n, dtype=np.uint64)
     for lo in range(0, n, BLOCK_WORDS):

@@ -12,14 +12,14 @@ from steadlith_core import kernel, rabin
 
 
 def _whole_and_blocked(symbols: np.ndarray, window: int, poly: int, block_words: int):
-    saved = rabin.BLOCK_WORDS
+    saved = rabin.BLOCK_WORDS, rabin.WHOLE_WORDS
     try:
-        rabin.BLOCK_WORDS = 10**9
+        rabin.BLOCK_WORDS = rabin.WHOLE_WORDS = 10**9
         whole = rabin.window_fingerprints(symbols, window, poly)
-        rabin.BLOCK_WORDS = block_words
+        rabin.BLOCK_WORDS, rabin.WHOLE_WORDS = block_words, 0  # blocks at any length
         blocked = rabin.window_fingerprints(symbols, window, poly)
     finally:
-        rabin.BLOCK_WORDS = saved
+        rabin.BLOCK_WORDS, rabin.WHOLE_WORDS = saved
     return whole, blocked
 
 
