@@ -533,8 +533,10 @@ class WordMap:
     ghosts_a: np.ndarray
     ghosts_b: np.ndarray
     # the word diff's equal runs as rows (a_start, a_end, b_start, b_end) of word indices,
-    # each side's word ends (code points) and text length: ghost cuts by word (ghost_cuts_at_words)
+    # each side's word starts and ends (code points) and text length: ghost cuts by word (_ghosts)
     equal_runs: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 4), dtype=np.int64))
+    word_starts_a: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    word_starts_b: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     word_ends_a: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     word_ends_b: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     length_a: int = 0
@@ -572,7 +574,8 @@ class WordMap:
         empty = np.zeros(0, dtype=np.int64)
         runs = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)
         wm = cls(knots_a, knots_b, offsets_a, offsets_b, np.asarray(kinds, dtype=np.int8), gaps, empty, empty,
-                 runs, np.asarray(wa.ends, dtype=np.int64), np.asarray(wb.ends, dtype=np.int64), len_a, len_b)
+                 runs, np.asarray(wa.starts, dtype=np.int64), np.asarray(wb.starts, dtype=np.int64),
+                 np.asarray(wa.ends, dtype=np.int64), np.asarray(wb.ends, dtype=np.int64), len_a, len_b)
         return wm.with_ghosts(layout_a, layout_b) if layout_a is not None and layout_b is not None else wm
 
     def with_ghosts(self, layout_a: "ChunkLayout", layout_b: "ChunkLayout") -> "WordMap":
@@ -587,29 +590,12 @@ class WordMap:
 
     def ghost_cuts_at_words(self, side: str, own_ends: np.ndarray, other_end_words: np.ndarray) -> np.ndarray:
         """ghost_cuts for the other version's cuts given as chunk end words (one past each
-        chunk's last word): the same ghosts, from the word diff's few equal runs instead
-        of a search among every word's knots (~3 million on a 10 MB pair), so a
-        parameter change costs O(chunks)."""
-        runs = self.equal_runs
-        if side == "A":  # the other version is B: its runs are columns 2-3, ours 0
-            lo, hi, dst_lo = runs[:, 2], runs[:, 3], runs[:, 0]
-            src_ends, dst_ends, src_len, dst_len, offsets = self.word_ends_b, self.word_ends_a, \
-                self.length_b, self.length_a, self.offsets_a
-        else:
-            lo, hi, dst_lo = runs[:, 0], runs[:, 1], runs[:, 2]
-            src_ends, dst_ends, src_len, dst_len, offsets = self.word_ends_a, self.word_ends_b, \
-                self.length_a, self.length_b, self.offsets_b
+        chunk's last word), as a pipeline chunking keeps them: each cut is its last word's
+        end. O(chunks log words), like ghost_cuts."""
+        src_ends = self.word_ends_b if side == "A" else self.word_ends_a
         last = np.asarray(other_end_words, dtype=np.int64).reshape(-1) - 1  # each cut's last word
         last = last[last >= 0]
-        k = np.searchsorted(lo, last, "right") - 1
-        kk = np.maximum(k, 0)
-        equal = (k >= 0) & (last < hi[kk]) if lo.size else np.zeros(last.size, dtype=bool)
-        cp = dst_ends[dst_lo[kk[equal]] + (last[equal] - lo[kk[equal]])]
-        # the map's last knot: a cut at the other text's end lies at this text's end
-        at_end = src_ends[last] == src_len
-        mapped = np.concatenate((cp[~at_end[equal]], np.full(int(at_end.sum()), dst_len, dtype=np.int64)))
-        shown = np.asarray(offsets.to_display(mapped), dtype=np.int64).reshape(-1)
-        return _sorted_difference(shown, own_ends)
+        return self._ghosts(side, own_ends, src_ends[last], last)
 
     def _sides(self, side: str):
         if side == "A":
@@ -625,20 +611,60 @@ class WordMap:
         return int(shown) if shown.ndim == 0 else shown
 
     def ghost_cuts(self, side: str, own_ends: np.ndarray, other_ends: np.ndarray) -> np.ndarray:
-        """Where the OTHER version cuts, as Qt positions of `side`: the other side's cuts
-        that end an unchanged word, mapped here, less the ones this side cuts at too. A
-        phase shift shows as ghosts beside (not on) this side's own markers."""
-        other = "B" if side == "A" else "A"
-        knots, dst, offsets, dst_offsets = self._sides(other)
-        ends = np.asarray(other_ends, dtype=np.int64).reshape(-1)
-        cp = np.asarray(offsets.to_source(ends), dtype=np.int64).reshape(-1)
-        # a cut at a knot maps to the knot's partner: what map() interpolates there, read
-        # directly (the last of equal knots, as np.interp takes it)
-        k = np.searchsorted(knots, cp, "right") - 1
-        at_word_end = (k >= 0) & (knots[np.maximum(k, 0)] == cp) if len(knots) else np.zeros(len(cp), dtype=bool)
-        mapped = np.asarray(dst_offsets.to_display(np.rint(dst[k[at_word_end]]).astype(np.int64)),
-                            dtype=np.int64).reshape(-1)
-        return _sorted_difference(mapped, own_ends)
+        """Where the OTHER version cuts, as Qt positions of `side`, from its cuts as Qt
+        positions (`other_ends`: an external chunker's, whose spans carry no words), less
+        the ones this side cuts at too. A phase shift shows as ghosts beside (not on) this
+        side's own markers.
+
+        A ghost stands only where the other version's cut has an unchanged place here: a
+        cut at or inside a word the word diff calls equal moves to the same character of
+        that word's copy (a pipeline's cuts all end words); a cut at the other text's end
+        moves to this text's end. A cut in the whitespace between words, or in a changed
+        word, has no ghost: the word diff does not compare separators, so "\\n\\n" here may
+        be " " there, and no one place here is where it cut. A position just before a
+        "\\r\\n" is the end of the line, not its "\\n": a QTextDocument shows both at one
+        position, and the word ends there."""
+        offsets = self.offsets_b if side == "A" else self.offsets_a
+        pos = np.asarray(other_ends, dtype=np.int64).reshape(-1)
+        cp = np.asarray(offsets.to_source(pos), dtype=np.int64).reshape(-1)
+        back = np.maximum(cp - 1, 0)  # to_source reads a "\r\n" position as its "\n"; the "\r" shows there too
+        before_cr = (cp > 0) & (np.asarray(offsets.to_display(back), dtype=np.int64).reshape(-1) == pos)
+        cuts = np.where(before_cr, back, cp)
+        ends = self.word_ends_b if side == "A" else self.word_ends_a
+        return self._ghosts(side, own_ends, cuts, np.searchsorted(ends, cuts, "left"))
+
+    def _ghosts(self, side: str, own_ends: np.ndarray, cuts: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """Ghosts on `side` of the other version's cuts given as its code points (see
+        ghost_cuts) and, for each, the first of its words that ends at or after it (the
+        caller knows it or searches the word ends: 2 ms for 10,000 cuts among 1.5 million
+        words, more than the rest). From there the word diff's few equal runs say where
+        that word is here: no search among every word's knots (~3 million on 10 MB)."""
+        runs = self.equal_runs
+        if side == "A":  # the other version is B: its runs are columns 2-3, ours 0
+            lo, hi, dst_lo = runs[:, 2], runs[:, 3], runs[:, 0]
+            src_starts, src_ends, dst_starts, dst_ends = self.word_starts_b, self.word_ends_b, \
+                self.word_starts_a, self.word_ends_a
+            src_len, dst_len, offsets = self.length_b, self.length_a, self.offsets_a
+        else:
+            lo, hi, dst_lo = runs[:, 0], runs[:, 1], runs[:, 2]
+            src_starts, src_ends, dst_starts, dst_ends = self.word_starts_a, self.word_ends_a, \
+                self.word_starts_b, self.word_ends_b
+            src_len, dst_len, offsets = self.length_a, self.length_b, self.offsets_b
+        cuts = np.asarray(cuts, dtype=np.int64).reshape(-1)
+        at_end = cuts == src_len  # the map's last knot: a cut at the other text's end lies at this text's end
+        w = np.minimum(np.asarray(words, dtype=np.int64).reshape(-1), max(src_ends.size - 1, 0))
+        k = np.searchsorted(lo, w, "right") - 1  # the equal run that may hold that word
+        kk = np.maximum(k, 0)
+        if lo.size and src_ends.size:
+            equal = ~at_end & (k >= 0) & (w < hi[kk]) & (src_starts[w] <= cuts) & (cuts <= src_ends[w])
+        else:
+            equal = np.zeros(cuts.size, dtype=bool)
+        w, partner = w[equal], dst_lo[kk[equal]] + (w[equal] - lo[kk[equal]])
+        # equal words are the same text; the minimum keeps a symbol collision inside the word
+        inside = np.minimum(dst_starts[partner] + (cuts[equal] - src_starts[w]), dst_ends[partner])
+        mapped = np.concatenate((inside, np.full(int(at_end.sum()), dst_len, dtype=np.int64)))
+        shown = np.asarray(offsets.to_display(mapped), dtype=np.int64).reshape(-1)
+        return _sorted_difference(shown, own_ends)
 
     def gaps_visible(self, a_range: tuple[int, int], b_range: tuple[int, int]) -> np.ndarray:
         """Indices of the gaps touching A positions [a0, a1] or B positions [b0, b1]."""

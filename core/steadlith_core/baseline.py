@@ -14,6 +14,7 @@ own chunk-hash family, so its hashes can never be mistaken for tttd-v1 hashes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import xxhash
@@ -23,7 +24,7 @@ from .errors import ParameterError
 from .identity import chunk_hash_prefix
 from .normalize import NORMALIZER_VERSION, WordStream, normalize
 from .params import enc
-from .chunks import CanonicalText, Chunk, Chunking, CutColumns, build_chunks, cut_boundaries, utf8_words
+from .chunks import CanonicalText, Chunk, ChunkColumns, Chunking, CutColumns, cut_boundaries, utf8_words
 
 BASELINE_STRATEGY = "fixed-tokens/1"
 BASELINE_FAMILY = "fixed-tokens"
@@ -62,16 +63,24 @@ class FixedTokenParams:
 
 @dataclass(frozen=True, eq=False)
 class FixedChunking:
-    """A baseline chunking: the fields of Chunking that a comparison reads."""
+    """A baseline chunking: the fields of Chunking that a comparison reads. Like a
+    Chunking it keeps its chunks column-wise (`columns`, which compare reads) and makes
+    the Chunk objects when `chunks` is first read: the inspector compares a 10 MB pair's
+    baselines (~10,000 chunks a side) whenever max_tokens changes, and needs no chunk."""
 
     words: WordStream
     params: FixedTokenParams
     params_hash: str
-    chunks: tuple[Chunk, ...]
+    columns: ChunkColumns
     word_tokens: np.ndarray
     cum_tokens: np.ndarray
     normalizer_version: str = NORMALIZER_VERSION
     boundary_rule: str = BASELINE_STRATEGY
+
+    @cached_property
+    def chunks(self) -> tuple[Chunk, ...]:
+        """Every chunk, in order."""
+        return self.columns.chunks()
 
     @property
     def word_count(self) -> int:
@@ -104,10 +113,10 @@ def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.nd
     cuts = np.asarray(fixed_cuts(cum_tokens, params.max_tokens), dtype=np.int64).reshape(-1, 2)
     n = len(cuts)
     kinds = [WINDOW] * (n - 1) + [END] if n else []
-    columns = CutColumns(cuts[:, 0].copy(), cuts[:, 1].copy(), kinds, None, cut_boundaries(canonical, cuts[:, 1]))
+    cuts = CutColumns(cuts[:, 0].copy(), cuts[:, 1].copy(), kinds, None, cut_boundaries(canonical, cuts[:, 1]))
     phash = params.params_hash
-    chunks = build_chunks(words, canonical, columns, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
-    return FixedChunking(words, params, phash, chunks, word_tokens, cum_tokens)
+    columns = ChunkColumns(words, canonical, cuts, cum_tokens, chunk_hash_prefix(phash, BASELINE_FAMILY))
+    return FixedChunking(words, params, phash, columns, word_tokens, cum_tokens)
 
 
 def baseline_for(result: Chunking) -> FixedChunking:

@@ -41,7 +41,7 @@ from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
 from .diff import EQUAL, DiffOp, diff_sequences, word_diff
 from .errors import ComparisonError
 from .normalize import WordStream
-from .chunks import Chunk, Chunking
+from .chunks import ChunkColumns, Chunking
 from .vocabulary import STATUSES_A, STATUSES_B  # noqa: F401 - re-exported: callers import them from here
 from .vocabulary import EDITED, NEW, PARAGRAPH, REMOVED, REUSED, SENTENCE, SHIFTED, is_changed
 
@@ -63,10 +63,11 @@ def verdict_of(violations: int, checked_ranges: int) -> str:
 
 
 class _ChunkedStream(Protocol):
-    """What the analysis reads: a Chunking, or a baseline FixedChunking."""
+    """What the analysis reads: a Chunking, or a baseline FixedChunking (both keep their
+    chunks column-wise: the analysis makes no Chunk object)."""
 
     words: WordStream
-    chunks: tuple[Chunk, ...]
+    columns: ChunkColumns
     cum_tokens: np.ndarray
 
 
@@ -418,20 +419,10 @@ class _Columns:
 
     @classmethod
     def of(cls, stream: "_ChunkedStream") -> "_Columns":
-        # A Chunking keeps its chunks column-wise and makes Chunk objects only when they
-        # are read: reading them here would build ~10,000 a side on every change of a
-        # 10 MB pair in the inspector. A baseline FixedChunking has only its chunks.
-        columns = getattr(stream, "columns", None)
-        if columns is not None:
-            return cls(columns.start_words, columns.end_words, columns.tokens, columns.hashes, columns.boundaries)
-        chunks = stream.chunks
-        n = len(chunks)
-
-        def column(field: str) -> np.ndarray:
-            return np.fromiter(map(getattr(Chunk, field).fget, chunks), dtype=np.int64, count=n)
-
-        return cls(column("start_word"), column("end_word"), column("tokens"),
-                   list(map(Chunk.hash.fget, chunks)), list(map(Chunk.boundary.fget, chunks)))
+        # the stream's chunk columns, not its Chunk objects: reading those would build
+        # ~10,000 a side on every change of a 10 MB pair in the inspector
+        c = stream.columns
+        return cls(c.start_words, c.end_words, c.tokens, c.hashes, c.boundaries)
 
 
 class _ChangedRanges:

@@ -3,9 +3,17 @@ the chunks' end words and the word diff's equal runs after every parameter chang
 must be exactly the other version's cuts after an unchanged word, moved to the end of
 the same word here (and a cut at the other text's very end to this text's end), less
 this version's own cuts, whatever the edits, line ends, astral characters or the text's
-last word. The oracle below says that word by word in plain Python. Qt-free."""
+last word. The oracle below says that word by word in plain Python. Qt-free.
+
+An external chunker (a LangChain or LlamaIndex splitter, JSONL spans) has no chunk
+fields: its cuts come as Qt positions and may fall anywhere, inside a word or in the
+whitespace between words. Its ghosts follow the same rule widened to every position the
+word diff keeps: a cut inside or at either edge of an unchanged word moves to the same
+character of that word here; a cut in whitespace, or in a changed word, has no ghost."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 from hypothesis import example, given, settings
@@ -42,26 +50,35 @@ def text_pairs(draw):
     return text_a if trailing_a else text_a.rstrip(), text_b if trailing_b else text_b.rstrip()
 
 
-def oracle(comparison, own, other, own_offsets) -> np.ndarray:
-    """Ghosts in `own`'s Qt positions of `other`'s cuts, word by word."""
-    own_words, other_words = own.words, other.words
+def mapped_cut(comparison, own, other, cut: int) -> int | None:
+    """Where a cut of `other` (a code point) lies in `own`, word by word: at the same
+    character of the same unchanged word, or at own's end for a cut at other's end;
+    None elsewhere (whitespace, changed words)."""
+    if cut == len(other.text):
+        return len(own.text)
+    if other.text[cut - 1:cut + 1] == "\r\n":  # between "\r" and "\n" a pane shows it where the line ends
+        cut -= 1
     a_is_own = own is comparison.a
-    partner_end = {}  # the other's word end (code points) -> the same word's end here
     for op in comparison.ops:
         if op.tag != "equal":
             continue
         for t in range(op.a_end - op.a_start):
             i, j = op.a_start + t, op.b_start + t
             mine, theirs = (i, j) if a_is_own else (j, i)
-            partner_end[int(other_words.ends[theirs])] = int(own_words.ends[mine])
-    ghosts = set()
-    for c in other.chunks:
-        if c.end == len(other.text):
-            ghosts.add(len(own.text))
-        elif c.end in partner_end:
-            ghosts.add(partner_end[c.end])
-    ghosts -= {c.end for c in own.chunks}
-    return np.asarray([own_offsets.to_display(g) for g in sorted(ghosts)], dtype=np.int64)
+            start, end = int(other.words.starts[theirs]), int(other.words.ends[theirs])
+            if start <= cut <= end:
+                return int(own.words.starts[mine]) + cut - start
+    return None
+
+
+def oracle(comparison, own, other, own_offsets, other_cuts=None, own_cuts=None) -> np.ndarray:
+    """Ghosts in `own`'s Qt positions of `other`'s cuts (code points; its chunk ends by
+    default), less `own_cuts` (code points; own's chunk ends by default)."""
+    other_cuts = [c.end for c in other.chunks] if other_cuts is None else other_cuts
+    own_cuts = [c.end for c in own.chunks] if own_cuts is None else own_cuts
+    ghosts = {mapped_cut(comparison, own, other, c) for c in other_cuts} - {None}
+    shown = {own_offsets.to_display(g) for g in ghosts} - {own_offsets.to_display(c) for c in own_cuts}
+    return np.asarray(sorted(shown), dtype=np.int64)
 
 
 def word_map(text_a: str, text_b: str, params):
@@ -94,3 +111,51 @@ def test_a_phase_shift_shows_the_other_versions_cuts_between_this_ones():
     wm, c, (ca, _da), (cb, db) = word_map(*phase_shift_counterexample())
     assert wm.ghosts_b.size >= 5, "a phase shift: A's cuts fall between B's"
     assert wm.ghosts_b.tolist() == oracle(c, cb, ca, db.offsets).tolist()
+
+
+def external_layout(cuts: list[int], offsets) -> ChunkLayout:
+    """An external chunker's spans as the panes lay them out (external_runs.lay_out): Qt
+    positions, no chunk fields."""
+    ends = np.asarray(cuts, dtype=np.int64)
+    starts = np.concatenate(([0], ends))[:ends.size]
+    return ChunkLayout(np.asarray(offsets.to_display(starts), dtype=np.int64),
+                       np.asarray(offsets.to_display(ends), dtype=np.int64), ("external",) * len(cuts))
+
+
+@st.composite
+def cuts_in(draw, text: str):
+    """Sorted cut positions (code points) anywhere in `text`, word ends and the positions
+    around line ends drawn often."""
+    words = [m.end() for m in re.finditer(r"\S+", text)]
+    near = st.sampled_from(words).flatmap(lambda e: st.integers(max(1, e - 1), min(len(text), e + 2)))
+    cuts = draw(st.lists(st.one_of(near, st.integers(1, len(text))), max_size=30))
+    return sorted(set(cuts))
+
+
+@st.composite
+def external_cases(draw):
+    text_a, text_b = draw(text_pairs())
+    return text_a, text_b, draw(cuts_in(text_a)), draw(cuts_in(text_b))
+
+
+def external_ghosts(text_a: str, text_b: str, cuts_a: list[int], cuts_b: list[int]):
+    """The window's ghosts of two external chunkings' cuts, and the oracle's."""
+    da, db = prepare_document("A", text_a), prepare_document("B", text_b)
+    an = Analysis()
+    ca, cb = an.chunk(text_a, SMALL), an.chunk(text_b, SMALL)  # the chunkings only give the words
+    c = an.compare(ca, cb, baseline=False)
+    la, lb = external_layout(cuts_a, da.offsets), external_layout(cuts_b, db.offsets)
+    wm = WordMap.build(c, da.offsets, db.offsets, la, lb)
+    return (wm.ghosts_a, wm.ghosts_b), (oracle(c, ca, cb, da.offsets, cuts_b, cuts_a),
+                                        oracle(c, cb, ca, db.offsets, cuts_a, cuts_b))
+
+
+@settings(max_examples=150, deadline=None)
+@given(external_cases())
+@example(("delta alpha", "zzzzzzzzz delta\r\nalpha", [11], [15, 22]))  # a cut before "\r\n"
+@example(("alpha beta\r\ngamma", "alpha beta\r\ngamma", [17], [11, 17]))  # between "\r" and "\n"
+@example(("alpha beta gamma", "alpha betx gamma ", [3, 8, 10, 11, 16], [8, 17]))  # inside words, in gaps
+def test_external_ghost_cuts_are_the_other_versions_cuts_at_unchanged_positions(case):
+    (ghosts_a, ghosts_b), (expected_a, expected_b) = external_ghosts(*case)
+    assert ghosts_a.tolist() == expected_a.tolist()
+    assert ghosts_b.tolist() == expected_b.tolist()
