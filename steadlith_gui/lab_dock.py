@@ -12,7 +12,7 @@ from steadlith_core.lab import FIXED, run_lab
 from steadlith_core.rules import PARAMS_TYPES
 
 from .jobs import ProgressJob
-from .lab_state import LabRequest, LabState
+from .lab_state import LabRequest, LabSettings, LabState
 from .session import Session
 
 
@@ -59,6 +59,13 @@ class LabController(QObject):
             if not w.lab_dock.isFloating() and w.lab_dock.height() < LAB_HEIGHT:
                 # charts shorter than this read as a strip; a third of the window at most
                 w.resizeDocks([w.lab_dock], [min(LAB_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
+
+    def settings(self) -> LabSettings:
+        """What a workspace keeps of the dock: its edits and seed as they read now, run or not."""
+        return self.view.settings()
+
+    def restore(self, settings: LabSettings) -> None:
+        self.view.set_settings(settings)
 
     def rules(self) -> dict[str, Any]:
         """Every rule at the parameters the session holds for it, and the fixed-size baseline."""

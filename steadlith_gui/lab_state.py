@@ -11,6 +11,7 @@ the core's LabResult, so tests compare them with run_lab without a widget.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
@@ -24,6 +25,11 @@ IDLE, RUNNING, DONE, CANCELLED, FAILED = "idle", "running", "done", "cancelled",
 #: theme's own variant, and a line style, so the overlaid curves part under colour blindness
 #: too. Unknown rules take the last entry.
 RULE_STYLES = (("tttd-v1", "snapped", "solid"), ("lmx2-v1", "backup", "dash"), ("fixed", "end", "dot"))
+
+#: What the dock lets the user choose: how many edits a run draws, and the seed that draws
+#: them (the same seed draws the same edits again). A workspace keeps both.
+DEFAULT_EDITS, MAX_EDITS = 500, 100_000
+DEFAULT_SEED, MAX_SEED = 0, 2**31 - 1
 
 #: Bins of an overlaid distribution: enough to show its shape in a dock a third of a
 #: screen wide, few enough that a bin holds several edits of a 500-edit run.
@@ -52,6 +58,46 @@ class LabRequest:
     @property
     def rules_dict(self) -> dict[str, Any]:
         return dict(self.rules)
+
+
+class LabSettingsError(ValueError):
+    """A workspace's "lab" entry cannot be used: `where` is the key under it ("" for the
+    entry as a whole), `reason` what is wrong."""
+
+    def __init__(self, where: str, reason: str):
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.where, self.reason = where, reason
+
+
+@dataclass(frozen=True)
+class LabSettings:
+    """What a workspace keeps of the lab dock: the edits a run draws and its seed. A result
+    is not kept: Run measures A as shown then, and the same seed draws the same edits."""
+
+    edits: int = DEFAULT_EDITS
+    seed: int = DEFAULT_SEED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"edits": self.edits, "seed": self.seed}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "LabSettings":
+        """Checked against the dock's own ranges; an absent key keeps its default
+        (workspaces saved before the lab was kept)."""
+        if not isinstance(data, Mapping):
+            raise LabSettingsError("", "must be an object")
+        values = {}
+        for key, low, high, default in (("edits", 1, MAX_EDITS, DEFAULT_EDITS), ("seed", 0, MAX_SEED, DEFAULT_SEED)):
+            value = data.get(key, default)
+            # bool is an int to Python, never to a person writing `"seed": true`
+            if type(value) is not int:
+                shown = json.dumps(value, default=str)
+                shown = shown if len(shown) <= 40 else shown[:37] + "..."
+                raise LabSettingsError(key, f"must be a whole number from {low:,} to {high:,}, not {shown}")
+            if not low <= value <= high:
+                raise LabSettingsError(key, f"must be from {low:,} to {high:,}, not {value:,}")
+            values[key] = value
+        return cls(**values)
 
 
 class LabState:

@@ -26,10 +26,12 @@ The file is JSON, meant to be readable and diffable by people:
                    "shown": a chunker the panes show | null}  (optional: none when absent),
       "sweep": {"grid": ["min_tokens=32,64", …], "chunkers": [splitters checked under External],
                 "source": "pair" | "history" | "folder", "folder": PATH | null}
-               (optional: the Sweep dock's defaults when absent; its result is not kept)
+               (optional: the Sweep dock's defaults when absent; its result is not kept),
+      "lab": {"edits": 500, "seed": 0}  (optional: the lab dock's defaults when absent, either key
+             alone too; its result is not kept)
     }
 
-Version 1 still: "external" and "sweep" are optional, so workspaces saved before it open unchanged, and
+Version 1 still: "external", "sweep" and "lab" are optional, so workspaces saved before it open unchanged, and
 an older inspector opening a newer file ignores the key. Its JSONL paths are stored like
 document paths and count as files the workspace reads (outside_documents).
 
@@ -68,6 +70,7 @@ from steadlith_core.loader import MAX_DOCUMENT_BYTES
 
 from .external_choice import ExternalChoice, ExternalChoiceError
 from .history_state import Revision
+from .lab_state import LabSettings, LabSettingsError
 from .sweep_state import SweepSettings, SweepSettingsError
 
 FORMAT = "steadlith-workspace"
@@ -169,6 +172,7 @@ class Workspace:
     params_by_rule: Mapping[str, Any] = field(default_factory=dict)  # every rule's, `params` wins for its own
     external: ExternalChoice = field(default_factory=ExternalChoice)  # chunkers the churn panel compares with
     sweep: SweepSettings = field(default_factory=SweepSettings)  # the Sweep dock's grid, splitters and source
+    lab: LabSettings = field(default_factory=LabSettings)  # the lab dock's edits and seed
 
     def __post_init__(self) -> None:
         docs = {side: self.documents.get(side) for side in SIDES}
@@ -210,6 +214,7 @@ def workspace_to_dict(ws: Workspace, folder: str | os.PathLike) -> dict[str, Any
         "view": dict(ws.view),
         "external": _external_dict(ws.external, base),
         "sweep": _sweep_dict(ws.sweep, base),
+        "lab": ws.lab.to_dict(),
     }
 
 
@@ -333,7 +338,16 @@ def workspace_from_dict(data: Any, folder: str | os.PathLike, origin: object = "
                 raise fail(f"view.chunk_filter.{key}", f"must be a string, not {_kind(f[key])}")
     if "theme" in view and view["theme"] not in THEMES:
         raise fail("view.theme", f"must be one of {', '.join(THEMES)}, not {_short(view['theme'])}")
-    return Workspace(documents, params, view, by_rule, _read_external(data, base, fail), _read_sweep(data, base, fail))
+    return Workspace(documents, params, view, by_rule, _read_external(data, base, fail), _read_sweep(data, base, fail),
+                     _read_lab(data, fail))
+
+
+def _read_lab(data: dict, fail) -> LabSettings:
+    raw = _get(data, "lab", dict, fail, "lab", default={})
+    try:
+        return LabSettings.from_dict(raw)
+    except LabSettingsError as e:
+        raise fail(f"lab.{e.where}" if e.where else "lab", e.reason) from None
 
 
 def _read_sweep(data: dict, base: str, fail) -> SweepSettings:

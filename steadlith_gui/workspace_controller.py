@@ -102,7 +102,7 @@ class WorkspaceController(QObject):
     def current_workspace(self) -> Workspace:
         return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.session.params,
                          self.session.view.as_dict(), self.session.params_by_rule, self.session.external,
-                         self.window.sweep_ctl.settings())
+                         self.window.sweep_ctl.settings(), self.window.lab.settings())
 
     def save(self, path: str | os.PathLike | None = None) -> int | None:
         path = path or self.session.workspace_path
@@ -223,6 +223,7 @@ class WorkspaceController(QObject):
             session.apply_view(ws.view, keep_theme)
             session.set_external(ws.external)
         w.sweep_ctl.restore(ws.sweep)
+        w.lab.restore(ws.lab)
         self._remember(path)
         for side in SIDES:
             w.presenter.update_header(side)

@@ -15,14 +15,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QHBoxLayout, QHea
                                QPushButton, QScrollArea, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from ..lab_state import (CANCELLED, DONE, FAILED, METRICS, RUNNING, Distribution, LabState, bin_label, bin_of,
-                         distribution, position, rule_style, summary_table, tokens_at, worst_edits)
+from ..lab_state import (CANCELLED, DONE, FAILED, MAX_EDITS, MAX_SEED, METRICS, RUNNING, Distribution, LabSettings,
+                         LabState, bin_label, bin_of, distribution, position, rule_style, summary_table, tokens_at,
+                         worst_edits)
 from ..palette import LIGHT, Theme
 from .themed_plot import ThemedPlot
 
 PEN_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
-MAX_EDITS = 100_000
-MAX_SEED = 2**31 - 1
 CHART_SIZE = QSize(220, 140)  # each chart's size hint
 
 
@@ -194,12 +193,13 @@ class LabView(QWidget):
         self.edits = QSpinBox()
         self.edits.setObjectName("labEdits")
         self.edits.setRange(1, MAX_EDITS)
-        self.edits.setValue(500)
+        self.edits.setValue(LabSettings().edits)
         self.edits.setGroupSeparatorShown(True)
         self.edits.setToolTip("How many random edits of the realistic mix to measure")
         self.seed = QSpinBox()
         self.seed.setObjectName("labSeed")
         self.seed.setRange(0, MAX_SEED)
+        self.seed.setValue(LabSettings().seed)
         self.seed.setToolTip("The same seed draws the same edits again")
         self.run_button = QPushButton("&Run")
         self.run_button.setObjectName("labRun")
@@ -295,6 +295,14 @@ class LabView(QWidget):
         self.worst.cellClicked.connect(self._on_worst_clicked)
         self.worst.cellActivated.connect(self._on_worst_clicked)
         self.show_state(LabState())
+
+    def settings(self) -> LabSettings:
+        """The run controls as they read now (a workspace keeps them)."""
+        return LabSettings(self.edits.value(), self.seed.value())
+
+    def set_settings(self, settings: LabSettings) -> None:
+        self.edits.setValue(settings.edits)
+        self.seed.setValue(settings.seed)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

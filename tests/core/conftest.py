@@ -1,22 +1,9 @@
-"""Core test fixtures and markers (the Hypothesis profiles are in tests/conftest.py)."""
+"""Core test fixtures, and the both_kernels mark set on text_kernel users (the Hypothesis
+profiles are in tests/conftest.py)."""
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "bench: a quick smoke run of `steadlith bench` (--repeat 1, small file); timings not asserted"
-    )
-    # CI runs tests/core a second time with the numpy fallback forced (README's test command).
-    # That second run is for tests whose outcome could differ between the kernels; these two
-    # markers say which tests it can skip.
-    config.addinivalue_line(
-        "markers", "kernel_independent: checks a layer above the chunker (sweep, lab, CLI messages, git, import "
-                   "layers) against the same library or none; which kernel chunks cannot change its outcome, and "
-                   "test_kernels and the golden vectors prove the kernels agree. Not re-run on numpy."
-    )
-    config.addinivalue_line(
-        "markers", "both_kernels: runs on every built kernel itself (the text_kernel fixture); set automatically. "
-                   "Not re-run on numpy."
-    )
+# The markers (bench, kernel_independent, both_kernels) are registered in pyproject.toml,
+# where --strict-markers sees them whichever directory is run.
 
 
 def pytest_collection_modifyitems(config, items):
