@@ -111,7 +111,13 @@ class PaneGeometry:
         self.verticalScrollBar().setValue(vb)
 
     def line_height(self) -> float:
-        return float(self.fontMetrics().lineSpacing())
+        """Height of one laid-out line. Read off the layout: QFontMetrics.lineSpacing()
+        adds the font's leading, which can be negative (DejaVu Sans Mono: 15 px spacing,
+        16 px lines), and the text layout does not use it."""
+        layout = self.firstVisibleBlock().layout()
+        if layout is not None and layout.lineCount():
+            return float(layout.lineAt(0).height())
+        return float(self.fontMetrics().height())
 
     def scroll_position_to_y(self, position: int, y: float) -> None:
         """Scroll (without moving the caret) so the line holding `position` is at viewport
@@ -134,6 +140,13 @@ class PaneGeometry:
         target = block.firstLineNumber() + line_no - above
         bar = self.verticalScrollBar()
         bar.setValue(max(bar.minimum(), min(bar.maximum(), target)))
+        # the line count above is exact only if every line has the height guessed;
+        # measure where the line landed and move by the whole lines it missed by
+        top = self.y_locator()(position)[0]
+        if top not in (ABOVE, BELOW):
+            off = int(round((top - y) / self.line_height()))
+            if off:
+                bar.setValue(max(bar.minimum(), min(bar.maximum(), bar.value() + off)))
 
     def scroll_chunk_into_view(self, index: int, fraction: float = 0.25, force: bool = False) -> None:
         """Scroll so chunk `index` starts at `fraction` of the height (unless it is
