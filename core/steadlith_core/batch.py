@@ -21,6 +21,7 @@ from typing import Iterator, Optional, Sequence
 
 import pygit2
 
+from . import numpy_threads
 from .chunks import AnyParams, Chunking
 from .errors import LoadError, SteadlithError
 from .export import chunk_record
@@ -256,8 +257,10 @@ def chunk_batch(docs: Sequence[Document], params: AnyParams, jobs: int | None = 
 
 
 def _ignore_interrupts() -> None:
-    """Workers leave Ctrl+C to the parent, which stops the pool: one message, not one per worker."""
+    """Workers leave Ctrl+C to the parent, which stops the pool: one message, not one per worker.
+    Their numpy path runs on one thread: the pool already has a process per core."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numpy_threads.use(1)
 
 
 def is_batch_arg(arg: str) -> bool:

@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 import xxhash
 
+from . import numpy_threads
+
 
 class RawScan(NamedTuple):
     """Per-word arrays of a scan, in word order (the layout both kernels return)."""
@@ -92,6 +94,11 @@ _C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
 # Words per pass of the short-word hash: each temporary of a pass is 128 KB, so the
 # dozen of them stay in the L2 cache between operations.
 BLOCK_WORDS = 16384
+# On several threads each pass of numpy hands the GIL to the other threads and back:
+# a handoff costs tens of microseconds on a virtual machine (the waiting core must be
+# woken), as much as a pass over a small block. Fewer, larger passes, though they leave
+# the cache, go faster there.
+THREADED_BLOCK_WORDS = 1 << 17
 _SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed 1
 
 
@@ -181,8 +188,9 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     binary_seeds = not seeds.size or int(seeds.max()) <= 1
     with np.errstate(over="ignore"):
-        for lo in range(0, starts.size, BLOCK_WORDS):
-            block = slice(lo, lo + BLOCK_WORDS)
+        block_words = BLOCK_WORDS if numpy_threads.count() == 1 else THREADED_BLOCK_WORDS
+        for lo in range(0, starts.size, block_words):
+            block = slice(lo, lo + block_words)
             _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
 
         # the other lengths, few in prose, are written over what that pass left in their lanes
@@ -326,11 +334,15 @@ def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
 
 class _Piece(NamedTuple):
     """What _scan_piece returns: the piece's scan (offsets from its start, canonical text
-    as a uint8 array), the line breaks still open at its end, and its code points."""
+    as a uint8 array), the line breaks still open at its end, its code points, the line
+    breaks of its own before its first word, and that word's byte range (None without
+    words): the last two let _carried_into redo word 0 for breaks carried in later."""
 
     raw: RawScan
     still_open: int | None
     code_points: int
+    leading_breaks: int
+    first_word: tuple[int, int] | None
 
 
 def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: bool | None,
@@ -370,6 +382,7 @@ def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: boo
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
     breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
+    leading_breaks = int(breaks[0])
     breaks[0] += carried_breaks or 0
     para = breaks[:n] >= 2
     if n and carried_breaks is None:
@@ -406,7 +419,8 @@ def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: boo
     sentence = sentence_ends(b, byte_starts, byte_ends) if with_sentence_ends else None
     # int32, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
     return _Piece(RawScan(starts.astype(np.int32), ends.astype(np.int32), para, symbols, canonical,
-                          canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes)
+                          canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes,
+                  leading_breaks, (int(byte_starts[0]), int(byte_ends[0])) if n else None)
 
 
 # Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
@@ -421,22 +435,61 @@ MAX_BYTES = (1 << 31) - 1
 def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of UTF-8 `data`, offsets as
     int32. `sentence_ends=False` leaves that field None: CanonicalText computes the
-    flags of the words it is asked about from the canonical text."""
+    flags of the words it is asked about from the canonical text.
+
+    The pieces are scanned on numpy_threads' threads, each as if words came before it
+    with no line break open (the first as the start of the text), then joined in order:
+    only a piece's first word can depend on the pieces before it (_carried_into)."""
     data = bytes(data)
     if len(data) > MAX_BYTES:
         raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
-    pieces = _pieces(data, PIECE_BYTES)
+    pieces = _pieces(data, _piece_size(len(data), numpy_threads.count()))
     ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
     if len(pieces) == 1:
         raw = _scan_piece(data, None, ascii, sentence_ends).raw
         return raw._replace(canonical=raw.canonical.tobytes())
     view = memoryview(data)  # pieces are slices of it, not copies
-    scanned, carried = [], None
-    for a, z in pieces:
-        piece = _scan_piece(view[a:z], carried, ascii or None, sentence_ends)
-        scanned.append(piece)
-        carried = piece.still_open
+
+    def scan_one(bounds: tuple[int, int]) -> _Piece:
+        a, z = bounds
+        return _scan_piece(view[a:z], None if a == 0 else 0, ascii or None, sentence_ends)
+
+    scanned = numpy_threads.run(scan_one, pieces)
+    carried = scanned[0].still_open
+    for k in range(1, len(scanned)):
+        scanned[k] = _carried_into(scanned[k], carried, view[pieces[k][0]:pieces[k][1]])
+        carried = scanned[k].still_open
     return _joined(scanned, sentence_ends)
+
+
+# On several threads a document is cut in about as many pieces as threads, none under
+# this size (below it, the Python between numpy's loops outweighs what they share).
+MIN_THREAD_PIECE = 1 << 17
+
+
+def _piece_size(size: int, threads: int) -> int:
+    if threads == 1:
+        return PIECE_BYTES
+    return min(PIECE_BYTES, max(MIN_THREAD_PIECE, -(-size // threads)))
+
+
+def _carried_into(piece: _Piece, carried: int | None, data: memoryview) -> _Piece:
+    """`piece`, scanned as if words came before it with no line break open, with the
+    line breaks `carried` from the pieces before it instead (None: no word came before).
+    They are in the gap before its first word: that word starts a paragraph when they
+    and its own leading breaks make two (never when it is the text's first word), which
+    changes its flag and its symbol's seed. A piece with no word passes them on."""
+    raw = piece.raw
+    if piece.first_word is None:
+        return piece._replace(still_open=None if carried is None else carried + piece.still_open)
+    starts_paragraph = carried is not None and carried + piece.leading_breaks >= 2
+    if starts_paragraph == bool(raw.para[0]):
+        return piece
+    para, symbols = raw.para.copy(), raw.symbols.copy()
+    para[0] = starts_paragraph
+    a, z = piece.first_word
+    symbols[0] = xxhash.xxh3_64_intdigest(data[a:z], int(starts_paragraph))
+    return piece._replace(raw=raw._replace(para=para, symbols=symbols))
 
 
 def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:

@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import numpy_threads
+
 
 def degree(p: int) -> int:
     return p.bit_length() - 1
@@ -215,20 +217,36 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
 # is as fast or faster: 1 MB whole 7.2 ms, in blocks of 32,768 8.0.
 BLOCK_WORDS = 1 << 15
 WHOLE_WORDS = 1 << 18
+THREADED_BLOCK_WORDS = 1 << 17
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
-    """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p)."""
+    """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p).
+    A long stream runs in blocks, on numpy_threads' threads when there are several."""
     symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
     n = symbols.size
     # A window longer than the stream holds every symbol so far, like a window of n.
     w = max(1, min(window, n))
     steps = _doubling(w, p)
-    if n <= max(WHOLE_WORDS, BLOCK_WORDS + BLOCK_WORDS // 2) or w > BLOCK_WORDS // 4:  # (a block re-reads w - 1)
+    threads = numpy_threads.count()
+    if threads == 1:  # blocks only where they beat one pass
+        block_words, whole = BLOCK_WORDS, max(WHOLE_WORDS, BLOCK_WORDS + BLOCK_WORDS // 2)
+    else:  # a block a thread, no larger than THREADED_BLOCK_WORDS (bytescan.THREADED_BLOCK_WORDS)
+        block_words = max(BLOCK_WORDS, min(THREADED_BLOCK_WORDS, -(-n // threads)))
+        whole = block_words + block_words // 2
+    if n <= whole or w > block_words // 4:  # (a block re-reads w - 1)
         return _window_pass(symbols, p, steps)
+    for step in steps:  # the tables, made once here rather than by racing threads
+        for delay_c in (step.add, step.double):
+            if delay_c is not None:
+                _const_mul16(delay_c[1], p, degree(p))
+    _const_mul16(powmod_x(degree(p), p), p, 64 - degree(p))
     out = np.empty(n, dtype=np.uint64)
-    for lo in range(0, n, BLOCK_WORDS):
+
+    def fill(lo: int) -> None:
         # the w - 1 symbols before the block fill the windows of its first words
         a = max(0, lo - (w - 1))
-        out[lo : lo + BLOCK_WORDS] = _window_pass(symbols[a : lo + BLOCK_WORDS], p, steps)[lo - a :]
+        out[lo : lo + block_words] = _window_pass(symbols[a : lo + block_words], p, steps)[lo - a :]
+
+    numpy_threads.run(fill, range(0, n, block_words))
     return out

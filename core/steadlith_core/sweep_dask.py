@@ -20,6 +20,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
+from . import numpy_threads
 from .errors import SteadlithError
 from .sweep_run import SLICES_PER_WORKER, Executor, SweepPlan, TaskKey, diffed_sources
 from .sweep_tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
@@ -79,6 +80,7 @@ def local_cluster(workers: int) -> Iterator[Any]:
     closed on leaving (what the bench measures the overhead of Dask with)."""
     distributed = _distributed()
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  env={numpy_threads.ENV_VAR: "1"},  # a process per core already
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         yield client
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from .chunks import AnyParams
+from . import numpy_threads
 from .errors import FileError, SteadlithError
 from .progress import Progress, report
 from .sweep_grid import ParamSet
@@ -208,6 +209,7 @@ _worker_sources: tuple[Source, ...] = ()
 def _start_worker(sources: tuple[Source, ...]) -> None:
     global _worker_sources
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numpy_threads.use(1)  # the pool already has a process per core
     _worker_sources = sources
 
 

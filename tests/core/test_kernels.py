@@ -22,7 +22,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import steadlith_core
-from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, register_counter, unregister_counter
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, numpy_threads, register_counter, unregister_counter
 from steadlith_core.bytescan import xxh3_64_many
 from steadlith_core.normalize import WHITESPACE
 from steadlith_core.rabin import window_fingerprints as doubling_fingerprints
@@ -372,7 +372,10 @@ def test_bench_names_the_kernel_and_times_every_kernel_side_by_side(tmp_path):
     report = _bench_json(tmp_path)
     assert report["kernel"] == kernel.active()
     rows = report["kernels"]["kernels"]
-    assert tuple(rows) == kernel.KERNELS
+    threads = report["kernels"]["numpy_threads"]
+    assert threads == numpy_threads.count()
+    # numpy on its threads and, when it has several, on one beside them
+    assert tuple(rows) == kernel.KERNELS + (("numpy-1t",) if threads > 1 else ())
     assert all(r["this file"]["cold_mb_per_s"] > 0 for r in rows.values())
 
 
@@ -566,13 +569,15 @@ def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
     """A large document is scanned in pieces cut after a space, tab or \\n: with pieces
     of a few bytes, every stitch (line breaks of one gap on both sides of a cut, pieces
     without a word, no place to cut for a long stretch) meets the random texts."""
-    from steadlith_core import bytescan
+    from steadlith_core import bytescan, numpy_threads
 
     saved = bytescan.PIECE_BYTES
     bytescan.PIECE_BYTES = piece_bytes
     try:
-        c, n = scans(text)
+        for threads in (1, 3):  # pieces in order, and scanned apart then stitched
+            with numpy_threads.using(threads):
+                c, n = scans(text)
+            for field in RawScanFields:
+                assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), (threads, field)
     finally:
         bytescan.PIECE_BYTES = saved
-    for field in RawScanFields:
-        assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), field
