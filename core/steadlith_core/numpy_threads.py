@@ -46,7 +46,9 @@ def _default() -> int:
 
 
 _count: int | None = None
-_pool: ThreadPoolExecutor | None = None
+# one pool for each count used: a pool's threads, and the memory glibc has given their
+# arenas, stay warm across a switch of count (the bench alternates 1 and 2)
+_pools: dict[int, ThreadPoolExecutor] = {}
 _lock = threading.Lock()
 
 
@@ -60,14 +62,10 @@ def count() -> int:
 
 def use(n: int) -> None:
     """Run the numpy path on `n` threads from now on (1: all in the calling thread)."""
-    global _count, _pool
+    global _count
     if n < 1:
         raise ParameterError("threads", f"the numpy path needs at least 1 thread; got {n}", n)
-    with _lock:
-        _count = n
-        if _pool is not None:
-            _pool.shutdown(wait=False)
-            _pool = None
+    _count = n
 
 
 @contextmanager
@@ -97,20 +95,23 @@ def _register_worker() -> None:
 
 
 def _executor() -> ThreadPoolExecutor:
-    global _pool
+    n = count()
     with _lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(count(), thread_name_prefix="steadlith-numpy", initializer=_register_worker)
-        return _pool
+        pool = _pools.get(n)
+        if pool is None:
+            pool = _pools[n] = ThreadPoolExecutor(n, thread_name_prefix=f"steadlith-numpy-{n}",
+                                                  initializer=_register_worker)
+        return pool
 
 
-def _forget_pool_after_fork() -> None:
+def _forget_pools_after_fork() -> None:
     # a forked child has none of the parent's threads: a pool copied into it would
     # never run what it is given
-    global _pool, _lock
-    _pool, _lock = None, threading.Lock()
+    global _lock
+    _pools.clear()
+    _lock = threading.Lock()
     _workers.clear()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_after_fork)
+    os.register_at_fork(after_in_child=_forget_pools_after_fork)
