@@ -401,8 +401,8 @@ def _format_kernels(k: dict) -> list[str]:
     threads = k.get("numpy_threads", 1)
     lines = ["kernels       side by side in this process: cold chunking, then a min_tokens re-chunk "
              "(wall time; CPU time of this process, all threads, in brackets)",
-             f"              numpy runs on {threads} thread{'s' if threads > 1 else ''} "
-             f"({numpy_threads.ENV_VAR}); numpy-1t is it on one"]
+             f"              numpy runs on {threads} thread{'s' if threads > 1 else ''} ({numpy_threads.ENV_VAR})"
+             + ("; numpy-1t is it on one" if threads > 1 else "")]
     for name, rows in k["kernels"].items():
         cells = [f"{label} {r['cold_mb_per_s']:.1f} MB/s ({r['cold_cpu_mb_per_s']:.1f}), re-chunk "
                  f"{r['rechunk_ms_per_mb']:.2f} ms/MB ({r['rechunk_cpu_ms_per_mb']:.2f})" for label, r in rows.items()]

@@ -173,8 +173,11 @@ def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, se
         out[c] = _avalanche(acc)
 
 
-def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64)."""
+def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray,
+                 block_words: int | None = None) -> np.ndarray:
+    """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64), the
+    short ones `block_words` (default BLOCK_WORDS) at a time."""
+    block_words = block_words or BLOCK_WORDS
     out = np.empty(starts.size, dtype=np.uint64)
     starts = starts.astype(np.int64, copy=False)
     lengths = lengths.astype(np.int64, copy=False)
@@ -188,7 +191,6 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     binary_seeds = not seeds.size or int(seeds.max()) <= 1
     with np.errstate(over="ignore"):
-        block_words = BLOCK_WORDS if numpy_threads.count() == 1 else THREADED_BLOCK_WORDS
         for lo in range(0, starts.size, block_words):
             block = slice(lo, lo + block_words)
             _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
@@ -345,14 +347,16 @@ class _Piece(NamedTuple):
     first_word: tuple[int, int] | None
 
 
-def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: bool | None,
-                with_sentence_ends: bool) -> _Piece:
+def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None, with_sentence_ends: bool,
+                block_words: int | None = None) -> _Piece:
     """scan() of one piece, with offsets from the start of the piece, and the line breaks
-    still open at its end: those after its last word, or with none, all of its own and
-    `carried_breaks` (the breaks open at the end of the previous piece, which belong to
-    the gap before this piece's first word; None when no piece before had a word).
+    still open at its end: those after its last word, or with none, all of its own.
+    `starts_text`: the piece starts the text (its first word never starts a paragraph, and
+    with no word it leaves None open); any other piece is scanned as if words came
+    before it with no line break open, which _carried_into corrects.
     The canonical text and its ends start at the first word: the separator before it
-    is the caller's. `ascii`: whether no byte is above 0x7F, when the caller knows."""
+    is the caller's. `ascii`: whether no byte is above 0x7F, when the caller knows.
+    `block_words`: the words of a pass of the xxh3 of short words."""
     b = np.frombuffer(data, dtype=np.uint8)
     if ascii is None:  # ASCII text has no multi-byte characters to place
         ascii = not b.size or int(b.max()) < 0x80
@@ -382,14 +386,12 @@ def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: boo
         lf = lf[~np.isin(lf - 1, cr)]
     gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
     breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
-    leading_breaks = int(breaks[0])
-    breaks[0] += carried_breaks or 0
     para = breaks[:n] >= 2
-    if n and carried_breaks is None:
+    if n and starts_text:
         para[0] = False  # word 0 never starts a paragraph
-    still_open = None if carried_breaks is None and not n else int(breaks[n])
+    still_open = None if starts_text and not n else int(breaks[n])
 
-    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64))
+    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64), block_words)
 
     # Canonical text: keep each word and the first byte (two at a paragraph start) of
     # the gap before the next word, then write the separators over the kept gap bytes.
@@ -420,7 +422,7 @@ def _scan_piece(data: bytes | memoryview, carried_breaks: int | None, ascii: boo
     # int32, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
     return _Piece(RawScan(starts.astype(np.int32), ends.astype(np.int32), para, symbols, canonical,
                           canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes,
-                  leading_breaks, (int(byte_starts[0]), int(byte_ends[0])) if n else None)
+                  int(breaks[0]), (int(byte_starts[0]), int(byte_ends[0])) if n else None)
 
 
 # Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
@@ -446,13 +448,14 @@ def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
     pieces = _pieces(data, _piece_size(len(data), numpy_threads.count()))
     ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
     if len(pieces) == 1:
-        raw = _scan_piece(data, None, ascii, sentence_ends).raw
+        raw = _scan_piece(data, True, ascii, sentence_ends).raw
         return raw._replace(canonical=raw.canonical.tobytes())
     view = memoryview(data)  # pieces are slices of it, not copies
+    block_words = BLOCK_WORDS if numpy_threads.count() == 1 else THREADED_BLOCK_WORDS
 
     def scan_one(bounds: tuple[int, int]) -> _Piece:
         a, z = bounds
-        return _scan_piece(view[a:z], None if a == 0 else 0, ascii or None, sentence_ends)
+        return _scan_piece(view[a:z], a == 0, ascii or None, sentence_ends, block_words)
 
     scanned = numpy_threads.run(scan_one, pieces)
     carried = scanned[0].still_open

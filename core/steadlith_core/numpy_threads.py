@@ -70,7 +70,9 @@ def use(n: int) -> None:
 
 @contextmanager
 def using(n: int) -> Iterator[None]:
-    """Run the numpy path on `n` threads inside the block (the bench's side-by-side runs)."""
+    """Run the numpy path on `n` threads inside the block (the bench's side-by-side runs).
+    The count is the process's, not the calling thread's: blocks of several threads
+    that overlap restore each other's counts in the order they end."""
     previous = count()
     use(n)
     try:
@@ -84,7 +86,13 @@ def run(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     items = list(items)
     if count() == 1 or len(items) < 2 or threading.current_thread() in _workers:
         return [fn(item) for item in items]  # (a worker waiting on its own pool would deadlock)
-    return list(_executor().map(fn, items))
+    try:
+        futures = [_executor().submit(fn, item) for item in items]
+    except RuntimeError:
+        # the interpreter is exiting (its pools refuse work before the last threads
+        # end): a scan still running in such a thread finishes in it
+        return [fn(item) for item in items]
+    return [f.result() for f in futures]
 
 
 _workers: set[threading.Thread] = set()

@@ -236,7 +236,7 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
         whole = block_words + block_words // 2
     if n <= whole or w > block_words // 4:  # (a block re-reads w - 1)
         return _window_pass(symbols, p, steps)
-    for step in steps:  # the tables, made once here rather than by racing threads
+    for step in steps:  # the tables, made here rather than by threads racing to (up to what the cache holds)
         for delay_c in (step.add, step.double):
             if delay_c is not None:
                 _const_mul16(delay_c[1], p, degree(p))

@@ -78,3 +78,23 @@ def test_pool_workers_run_the_numpy_path_on_one_thread():
                 assert numpy_threads.count() == 1
     finally:
         signal.signal(signal.SIGINT, handler)
+
+
+def test_a_scan_still_running_when_the_interpreter_exits_finishes():
+    """Python's pools refuse new work once the interpreter starts exiting, before it
+    waits for the last threads: a window's analysis thread still scanning then must not
+    fail for it."""
+    script = """
+import threading, time
+from steadlith_core import bytescan, numpy_threads
+numpy_threads.use(2)
+text = ("alpha beta\\n\\n gamma " * 100000).encode()
+def late():
+    time.sleep(0.5)
+    raw = bytescan.scan(text)
+    print("words", raw.starts.size)
+threading.Thread(target=late).start()
+"""  # the main thread returns at once; the scan starts while the interpreter exits
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "words 300000" in done.stdout
