@@ -529,18 +529,25 @@ def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:
 def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
     """[start, end) byte ranges of about `size` bytes covering `data`, each ending right
     after a space, a tab or a \n: so no character and no word is cut, and no \r\n
-    either (its \r would end the piece). A range with none within `size` bytes of its
-    target end is extended to the next."""
+    either (its \r would end the piece). A range runs on to the first such byte at or
+    after its target end (text with none for long, such as some CJK, gets longer ones)."""
     cuts, start = [], 0
     while len(data) - start > size + size // 2:
-        target = start + size
-        found = [i for i in (data.find(c, target, target + size) for c in (b" ", b"\n", b"\t")) if i >= 0]
-        if not found:
-            start = target + size  # no single-byte space here: a longer piece
-            continue
-        end = min(found) + 1
+        end = _just_past_space(data, start + size, size)
+        if end < 0 or end == len(data):
+            break
         cuts.append(end)
         start = end
     bounds = [0] + cuts + [len(data)]
     return list(zip(bounds[:-1], bounds[1:]))
 
+
+def _just_past_space(data: bytes, at: int, window: int) -> int:
+    """The offset just past the first space, tab or \n at or after `at` (-1: none),
+    looked for `window` bytes at a time so that a text without one ahead is read once."""
+    while at < len(data):
+        found = [i for i in (data.find(c, at, at + window) for c in (b" ", b"\n", b"\t")) if i >= 0]
+        if found:
+            return min(found) + 1
+        at += window
+    return -1

@@ -581,3 +581,17 @@ def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
                 assert np.array_equal(np.asarray(getattr(c, field)), np.asarray(getattr(n, field))), (threads, field)
     finally:
         bytescan.PIECE_BYTES = saved
+
+
+def test_pieces_end_after_single_byte_spaces_and_run_on_past_long_stretches_without_one():
+    """A piece runs on to the first space, tab or \\n after its target end, however far:
+    CJK text parted only by line breaks is still cut at each of them."""
+    from steadlith_core import bytescan
+
+    line = ("\u65e5" * 3000 + "\n").encode()  # 9,001 bytes, one place to cut
+    assert bytescan._pieces(line * 3, 4000) == [(0, 9001), (9001, 18002), (18002, 27003)]
+    text = b"aaaa " + b"x" * 50 + b" b c d e f g h"
+    pieces = bytescan._pieces(text, 4)
+    assert pieces[0] == (0, 5) and pieces[1] == (5, 56)  # the long word makes one long piece
+    assert [text[z - 1 : z] for _, z in pieces[:-1]] == [b" "] * (len(pieces) - 1)
+    assert pieces[-1][1] == len(text) and all(a < z for a, z in pieces)
