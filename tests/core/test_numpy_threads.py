@@ -98,3 +98,37 @@ threading.Thread(target=late).start()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "words 300000" in done.stdout
+
+
+def _exactly(text: str, size: int) -> str:
+    """`text` cut or padded with "x" to `size` UTF-8 bytes, no character split."""
+    cut = text.encode()[:size].decode(errors="ignore").rstrip()
+    return cut + "x" * (size - len(cut.encode()))
+
+
+def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the_compiled_kernel():
+    """A 600 kB document with paragraphs, CRLF lines and astral characters, cut in
+    pieces of the default sizes (two on two threads, four on four), the cut between the
+    first two falling between the two line breaks of a paragraph break: the same words,
+    paragraph flags, fingerprints and chunks, to the hash, as on one thread and, where
+    it is built, from the compiled kernel."""
+    from steadlith_core import ChunkerParams, Pipeline, bytescan, kernel
+    from steadlith_core.examples import generate_prose, scattered_edits
+
+    prose = scattered_edits(generate_prose(620_000, seed=3), n_edits=20).replace("\n\n", "\r\n\r\n", 50)
+    half = 300_000
+    # two threads cut at the first space, tab or \n from half the bytes on: the first
+    # line break of the paragraph break, so the second piece starts with the other one
+    text = _exactly(prose, half) + "\n\n" + _exactly(prose[len(prose) // 2 :], half - 2)
+    assert bytescan._pieces(text.encode(), bytescan._piece_size(2 * half, 2))[0] == (0, half + 1)
+    runs = {}
+    for name, threads in (("numpy", 1), ("numpy", 2), ("numpy", 4), ("c", 1)):
+        if name not in kernel.KERNELS:
+            continue
+        with kernel.using(name), numpy_threads.using(threads):
+            result = Pipeline().chunk(text, ChunkerParams())
+            runs[name, threads] = ([(c.start, c.end, c.hash) for c in result.chunks], result.fingerprints.tolist(),
+                                   result.words.para.tolist())
+    first = runs["numpy", 1]
+    assert len(first[0]) > 300
+    assert all(run == first for run in runs.values()), [key for key, run in runs.items() if run != first]
