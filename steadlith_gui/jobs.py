@@ -76,6 +76,14 @@ class ProgressJob(PoolRunner):
         if self._stop is not None:
             self._stop.set()
 
+    def shutdown(self, wait_ms: int) -> bool:
+        """Cancel the current run and wait up to `wait_ms` for it to end (the window
+        closing): a run left going could outlive the window and drop the last reference
+        to this job in its own thread, whose pool would then wait on itself for ever.
+        True when no run is left."""
+        self.cancel()
+        return self._pool.waitForDone(wait_ms)
+
     def _progress_for(self, key: int, stop: threading.Event) -> Progress:
         last = [0.0]
         relay = self._relay

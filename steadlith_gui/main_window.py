@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
             return
         self.editing.cancel_pause()
         self.save_settings()
-        self.lab.cancel()
+        for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job):  # each has a pool of its own
+            job.shutdown(5000)
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)

@@ -74,3 +74,35 @@ def test_progress_is_throttled(qtbot):
     with qtbot.waitSignal(job.finished, timeout=5000):
         job.start(counting(10_000))
     assert seen[-1] == 10_000 and len(seen) <= 3
+
+
+@pytest.mark.parametrize("job_of", [lambda w: w.history_ctl.replay, lambda w: w.sweep_ctl.job, lambda w: w.lab.job],
+                         ids=["history", "sweep", "lab"])
+def test_closing_the_window_stops_a_running_job_before_the_window_goes(qtbot, job_of):
+    """Each dock's job has a thread pool of its own. A run left going when the window
+    closed outlived it, and dropping the last reference to the job in the run's own
+    thread made that pool wait on itself: the process hung (seen with the numpy
+    kernel's slower history replays)."""
+    from gui_helpers import make_window
+
+    window = make_window(qtbot)
+    job = job_of(window)
+    started, ended, give_up = threading.Event(), threading.Event(), threading.Event()
+
+    def endless(progress):
+        started.set()
+        try:
+            while not give_up.wait(0.01):  # until cancelled: progress raises Cancelled then
+                progress(0, 1)
+        finally:
+            ended.set()
+
+    job.start(endless)
+    try:
+        assert started.wait(5)
+        window.close()
+        assert ended.is_set(), "the run was still going after the window closed"
+        assert job._pool.activeThreadCount() == 0
+    finally:
+        give_up.set()  # (a failed check must not leave the run going)
+        job._pool.waitForDone(5000)
