@@ -217,10 +217,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
+    from .gui_thread_gc import collect_in_gui_thread
     from .main_window import MainWindow
     from .settings import APPLICATION, ORGANIZATION, AppSettings
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "steadlith-gui"])
+    collect_in_gui_thread()
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANIZATION)
     settings = AppSettings.memory() if headless else AppSettings.user()

@@ -132,10 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
     from steadlith_core.examples import generate_prose
 
+    from .gui_thread_gc import collect_in_gui_thread
     from .main_window import MainWindow
     from .palette import LIGHT
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    collect_in_gui_thread()  # as the app does
     window = MainWindow(theme=LIGHT)
     window.confirm_discard = lambda question: True  # the typed edits are thrown away at the end
     window.resize(1500, 950)

@@ -14,6 +14,14 @@ from gui_helpers import make_window
 from PySide6.QtCore import QSettings, QThreadPool
 
 
+@pytest.fixture(autouse=True, scope="session")
+def gui_thread_gc(qapp):
+    """As in the app: cycles are collected in the GUI thread only (gui_thread_gc)."""
+    from steadlith_gui.gui_thread_gc import collect_in_gui_thread
+
+    return collect_in_gui_thread()
+
+
 @pytest.fixture(autouse=True)
 def hermetic_settings(tmp_path_factory, monkeypatch):
     folder = tmp_path_factory.mktemp("qsettings")
