@@ -141,12 +141,17 @@ class PaneGeometry:
         bar = self.verticalScrollBar()
         bar.setValue(max(bar.minimum(), min(bar.maximum(), target)))
         # the line count above is exact only if every line has the height guessed;
-        # measure where the line landed and move by the whole lines it missed by
+        # measure where the line landed, move by the whole lines it missed by, and keep
+        # whichever of the two places is nearer to y
         top = self.y_locator()(position)[0]
         if top not in (ABOVE, BELOW):
             off = int(round((top - y) / self.line_height()))
             if off:
-                bar.setValue(max(bar.minimum(), min(bar.maximum(), bar.value() + off)))
+                before = bar.value()
+                bar.setValue(max(bar.minimum(), min(bar.maximum(), before + off)))
+                moved = self.y_locator()(position)[0]
+                if moved in (ABOVE, BELOW) or abs(moved - y) > abs(top - y):
+                    bar.setValue(before)
 
     def scroll_chunk_into_view(self, index: int, fraction: float = 0.25, force: bool = False) -> None:
         """Scroll so chunk `index` starts at `fraction` of the height (unless it is
