@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 
 from gui_helpers import load_texts
-from PySide6.QtCore import QPoint, Qt
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from steadlith_core.sweep_bench import synthetic_history
 from steadlith_core.sweep_format import rule_colour
 from steadlith_gui.sweep_state import SweepState, sweep_pair
@@ -50,17 +51,16 @@ def test_hovering_a_point_shows_its_parameters_and_clicking_applies_them(qtbot, 
     target = next(r for r in window.sweep_ctl.state.rows if r.boundary_rule == "lmx2-v1")
     assert window.session.rule == "tttd-v1"
     qtbot.waitUntil(lambda: view.plot.viewport().height() > 100, timeout=5000)
-    # Qt reports a pointer off its screen as having left the window (a hover exit): the
-    # offscreen screen is 800×800 and the window larger, so bring the point onto it
-    on_screen = view.plot.viewport().mapToGlobal(view.scene_pos_of(target.set))
-    window.move(window.pos() + QPoint(400 - on_screen.x(), 400 - on_screen.y()))
+    # pyqtgraph drops a mouse move that follows the last one within 1/mouseRateLimit s
+    apart_ms = int(1000 / max(1, pg.getConfigOption("mouseRateLimit"))) + 5
 
     def hovered() -> bool:  # the mouse comes from elsewhere, as a user's does, once the plot is laid out
         qtbot.mouseMove(view.plot.viewport(), view.plot.viewport().rect().topLeft())
+        qtbot.wait(apart_ms)
         qtbot.mouseMove(view.plot.viewport(), view.scene_pos_of(target.set))
         return target.label in view.plot.plotItem.vb.toolTip()
 
-    qtbot.waitUntil(hovered, timeout=20_000)  # pyqtgraph delivers hover events late on a loaded machine
+    qtbot.waitUntil(hovered, timeout=20_000)
     pos = view.scene_pos_of(target.set)
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
         qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
