@@ -68,7 +68,11 @@ def link_views(qtbot, text_a: str, text_b: str, params, theme=LIGHT):
     host.resize(1000, 1700)
     host.show()
     qtbot.waitExposed(host)
-    link_map.host = host  # the host owns the widgets: keep it alive as long as they are used
+    # The host owns the widgets: the test's qtbot keeps it alive for the test. (Held by
+    # one of its own widgets, it made a cycle that the GUI thread's collector could free
+    # between two events, leaving the widgets without their Python methods while Qt
+    # still delivered signals to them.)
+    qtbot.steadlith_hosts = [*getattr(qtbot, "steadlith_hosts", []), host]
     return c, docs, panes, link_map
 
 
