@@ -93,12 +93,7 @@ _C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
 
 # Words per pass of the short-word hash: each temporary of a pass is 128 KB, so the
 # dozen of them stay in the L2 cache between operations.
-BLOCK_WORDS = 16384
-# On several threads each pass of numpy hands the GIL to the other threads and back:
-# a handoff costs tens of microseconds on a virtual machine (the waiting core must be
-# woken), as much as a pass over a small block. Fewer, larger passes, though they leave
-# the cache, go faster there.
-THREADED_BLOCK_WORDS = 1 << 17
+BLOCK_WORDS = 16384  # (numpy_threads.PASS_WORDS on several threads)
 _SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed 1
 
 
@@ -451,7 +446,7 @@ def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
         raw = _scan_piece(data, True, ascii, sentence_ends).raw
         return raw._replace(canonical=raw.canonical.tobytes())
     view = memoryview(data)  # pieces are slices of it, not copies
-    block_words = BLOCK_WORDS if numpy_threads.count() == 1 else THREADED_BLOCK_WORDS
+    block_words = BLOCK_WORDS if numpy_threads.count() == 1 else numpy_threads.PASS_WORDS
 
     def scan_one(bounds: tuple[int, int]) -> _Piece:
         a, z = bounds

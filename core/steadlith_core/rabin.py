@@ -217,7 +217,6 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
 # is as fast or faster: 1 MB whole 7.2 ms, in blocks of 32,768 8.0.
 BLOCK_WORDS = 1 << 15
 WHOLE_WORDS = 1 << 18
-THREADED_BLOCK_WORDS = 1 << 17
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
@@ -231,8 +230,8 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     threads = numpy_threads.count()
     if threads == 1:  # blocks only where they beat one pass
         block_words, whole = BLOCK_WORDS, max(WHOLE_WORDS, BLOCK_WORDS + BLOCK_WORDS // 2)
-    else:  # a block a thread, no larger than THREADED_BLOCK_WORDS (bytescan.THREADED_BLOCK_WORDS)
-        block_words = max(BLOCK_WORDS, min(THREADED_BLOCK_WORDS, -(-n // threads)))
+    else:  # a block a thread, no larger than a pass on threads
+        block_words = max(BLOCK_WORDS, min(numpy_threads.PASS_WORDS, -(-n // threads)))
         whole = block_words + block_words // 2
     if n <= whole or w > block_words // 4:  # (a block re-reads w - 1)
         return _window_pass(symbols, p, steps)
