@@ -208,6 +208,16 @@ def _window_pass(symbols: np.ndarray, p: int, steps: tuple[_Step, ...]) -> np.nd
     return result
 
 
+def _make_tables(p: int, steps: tuple[_Step, ...]) -> None:
+    """Every table _window_pass reads (_reduced's and each step's), into the cache."""
+    d = degree(p)
+    _const_mul16(powmod_x(d, p), p, 64 - d)
+    for step in steps:
+        for delay_c in (step.add, step.double):
+            if delay_c is not None:
+                _const_mul16(delay_c[1], p, d)
+
+
 # Words per pass of the doubling on a long stream: each pass reads 16-bit tables (512
 # KB each) at random and streams a few arrays of 8 bytes a word, which at 256 KB an
 # array still share the L2 cache with them. Measured alternately in one process
@@ -235,11 +245,8 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
         whole = block_words + block_words // 2
     if n <= whole or w > block_words // 4:  # (a block re-reads w - 1)
         return _window_pass(symbols, p, steps)
-    for step in steps:  # the tables, made here rather than by threads racing to (up to what the cache holds)
-        for delay_c in (step.add, step.double):
-            if delay_c is not None:
-                _const_mul16(delay_c[1], p, degree(p))
-    _const_mul16(powmod_x(degree(p), p), p, 64 - degree(p))
+    if threads > 1:
+        _make_tables(p, steps)  # here, not by threads racing to (up to what the cache holds)
     out = np.empty(n, dtype=np.uint64)
 
     def fill(lo: int) -> None:
