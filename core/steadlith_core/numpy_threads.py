@@ -57,6 +57,7 @@ _count: int | None = None
 # one pool for each count used: a pool's threads, and the memory glibc has given their
 # arenas, stay warm across a switch of count (the bench alternates 1 and 2)
 _pools: dict[int, ThreadPoolExecutor] = {}
+_workers: set[threading.Thread] = set()  # the pools' threads: a run started in one runs in place
 _lock = threading.Lock()
 
 
@@ -101,9 +102,6 @@ def run(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
         # end): a scan still running in such a thread finishes in it
         return [fn(item) for item in items]
     return [f.result() for f in futures]
-
-
-_workers: set[threading.Thread] = set()
 
 
 def _register_worker() -> None:

@@ -26,8 +26,8 @@ import signal
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .chunks import AnyParams
 from . import numpy_threads
+from .chunks import AnyParams
 from .errors import FileError, SteadlithError
 from .progress import Progress, report
 from .sweep_grid import ParamSet
