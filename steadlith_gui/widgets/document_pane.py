@@ -141,7 +141,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
     def set_document(self, doc: LoadedDocument, modified: bool = False) -> None:
         """Show a new text (original, not canonical). Its chunks come with the next result."""
         self._formatting = True
-        self._highlighter.setDocument(None)
+        self._highlighter.detach()
         self._formatting = False
         self.document_info = doc
         self.origin = doc.root
@@ -379,7 +379,7 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
 
     @property
     def syntax_active(self) -> bool:
-        return self._highlighter.document() is not None
+        return self._highlighter.attached
 
     def set_syntax_enabled(self, enabled: bool) -> None:
         if enabled == self._syntax_enabled:
@@ -393,12 +393,12 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self._formatting = True
         try:
             if spans is None or not self._syntax_enabled:
-                self._highlighter.setDocument(None)  # also clears formats it applied
+                self._highlighter.detach()
                 return
             self._highlighter.configure(spans, self.theme.pygments_style)
             self.edits.invalidate()
-            if self._highlighter.document() is not self.document():
-                self._highlighter.setDocument(self.document())
+            if not self._highlighter.attached:
+                self._highlighter.attach()
             self._highlighter.rehighlight()
         finally:
             self._formatting = False

@@ -17,10 +17,36 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     """Applies precomputed pygments token spans (Qt positions) block by block."""
 
     def __init__(self, pane: "DocumentPane"):
-        super().__init__(None)
+        super().__init__(None)  # not the document overload: that would install it at once
+        self._owner = pane.document()
+        self._own()
         self._pane = pane
         self._spans: SyntaxSpans | None = None
         self._formats: list[QTextCharFormat | None] = []
+
+    def attach(self) -> None:
+        """Colour the pane's document from now on."""
+        self.setDocument(self._owner)
+        self._own()
+
+    def detach(self) -> None:
+        """Stop colouring; the formats it applied are cleared."""
+        self.setDocument(None)
+        self._own()
+
+    @property
+    def attached(self) -> bool:
+        return self.document() is not None
+
+    def _own(self) -> None:
+        # Owned by the pane's text document, never by Python. PySide hands a highlighter to
+        # Python on every setDocument, and a Python-owned highlighter is destroyed when the
+        # garbage collector frees the pane's attributes: its C++ destructor detaches from
+        # the document, which reports a change to the pane while the pane is half torn
+        # down ("Slot 'DocumentPane::' not found", sometimes a crash). As the document's
+        # child it dies in the document's destructor, after Qt has cleared its pointer to
+        # the document, so it reports nothing.
+        self.setParent(self._owner)
 
     def configure(self, spans: SyntaxSpans | None, style_name: str) -> None:
         self._spans = spans

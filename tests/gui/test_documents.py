@@ -1,5 +1,7 @@
 """Documents: the original text is shown, code gets syntax colour, files can be dropped."""
 
+import gc
+
 import pytest
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -8,6 +10,8 @@ from PySide6.QtWidgets import QApplication
 
 from gui_helpers import load_files, load_texts
 from steadlith_gui.demo import demo_paths
+from steadlith_gui.viewmodel import prepare_document
+from steadlith_gui.widgets.document_pane import DocumentPane
 
 
 def formatted_blocks(pane) -> int:
@@ -35,6 +39,25 @@ def test_code_gets_syntax_colour_and_the_toggle_removes_it(qtbot, window):
     assert not pane.syntax_active and formatted_blocks(pane) == 0
     window.act_syntax.setChecked(True)
     assert formatted_blocks(pane) > 20
+
+
+@pytest.mark.parametrize("toggles", [0, 1, 2], ids=["coloured", "colour-off", "colour-on-again"])
+def test_a_code_pane_freed_by_the_garbage_collector_goes_quietly(qtbot, toggles):
+    """The window's panes live as long as the app, but a pane made alone is freed by
+    the cyclic collector (in the GUI thread, from a timer). Its syntax highlighter must
+    not report to the pane while the pane is being torn down: PySide raised "Slot
+    'DocumentPane::' not found" from that, and sometimes crashed."""
+    source = "def f(x):\n    return x + 1\n" * 40
+    pane = DocumentPane("A")
+    pane.set_document(prepare_document("A", source, name="code.py"))
+    assert pane.syntax_active
+    for k in range(toggles):
+        pane.set_syntax_enabled(k % 2 == 1)
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.close()
+    del pane
+    gc.collect()  # pytest-qt fails the test on any exception raised in a Qt callback
 
 
 def test_plain_text_has_no_lexer(qtbot, window, tmp_path):
