@@ -1033,50 +1033,109 @@ static inline u64 fmix64(u64 z) {
     return z ^ (z >> 31);
 }
 
-/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse) -> (h, key_1, key_2)
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit) -> (h, key_1, key_2)
  * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
  * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
- * §2 (0 at both edges). The window slides: append s_(c-1), then drop the symbols that
- * left it, each times base^(c-1-a) (base is odd, so its inverse exists mod 2^64): the
- * same sums mod 2^64 as lmx2.window_hashes' prefix form. Outputs: uint64 arrays of n + 1. */
+ * §2 (0 at both edges). Outputs: uint64 arrays of n + 1.
+ *
+ * When the document has fewer than dense_limit tokens (any real text: a word is a few
+ * tokens), h comes from lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a])
+ * with P the prefix sums of s_i B^-i, and a(c) is looked up in a table of the first word
+ * at or past every token position: no branch depends on the data. Otherwise (long words
+ * make the table large) the window slides: append s_(c-1), then drop the symbols that
+ * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was
+ * most of the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
+static int dense_tokens(const int64_t *cum, Py_ssize_t n, long long limit) {
+    if (cum[0] != 0 || cum[n] >= limit) return 0;
+    int ok = 1;
+    for (Py_ssize_t c = 1; c <= n; c++) ok &= cum[c] >= cum[c - 1];
+    return ok;
+}
+
+/* a(c): the first word at or past cum[c] - key_tokens, at most c - 1 */
+static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cum, int64_t key_tokens, Py_ssize_t c) {
+    int64_t low = cum[c] - key_tokens;
+    Py_ssize_t a = first_at[low > 0 ? low : 0];
+    return a < c - 1 ? a : c - 1;
+}
+
+static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                                u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
+    int64_t total = cum[n];
+    /* first_at[t]: the first cut a with cum[a] >= t; the smallest a wins a shared value */
+    for (int64_t t = 0; t <= total; t++) first_at[t] = (int32_t)n;
+    for (Py_ssize_t a = n; a >= 0; a--) first_at[cum[a]] = (int32_t)a;
+    int32_t least = (int32_t)n;
+    for (int64_t t = total; t >= 0; t--) {
+        least = first_at[t] < least ? first_at[t] : least;
+        first_at[t] = least;
+    }
+    u64 acc = 0, inv_pow = 1;
+    prefix[0] = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        acc += sym[c - 1] * inv_pow;
+        inv_pow *= base_inv;
+        prefix[c] = acc;
+    }
+    u64 scale = 1; /* B^(c-1) */
+    h[0] = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        h[c] = scale * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+        scale *= base;
+    }
+}
+
+static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                                  u64 base, u64 base_inv, u64 *h) {
+    h[0] = 0;
+    u64 acc = 0, pw = 0; /* acc = h over words [a, c-1], pw = base^(c-1-a) */
+    Py_ssize_t a = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        acc = acc * base + sym[c - 1];
+        pw = c == 1 ? 1 : pw * base;
+        int64_t low = cum[c] - key_tokens;
+        while (a < c - 1 && cum[a] < low) {
+            acc -= sym[a] * pw;
+            pw *= base_inv;
+            a++;
+        }
+        h[c] = acc;
+    }
+}
+
 static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     PyObject *o_sym, *o_cum, *o_cls;
-    long long key_tokens;
+    long long key_tokens, dense_limit;
     int prefer;
     unsigned long long base, base_inv;
-    if (!PyArg_ParseTuple(args, "OOOLpKK", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOLpKKL", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
+                          &dense_limit)) return NULL;
     Py_buffer sv, cv, rv;
     if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
     if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
     PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    int32_t *first_at = NULL;
     Py_ssize_t n = sv.len / 8;
     if (cv.len / 8 != n + 1 || rv.len != n + 1) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
         goto done;
     }
+    if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
     b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
     if (!b_h || !b_k1 || !b_k2) goto done;
+    const int64_t *cum = cv.buf;
+    int dense = n < INT32_MAX && dense_tokens(cum, n, dense_limit);
+    if (dense && !(first_at = PyMem_Malloc((size_t)(cum[n] + 1) * sizeof(int32_t)))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
-        const int64_t *cum = cv.buf;
         const u8 *cls = rv.buf;
         u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
         Py_BEGIN_ALLOW_THREADS
-        h[0] = 0;
-        u64 acc = 0, pw = 0; /* acc = h over words [a, c-1], pw = base^(c-1-a) */
-        Py_ssize_t a = 0;
-        for (Py_ssize_t c = 1; c <= n; c++) {
-            acc = acc * base + sym[c - 1];
-            pw = c == 1 ? 1 : pw * base;
-            int64_t low = cum[c] - key_tokens;
-            while (a < c - 1 && cum[a] < low) {
-                acc -= sym[a] * pw;
-                pw *= base_inv;
-                a++;
-            }
-            h[c] = acc;
-        }
+        if (dense)
+            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2 /* the prefix sums, for now */, h);
+        else
+            window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
             u64 top = prefer ? (u64)cls[c] << 61 : 0;
             k1[c] = top | (fmix64(h[c] ^ 1) >> 3) | 1;
@@ -1087,20 +1146,90 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     }
     result = Py_BuildValue("OOO", b_h, b_k1, b_k2);
 done:
+    PyMem_Free(first_at);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
     return result;
 }
 
-/* local_maxima(values, pos, reach, candidates) -> bytes of one flag per candidate:
- * values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos` increases
- * strictly and `candidates` (indices into values) increase, so the window of each
- * candidate only moves right: a monotonic queue of indices whose values decrease keeps
- * the window's maximum at its head, in O(1) amortized per index. */
+/* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
+ * candidate: values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos`
+ * increases strictly and `candidates` (indices into values) increase.
+ *
+ * When the positions span fewer than dense_limit tokens, the values are laid out by
+ * position (0 where no value is: it never raises a maximum of unsigned values) and every
+ * window, 2 reach + 1 wide, is answered by van Herk and Gil-Werman's method: cut the
+ * line into blocks of the window's width; a window covers the end of one block and the
+ * start of the next, so its maximum is the larger of a suffix maximum of the first and
+ * a prefix maximum of the second. Two blocks are held at a time. No branch depends on
+ * the values. Otherwise (a sparse line, or a window over 65,535 wide) a monotonic queue
+ * of indices whose values decrease keeps each window's maximum at its head (its pops
+ * mispredict about once an index, which was most of the stage). */
+#define MAX_BLOCK_REACH 32767
+
+static int strictly_increasing(const int64_t *pos, Py_ssize_t m) {
+    int ok = 1;
+    for (Py_ssize_t i = 1; i < m; i++) ok &= pos[i] > pos[i - 1];
+    return ok;
+}
+
+static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m, int64_t reach,
+                               const int64_t *cand, Py_ssize_t n_cand, Py_ssize_t *queue, u8 *flag) {
+    Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
+    for (Py_ssize_t k = 0; k < n_cand; k++) {
+        Py_ssize_t i = cand[k];
+        int64_t lo = pos[i] - reach, hi = pos[i] + reach;
+        while (next < m && pos[next] <= hi) {
+            while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
+            queue[tail++] = next++;
+        }
+        while (pos[queue[head]] < lo) head++; /* i itself is in the window: never empties */
+        flag[k] = val[i] >= val[queue[head]];
+    }
+}
+
+/* Block `b` of the line padded by `reach` zeros before it: the values by offset. Index i
+ * lies at pos[i] - pos[0] + reach on that line (differences of positions, which stay in
+ * int64 wherever the positions are). */
+static Py_ssize_t fill_block(u64 *raw, Py_ssize_t width, Py_ssize_t b, const u64 *val, const int64_t *pos,
+                             Py_ssize_t m, Py_ssize_t next, int64_t reach) {
+    memset(raw, 0, (size_t)width * sizeof(u64));
+    int64_t start = (int64_t)b * width, stop = start + width;
+    for (; next < m && pos[next] - pos[0] + reach < stop; next++) raw[pos[next] - pos[0] + reach - start] = val[next];
+    return next;
+}
+
+static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, int64_t reach,
+                                const int64_t *cand, Py_ssize_t n_cand, u64 *work, u8 *flag) {
+    int64_t span = pos[m - 1] - pos[0];
+    if (reach > span) reach = span; /* a wider window sees no more */
+    Py_ssize_t width = (Py_ssize_t)(2 * reach + 1); /* the window of i starts at pos[i] - pos[0] on the padded line */
+    u64 *cur = work, *nxt = work + width, *suffix = work + 2 * width, *prefix = work + 3 * width; /* prefix: width + 1 */
+    Py_ssize_t next = fill_block(cur, width, 0, val, pos, m, 0, reach);
+    Py_ssize_t k = 0;
+    for (Py_ssize_t b = 0; k < n_cand; b++) {
+        next = fill_block(nxt, width, b + 1, val, pos, m, next, reach);
+        int64_t block_start = (int64_t)b * width, block_stop = block_start + width;
+        if (pos[cand[k]] - pos[0] < block_stop) {
+            u64 best = 0;
+            for (Py_ssize_t j = width - 1; j >= 0; j--) { best = cur[j] > best ? cur[j] : best; suffix[j] = best; }
+            best = 0;
+            prefix[0] = 0;
+            for (Py_ssize_t j = 0; j < width; j++) { best = nxt[j] > best ? nxt[j] : best; prefix[j + 1] = best; }
+            for (; k < n_cand && pos[cand[k]] - pos[0] < block_stop; k++) {
+                Py_ssize_t j = (Py_ssize_t)(pos[cand[k]] - pos[0] - block_start);
+                u64 most = suffix[j] > prefix[j] ? suffix[j] : prefix[j];
+                flag[k] = val[cand[k]] >= most;
+            }
+        }
+        u64 *t = cur; cur = nxt; nxt = t;
+    }
+}
+
 static PyObject *local_maxima(PyObject *self, PyObject *args) {
     PyObject *o_val, *o_pos, *o_cand;
-    long long reach;
-    if (!PyArg_ParseTuple(args, "OOLO", &o_val, &o_pos, &reach, &o_cand)) return NULL;
+    long long reach, dense_limit;
+    if (!PyArg_ParseTuple(args, "OOLOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
     if (reach < 0) { PyErr_SetString(PyExc_ValueError, "reach must be >= 0"); return NULL; }
     Py_buffer vv, pv, cv;
     if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
@@ -1108,7 +1237,7 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
     Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
     PyObject *out = NULL;
-    Py_ssize_t *queue = NULL;
+    void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
     const int64_t *cand = cv.buf, *pos = pv.buf;
     for (Py_ssize_t k = 0; k < n_cand; k++) {
@@ -1117,28 +1246,30 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    /* The span in unsigned arithmetic: positions may lie anywhere in int64. The blocks'
+     * buffers are four windows wide: a window wider than 65,535 goes to the queue. */
+    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0;
+    int64_t r = (u64)reach < span ? reach : (int64_t)span;
+    int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && r <= MAX_BLOCK_REACH && strictly_increasing(pos, m);
     out = new_buffer(n_cand);
-    queue = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
-    if (!out || !queue) { if (!queue) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    if (dense) {
+        work = PyMem_Malloc((size_t)(4 * (2 * r + 1) + 1) * sizeof(u64));
+    } else {
+        work = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
+    }
+    if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     {
         const u64 *val = vv.buf;
         u8 *flag = (u8 *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
-        Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
-        for (Py_ssize_t k = 0; k < n_cand; k++) {
-            Py_ssize_t i = cand[k];
-            int64_t lo = pos[i] - reach, hi = pos[i] + reach;
-            while (next < m && pos[next] <= hi) {
-                while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
-                queue[tail++] = next++;
-            }
-            while (pos[queue[head]] < lo) head++; /* i itself is in the window: never empties */
-            flag[k] = val[i] >= val[queue[head]];
-        }
+        if (dense)
+            local_maxima_blocks(val, pos, m, reach, cand, n_cand, work, flag);
+        else
+            local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
         Py_END_ALLOW_THREADS
     }
 done:
-    PyMem_Free(queue);
+    PyMem_Free(work);
     PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
     return out;
 }
@@ -1294,8 +1425,8 @@ static PyMethodDef METHODS[] = {
     {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
-    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse)"},
-    {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates) -> flags"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
+    {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},

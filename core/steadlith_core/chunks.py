@@ -291,8 +291,8 @@ def classes_of(para: np.ndarray, sentence_ends: np.ndarray) -> np.ndarray:
     where word c-1 ends a sentence, else 0."""
     n = para.size
     r = np.zeros(n + 1, dtype=np.uint8)
-    r[1:][sentence_ends] = 1
-    r[:n][para] = 2
+    r[1:] = sentence_ends  # 0 or 1; whole-array passes: a boolean-mask store is ~5x slower
+    np.maximum(r[:n], np.multiply(para, 2, dtype=np.uint8), out=r[:n])
     r[n] = 0
     return r
 

@@ -283,6 +283,16 @@ def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool) -> tu
     return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64)
 
 
+DENSE_SPAN_SLACK = 4096
+
+
+def dense_span(count: int) -> int:
+    """Token spans below this, over `count` words or positions, are laid out with a slot
+    per token (lmx2-v1's windows are then looked up, not searched). Real text has a few
+    tokens a word; long words can make the span sparse, and then it is searched."""
+    return 4 * count + DENSE_SPAN_SLACK + 1
+
+
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
               base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None
@@ -293,19 +303,25 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     key_tokens = min(key_tokens, int(cum[-1]) + 1)
     arrays = _kernel.lmx2_keys(
         np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
-        np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64))
+        np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
+        dense_span(symbols.size))
     return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
 
 
+C_POSITION_LIMIT = 2**61  # token positions; a document has fewer than 2^40
+
+
 def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
-    """lmx2.local_maxima by the compiled kernel's sliding window, or None when numpy runs."""
+    """lmx2.local_maxima by the compiled kernel, or None when numpy runs."""
     if KERNEL != "c":
         return None
-    if pos.size:  # a reach past the span of the positions sees them all: clamped, it stays in int64
-        reach = min(reach, int(pos[-1]) - int(pos[0]) + 1)
+    if pos.size:
+        if not -C_POSITION_LIMIT <= int(pos[0]) <= int(pos[-1]) <= C_POSITION_LIMIT:
+            return None  # pos +- reach could leave int64 in C; numpy's path is exact there
+        reach = min(reach, int(pos[-1]) - int(pos[0]) + 1)  # a reach past the span sees no more
     flags = _kernel.local_maxima(
         np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
-        np.ascontiguousarray(candidates, dtype=np.int64))
+        np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))
     return np.frombuffer(flags, dtype=np.bool_)
 
 

@@ -102,16 +102,13 @@ def _floor_log2(v: np.ndarray) -> np.ndarray:
     return np.frexp(v)[1].astype(np.int64) - 1  # exact for positive ints below 2^53
 
 
-DENSE_SPAN_SLACK = 4096  # token spans this much past 4 per position are searched instead
-
-
 def _reach_bounds(pos: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
     """[lo, hi): the indices j with |pos[j] - a| <= reach, for each a in `at` (a value
     of `pos`). Token positions are integers: when they span few tokens (any real text)
     a running count of positions answers each query with one lookup, cheaper than two
     binary searches; long words can make positions sparse, and then it searches."""
     span = int(pos[-1]) - int(pos[0])
-    if span > 4 * pos.size + DENSE_SPAN_SLACK:
+    if span >= kernel.dense_span(pos.size):
         return np.searchsorted(pos, at - reach, "left"), np.searchsorted(pos, at + reach, "right")
     below = np.zeros(span + 2, dtype=np.int64)  # below[t]: how many positions lie below pos[0] + t
     below[pos - pos[0] + 1] = 1

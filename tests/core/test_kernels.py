@@ -267,18 +267,31 @@ def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_toke
     assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
 
 
+@contextmanager
+def dense_layout(on: bool):
+    """Make the kernel lay token positions out densely (on) or search them (off),
+    whatever their span: both ways must give the same arrays."""
+    old = kernel.DENSE_SPAN_SLACK
+    kernel.DENSE_SPAN_SLACK = 10**9 if on else -(10**9)
+    try:
+        yield
+    finally:
+        kernel.DENSE_SPAN_SLACK = old
+
+
 @needs_c
 @settings(max_examples=200)
 @given(
-    st.lists(st.integers(1, 40), max_size=300),
+    st.lists(st.integers(0, 40), max_size=300),
     st.data(),
     st.integers(1, 120),
     st.booleans(),
 )
 def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tokens, prefer):
-    """lmx2-v1's keys: the C sliding window against lmx2.window_hashes' prefix form, on
-    symbols from a tiny set (repeats) or anywhere in 64 bits, any classes; a window
-    wider than the document included."""
+    """lmx2-v1's keys: both C ways (the table of token positions, the sliding window for
+    sparse tokens) against lmx2.window_hashes' prefix form, on symbols from a tiny set
+    (repeats) or anywhere in 64 bits, any classes, words of no token; a window wider
+    than the document included."""
     from steadlith_core import lmx2
 
     n = len(tokens)
@@ -288,20 +301,22 @@ def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tok
     cum = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(tokens, out=cum[1:])
     key_tokens = key_tokens if key_tokens < 110 else 2**32  # the largest Lmx2Params accepts
-    with kernel.using("c"):
-        got = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
     with kernel.using("numpy"):
         want = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
-    for field, g, w in zip(lmx2.Lmx2Keys._fields, got, want):
-        assert g.dtype == w.dtype and g.tolist() == w.tolist(), field
+    for layout in ("table", "sliding"):
+        with kernel.using("c"), dense_layout(layout == "table"):
+            got = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
+        for field, g, w in zip(lmx2.Lmx2Keys._fields, got, want):
+            assert g.dtype == w.dtype and g.tolist() == w.tolist(), (layout, field)
 
 
 @needs_c
 @settings(max_examples=300)
 @given(st.lists(st.integers(1, 30), min_size=1, max_size=300), st.data(), st.integers(0, 90))
 def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach):
-    """Local maxima over a token distance: the C monotonic queue against numpy's range
-    maxima, with many ties (values from 0..3), any candidate subset, huge reaches."""
+    """Local maxima over a token distance: both C ways (blocks of the window's width
+    over the positions laid out, the monotonic queue for sparse ones) against numpy's
+    range maxima, with many ties (values from 0..3), any candidate subset, huge reaches."""
     from steadlith_core import lmx2
 
     m = len(gaps)
@@ -309,11 +324,31 @@ def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach
     pos = np.cumsum(np.array(gaps, dtype=np.int64))
     candidates = np.array(sorted(data.draw(st.sets(st.integers(0, m - 1)))), dtype=np.int64)
     reach = reach if reach < 85 else 2**32  # the largest horizon Lmx2Params accepts
-    with kernel.using("c"):
-        got = lmx2.local_maxima(values, pos, reach, candidates)
     with kernel.using("numpy"):
         want = lmx2.local_maxima(values, pos, reach, candidates)
-    assert got.tolist() == want.tolist()
+    for layout in ("blocks", "queue"):
+        with kernel.using("c"), dense_layout(layout == "blocks"):
+            got = lmx2.local_maxima(values, pos, reach, candidates)
+        assert got.tolist() == want.tolist(), layout
+
+
+@needs_c
+@pytest.mark.parametrize("reach", [1, 255, 32_767, 32_768, 100_000])
+def test_compiled_local_maxima_over_wide_windows_on_real_keys(reach):
+    """The blocks are as wide as the window and held two at a time; from a reach of
+    32,768 the queue answers instead. Both against numpy on 40,000 positions of real
+    text's spacing (1-5 tokens apart) with random 64-bit keys and every index a candidate."""
+    from steadlith_core import lmx2
+
+    rng = np.random.default_rng(reach)
+    pos = np.cumsum(rng.integers(1, 6, 40_000)).astype(np.int64)
+    values = rng.integers(0, 2**64 - 1, pos.size, dtype=np.uint64, endpoint=True)
+    candidates = np.arange(pos.size, dtype=np.int64)
+    with kernel.using("numpy"):
+        want = lmx2.local_maxima(values, pos, reach, candidates)
+    with kernel.using("c"):
+        got = lmx2.local_maxima(values, pos, reach, candidates)
+    assert want.sum() >= 1 and got.tolist() == want.tolist()
 
 
 @needs_c

@@ -1,9 +1,11 @@
-"""lmx2.local_maxima on numpy stays exact at the edges of int64.
+"""lmx2.local_maxima stays exact at the edges of int64, on numpy and compiled.
 
 Positions are int64 and the reach a Python int: pos +- reach, and the span of the
 positions itself, can leave int64 when either is extreme. The numpy path must then
 still answer what the definition says (checked here against a brute-force reading of
-it in Python integers), never wrap around or raise.
+it in Python integers), never wrap around or raise. The compiled kernel hands
+positions beyond +-2^61 to the numpy path and must agree with it everywhere, in both of
+its ways (blocks over dense positions, a queue over sparse ones).
 """
 
 from __future__ import annotations
@@ -23,9 +25,19 @@ def brute_force(values: list[int], pos: list[int], reach: int, candidates: list[
 
 
 def numpy_local_maxima(values: list[int], pos: list[int], reach: int, candidates: list[int]) -> list[bool]:
-    with kernel.using("numpy"):
-        return lmx2.local_maxima(np.array(values, dtype=np.uint64), np.array(pos, dtype=np.int64), reach,
-                                 np.array(candidates, dtype=np.int64)).tolist()
+    return kernel_local_maxima("numpy", values, pos, reach, candidates)
+
+
+def kernel_local_maxima(name: str, values: list[int], pos: list[int], reach: int, candidates: list[int],
+                        dense_slack: int | None = None) -> list[bool]:
+    old = kernel.DENSE_SPAN_SLACK
+    kernel.DENSE_SPAN_SLACK = old if dense_slack is None else dense_slack
+    try:
+        with kernel.using(name):
+            return lmx2.local_maxima(np.array(values, dtype=np.uint64), np.array(pos, dtype=np.int64), reach,
+                                     np.array(candidates, dtype=np.int64)).tolist()
+    finally:
+        kernel.DENSE_SPAN_SLACK = old
 
 
 # strictly increasing int64 positions: a start anywhere in int64, then gaps small or huge
@@ -50,7 +62,11 @@ def test_numpy_local_maxima_at_the_edges_of_int64_agree_with_the_definition(pos,
     else:
         values = data.draw(st.lists(st.sampled_from([0, 1, 2, 2**64 - 1]), min_size=m, max_size=m))
         candidates = sorted(data.draw(st.sets(st.integers(0, m - 1)))) if m else []
-    assert numpy_local_maxima(values, pos, reach, candidates) == brute_force(values, pos, reach, candidates)
+    want = brute_force(values, pos, reach, candidates)
+    assert numpy_local_maxima(values, pos, reach, candidates) == want
+    if "c" in kernel.KERNELS:
+        for slack in (10**9, -(10**9)):  # blocks, queue
+            assert kernel_local_maxima("c", values, pos, reach, candidates, slack) == want, slack
 
 
 def test_a_reach_past_every_position_keeps_only_the_global_maxima():
