@@ -1038,16 +1038,21 @@ static inline u64 fmix64(u64 z) {
  * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
  * §2 (0 at both edges). Outputs: uint64 arrays of n + 1.
  *
- * When the document has fewer than dense_limit tokens (any real text: a word is a few
- * tokens), h comes from lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a])
+ * `cum` must be a running total (0 first, never decreasing) and base_inverse base's
+ * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
+ * (any real text: a word is a few tokens; never more than dense_cap), h comes from lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a])
  * with P the prefix sums of s_i B^-i, and a(c) is looked up in a table of the first word
  * at or past every token position: no branch depends on the data. Otherwise (long words
  * make the table large) the window slides: append s_(c-1), then drop the symbols that
  * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was
  * most of the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
-static int dense_tokens(const int64_t *cum, Py_ssize_t n, long long limit) {
-    if (cum[0] != 0 || cum[n] >= limit) return 0;
-    int ok = 1;
+/* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
+ * slots: 64 per word or position and a megabyte's worth. It bounds memory and time, and
+ * keeps every offset on the line far inside int64. */
+static inline u64 dense_cap(Py_ssize_t count) { return (u64)64 * (u64)count + ((u64)1 << 20); }
+
+static int running_total(const int64_t *cum, Py_ssize_t n) {
+    int ok = cum[0] == 0;
     for (Py_ssize_t c = 1; c <= n; c++) ok &= cum[c] >= cum[c - 1];
     return ok;
 }
@@ -1121,19 +1126,26 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
         goto done;
     }
+    const int64_t *cum = cv.buf;
     if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
+    if (!running_total(cum, n)) {
+        PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
+        goto done;
+    }
+    if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
     b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
     if (!b_h || !b_k1 || !b_k2) goto done;
-    const int64_t *cum = cv.buf;
-    int dense = n < INT32_MAX && dense_tokens(cum, n, dense_limit);
-    if (dense && !(first_at = PyMem_Malloc((size_t)(cum[n] + 1) * sizeof(int32_t)))) { PyErr_NoMemory(); goto done; }
+    /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
+    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
+    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 1))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
         u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
         Py_BEGIN_ALLOW_THREADS
         if (dense)
-            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2 /* the prefix sums, for now */, h);
+            /* k2 holds the prefix sums until the keys overwrite them */
+            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2, h);
         else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
@@ -1154,9 +1166,11 @@ done:
 
 /* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
  * candidate: values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos`
- * increases strictly and `candidates` (indices into values) increase.
+ * must increase strictly and `candidates` (indices into values) must increase
+ * (ValueError otherwise); `reach` is unsigned, and any int64 positions are exact.
  *
- * When the positions span fewer than dense_limit tokens, the values are laid out by
+ * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
+ * whatever the caller asks), the values are laid out by
  * position (0 where no value is: it never raises a maximum of unsigned values) and every
  * window, 2 reach + 1 wide, is answered by van Herk and Gil-Werman's method: cut the
  * line into blocks of the window's width; a window covers the end of one block and the
@@ -1173,51 +1187,61 @@ static int strictly_increasing(const int64_t *pos, Py_ssize_t m) {
     return ok;
 }
 
-static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m, int64_t reach,
+/* Distances are unsigned differences: exact for increasing int64 positions anywhere,
+ * where pos[i] +- reach could leave int64. */
+static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach,
                                const int64_t *cand, Py_ssize_t n_cand, Py_ssize_t *queue, u8 *flag) {
     Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
     for (Py_ssize_t k = 0; k < n_cand; k++) {
         Py_ssize_t i = cand[k];
-        int64_t lo = pos[i] - reach, hi = pos[i] + reach;
-        while (next < m && pos[next] <= hi) {
+        while (next < m && (next <= i || (u64)pos[next] - (u64)pos[i] <= reach)) {
             while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
             queue[tail++] = next++;
         }
-        while (pos[queue[head]] < lo) head++; /* i itself is in the window: never empties */
+        /* i was offered, and only indices before it can be out of reach */
+        while (queue[head] < i && (u64)pos[i] - (u64)pos[queue[head]] > reach) head++;
         flag[k] = val[i] >= val[queue[head]];
     }
 }
 
 /* Block `b` of the line padded by `reach` zeros before it: the values by offset. Index i
- * lies at pos[i] - pos[0] + reach on that line (differences of positions, which stay in
- * int64 wherever the positions are). */
+ * lies at pos[i] - pos[0] + reach on that line (the span is at most dense_cap). */
 static Py_ssize_t fill_block(u64 *raw, Py_ssize_t width, Py_ssize_t b, const u64 *val, const int64_t *pos,
-                             Py_ssize_t m, Py_ssize_t next, int64_t reach) {
+                             Py_ssize_t m, Py_ssize_t next, Py_ssize_t reach) {
     memset(raw, 0, (size_t)width * sizeof(u64));
-    int64_t start = (int64_t)b * width, stop = start + width;
-    for (; next < m && pos[next] - pos[0] + reach < stop; next++) raw[pos[next] - pos[0] + reach - start] = val[next];
+    u64 start = (u64)b * (u64)width, stop = start + (u64)width;
+    for (; next < m; next++) {
+        u64 at = (u64)pos[next] - (u64)pos[0] + (u64)reach;
+        if (at >= stop) break;
+        raw[at - start] = val[next];
+    }
     return next;
 }
 
-static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, int64_t reach,
+/* `reach` is at most the span and MAX_BLOCK_REACH; `work` holds 4 (2 reach + 1) + 1 values */
+static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, Py_ssize_t reach,
                                 const int64_t *cand, Py_ssize_t n_cand, u64 *work, u8 *flag) {
-    int64_t span = pos[m - 1] - pos[0];
-    if (reach > span) reach = span; /* a wider window sees no more */
-    Py_ssize_t width = (Py_ssize_t)(2 * reach + 1); /* the window of i starts at pos[i] - pos[0] on the padded line */
+    Py_ssize_t width = 2 * reach + 1; /* the window of i starts at pos[i] - pos[0] on the padded line */
     u64 *cur = work, *nxt = work + width, *suffix = work + 2 * width, *prefix = work + 3 * width; /* prefix: width + 1 */
     Py_ssize_t next = fill_block(cur, width, 0, val, pos, m, 0, reach);
     Py_ssize_t k = 0;
     for (Py_ssize_t b = 0; k < n_cand; b++) {
         next = fill_block(nxt, width, b + 1, val, pos, m, next, reach);
-        int64_t block_start = (int64_t)b * width, block_stop = block_start + width;
-        if (pos[cand[k]] - pos[0] < block_stop) {
-            u64 best = 0;
-            for (Py_ssize_t j = width - 1; j >= 0; j--) { best = cur[j] > best ? cur[j] : best; suffix[j] = best; }
-            best = 0;
+        u64 block_start = (u64)b * (u64)width, block_stop = block_start + (u64)width;
+        if ((u64)pos[cand[k]] - (u64)pos[0] < block_stop) {
+            /* two independent running maxima in one loop: each waits on its own last step only */
+            u64 back = 0, ahead = 0;
             prefix[0] = 0;
-            for (Py_ssize_t j = 0; j < width; j++) { best = nxt[j] > best ? nxt[j] : best; prefix[j + 1] = best; }
-            for (; k < n_cand && pos[cand[k]] - pos[0] < block_stop; k++) {
-                Py_ssize_t j = (Py_ssize_t)(pos[cand[k]] - pos[0] - block_start);
+            for (Py_ssize_t j = 0, t = width - 1; j < width; j++, t--) {
+                back = cur[t] > back ? cur[t] : back;
+                suffix[t] = back;
+                ahead = nxt[j] > ahead ? nxt[j] : ahead;
+                prefix[j + 1] = ahead;
+            }
+            for (; k < n_cand; k++) {
+                u64 x = (u64)pos[cand[k]] - (u64)pos[0];
+                if (x >= block_stop) break;
+                Py_ssize_t j = (Py_ssize_t)(x - block_start);
                 u64 most = suffix[j] > prefix[j] ? suffix[j] : prefix[j];
                 flag[k] = val[cand[k]] >= most;
             }
@@ -1228,9 +1252,10 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
 
 static PyObject *local_maxima(PyObject *self, PyObject *args) {
     PyObject *o_val, *o_pos, *o_cand;
-    long long reach, dense_limit;
-    if (!PyArg_ParseTuple(args, "OOLOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
-    if (reach < 0) { PyErr_SetString(PyExc_ValueError, "reach must be >= 0"); return NULL; }
+    unsigned long long reach;
+    long long dense_limit;
+    /* reach unsigned: a window as wide as any span of int64 positions must be expressible */
+    if (!PyArg_ParseTuple(args, "OOKOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
     Py_buffer vv, pv, cv;
     if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
     if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
@@ -1240,30 +1265,26 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
     const int64_t *cand = cv.buf, *pos = pv.buf;
+    if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
     for (Py_ssize_t k = 0; k < n_cand; k++) {
         if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
             goto done;
         }
     }
-    /* The span in unsigned arithmetic: positions may lie anywhere in int64. The blocks'
-     * buffers are four windows wide: a window wider than 65,535 goes to the queue. */
-    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0;
-    int64_t r = (u64)reach < span ? reach : (int64_t)span;
-    int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && r <= MAX_BLOCK_REACH && strictly_increasing(pos, m);
+    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0; /* exact: the positions increase */
+    u64 r = reach < span ? reach : span;                /* a wider window sees no more */
+    /* the blocks' buffers are four windows wide: a window wider than 65,535 goes to the queue */
+    int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && span <= dense_cap(m) && r <= MAX_BLOCK_REACH;
     out = new_buffer(n_cand);
-    if (dense) {
-        work = PyMem_Malloc((size_t)(4 * (2 * r + 1) + 1) * sizeof(u64));
-    } else {
-        work = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
-    }
+    work = dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
     if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     {
         const u64 *val = vv.buf;
         u8 *flag = (u8 *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
         if (dense)
-            local_maxima_blocks(val, pos, m, reach, cand, n_cand, work, flag);
+            local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
         else
             local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
         Py_END_ALLOW_THREADS

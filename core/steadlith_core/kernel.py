@@ -299,8 +299,8 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     when numpy runs (lmx2.compute_keys then computes them itself)."""
     if KERNEL != "c":
         return None
-    # a window past every token holds every word before the cut: clamping keeps it in int64
-    key_tokens = min(key_tokens, int(cum[-1]) + 1)
+    # a window of every token holds every word before the cut: clamping keeps it in int64
+    key_tokens = min(key_tokens, max(int(cum[-1]), 0))
     arrays = _kernel.lmx2_keys(
         np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
         np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
@@ -308,17 +308,14 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
 
 
-C_POSITION_LIMIT = 2**61  # token positions; a document has fewer than 2^40
-
-
 def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
     """lmx2.local_maxima by the compiled kernel, or None when numpy runs."""
     if KERNEL != "c":
         return None
-    if pos.size:
-        if not -C_POSITION_LIMIT <= int(pos[0]) <= int(pos[-1]) <= C_POSITION_LIMIT:
-            return None  # pos +- reach could leave int64 in C; numpy's path is exact there
-        reach = min(reach, int(pos[-1]) - int(pos[0]) + 1)  # a reach past the span sees no more
+    if reach < 0:
+        raise ValueError(f"reach must be >= 0, got {reach}")
+    if pos.size:  # a reach past the span sees no more: clamped, it fits the kernel's unsigned 64 bits
+        reach = min(reach, int(pos[-1]) - int(pos[0]))
     flags = _kernel.local_maxima(
         np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
         np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))

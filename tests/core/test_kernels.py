@@ -333,6 +333,38 @@ def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach
 
 
 @needs_c
+def test_compiled_lmx2_stages_refuse_what_they_cannot_answer_and_survive_extremes():
+    """Called directly (the wrappers never send such input), the kernel's lmx2 stages
+    refuse what breaks their preconditions and stay exact, in bounds and quick at the
+    edges of int64 whatever dense_limit a caller passes (found by an ASan/UBSan run)."""
+    from steadlith_core import _kernel, lmx2
+
+    u64, i64 = (lambda v: np.array(v, dtype=np.uint64)), (lambda v: np.array(v, dtype=np.int64))
+    base, inverse, huge = lmx2.KEY_BASE, pow(lmx2.KEY_BASE, -1, 2**64), 2**63 - 1
+    classes = np.zeros(3, dtype=np.uint8)
+    with pytest.raises(ValueError, match="decreasing"):
+        _kernel.lmx2_keys(u64([5, 6]), i64([0, 3, 2]), classes, 1, False, base, inverse, huge)
+    with pytest.raises(ValueError, match="0 first"):
+        _kernel.lmx2_keys(u64([5, 6]), i64([1, 3, 4]), classes, 1, False, base, inverse, huge)
+    with pytest.raises(ValueError, match="inverse"):
+        _kernel.lmx2_keys(u64([5, 6]), i64([0, 1, 2]), classes, 1, False, base, 12345, huge)
+    with pytest.raises(ValueError, match="increase strictly"):
+        _kernel.local_maxima(u64([1, 2]), i64([5, 0]), 0, i64([1]), 0)
+    # a running total near 2^62 with any dense_limit: the table is capped, not allocated
+    h, _, _ = _kernel.lmx2_keys(u64([7]), i64([0, 2**62]), np.zeros(2, dtype=np.uint8), 1, False, base, inverse, huge)
+    assert np.frombuffer(h, dtype=np.uint64).tolist() == [0, 7]
+    # positions at the ends of int64, any dense_limit: exact (numpy agrees), and quick
+    for values, pos, reach, cands, want in (([1, 2], [0, 2**63 - 2], 2, [0], [True]),
+                                            ([1, 2], [0, 2**63 - 2], 0, [1], [True]),
+                                            ([1, 2], [-(2**63), 2**63 - 1], 1, [0, 1], [True, True]),
+                                            ([2, 1], [-(2**63), 2**63 - 1], 2**64 - 1, [0, 1], [True, False]),
+                                            ([1], [2**63 - 1], 1, [0], [True])):
+        for limit in (0, huge):
+            got = _kernel.local_maxima(u64(values), i64(pos), reach, i64(cands), limit)
+            assert np.frombuffer(got, dtype=np.bool_).tolist() == want, (pos, reach, limit)
+
+
+@needs_c
 @pytest.mark.parametrize("reach", [1, 255, 32_767, 32_768, 100_000])
 def test_compiled_local_maxima_over_wide_windows_on_real_keys(reach):
     """The blocks are as wide as the window and held two at a time; from a reach of

@@ -3,9 +3,8 @@
 Positions are int64 and the reach a Python int: pos +- reach, and the span of the
 positions itself, can leave int64 when either is extreme. The numpy path must then
 still answer what the definition says (checked here against a brute-force reading of
-it in Python integers), never wrap around or raise. The compiled kernel hands
-positions beyond +-2^61 to the numpy path and must agree with it everywhere, in both of
-its ways (blocks over dense positions, a queue over sparse ones).
+it in Python integers), never wrap around or raise. So must the compiled kernel, in both
+of its ways (blocks over dense positions, a queue over sparse ones).
 """
 
 from __future__ import annotations
