@@ -1040,8 +1040,9 @@ static inline u64 fmix64(u64 z) {
  *
  * `cum` must be a running total (0 first, never decreasing) and base_inverse base's
  * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
- * (any real text: a word is a few tokens; never more than dense_cap), h comes from lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a])
- * with P the prefix sums of s_i B^-i, and a(c) is looked up in a table of the first word
+ * (any real text: a word is a few tokens; never more than dense_cap), h comes from
+ * lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a]) with P the prefix sums
+ * of s_i B^-i, and a(c) is looked up in a table of the first word
  * at or past every token position: no branch depends on the data. Otherwise (long words
  * make the table large) the window slides: append s_(c-1), then drop the symbols that
  * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was

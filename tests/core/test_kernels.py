@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import steadlith_core
 from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, numpy_threads, register_counter, unregister_counter
+from kernel_helpers import dense_layout
 from steadlith_core.bytescan import xxh3_64_many
 from steadlith_core.normalize import WHITESPACE
 from steadlith_core.rabin import window_fingerprints as doubling_fingerprints
@@ -265,18 +266,6 @@ def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_toke
     with kernel.using("c"):
         got = kernel.segment(cum, primary, backup, min_tokens, max_tokens)
     assert got == python_segment(cum, primary, backup, min_tokens, max_tokens)
-
-
-@contextmanager
-def dense_layout(on: bool):
-    """Make the kernel lay token positions out densely (on) or search them (off),
-    whatever their span: both ways must give the same arrays."""
-    old = kernel.DENSE_SPAN_SLACK
-    kernel.DENSE_SPAN_SLACK = 10**9 if on else -(10**9)
-    try:
-        yield
-    finally:
-        kernel.DENSE_SPAN_SLACK = old
 
 
 @needs_c

@@ -9,10 +9,13 @@ of its ways (blocks over dense positions, a queue over sparse ones).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from kernel_helpers import dense_layout
 from steadlith_core import kernel, lmx2
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -28,15 +31,10 @@ def numpy_local_maxima(values: list[int], pos: list[int], reach: int, candidates
 
 
 def kernel_local_maxima(name: str, values: list[int], pos: list[int], reach: int, candidates: list[int],
-                        dense_slack: int | None = None) -> list[bool]:
-    old = kernel.DENSE_SPAN_SLACK
-    kernel.DENSE_SPAN_SLACK = old if dense_slack is None else dense_slack
-    try:
-        with kernel.using(name):
-            return lmx2.local_maxima(np.array(values, dtype=np.uint64), np.array(pos, dtype=np.int64), reach,
-                                     np.array(candidates, dtype=np.int64)).tolist()
-    finally:
-        kernel.DENSE_SPAN_SLACK = old
+                        dense: bool | None = None) -> list[bool]:
+    with kernel.using(name), (nullcontext() if dense is None else dense_layout(dense)):
+        return lmx2.local_maxima(np.array(values, dtype=np.uint64), np.array(pos, dtype=np.int64), reach,
+                                 np.array(candidates, dtype=np.int64)).tolist()
 
 
 # strictly increasing int64 positions: a start anywhere in int64, then gaps small or huge
@@ -64,8 +62,8 @@ def test_numpy_local_maxima_at_the_edges_of_int64_agree_with_the_definition(pos,
     want = brute_force(values, pos, reach, candidates)
     assert numpy_local_maxima(values, pos, reach, candidates) == want
     if "c" in kernel.KERNELS:
-        for slack in (10**9, -(10**9)):  # blocks, queue
-            assert kernel_local_maxima("c", values, pos, reach, candidates, slack) == want, slack
+        for dense in (True, False):  # blocks, queue
+            assert kernel_local_maxima("c", values, pos, reach, candidates, dense) == want, dense
 
 
 def test_a_reach_past_every_position_keeps_only_the_global_maxima():
