@@ -45,6 +45,7 @@ from steadlith_core.errors import visible
 from steadlith_core.gitrepo import GitError
 from steadlith_core.revision_path import parse_revision_arg
 
+from . import __version__
 from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
 EXIT_OK, EXIT_RENDER, EXIT_INPUT = 0, 1, 2
@@ -98,7 +99,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the name shown for A or B instead of the file's, e.g. --label A=HEAD~1:guide.md "
                         "(repeatable; as diff tools label revisions read from pipes)")
     p.add_argument("--timeout", type=float, default=60.0, help=argparse.SUPPRESS)
+    p.add_argument("--version", action=_VersionAction, nargs=0,
+                   help="show the versions of the inspector, the core (and its kernel) and Qt, and exit")
     return p
+
+
+def version_line() -> str:
+    """One line naming everything a bug report needs: both packages, the kernel, Qt."""
+    import platform
+
+    import PySide6
+    from PySide6 import QtCore
+    import steadlith_core
+    from steadlith_core import kernel
+
+    return (f"steadlith-gui {__version__}, steadlith-core {steadlith_core.__version__} ({kernel.describe()}), "
+            f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}, Python {platform.python_version()}")
+
+
+class _VersionAction(argparse.Action):
+    """Prints the version line whole (argparse's own action wraps it) and exits."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
 
 
 def _size(text: str) -> tuple[int, int]:

