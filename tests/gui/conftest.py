@@ -5,8 +5,42 @@ scopes), so no test reads or writes the developer's real settings, and tests nev
 see each other's recent files or window layout."""
 
 import os
+import tempfile
+from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any QApplication exists
+
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
+
+
+def pin_fonts() -> None:
+    """Every GUI test (and every inspector it starts as a subprocess) sees exactly the
+    DejaVu fonts in tests/fonts and nothing of the machine's: a fontconfig configuration
+    listing that folder alone, with the generic families mapped onto it and the
+    rendering (antialiasing, slight hinting, as desktops default to) set here rather than
+    by the machine's own rules. Pixel-reading tests then draw the same glyphs, line
+    heights and widths on any machine."""
+    folder = Path(tempfile.mkdtemp(prefix="steadlith-fonts-"))
+    (folder / "fonts.conf").write_text(f"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>{FONTS}</dir>
+  <cachedir>{folder / "cache"}</cachedir>
+  <alias binding="strong"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
+  <alias binding="strong"><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <alias binding="strong"><family>serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+  <match target="font">
+    <edit name="antialias" mode="assign"><bool>true</bool></edit>
+    <edit name="hinting" mode="assign"><bool>true</bool></edit>
+    <edit name="hintstyle" mode="assign"><const>hintslight</const></edit>
+    <edit name="rgba" mode="assign"><const>none</const></edit>
+  </match>
+</fontconfig>
+""")
+    os.environ["FONTCONFIG_FILE"] = str(folder / "fonts.conf")
+
+
+pin_fonts()  # before any QApplication exists, like the platform
 
 import pytest
 from git_helpers import doc_history
