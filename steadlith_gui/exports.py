@@ -1,7 +1,7 @@
 """File → Export: the HTML report, chunks as JSONL, the comparison as JSON, the window
 as PNG; and the default file names offered for them.
 
-The schemas and the HTML are the core's (steadlith_core.report / .export): the window
+The schemas and the HTML are the core's (the comparison and export modules of steadlith_core.report): the window
 writes exactly what `steadlith compare --html` and `--format json` write. Each `*_job`
 returns a function to run on the thread pool (worker.Jobs): it renders and writes the
 file atomically and returns the path, or raises ExportError naming the path and the
@@ -18,9 +18,9 @@ from typing import Callable
 
 from steadlith_core import Chunking
 from steadlith_core.errors import ExportError
-from steadlith_core.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
-from steadlith_core.external import ExternalChunking, spans_jsonl
-from steadlith_core.report import render_report
+from steadlith_core.report.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
+from steadlith_core.comparison.external import ExternalChunking, spans_jsonl
+from steadlith_core.report.comparison import render_report
 
 from . import __version__
 
