@@ -1,14 +1,13 @@
 """File → Export: the HTML report, chunks as JSONL, the comparison as JSON, the window
 as PNG; and the default file names offered for them.
 
-The schemas and the HTML are the core's (the comparison and export modules of steadlith_core.report): the window
-writes exactly what `steadlith compare --html` and `--format json` write. Each `*_job`
-returns a function to run on the thread pool (worker.Jobs): it renders and writes the
-file atomically and returns the path, or raises ExportError naming the path and the
-reason. The window only takes the immutable inputs (a Comparison, a Chunking, a QImage
-grabbed in the GUI thread) and shows the outcome. Text goes through the core's
-write_text_atomic; the PNG through write_png (write_bytes_atomic).
-"""
+The schemas and the HTML are the core's (steadlith_core.report's comparison and export
+modules): the window writes exactly what `steadlith compare --html` and `--format json`
+write. Each `*_job` returns a function to run on the thread pool (worker.Jobs): it renders
+and writes the file atomically and returns the path, or raises ExportError naming the path
+and the reason. The window only takes the immutable inputs (a Comparison, a Chunking, a
+QImage grabbed in the GUI thread) and shows the outcome. Text goes through the core's
+write_text_atomic; the PNG through write_png (write_bytes_atomic)."""
 
 from __future__ import annotations
 
