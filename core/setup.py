@@ -52,8 +52,8 @@ class OptionalBuildExt(build_ext):
 setup(
     ext_modules=[
         Extension(
-            "steadlith_core._kernel",
-            ["steadlith_core/_kernel.c"],
+            "steadlith_core.kernel._kernel",
+            ["steadlith_core/kernel/_kernel.c"],
             extra_compile_args=["-O3", "-std=c11"],
         )
     ],

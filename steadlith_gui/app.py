@@ -5,7 +5,7 @@
 Also `python -m steadlith_gui`.
 
 A and B are files or files at a git revision, `PATH@REV` (`README.md@HEAD~3`,
-`docs/guide.md@v1.2`; steadlith_core.revision_path has the rule: an existing file named
+`docs/guide.md@v1.2`; steadlith_core.history.revisions has the rule: an existing file named
 exactly so wins). A revision is read from the repository in-process, shown as
 `path @ short-hash — subject`, and never watched on disk; an unknown revision or a path
 not in it is one line and exit 2 before any window opens.
@@ -40,10 +40,10 @@ import weakref
 from pathlib import Path
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
-from steadlith_core.allocator import keep_freed_memory
+from steadlith_core.kernel.allocator import keep_freed_memory
 from steadlith_core.errors import visible
-from steadlith_core.gitrepo import GitError
-from steadlith_core.revision_path import parse_revision_arg
+from steadlith_core.history.repository import GitError
+from steadlith_core.history.revisions import parse_revision_arg
 
 from . import __version__
 from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
@@ -111,7 +111,7 @@ def version_line() -> str:
     import PySide6
     from PySide6 import QtCore
     import steadlith_core
-    from steadlith_core import kernel
+    from steadlith_core.kernel import select as kernel
 
     return (f"steadlith-gui {__version__}, steadlith-core {steadlith_core.__version__} ({kernel.describe()}), "
             f"PySide6 {PySide6.__version__}, Qt {QtCore.qVersion()}, Python {platform.python_version()}")

@@ -46,7 +46,7 @@ import statistics
 import sys
 import time
 
-from steadlith_core.allocator import keep_freed_memory
+from steadlith_core.kernel.allocator import keep_freed_memory
 
 
 def edited_copy(text: str, edits: int) -> str:
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
-    from steadlith_core.examples import generate_prose
+    from steadlith_core.bench.examples import generate_prose
 
     from .gui_thread_gc import collect_in_gui_thread
     from .main_window import MainWindow
@@ -274,7 +274,7 @@ def bench_long_lines(app, window, wait_ready, args, machine: str) -> bool:
     """Load + analysis + repaint of a 1 MB pair of ordinary text beside the same text on
     one line, and a single word of --word-chars; the GUI thread's longest stall meanwhile."""
     from PySide6.QtCore import QEventLoop, QTimer
-    from steadlith_core.examples import generate_prose
+    from steadlith_core.bench.examples import generate_prose
 
     def idle(ms: int) -> None:
         loop = QEventLoop()

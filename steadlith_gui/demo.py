@@ -42,26 +42,26 @@ class PairExample:
 
 
 def _counterexample():
-    from steadlith_core.examples import phase_shift_counterexample
+    from steadlith_core.bench.examples import phase_shift_counterexample
 
     return phase_shift_counterexample()
 
 
 def _lmx2_small() -> dict:
-    from steadlith_core.examples import counterexample_lmx2_params
+    from steadlith_core.bench.examples import counterexample_lmx2_params
 
     return {"lmx2-v1": counterexample_lmx2_params()}
 
 
 def _tttd_counterexample() -> dict:
-    from steadlith_core.examples import counterexample_params
+    from steadlith_core.bench.examples import counterexample_params
 
     return {"tttd-v1": counterexample_params()}
 
 
 def _answer():
     """The counterexample's texts with lmx2-v1 in the panes (its "Small chunks" preset)."""
-    from steadlith_core.examples import counterexample_lmx2_params
+    from steadlith_core.bench.examples import counterexample_lmx2_params
 
     text_a, text_b, _ = _counterexample()
     return text_a, text_b, counterexample_lmx2_params()
@@ -69,7 +69,7 @@ def _answer():
 
 def _tool_library():
     """Real prose, one sentence inserted; tttd-v1 in the panes, both rules at their defaults."""
-    from steadlith_core.examples import tool_library_example
+    from steadlith_core.bench.examples import tool_library_example
 
     text_a, text_b, params = tool_library_example()
     return text_a, text_b, params["tttd-v1"]
@@ -97,8 +97,8 @@ SMALL_EDIT_WORD = "remarkably"
 def _small_edit():
     """Generated prose with one word inserted in the middle; default parameters."""
     from steadlith_core import ChunkerParams
-    from steadlith_core.examples import generate_prose
-    from steadlith_core.normalize import normalize
+    from steadlith_core.bench.examples import generate_prose
+    from steadlith_core.chunking.normalize import normalize
 
     text_a = generate_prose(12_000, seed=11)
     words = normalize(text_a)

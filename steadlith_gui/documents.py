@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
-from steadlith_core.gitrepo import RevisionRef
+from steadlith_core.history.repository import RevisionRef
 
 from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from .session import OTHER, SIDES, Session
@@ -75,7 +75,7 @@ class DocumentController(QObject):
 
     def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
         """`labels`: side -> the name to show instead of the file's. A side given as a
-        RevisionRef (steadlith_core.gitrepo) is read from git at that commit."""
+        RevisionRef (steadlith_core.history.repository) is read from git at that commit."""
         labels = labels or {}
         sources = {s: _source(p, labels.get(s)) for s, p in (("A", path_a), ("B", path_b)) if p is not None}
         if self.session.confirm_discard(sources):

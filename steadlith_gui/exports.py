@@ -1,14 +1,13 @@
 """File → Export: the HTML report, chunks as JSONL, the comparison as JSON, the window
 as PNG; and the default file names offered for them.
 
-The schemas and the HTML are the core's (steadlith_core.report / .export): the window
-writes exactly what `steadlith compare --html` and `--format json` write. Each `*_job`
-returns a function to run on the thread pool (worker.Jobs): it renders and writes the
-file atomically and returns the path, or raises ExportError naming the path and the
-reason. The window only takes the immutable inputs (a Comparison, a Chunking, a QImage
-grabbed in the GUI thread) and shows the outcome. Text goes through the core's
-write_text_atomic; the PNG through write_png (write_bytes_atomic).
-"""
+The schemas and the HTML are the core's (steadlith_core.report's comparison and export
+modules): the window writes exactly what `steadlith compare --html` and `--format json`
+write. Each `*_job` returns a function to run on the thread pool (worker.Jobs): it renders
+and writes the file atomically and returns the path, or raises ExportError naming the path
+and the reason. The window only takes the immutable inputs (a Comparison, a Chunking, a
+QImage grabbed in the GUI thread) and shows the outcome. Text goes through the core's
+write_text_atomic; the PNG through write_png (write_bytes_atomic)."""
 
 from __future__ import annotations
 
@@ -18,9 +17,9 @@ from typing import Callable
 
 from steadlith_core import Chunking
 from steadlith_core.errors import ExportError
-from steadlith_core.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
-from steadlith_core.external import ExternalChunking, spans_jsonl
-from steadlith_core.report import render_report
+from steadlith_core.report.export import chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic, write_text_atomic
+from steadlith_core.comparison.external import ExternalChunking, spans_jsonl
+from steadlith_core.report.comparison import render_report
 
 from . import __version__
 

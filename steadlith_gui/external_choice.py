@@ -1,11 +1,11 @@
 """Which external chunkers the window compares with, how they are sized, and whether the
 panes show one of them: session state without Qt, saved in a workspace ("external").
 
-An external chunker is a splitter of another library (steadlith_core.external.SPLITTERS)
+An external chunker is a splitter of another library (steadlith_core.comparison.external.SPLITTERS)
 or "jsonl": spans another pipeline wrote, one file for A and one for B. Sizing is the
 user's choice, shown in the churn panel's menu:
 - "matched": each splitter gets the chunk_size whose mean chunk tokens on A come closest
-  to the mean of the rule the panes show (steadlith_core.external.match_mean_tokens), so
+  to the mean of the rule the panes show (steadlith_core.comparison.external.match_mean_tokens), so
   the columns compare like with like;
 - "own": every splitter runs at `chunk_size` tokens (of the rules' token counter).
 JSONL spans are what they are: sizing does not apply to them.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from steadlith_core.external import SPLITTERS, JsonlChunker, SplitterChunker
+from steadlith_core.comparison.external import SPLITTERS, JsonlChunker, SplitterChunker
 
 JSONL = "jsonl"
 SIZINGS = ("matched", "own")

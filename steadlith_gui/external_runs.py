@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from steadlith_core.errors import SteadlithError
-from steadlith_core.external import (
+from steadlith_core.comparison.external import (
     ChunkerChurn,
     ExternalChunking,
     JsonlChunker,

@@ -11,7 +11,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
-from steadlith_core.export import write_text_atomic
+from steadlith_core.report.export import write_text_atomic
 
 from . import exports
 from .session import SIDES, Session

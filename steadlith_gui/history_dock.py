@@ -15,7 +15,7 @@ them for their costs, and loads a clicked commit's pair.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal
-from steadlith_core.audit import replay_file
+from steadlith_core.history.audit import replay_file
 
 from .history_state import HistoryState, HistoryTarget, locate, read_history
 from .jobs import ProgressJob

@@ -1,8 +1,8 @@
 """The History dock's state, without Qt: which file's history is shown, its commits
 newest first, and what each commit cost to re-embed under every rule.
 
-A file's history is the first-parent log of the file (steadlith_core.gitrepo.file_log,
-renames followed); the costs come from replaying it (steadlith_core.audit.replay_file),
+A file's history is the first-parent log of the file (steadlith_core.history.repository.file_log,
+renames followed); the costs come from replaying it (steadlith_core.history.audit.replay_file),
 which the dock runs on its own thread. The rows keep their order and the costs fill in
 when the replay ends, so a cancelled replay still leaves a usable list of commits.
 
@@ -21,9 +21,9 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from steadlith_core.audit import ADDED, FileCost, baseline_names
-from steadlith_core.gitrepo import CommitInfo, GitError, file_log, open_repository, repo_name
-from steadlith_core.revision_path import repo_relative
+from steadlith_core.history.audit import ADDED, FileCost, baseline_names
+from steadlith_core.history.repository import CommitInfo, GitError, file_log, open_repository, repo_name
+from steadlith_core.history.revisions import repo_relative
 
 #: The columns of costs, in order: both boundary rules, then the fixed-size baseline.
 COST_COLUMNS = ("tttd-v1", "lmx2-v1", "fixed")

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt
 from steadlith_core.lab import FIXED, run_lab
-from steadlith_core.rules import PARAMS_TYPES
+from steadlith_core.chunking.rules import PARAMS_TYPES
 
 from .jobs import ProgressJob
 from .lab_state import LabRequest, LabSettings, LabState

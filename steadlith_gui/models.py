@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRegularExpression, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunk, Chunking
-from steadlith_core.style import BOUNDARY_LABELS
+from steadlith_core.report.style import BOUNDARY_LABELS
 from steadlith_core.vocabulary import is_changed
 
 from .palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme

@@ -3,7 +3,7 @@
 Boundary kinds use the Okabe–Ito colour-blind-safe palette and never colour alone:
 each kind also has its own marker shape (see widgets/markers.py). The dark theme uses
 lighter variants of the same hues so the markers keep their contrast on a dark base.
-The kind and status colours, shapes and labels are steadlith_core.style's (the HTML
+The kind and status colours, shapes and labels are steadlith_core.report.style's (the HTML
 report uses the same module); this file adds the surfaces of each theme.
 """
 
@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QPalette
-from steadlith_core.vocabulary import REUSED
-from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
+from steadlith_core.report.style import (  # noqa: F401 - re-exported for the widgets
     KIND_COLOURS,
     KIND_HELP,
     KIND_LABELS,
@@ -22,12 +21,12 @@ from steadlith_core.style import (  # noqa: F401 - re-exported for the widgets
     STATUS_COLOURS,
     STATUS_HELP,
     STATUS_LABELS,
-    STATUSES,
     marker_kind,
 )
+from steadlith_core.vocabulary import REUSED, STATUSES  # noqa: F401 - STATUSES re-exported for the widgets
 
 # The kinds, statuses, their shapes, labels, help and colours are the core's
-# (steadlith_core.style), shared with the HTML report: one visual language, one copy.
+# (steadlith_core.report.style), shared with the HTML report: one visual language, one copy.
 
 # How strongly each status tints the chunk background (blend of base and status colour).
 # Shifted is loudest: it is what reviewers come to see; reused stays quiet.

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
-from steadlith_core.rules import PARAMS_TYPES, check_rule, rule_of
+from steadlith_core.chunking.rules import PARAMS_TYPES, check_rule, rule_of
 from steadlith_core.vocabulary import STATUSES
 
 from .external_choice import ExternalChoice
@@ -91,7 +91,7 @@ class SideState:
         if self.saved_as:
             return self.saved_as
         root = self.doc.root
-        ref = getattr(root, "git_ref", None)  # a file at a git commit (steadlith_core.gitrepo.RevisionRef)
+        ref = getattr(root, "git_ref", None)  # a file at a git commit (steadlith_core.history.repository.RevisionRef)
         if self.modified and ref is not None:  # no longer what the commit holds
             return f"edited copy of {ref.path} @ {ref.short}", None
         return root.name, root.path

@@ -26,7 +26,7 @@ from dataclasses import fields
 
 from PySide6.QtCore import QByteArray, QSettings
 from steadlith_core import ParameterError
-from steadlith_core.rules import params_from_mapping, rule_of
+from steadlith_core.chunking.rules import params_from_mapping, rule_of
 
 ORGANIZATION = "Steadlith"
 APPLICATION = "Steadlith Inspector"

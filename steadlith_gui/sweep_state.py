@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from steadlith_core.errors import SteadlithError
-from steadlith_core.external import EXTERNAL_KIND, SPLITTERS
-from steadlith_core.gitrepo import open_repository
-from steadlith_core.sweep_external import ExternalSet, external_sets, split_chunk_size
-from steadlith_core.sweep_format import rule_colour, series
-from steadlith_core.sweep_git import repo_sources
-from steadlith_core.sweep_grid import ParamSet, build_grid
-from steadlith_core.sweep_results import SetRow
-from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
-from steadlith_core.sweep_tasks import PairsSource
+from steadlith_core.comparison.external import EXTERNAL_KIND, SPLITTERS
+from steadlith_core.history.repository import open_repository
+from steadlith_core.sweep.external import ExternalSet, external_sets, split_chunk_size
+from steadlith_core.sweep.format import rule_colour, series
+from steadlith_core.sweep.git import repo_sources
+from steadlith_core.sweep.grid import ParamSet, build_grid
+from steadlith_core.sweep.results import SetRow
+from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.tasks import PairsSource
 
 #: What a sweep replays: the two documents shown, the git history of B's file, or the
 #: histories of a folder's text files.

@@ -32,7 +32,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from steadlith_core import Chunking, ChunkerParams, Comparison, has_words
-from steadlith_core.style import STATUSES, marker_kind
+from steadlith_core.report.style import marker_kind
+from steadlith_core.vocabulary import STATUSES
 
 from .highlight import SyntaxSpans, syntax_spans
 from .long_lines import display_breaks

@@ -42,9 +42,9 @@ from typing import Any, Callable, Mapping, NamedTuple
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, LoadError, SteadlithError, load_text
 from steadlith_core.errors import visible
-from steadlith_core.gitrepo import GitError, RevisionRef, read_text_at, resolve_revision
-from steadlith_core.loader import out_of_memory_message
-from steadlith_core.pipeline import gc_paused
+from steadlith_core.history.repository import GitError, RevisionRef, read_text_at, resolve_revision
+from steadlith_core.chunking.loader import out_of_memory_message
+from steadlith_core.chunking.pipeline import gc_paused
 from steadlith_core.progress import Cancelled
 
 from .models import (

@@ -63,10 +63,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from steadlith_core import ChunkerParams, LoadError, ParameterError, SteadlithError, load_text
-from steadlith_core.rules import params_from_mapping, rule_of
-from steadlith_core.export import to_json_text, write_text_atomic
-from steadlith_core.gitrepo import GitError, read_text_at, resolve_revision
-from steadlith_core.loader import MAX_DOCUMENT_BYTES
+from steadlith_core.chunking.rules import params_from_mapping, rule_of
+from steadlith_core.report.export import to_json_text, write_text_atomic
+from steadlith_core.history.repository import GitError, read_text_at, resolve_revision
+from steadlith_core.chunking.loader import MAX_DOCUMENT_BYTES
 
 from .external_choice import ExternalChoice, ExternalChoiceError
 from .history_state import Revision
@@ -558,7 +558,7 @@ def renamed_documents(ws: Workspace) -> list[tuple[str, str, str]]:
 @dataclass(frozen=True)
 class ResolvedDocument:
     """A side's text as a workspace gives it, where it came from (file path), and the
-    RevisionRef (steadlith_core.gitrepo) when it is a file at a git commit."""
+    RevisionRef (steadlith_core.history.repository) when it is a file at a git commit."""
 
     text: str
     name: str

@@ -7,19 +7,6 @@
 """
 
 from ._version import __version__
-from .analysis import Analysis, compare_rules
-from .baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
-from .chunks import Chunk, Chunking
-from .compare import (
-    BaselineChurn,
-    ChurnSummary,
-    Comparison,
-    LocalityViolation,
-    PhaseShiftRegion,
-    compare,
-)
-from .diagnostics import Diagnostics, Lmx2Diagnostics
-from .diff import DiffOp, diff_sequences, word_diff
 from .errors import (
     ComparisonError,
     ExportError,
@@ -29,7 +16,31 @@ from .errors import (
     SteadlithError,
     TokenCountError,
 )
-from .export import (
+from .kernel import select as _kernel_choice
+from .chunking.chunks import Chunk, Chunking
+from .chunking.diagnostics import Diagnostics, Lmx2Diagnostics
+from .chunking.identity import IDENTITY_SCHEMA_VERSION, chunk_hash
+from .chunking.lmx2_params import BOUNDARY_RULES, LMX2_RULE, Lmx2Params
+from .chunking.loader import decode_document, load_text
+from .chunking.normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
+from .chunking.params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams
+from .chunking.pipeline import Pipeline, chunk
+from .chunking.presets import LMX2_PRESETS, PRESETS, RULE_PRESETS, preset
+from .chunking.rules import params_from_mapping, parse_assignments, parse_rule_assignments, rule_of
+from .chunking.tokens import TokenCounter, register_counter, unregister_counter
+from .comparison.analysis import Analysis, compare_rules
+from .comparison.baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
+from .comparison.churn import (
+    BaselineChurn,
+    ChurnSummary,
+    Comparison,
+    LocalityViolation,
+    PhaseShiftRegion,
+    compare,
+)
+from .comparison.diff import DiffOp, diff_sequences, word_diff
+from .report.comparison import locality_verdict, render_report
+from .report.export import (
     chunking_to_json,
     chunks_jsonl,
     comparison_json,
@@ -37,17 +48,6 @@ from .export import (
     to_json_text,
     write_text_atomic,
 )
-from .identity import IDENTITY_SCHEMA_VERSION, chunk_hash
-from . import kernel as _kernel_choice
-from .loader import decode_document, load_text
-from .normalize import NORMALIZER_VERSION, Word, WordStream, has_words, normalize
-from .lmx2_params import BOUNDARY_RULES, LMX2_RULE, Lmx2Params
-from .params import BOUNDARY_RULE, FINGERPRINT_ID, SNAP_MODES, ChunkerParams
-from .rules import params_from_mapping, parse_assignments, parse_rule_assignments, rule_of
-from .pipeline import Pipeline, chunk
-from .presets import LMX2_PRESETS, PRESETS, RULE_PRESETS, preset
-from .report import locality_verdict, render_report
-from .tokens import TokenCounter, register_counter, unregister_counter
 
 __all__ = [
     "Analysis",

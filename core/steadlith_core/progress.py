@@ -4,7 +4,7 @@ The lab, the history audit and the sweep run for seconds to hours. Each takes an
 `progress` callback, called as `progress(done, total)` with counts of its own units
 (edits, commits, tasks). The callback is also the way to stop the work: a caller that
 wants it stopped raises `Cancelled` from the callback, and the work lets it propagate after
-releasing what it holds. The command wraps a tqdm bar (`steadlith_core.cli_progress`); the
+releasing what it holds. The command wraps a tqdm bar (`steadlith_core.cli.progress`); the
 window wraps a signal and a cancel flag (`steadlith_gui.jobs`). So the core never imports
 either, and nothing polls.
 """

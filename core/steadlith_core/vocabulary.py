@@ -1,6 +1,6 @@
 """The names the core's results use for cut kinds and chunk statuses: a leaf module.
 
-They live here, not in segment.py or compare.py, so that whatever only needs the
+They live here, not in kernel/segment.py or comparison/churn.py, so that whatever only needs the
 words (the visual language in style.py, a table header, a legend) does not pull in
 the chunker or the analysis. This module imports nothing.
 """
@@ -26,7 +26,7 @@ BOUNDARIES = (PARAGRAPH, SENTENCE, WORD, END)
 # this marker, while its kind stays that of the raw cut.
 SNAPPED = "snapped"
 
-# Statuses of a chunk between two versions (compare.py defines them precisely).
+# Statuses of a chunk between two versions (comparison/churn.py defines them precisely).
 REUSED, SHIFTED, EDITED, NEW, REMOVED = "reused", "shifted", "edited", "new", "removed"
 STATUSES = (REUSED, SHIFTED, EDITED, NEW, REMOVED)  # legend and table order
 STATUSES_A = (REUSED, SHIFTED, EDITED, REMOVED)

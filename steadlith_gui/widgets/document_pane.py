@@ -29,7 +29,7 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
-from steadlith_core.style import BOUNDARY_LABELS
+from steadlith_core.report.style import BOUNDARY_LABELS
 
 from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
 from ..highlight import SyntaxSpans

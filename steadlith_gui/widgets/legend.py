@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
-from steadlith_core.rules import PARAMS_TYPES
-from steadlith_core.style import EXTERNAL, kind_help, marker_kinds
+from steadlith_core.chunking.rules import PARAMS_TYPES
+from steadlith_core.report.style import EXTERNAL, kind_help, marker_kinds
 
 from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, STATUS_GLYPHS, STATUS_HELP, STATUSES, Theme
 from .flow_layout import FlowLayout

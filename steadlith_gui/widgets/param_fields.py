@@ -17,10 +17,10 @@ from PySide6.QtCore import QRegularExpression, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QRegularExpressionValidator
 from PySide6.QtWidgets import QLineEdit, QWidget
 from steadlith_core import SNAP_MODES, ParameterError
-from steadlith_core.lmx2_params import PREFERENCES
-from steadlith_core.params import parse_int
-from steadlith_core.rules import INT_RANGES_BY_RULE
-from steadlith_core.tokens import known_counters
+from steadlith_core.chunking.lmx2_params import PREFERENCES
+from steadlith_core.chunking.params import parse_int
+from steadlith_core.chunking.rules import INT_RANGES_BY_RULE
+from steadlith_core.chunking.tokens import known_counters
 
 COMMIT_PAUSE_MS = 600
 PAGE_STEP = 10

@@ -17,7 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 from steadlith_core import BOUNDARY_RULES, RULE_PRESETS, ParameterError
-from steadlith_core.rules import default_params, rule_of
+from steadlith_core.chunking.rules import default_params, rule_of
 
 from ..palette import LIGHT, Theme
 from .identity_box import IdentityBox

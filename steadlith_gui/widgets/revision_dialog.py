@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QWidget,
 )
-from steadlith_core.gitrepo import CommitInfo
+from steadlith_core.history.repository import CommitInfo
 
 from ..names import plain_tooltip, shown_name
 

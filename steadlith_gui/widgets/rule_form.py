@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 from steadlith_core import ParameterError
-from steadlith_core.params import check_polynomial
-from steadlith_core.rules import PARAMS_TYPES
+from steadlith_core.chunking.params import check_polynomial
+from steadlith_core.chunking.rules import PARAMS_TYPES
 
 from ..palette import LIGHT, Theme
 from .param_fields import RULE_GROUPS, FieldSpec, IntField, derived_text, mask_bits, parse_hex

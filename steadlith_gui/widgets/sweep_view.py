@@ -16,8 +16,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit,
                                QProgressBar, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget)
-from steadlith_core.external import SPLITTERS, install_hint, installed_splitters
-from steadlith_core.sweep_results import SetRow
+from steadlith_core.comparison.external import SPLITTERS, install_hint, installed_splitters
+from steadlith_core.sweep.results import SetRow
 
 from ..palette import Theme
 from ..sweep_state import FOLDER, SOURCE_TITLES

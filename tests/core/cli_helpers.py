@@ -3,7 +3,7 @@ git_history.py): one copy of what each CLI test module used to define for itself
 
 from __future__ import annotations
 
-from steadlith_core.cli import main
+from steadlith_core.cli.main import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

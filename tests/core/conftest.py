@@ -41,8 +41,8 @@ def text_kernel(request):
     """Runs a module once per text kernel built here ("c" and "numpy"): the default
     pipeline's document cache is cleared on each switch, so no result made by one
     kernel answers a test of the other."""
-    from steadlith_core import kernel
-    from steadlith_core.pipeline import DEFAULT_PIPELINE
+    from steadlith_core.kernel import select as kernel
+    from steadlith_core.chunking.pipeline import DEFAULT_PIPELINE
 
     with kernel.using(request.param):
         DEFAULT_PIPELINE.clear()
@@ -52,6 +52,6 @@ def text_kernel(request):
 
 def pytest_generate_tests(metafunc):
     if "text_kernel" in metafunc.fixturenames:
-        from steadlith_core.kernel import KERNELS
+        from steadlith_core.kernel.select import KERNELS
 
         metafunc.parametrize("text_kernel", KERNELS, indirect=True, scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from steadlith_core import kernel
+from steadlith_core.kernel import select as kernel
 
 
 @contextmanager

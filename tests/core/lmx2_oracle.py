@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import xxhash
 
-from steadlith_core.normalize import normalize
+from steadlith_core.chunking.normalize import normalize
 
 B = 0x9E3779B97F4A7C15
 MASK = 2**64 - 1

@@ -1,4 +1,4 @@
-"""The history audit (steadlith_core.audit): replaying a repository's first-parent history
+"""The history audit (steadlith_core.history.audit): replaying a repository's first-parent history
 gives, for every changed file and rule, exactly what `steadlith compare` says about the
 same two versions; added files cost all their tokens, deleted ones nothing; renames are
 followed; binary, non-UTF-8 blobs and submodules are reported, not fatal; a merge is
@@ -12,14 +12,14 @@ import pytest
 
 from git_history import SUBMODULE, History
 from steadlith_core import chunk
-from steadlith_core.audit import (AuditResult, CommitCost, FileCost, audit, csv_rows, file_versions, replay_file,
-                                  to_csv)
-from steadlith_core.cli import main
-from steadlith_core.examples import generate_prose, scattered_edits, tool_library_example
-from steadlith_core.gitrepo import GitError, file_log, read_text_at, resolve_revision
-from steadlith_core.lmx2_params import Lmx2Params
-from steadlith_core.params import ChunkerParams
-from steadlith_core.pipeline import Pipeline
+from steadlith_core.history.audit import (AuditResult, CommitCost, FileCost, audit, csv_rows, file_versions, replay_file,
+                                          to_csv)
+from steadlith_core.cli.main import main
+from steadlith_core.bench.examples import generate_prose, scattered_edits, tool_library_example
+from steadlith_core.history.repository import GitError, file_log, read_text_at, resolve_revision
+from steadlith_core.chunking.lmx2_params import Lmx2Params
+from steadlith_core.chunking.params import ChunkerParams
+from steadlith_core.chunking.pipeline import Pipeline
 from steadlith_core.progress import Cancelled
 
 TEXT_A, TEXT_B, _ = tool_library_example()
@@ -218,7 +218,7 @@ def test_file_versions_are_the_texts_the_replay_compares(history):
 def test_file_versions_decode_each_version_once(history, count_calls):
     """One change's "after" is the next one's "before": read from the repository once
     (a sweep walks every file's versions for its diffs, then once per set)."""
-    from steadlith_core import audit as audit_module
+    from steadlith_core.history import audit as audit_module
 
     root = str(history.root)
     calls = count_calls(audit_module, ["decode_blob"])
@@ -243,7 +243,7 @@ def test_the_cache_is_bounded_and_never_changes_a_figure(history, monkeypatch):
     """Versions are forgotten oldest first once their text passes the bound (a large
     history cannot hold every chunking in memory), and a replay that keeps almost
     nothing gives the same figures as one that keeps everything."""
-    from steadlith_core import audit as audit_module
+    from steadlith_core.history import audit as audit_module
 
     cache = audit_module._VersionCache(max_chars=10)
     made = []

@@ -4,10 +4,10 @@ violations would be counted at the boundary rules' margin, which a baseline neve
 import pytest
 from git_history import History
 
-from steadlith_core.audit import audit
-from steadlith_core.audit_report import NOT_APPLICABLE, render_audit_html
-from steadlith_core.cli_audit import format_audit
-from steadlith_core.examples import tool_library_example
+from steadlith_core.history.audit import audit
+from steadlith_core.history.audit_report import NOT_APPLICABLE, render_audit_html
+from steadlith_core.cli.audit import format_audit
+from steadlith_core.bench.examples import tool_library_example
 
 TEXT_A, TEXT_B, _ = tool_library_example()
 

@@ -3,7 +3,7 @@ max_tokens, the token counter and the rule's locality margin."""
 
 import pytest
 from steadlith_core import Analysis, ChunkerParams, Lmx2Params, compare
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 from steadlith_core.progress import Cancelled
 
 A = generate_prose(12_000, seed=21)

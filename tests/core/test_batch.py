@@ -11,7 +11,7 @@ import pytest
 
 from git_history import History
 from steadlith_core import ChunkerParams, chunk, chunks_jsonl
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 from cli_helpers import run
 
 DOCS = {f"docs/part{i}.md": generate_prose(1500 + 300 * i, seed=i) for i in range(5)}

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
-from steadlith_core.chunks import cut_boundary
-from steadlith_core.diagnostics import HISTOGRAM_BINS
-from steadlith_core.examples import generate_prose
-from steadlith_core.identity import chunk_hash
-from steadlith_core.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from steadlith_core.chunking.chunks import cut_boundary
+from steadlith_core.chunking.diagnostics import HISTOGRAM_BINS
+from steadlith_core.bench.examples import generate_prose
+from steadlith_core.chunking.identity import chunk_hash
+from steadlith_core.chunking.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from test_lmx2_oracle import small_params as lmx2_params
 from test_lmx2_oracle import streams
 from test_properties import documents

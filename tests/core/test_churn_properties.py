@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from steadlith_core import ChunkerParams, Comparison, chunk, compare
-from steadlith_core.compare import STATUSES_A, STATUSES_B
-from steadlith_core.diff import EQUAL, check_ops
+from steadlith_core.vocabulary import STATUSES_A, STATUSES_B
+from steadlith_core.comparison.diff import EQUAL, check_ops
 
 VOCAB = ["a", "be", "cut", "edit.", "shift", "Phase", "window!", "re-embed", "internationalization", "日本語", "🚀", "x"]
 

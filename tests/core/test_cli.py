@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, load_text
-from steadlith_core.cli import main
+from steadlith_core.cli.main import main
 from cli_helpers import run
 
 TOP_KEYS = {"normalizer_version", "boundary_rule", "params", "params_hash", "word_count", "chunks", "diagnostics"}

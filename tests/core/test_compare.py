@@ -22,11 +22,11 @@ from steadlith_core import (
     chunk_hash,
     compare,
 )
-from steadlith_core.baseline import FixedTokenParams, baseline_for, chunk_fixed
-from steadlith_core.compare import STATUSES_A, STATUSES_B
-from steadlith_core.examples import generate_prose, scattered_edits
-from steadlith_core.lmx2_params import Lmx2Params
-from steadlith_core.pipeline import Pipeline
+from steadlith_core.comparison.baseline import FixedTokenParams, baseline_for, chunk_fixed
+from steadlith_core.vocabulary import STATUSES_A, STATUSES_B
+from steadlith_core.bench.examples import generate_prose, scattered_edits
+from steadlith_core.chunking.lmx2_params import Lmx2Params
+from steadlith_core.chunking.pipeline import Pipeline
 
 SMALL = ChunkerParams(window_words=4, min_tokens=8, max_tokens=40, primary_mask=0x3F, primary_remainder=0x3F,
                       backup_mask=0x3, backup_remainder=0x3)
@@ -325,7 +325,7 @@ def test_analysis_compare_equals_compare_and_reuses_the_diff_across_parameter_ch
     exactly compare()'s answer while reusing the word diff and the baseline, which
     depend only on the texts (and the baseline on max_tokens and the counter)."""
     from steadlith_core import Analysis
-    from steadlith_core.examples import phase_shift_counterexample
+    from steadlith_core.bench.examples import phase_shift_counterexample
 
     text_a, text_b, params = phase_shift_counterexample()
     pipeline = Analysis()

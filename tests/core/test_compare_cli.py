@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from steadlith_core.cli import main
-from steadlith_core.examples import generate_prose, phase_shift_counterexample
+from steadlith_core.cli.main import main
+from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample
 from cli_helpers import run
 
 

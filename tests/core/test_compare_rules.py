@@ -7,9 +7,9 @@ import json
 import pytest
 
 from steadlith_core import Analysis, ChunkerParams, Lmx2Params, ParameterError, chunk, compare, render_report
-from steadlith_core.analysis import compare_rules
-from steadlith_core.examples import phase_shift_counterexample
-from steadlith_core.export import rules_comparison_json
+from steadlith_core.comparison.analysis import compare_rules
+from steadlith_core.bench.examples import phase_shift_counterexample
+from steadlith_core.report.export import rules_comparison_json
 from cli_helpers import run
 
 LMX2_SMALL = Lmx2Params(min_tokens=8, max_tokens=40, horizon=10, fill_horizon=8, key_tokens=6)

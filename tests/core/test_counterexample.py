@@ -11,7 +11,7 @@ id), or the example, and this regression must be re-derived on purpose.
 from __future__ import annotations
 
 from steadlith_core import DiffOp, chunk, compare
-from steadlith_core.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample, tool_library_text
+from steadlith_core.bench.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample, tool_library_text
 
 S, R, E = "shifted", "reused", "edited"
 

@@ -1,4 +1,4 @@
-"""Word diff (steadlith_core.diff): opcodes that are complete, ordered and truthful, a
+"""Word diff (steadlith_core.comparison.diff): opcodes that are complete, ordered and truthful, a
 shortest edit script on small inputs, and sane on big or hostile ones."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from steadlith_core import DiffOp, diff_sequences, normalize, word_diff
-from steadlith_core import diff as diff_module
-from steadlith_core.diff import EQUAL, check_ops, diff_ids
-from steadlith_core.examples import generate_prose, scattered_edits
+from steadlith_core.comparison import diff as diff_module
+from steadlith_core.comparison.diff import EQUAL, check_ops, diff_ids
+from steadlith_core.bench.examples import generate_prose, scattered_edits
 
 
 def assert_truthful(a, b, ops) -> None:

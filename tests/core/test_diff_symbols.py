@@ -12,8 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from steadlith_core import DiffOp, normalize, word_diff
-from steadlith_core import diff as diff_module
-from steadlith_core.diff import diff_ids, word_ids
+from steadlith_core.comparison import diff as diff_module
+from steadlith_core.comparison.diff import diff_ids, word_ids
 
 
 def by_texts(a, b):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.analysis import compare_rules
-from steadlith_core.examples import (TOOL_LIBRARY_INSERTION, phase_shift_answer, phase_shift_counterexample,
-                                     tool_library_example, tool_library_text)
+from steadlith_core.comparison.analysis import compare_rules
+from steadlith_core.bench.examples import (TOOL_LIBRARY_INSERTION, phase_shift_answer, phase_shift_counterexample,
+                                           tool_library_example, tool_library_text)
 
 
 def test_the_counterexample_holds_under_lmx2():

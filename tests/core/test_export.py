@@ -1,4 +1,4 @@
-"""Exports (steadlith_core.export): chunks as JSON Lines, the comparison as JSON (one
+"""Exports (steadlith_core.report.export): chunks as JSON Lines, the comparison as JSON (one
 schema with `steadlith compare --format json`), and atomic writes."""
 
 from __future__ import annotations
@@ -9,16 +9,10 @@ import os
 import pytest
 
 from steadlith_core import ChunkerParams, SteadlithError, chunk, chunk_hash, compare
-from steadlith_core.cli import main
-from steadlith_core.examples import generate_prose, phase_shift_counterexample
-from steadlith_core.export import (
-    ExportError,
-    chunk_record,
-    chunks_jsonl,
-    comparison_json,
-    to_json_text,
-    write_text_atomic,
-)
+from steadlith_core.cli.main import main
+from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample
+from steadlith_core.report.export import chunk_record, chunks_jsonl, comparison_json, to_json_text, write_text_atomic
+from steadlith_core.errors import ExportError
 
 PARAMS = ChunkerParams(min_tokens=8, max_tokens=40, window_words=4)
 TEXT = "Ünïcode 🚀 rocket\r\n\r\nA line with \"quotes\" and a\ttab.\n" + generate_prose(3000, seed=12)

@@ -12,13 +12,13 @@ import textwrap
 
 import pytest
 
-from steadlith_core.export import write_text_atomic
+from steadlith_core.report.export import write_text_atomic
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="SIGKILL and pid checks are POSIX")
 
 KILLED_WRITER = textwrap.dedent("""
     import os, signal, sys
-    from steadlith_core import export
+    from steadlith_core.report import export
     def killed(*args):  # the temporary is on disk, the rename never happens
         os.kill(os.getpid(), signal.SIGKILL)
     export.os.replace = killed

@@ -10,7 +10,7 @@ from importlib import resources
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, ParameterError, chunk, compare
-from steadlith_core.external import (
+from steadlith_core.comparison.external import (
     ExternalChunkError,
     JsonlChunker,
     SplitterChunker,

@@ -8,9 +8,9 @@ import json
 import re
 
 from steadlith_core import Analysis, ChunkerParams
-from steadlith_core.cli import main
-from steadlith_core.external import JsonlChunker, compare_chunkers
-from steadlith_core.report import render_report
+from steadlith_core.cli.main import main
+from steadlith_core.comparison.external import JsonlChunker, compare_chunkers
+from steadlith_core.report.comparison import render_report
 
 PARAS_A = ["First paragraph, about to be edited.", "Second paragraph stays.", "Third paragraph stays too."]
 PARAS_B = ["First paragraph, edited now.", *PARAS_A[1:]]

@@ -1,7 +1,7 @@
 """An external chunking written as JSONL (what the window exports for a pane showing one)
 reads back with read_spans_jsonl to the same spans and hashes."""
 
-from steadlith_core.external import chunking_from_offsets, read_spans_jsonl, spans_jsonl
+from steadlith_core.comparison.external import chunking_from_offsets, read_spans_jsonl, spans_jsonl
 
 
 def test_exported_spans_read_back_identically(tmp_path):

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare
-from steadlith_core.baseline import FixedTokenParams, chunk_fixed
-from steadlith_core.cli import main
+from steadlith_core.comparison.baseline import FixedTokenParams, chunk_fixed
+from steadlith_core.cli.main import main
 
 TOP = 2**64 - 1
 TEXT = " ".join(f"word{i}" for i in range(300)) + "\n\nA last paragraph. With two sentences.\n"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
 from steadlith_core.errors import visible
-from steadlith_core.params import INT_FIELDS
+from steadlith_core.chunking.params import INT_FIELDS
 import pytest
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from steadlith_core.audit import audit
-from steadlith_core.bench_git import build_history, prose_sources
-from steadlith_core.cli import main
-from steadlith_core.gitrepo import first_parent_walk
+from steadlith_core.history.audit import audit
+from steadlith_core.bench.git import build_history, prose_sources
+from steadlith_core.cli.main import main
+from steadlith_core.history.repository import first_parent_walk
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 

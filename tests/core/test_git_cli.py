@@ -13,9 +13,9 @@ from contextlib import contextmanager
 import pytest
 
 from git_history import History
-from steadlith_core import cli_audit
-from steadlith_core.audit import audit
-from steadlith_core.examples import tool_library_example
+from steadlith_core.cli import audit as cli_audit
+from steadlith_core.history.audit import audit
+from steadlith_core.bench.examples import tool_library_example
 from cli_helpers import run
 
 TEXT_A, TEXT_B, _ = tool_library_example()
@@ -92,7 +92,7 @@ def test_audit_json_csv_and_html(history, tmp_path, capsys):
     doc = json.loads(out)
     assert code == 0 and doc["rules"] == ["lmx2-v1", "fixed-tokens/1"]
     assert doc["params"]["lmx2-v1"]["max_tokens"] == 384
-    from steadlith_core.lmx2_params import Lmx2Params
+    from steadlith_core.chunking.lmx2_params import Lmx2Params
     assert doc == json.loads(json.dumps(audit(root, params_by_rule={"lmx2-v1": Lmx2Params(max_tokens=384)}).to_dict()))
     page = tmp_path / "audit.html"
     code, out, _ = run(capsys, "audit", root, "--paths", "guide.md", "--format", "csv", "--html", str(page))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from steadlith_core.errors import ParameterError
-from steadlith_core.pathglob import path_matcher
+from steadlith_core.history.pathglob import path_matcher
 
 
 @pytest.mark.parametrize("pattern, yes, no", [

@@ -1,4 +1,4 @@
-"""Reading files out of git history (steadlith_core.gitrepo, revision_path): the text of a
+"""Reading files out of git history (steadlith_core.history.repository, revision_path): the text of a
 file at any revision a user can name, its log with renames followed, `PATH@REV`
 arguments (names holding `@` included), and one clear message per failure naming the
 repository, the path and the revision."""
@@ -10,10 +10,10 @@ import os
 import pytest
 
 from git_history import SUBMODULE, History
-from steadlith_core.examples import tool_library_example
-from steadlith_core.gitrepo import (GitError, RevisionRef, file_log, open_repository, parent_ref, read_text_at,
-                                    resolve_revision)
-from steadlith_core.revision_path import parse_revision_arg
+from steadlith_core.bench.examples import tool_library_example
+from steadlith_core.history.repository import (GitError, RevisionRef, file_log, open_repository, parent_ref, read_text_at,
+                                               resolve_revision)
+from steadlith_core.history.revisions import parse_revision_arg
 
 TEXT_A, TEXT_B, _ = tool_library_example()
 NOTES_1 = "# Notes\n\nFirst notes, a few sentences long. They say little.\n"

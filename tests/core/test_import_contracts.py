@@ -30,11 +30,12 @@ def test_import_contracts_are_kept(capsys):
 
 def test_the_graph_counts_imports_made_inside_functions():
     """A lazy import could hide a cycle (issue 9: pipeline imported compare inside a
-    method). grimp, which the contracts run on, records such imports: cli imports
-    bench only inside cmd_bench, and bench imports examples only inside functions."""
-    cli_source = (ROOT / "core" / "steadlith_core" / "cli.py").read_text(encoding="utf-8")
-    assert "\n    from .bench import run_bench" in cli_source  # still function-level
-    assert "\nfrom .bench" not in cli_source
+    method). grimp, which the contracts run on, records such imports: cli.main imports
+    bench.chunking only inside cmd_bench, and bench.chunking imports bench.examples only
+    inside functions."""
+    cli_source = (ROOT / "core" / "steadlith_core" / "cli" / "main.py").read_text(encoding="utf-8")
+    assert "\n    from ..bench.chunking import run_bench" in cli_source  # still function-level
+    assert "\nfrom ..bench.chunking" not in cli_source
     graph = grimp.build_graph("steadlith_core")
-    assert graph.direct_import_exists(importer="steadlith_core.cli", imported="steadlith_core.bench")
-    assert graph.direct_import_exists(importer="steadlith_core.bench", imported="steadlith_core.examples")
+    assert graph.direct_import_exists(importer="steadlith_core.cli.main", imported="steadlith_core.bench.chunking")
+    assert graph.direct_import_exists(importer="steadlith_core.bench.chunking", imported="steadlith_core.bench.examples")

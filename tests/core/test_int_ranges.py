@@ -3,7 +3,7 @@ user type) is exactly what construction accepts: both bounds in, one past them o
 
 import pytest
 from steadlith_core import ChunkerParams, Lmx2Params, ParameterError
-from steadlith_core.rules import INT_RANGES_BY_RULE
+from steadlith_core.chunking.rules import INT_RANGES_BY_RULE
 
 DEGREE_63 = (1 << 63) | 0b11  # x^63 + x + 1, irreducible: masks may use all 63 bits
 

@@ -22,12 +22,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import steadlith_core
-from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, numpy_threads, register_counter, unregister_counter
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
+from steadlith_core.kernel import select as kernel
+from steadlith_core.kernel import threads as numpy_threads
 from kernel_helpers import dense_layout
-from steadlith_core.bytescan import xxh3_64_many
-from steadlith_core.normalize import WHITESPACE
-from steadlith_core.rabin import window_fingerprints as doubling_fingerprints
-from steadlith_core.segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
+from steadlith_core.kernel.bytescan import xxh3_64_many
+from steadlith_core.chunking.normalize import WHITESPACE
+from steadlith_core.kernel.rabin import window_fingerprints as doubling_fingerprints
+from steadlith_core.kernel.segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
 
 needs_c = pytest.mark.skipif("c" not in kernel.KERNELS, reason="the compiled kernel is not built here")
 
@@ -133,7 +135,7 @@ def _random_inputs(seed: int):
 def test_compiled_xxh3_equals_xxhash_on_every_length_and_both_seeds():
     for data in _random_inputs(1):
         for seed in (0, 1):
-            assert steadlith_core.kernel._kernel.xxh3_64(data, seed) == xxhash.xxh3_64_intdigest(data, seed), (
+            assert steadlith_core.kernel.select._kernel.xxh3_64(data, seed) == xxhash.xxh3_64_intdigest(data, seed), (
                 len(data), seed)
 
 
@@ -220,7 +222,7 @@ def test_a_registered_per_word_counter_still_sees_each_word():
 
 
 def _kernel_in_fresh_process(**env) -> str:
-    script = "import steadlith_core as s, steadlith_core.kernel as k; print(s.KERNEL, ','.join(k.KERNELS))"
+    script = "import steadlith_core as s, steadlith_core.kernel.select as k; print(s.KERNEL, ','.join(k.KERNELS))"
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                           env={**os.environ, **env}).stdout.strip()
 
@@ -241,7 +243,7 @@ def test_without_the_variable_the_compiled_kernel_runs():
 def test_the_compiled_kernel_was_built():
     """CI sets STEADLITH_REQUIRE_KERNEL: a failed optional build must not pass quietly
     there as a run of the fallback alone."""
-    assert "c" in kernel.KERNELS, "the optional extension steadlith_core._kernel did not build"
+    assert "c" in kernel.KERNELS, "the optional extension steadlith_core.kernel._kernel did not build"
 
 
 @needs_c
@@ -255,7 +257,7 @@ def test_the_compiled_kernel_was_built():
 def test_compiled_segmentation_cuts_where_segment_py_does(tokens, data, min_tokens, extra):
     """The C walk over chunks (kernel.segment) against segment.py's, without snapping;
     huge min/max (past the document's total) included."""
-    from steadlith_core.segment import segment as python_segment
+    from steadlith_core.kernel.segment import segment as python_segment
 
     n = len(tokens)
     primary = sorted(data.draw(st.sets(st.integers(0, max(0, n - 1)), max_size=n // 3 + 1)) if n else set())
@@ -281,7 +283,7 @@ def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tok
     sparse tokens) against lmx2.window_hashes' prefix form, on symbols from a tiny set
     (repeats) or anywhere in 64 bits, any classes, words of no token; a window wider
     than the document included."""
-    from steadlith_core import lmx2
+    from steadlith_core.chunking import lmx2
 
     n = len(tokens)
     symbols = np.array(data.draw(st.lists(st.one_of(st.sampled_from([0, 1, 2**63]), st.integers(0, 2**64 - 1)),
@@ -306,7 +308,7 @@ def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach
     """Local maxima over a token distance: both C ways (blocks of the window's width
     over the positions laid out, the monotonic queue for sparse ones) against numpy's
     range maxima, with many ties (values from 0..3), any candidate subset, huge reaches."""
-    from steadlith_core import lmx2
+    from steadlith_core.chunking import lmx2
 
     m = len(gaps)
     values = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m)), dtype=np.uint64)
@@ -326,7 +328,8 @@ def test_compiled_lmx2_stages_refuse_what_they_cannot_answer_and_survive_extreme
     """Called directly (the wrappers never send such input), the kernel's lmx2 stages
     refuse what breaks their preconditions and stay exact, in bounds and quick at the
     edges of int64 whatever dense_limit a caller passes (found by an ASan/UBSan run)."""
-    from steadlith_core import _kernel, lmx2
+    from steadlith_core.kernel import _kernel
+    from steadlith_core.chunking import lmx2
 
     u64, i64 = (lambda v: np.array(v, dtype=np.uint64)), (lambda v: np.array(v, dtype=np.int64))
     base, inverse, huge = lmx2.KEY_BASE, pow(lmx2.KEY_BASE, -1, 2**64), 2**63 - 1
@@ -359,7 +362,7 @@ def test_compiled_local_maxima_over_wide_windows_on_real_keys(reach):
     """The blocks are as wide as the window and held two at a time; from a reach of
     32,768 the queue answers instead. Both against numpy on 40,000 positions of real
     text's spacing (1-5 tokens apart) with random 64-bit keys and every index a candidate."""
-    from steadlith_core import lmx2
+    from steadlith_core.chunking import lmx2
 
     rng = np.random.default_rng(reach)
     pos = np.cumsum(rng.integers(1, 6, 40_000)).astype(np.int64)
@@ -575,7 +578,7 @@ def test_numpy_xxh3_equals_xxhash_across_passes_and_on_any_seed():
     """Words of every length class side by side, more of them than one pass of the
     short-word hash takes (so lanes of long words sit in the pass beside short ones), under
     the seeds of SPEC §3 and under arbitrary 64-bit seeds (kernel.xxh3_64 takes any)."""
-    from steadlith_core import bytescan
+    from steadlith_core.kernel import bytescan
 
     rng = random.Random(3)
     inputs = [rng.randbytes(rng.choice([0, 1, 3, 4, 8, 9, 16, 17, 128, 129, rng.randrange(300)]))
@@ -625,7 +628,8 @@ def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
     """A large document is scanned in pieces cut after a space, tab or \\n: with pieces
     of a few bytes, every stitch (line breaks of one gap on both sides of a cut, pieces
     without a word, no place to cut for a long stretch) meets the random texts."""
-    from steadlith_core import bytescan, numpy_threads
+    from steadlith_core.kernel import bytescan
+    from steadlith_core.kernel import threads as numpy_threads
 
     saved = bytescan.PIECE_BYTES
     bytescan.PIECE_BYTES = piece_bytes
@@ -642,7 +646,7 @@ def test_the_numpy_scan_in_pieces_equals_the_compiled_scan(text, piece_bytes):
 def test_pieces_end_after_single_byte_spaces_and_run_on_past_long_stretches_without_one():
     """A piece runs on to the first space, tab or \\n after its target end, however far:
     CJK text parted only by line breaks is still cut at each of them."""
-    from steadlith_core import bytescan
+    from steadlith_core.kernel import bytescan
 
     line = ("\u65e5" * 3000 + "\n").encode()  # 9,001 bytes, one place to cut
     assert bytescan._pieces(line * 3, 4000) == [(0, 9001), (9001, 18002), (18002, 27003)]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, compare, chunk
-from steadlith_core.examples import generate_prose, tool_library_text
+from steadlith_core.bench.examples import generate_prose, tool_library_text
 from steadlith_core.lab import EDIT_KINDS, Edit, LabError, draw_edits, run_lab
 from steadlith_core.lab.edits import LabDocument
 from steadlith_core.lab.run import build_chunkers
 from steadlith_core.lab.stream import EditedStream
-from steadlith_core.presets import LMX2_PRESETS
+from steadlith_core.chunking.presets import LMX2_PRESETS
 from steadlith_core.progress import Cancelled
 
 RULES = {"tttd-v1": ChunkerParams(), "lmx2-v1": Lmx2Params(), "fixed": None}
@@ -73,8 +73,8 @@ SHORT_PARAGRAPHS = "Title\n\nOne.\n\nTwo words.\n\nA\nthird one here. And more!\
 def test_the_edited_stream_is_right_at_every_seam_of_short_paragraphs(kind):
     """One-word paragraphs put paragraph starts right at the seams of every re-scanned
     piece: each edit at each position, against normalizing the edited text."""
-    from steadlith_core.chunks import compute_symbols
-    from steadlith_core.normalize import normalize
+    from steadlith_core.chunking.chunks import compute_symbols
+    from steadlith_core.chunking.normalize import normalize
 
     doc = LabDocument(SHORT_PARAGRAPHS)
     for position in range(doc.n):
@@ -90,8 +90,8 @@ def test_the_edited_stream_is_right_at_every_seam_of_short_paragraphs(kind):
 def test_the_edited_stream_is_the_stream_of_the_edited_text(tool_library):
     """Words, offsets, paragraph flags and symbols built from the original's agree with
     normalizing the edited text whole."""
-    from steadlith_core.chunks import compute_symbols
-    from steadlith_core.normalize import normalize
+    from steadlith_core.chunking.chunks import compute_symbols
+    from steadlith_core.chunking.normalize import normalize
 
     doc = LabDocument(tool_library)
     for edit in draw_edits(doc.n, 60, seed=11):
@@ -122,7 +122,7 @@ def test_tokens_to_embed_is_compare_tokens_to_embed_less_its_hash_hits(tool_libr
 def test_the_example_edit_passes_tttd_margin_and_holds_lmx2s_as_compare_says():
     """tool_library_example inserts one sentence: compare finds a locality violation
     under tttd-v1 and none under lmx2-v1; the lab's margin verdicts agree."""
-    from steadlith_core.examples import TOOL_LIBRARY_ANCHOR, TOOL_LIBRARY_INSERTION, tool_library_example
+    from steadlith_core.bench.examples import TOOL_LIBRARY_ANCHOR, TOOL_LIBRARY_INSERTION, tool_library_example
     from steadlith_core.lab.edits import Splice
 
     text_a, text_b, params = tool_library_example()
@@ -211,7 +211,7 @@ def test_the_token_view_reads_as_the_whole_cumulative_array(tool_library):
     import random
 
     import numpy as np
-    from steadlith_core import tokens as token_counters
+    from steadlith_core.chunking import tokens as token_counters
 
     doc = LabDocument(tool_library)
     counter = token_counters.get_counter("chars4/1")

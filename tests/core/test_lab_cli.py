@@ -13,7 +13,7 @@ import time
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.examples import counterexample_params, tool_library_text
+from steadlith_core.bench.examples import counterexample_params, tool_library_text
 from steadlith_core.lab import run_lab
 from cli_helpers import run
 
@@ -132,7 +132,7 @@ def test_an_external_splitter_is_measured_like_compare_chunkers_does(capsys, not
     """--chunker langchain-recursive: each edit's tokens to re-embed are what
     compare_chunkers reports for the original and the edited text."""
     pytest.importorskip("langchain_text_splitters")
-    from steadlith_core.external import compare_chunkers, parse_chunker
+    from steadlith_core.comparison.external import compare_chunkers, parse_chunker
     from steadlith_core.lab import Edit
 
     code, out, _ = run(capsys, "lab", notes, "--rules", "tttd-v1", "--chunker", "langchain-recursive",
@@ -158,9 +158,9 @@ def test_an_external_splitter_is_measured_like_compare_chunkers_does(capsys, not
 
 
 def test_the_lab_benchmark_runs_and_reports_both_paths(capsys):
-    """A smoke run of `python -m steadlith_core.lab_bench` on a small document: rates of
+    """A smoke run of `python -m steadlith_core.bench.lab` on a small document: rates of
     both paths for every chunker (timings are not asserted: they belong to the bench)."""
-    from steadlith_core.lab_bench import main as bench_main
+    from steadlith_core.bench.lab import main as bench_main
 
     assert bench_main(["--sizes", "20000", "--edits", "5", "--repeat", "1", "--scratch-edits", "2",
                        "--format", "json"]) == 0

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, chunk
-from steadlith_core.examples import tool_library_text
+from steadlith_core.bench.examples import tool_library_text
 from steadlith_core.lab import EDIT_KINDS, Edit, LabError
 from steadlith_core.lab.edits import LabDocument
 from steadlith_core.lab.run import build_chunkers
 from steadlith_core.lab.stream import EditedStream
-from steadlith_core.normalize import normalize
+from steadlith_core.chunking.normalize import normalize
 
 TEXT = tool_library_text()
 DOC = LabDocument(TEXT)

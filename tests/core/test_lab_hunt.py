@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from steadlith_core import Lmx2Params
-from steadlith_core.examples import counterexample_lmx2_params, counterexample_params, tool_library_text
+from steadlith_core.bench.examples import counterexample_lmx2_params, counterexample_params, tool_library_text
 from steadlith_core.lab import DEFAULT_HUNT_TRIALS, LabError, hunt
 from steadlith_core.lab.edits import LabDocument
 from steadlith_core.lab.hunt import hunt_chunker

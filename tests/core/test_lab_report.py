@@ -8,10 +8,10 @@ import re
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, compare_rules, render_report
-from steadlith_core.examples import tool_library_example
+from steadlith_core.bench.examples import tool_library_example
 from steadlith_core.lab import run_lab
-from steadlith_core.report import render_lab_report
-from steadlith_core.report_lab import SERIES, histogram
+from steadlith_core.report.comparison import render_lab_report
+from steadlith_core.report.lab import SERIES, histogram
 
 
 @pytest.fixture(scope="module")

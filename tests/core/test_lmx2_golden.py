@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, chunk, load_text
-from steadlith_core.identity import IDENTITY_SCHEMA_VERSION
-from steadlith_core.lmx2 import CLASS_NAMES
-from steadlith_core.lmx2_params import Lmx2Params
-from steadlith_core.rules import params_from_mapping
+from steadlith_core.chunking.identity import IDENTITY_SCHEMA_VERSION
+from steadlith_core.chunking.chunks import CLASS_NAMES
+from steadlith_core.chunking.lmx2_params import Lmx2Params
+from steadlith_core.chunking.rules import params_from_mapping
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 EXPECTED = json.loads((GOLDEN / "lmx2-expected.json").read_text(encoding="utf-8"))

@@ -16,7 +16,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernel_helpers import dense_layout
-from steadlith_core import kernel, lmx2
+from steadlith_core.kernel import select as kernel
+from steadlith_core.chunking import lmx2
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 

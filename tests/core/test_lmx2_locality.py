@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steadlith_core import ChunkerParams, chunk
-from steadlith_core.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample
-from steadlith_core.identity import chunk_hash_prefix
-from steadlith_core.chunks import CanonicalText, boundary_classes, build_chunks, compute_symbols, utf8_words
-from steadlith_core.lmx2 import CHUNKER_FAMILY, compute_cuts, compute_keys, spans
-from steadlith_core.lmx2_params import Lmx2Params
-from steadlith_core.normalize import normalize
-from steadlith_core.tokens import get_counter
+from steadlith_core.bench.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample
+from steadlith_core.chunking.identity import chunk_hash_prefix
+from steadlith_core.chunking.chunks import CanonicalText, boundary_classes, build_chunks, compute_symbols, utf8_words
+from steadlith_core.chunking.lmx2 import CHUNKER_FAMILY, compute_cuts, compute_keys, spans
+from steadlith_core.chunking.lmx2_params import Lmx2Params
+from steadlith_core.chunking.normalize import normalize
+from steadlith_core.chunking.tokens import get_counter
 
 
 class Item(NamedTuple):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from lmx2_oracle import oracle_text
 from steadlith_core import chunk, load_text
-from steadlith_core.lmx2_params import Lmx2Params
+from steadlith_core.chunking.lmx2_params import Lmx2Params
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 EXPECTED = json.loads((GOLDEN / "lmx2-expected.json").read_text(encoding="utf-8"))
@@ -89,7 +89,7 @@ def test_both_ways_of_finding_the_reach_agree(gaps, reach, data):
     import numpy as np
 
     from kernel_helpers import dense_layout
-    from steadlith_core import lmx2
+    from steadlith_core.chunking import lmx2
 
     pos = np.cumsum(np.array(gaps, dtype=np.int64))
     at = pos[data.draw(st.lists(st.integers(0, pos.size - 1), max_size=20))] if pos.size else pos

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline, chunk, chunks_jsonl
-from steadlith_core import pipeline as pipeline_module
-from steadlith_core.chunks import boundary_classes
-from steadlith_core.examples import generate_prose
-from steadlith_core.export import chunking_to_json
+from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.chunking.chunks import boundary_classes
+from steadlith_core.bench.examples import generate_prose
+from steadlith_core.report.export import chunking_to_json
 
 TEXT = generate_prose(30_000, seed=9)
 BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key_tokens=12)
@@ -131,7 +131,7 @@ def test_lmx2_diagnostics_count_kinds_and_sizes():
 
 
 def test_chunk_text_output_shows_kinds_sizes_and_the_share_of_cuts(tmp_path, capsys):
-    from steadlith_core.cli import main
+    from steadlith_core.cli.main import main
 
     doc = tmp_path / "doc.txt"
     doc.write_text(TEXT, encoding="utf-8")
@@ -155,7 +155,7 @@ def test_chunk_text_output_shows_kinds_sizes_and_the_share_of_cuts(tmp_path, cap
 def test_lmx2_kinds_take_the_shapes_and_colours_of_their_roles():
     """fill is drawn as backup (diamond, orange), long-word as a hard cut (triangle,
     vermillion), in both themes; the legend of each rule lists its own kinds."""
-    from steadlith_core import style
+    from steadlith_core.report import style
 
     for theme in ("light", "dark"):
         colours = style.KIND_COLOURS[theme]

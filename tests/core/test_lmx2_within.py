@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steadlith_core import lmx2
+from steadlith_core.chunking import lmx2
 
 
 def _brute(marked, cum, distance):

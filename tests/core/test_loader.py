@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from steadlith_core import ChunkerParams, LoadError, chunk, decode_document, kernel, load_text
-from steadlith_core.loader import load_utf8
+from steadlith_core import ChunkerParams, LoadError, chunk, decode_document, load_text
+from steadlith_core.kernel import select as kernel
+from steadlith_core.chunking.loader import load_utf8
 
 BOM = b"\xef\xbb\xbf"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from steadlith_core.cli import main
+from steadlith_core.cli.main import main
 from steadlith_core.errors import visible
 import pytest
 

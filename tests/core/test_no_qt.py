@@ -55,7 +55,7 @@ def test_importing_and_running_the_core_loads_no_qt():
     proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert {"steadlith_core.pipeline", "steadlith_core.cli", "steadlith_core.segment"} <= set(report["imported"])
+    assert {"steadlith_core.chunking.pipeline", "steadlith_core.cli.main", "steadlith_core.kernel.segment"} <= set(report["imported"])
     assert report["chunks"] >= 2
     assert report["qt"] == []
     if report["qt_after_importing_it"] is not None:  # PySide6 is in the dev env: the probe sees it

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from steadlith_core import numpy_threads
+from steadlith_core.kernel import threads as numpy_threads
 from steadlith_core.errors import ParameterError
 
 
@@ -17,7 +17,7 @@ def _count_in_child(value: str | None) -> subprocess.CompletedProcess:
     env.pop(numpy_threads.ENV_VAR, None)
     if value is not None:
         env[numpy_threads.ENV_VAR] = value
-    return subprocess.run([sys.executable, "-c", "from steadlith_core import numpy_threads; print(numpy_threads.count())"],
+    return subprocess.run([sys.executable, "-c", "from steadlith_core.kernel import threads; print(threads.count())"],
                           env=env, capture_output=True, text=True)
 
 
@@ -68,7 +68,8 @@ def test_pool_workers_run_the_numpy_path_on_one_thread():
     """A sweep's or a batch's pool has a process per core: threads there would compete."""
     import signal
 
-    from steadlith_core import batch, sweep_run
+    from steadlith_core.history import batch
+    from steadlith_core.sweep import run as sweep_run
 
     handler = signal.getsignal(signal.SIGINT)
     try:
@@ -86,7 +87,8 @@ def test_a_scan_still_running_when_the_interpreter_exits_finishes():
     fail for it."""
     script = """
 import threading, time
-from steadlith_core import bytescan, numpy_threads
+from steadlith_core.kernel import bytescan
+from steadlith_core.kernel import threads as numpy_threads
 numpy_threads.use(2)
 text = ("alpha beta\\n\\n gamma " * 100000).encode()
 def late():
@@ -112,8 +114,10 @@ def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the
     first two falling between the two line breaks of a paragraph break: the same words,
     paragraph flags, fingerprints and chunks, to the hash, as on one thread and, where
     it is built, from the compiled kernel."""
-    from steadlith_core import ChunkerParams, Pipeline, bytescan, kernel
-    from steadlith_core.examples import generate_prose, scattered_edits
+    from steadlith_core import ChunkerParams, Pipeline
+    from steadlith_core.kernel import bytescan
+    from steadlith_core.kernel import select as kernel
+    from steadlith_core.bench.examples import generate_prose, scattered_edits
 
     prose = scattered_edits(generate_prose(620_000, seed=3), n_edits=20).replace("\n\n", "\r\n\r\n", 50)
     half = 300_000

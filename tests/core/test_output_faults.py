@@ -13,14 +13,14 @@ import sys
 
 import pytest
 
-from steadlith_core.loader import MEMORY_PER_INPUT_BYTE, human_bytes
+from steadlith_core.chunking.loader import MEMORY_PER_INPUT_BYTE, human_bytes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full and RLIMIT_AS are Linux's")
 
 # PYTHONUNBUFFERED makes a text write to a closed pipe lose data without an error
 # (a short write on an unbuffered stream); users do not run with it, neither do these tests
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-CLI = [sys.executable, "-m", "steadlith_core.cli"]
+CLI = [sys.executable, "-m", "steadlith_core.cli.main"]
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from steadlith_core import ChunkerParams, Pipeline, TokenCounter, kernel, register_counter, unregister_counter
-from steadlith_core.examples import generate_prose
-from steadlith_core.tokens import running_total
+from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
+from steadlith_core.kernel import select as kernel
+from steadlith_core.bench.examples import generate_prose
+from steadlith_core.chunking.tokens import running_total
 
 TEXT = generate_prose(30_000, seed=3) + "\r\n\u00a0\U0001F680 tail\n"
 PARAMS = ChunkerParams(min_tokens=16, max_tokens=64)

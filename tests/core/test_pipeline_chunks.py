@@ -7,8 +7,8 @@ from __future__ import annotations
 import pickle
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
-from steadlith_core.chunks import Chunk
-from steadlith_core.examples import generate_prose
+from steadlith_core.chunking.chunks import Chunk
+from steadlith_core.bench.examples import generate_prose
 
 TEXT = generate_prose(40_000, seed=3) + "\n\nLast \U0001F680 words."
 

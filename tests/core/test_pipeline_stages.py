@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import pytest
 
 from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
-from steadlith_core import pipeline as pipeline_module
-from steadlith_core.examples import generate_prose
-from steadlith_core.chunks import build_chunks
-from steadlith_core.identity import chunk_hash_prefix
-from steadlith_core.pipeline import Document, gc_paused
-from steadlith_core.tokens import get_counter
+from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.bench.examples import generate_prose
+from steadlith_core.chunking.chunks import build_chunks
+from steadlith_core.chunking.identity import chunk_hash_prefix
+from steadlith_core.chunking.pipeline import Document, gc_paused
+from steadlith_core.chunking.tokens import get_counter
 
 TEXT = generate_prose(20_000, seed=5)
 BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_remainder=0x1F)

@@ -8,7 +8,7 @@ import json
 from hypothesis import given, strategies as st
 
 from steadlith_core import PRESETS, ChunkerParams, chunk, has_words, normalize, preset
-from steadlith_core.normalize import WHITESPACE
+from steadlith_core.chunking.normalize import WHITESPACE
 from cli_helpers import run
 
 

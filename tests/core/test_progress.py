@@ -2,7 +2,7 @@
 
 import pytest
 
-from steadlith_core.cli_progress import progress_bar
+from steadlith_core.cli.progress import progress_bar
 from steadlith_core.progress import Cancelled, report
 
 

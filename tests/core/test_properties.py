@@ -40,8 +40,8 @@ from steadlith_core import (
     register_counter,
     unregister_counter,
 )
-from steadlith_core.identity import chunk_hash
-from steadlith_core.params import INT_FIELDS
+from steadlith_core.chunking.identity import chunk_hash
+from steadlith_core.chunking.params import INT_FIELDS
 
 # Every test here runs once per text kernel (conftest.py: text_kernel).
 pytestmark = pytest.mark.usefixtures("text_kernel")
@@ -866,7 +866,7 @@ def test_polynomial_accepted_iff_irreducible_of_degree_8_to_63(p):
 DETERMINISM_SCRIPT = r"""
 import json, sys
 from steadlith_core import ChunkerParams, chunk, load_text
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 text = load_text(sys.argv[1]) + "\n\n" + generate_prose(20_000, seed=3)
 out = []
 for p in (ChunkerParams(), ChunkerParams(window_words=3, polynomial=0x201B, primary_mask=0xF,

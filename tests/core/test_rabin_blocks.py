@@ -8,7 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steadlith_core import kernel, numpy_threads, rabin
+from steadlith_core.kernel import select as kernel
+from steadlith_core.kernel import threads as numpy_threads
+from steadlith_core.kernel import rabin
 
 
 def _whole_and_blocked(symbols: np.ndarray, window: int, poly: int, block_words: int, threads: int = 1):

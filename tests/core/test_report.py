@@ -1,4 +1,4 @@
-"""The HTML report (steadlith_core.report) and `steadlith compare --html`.
+"""The HTML report (steadlith_core.report.comparison) and `steadlith compare --html`.
 
 The report is checked by parsing it (stdlib html.parser), as a browser would see its
 structure: inert (no script, no event handler, no external resource), self-contained,
@@ -19,14 +19,11 @@ from pathlib import Path
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare, render_report
-from steadlith_core.cli import main
-from steadlith_core.examples import generate_prose, phase_shift_counterexample
-from steadlith_core.report import (
-    HASH_PREFIX_CHARS,
-    locality_verdict,
-    marker_kind,
-)
-from steadlith_core.style import KIND_COLOURS, STATUS_COLOURS
+from steadlith_core.cli.main import main
+from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample
+from steadlith_core.report.comparison import HASH_PREFIX_CHARS, locality_verdict
+from steadlith_core.report.style import marker_kind
+from steadlith_core.report.style import KIND_COLOURS, STATUS_COLOURS
 
 VOID = {"meta", "br", "link", "img", "input", "hr", "area", "base", "col", "embed", "source", "track", "wbr"}
 HOSTILE = ('<script>alert(1)</script> then <img src=x onerror=alert(1)> and &amp; and "double" \'single\' '
@@ -278,7 +275,7 @@ def test_empty_documents_still_make_a_report():
 RENDER_SCRIPT = r"""
 import json
 from steadlith_core import chunk, compare, render_report
-from steadlith_core.examples import generate_prose, phase_shift_counterexample, scattered_edits
+from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample, scattered_edits
 text_a, text_b, params = phase_shift_counterexample()
 prose = generate_prose(6000, seed=4)
 pages = [render_report(compare(chunk(text_a, params), chunk(text_b, params)), "v1.md", "v2.md"),

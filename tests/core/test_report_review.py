@@ -16,8 +16,8 @@ from importlib.resources import files
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare, render_report
-from steadlith_core.analysis import compare_rules
-from steadlith_core.examples import counterexample_lmx2_params, phase_shift_counterexample
+from steadlith_core.comparison.analysis import compare_rules
+from steadlith_core.bench.examples import counterexample_lmx2_params, phase_shift_counterexample
 
 from test_report import Report, assert_chunks_shown_once, assert_links_resolve, assert_well_formed_and_inert
 

@@ -110,7 +110,7 @@ def test_every_command_takes_the_lmx2_rule_and_refuses_foreign_fields(capsys, tm
 
 
 def test_a_parameter_form_can_be_built_from_the_rule_alone():
-    from steadlith_core.rules import FIELDS_BY_RULE, default_params, is_int_field, parse_value
+    from steadlith_core.chunking.rules import FIELDS_BY_RULE, default_params, is_int_field, parse_value
 
     assert FIELDS_BY_RULE["lmx2-v1"] == ("token_counter", "min_tokens", "max_tokens", "horizon", "fill_horizon",
                                          "key_tokens", "boundary_preference")

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steadlith_core.segment import segment, segment_columns
+from steadlith_core.kernel.segment import segment, segment_columns
 
 
 def spec_word_loop(tok: list[int], primary: set[int], backup: set[int], min_tokens: int, max_tokens: int):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from steadlith_core import segment as segment_module
-from steadlith_core.segment import segment_columns
+from steadlith_core.kernel import segment as segment_module
+from steadlith_core.kernel.segment import segment_columns
 from test_segment_chain import spec_word_loop
 
 

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from steadlith_core import kernel
-from steadlith_core.chunks import CanonicalText, cut_boundary_codes
-from steadlith_core.segment import ends_sentence
+from steadlith_core.kernel import select as kernel
+from steadlith_core.chunking.chunks import CanonicalText, cut_boundary_codes
+from steadlith_core.kernel.segment import ends_sentence
 
 WORDS = st.sampled_from(["end.", "why?", "so!)", "said.\u201d", "quote.'", "wait\u2026", "\u65e5\u3002", "x\uff01",
                          "plain", "a.b", "\u00bb", ".", "\u201d", "mid", "\U0001F680!", "e\u0301."])

@@ -12,17 +12,17 @@ import time
 
 import pytest
 
-from steadlith_core.analysis import Analysis
-from steadlith_core.cli import main
-from steadlith_core.diagnostics import p90_nearest_rank
+from steadlith_core.comparison.analysis import Analysis
+from steadlith_core.cli.main import main
+from steadlith_core.chunking.diagnostics import p90_nearest_rank
 from steadlith_core.errors import SteadlithError
 from steadlith_core.progress import Cancelled
-from steadlith_core.sweep_bench import synthetic_history
-from steadlith_core.sweep_format import sweep_html, sweep_json
-from steadlith_core.sweep_grid import build_grid
-from steadlith_core.sweep_results import SetRow, mark_front, nearest_rank
-from steadlith_core.sweep_run import Journal, SweepPlan, SweepRun, in_process, process_pool
-from steadlith_core.sweep_tasks import batch_pairs
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.format import sweep_html, sweep_json
+from steadlith_core.sweep.grid import build_grid
+from steadlith_core.sweep.results import SetRow, mark_front, nearest_rank
+from steadlith_core.sweep.run import Journal, SweepPlan, SweepRun, in_process, process_pool
+from steadlith_core.sweep.tasks import batch_pairs
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
@@ -210,7 +210,7 @@ def test_ctrl_c_prints_partial_results_and_resume_finishes_the_same_sweep(tmp_pa
 
 
 def test_the_core_imports_no_dask_unless_a_cluster_is_asked_for():
-    code = ("import sys, steadlith_core, steadlith_core.cli, steadlith_core.sweep_run; "
+    code = ("import sys, steadlith_core, steadlith_core.cli.main, steadlith_core.sweep.run; "
             "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ},
                          timeout=60)

@@ -3,8 +3,8 @@ the executors it compares agree."""
 
 import re
 
-from steadlith_core.cli import main
-from steadlith_core.sweep_bench import synthetic_history
+from steadlith_core.cli.main import main
+from steadlith_core.bench.sweep import synthetic_history
 import pytest
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run

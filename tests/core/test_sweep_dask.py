@@ -11,11 +11,11 @@ pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, 
 
 distributed = pytest.importorskip("distributed")
 
-from steadlith_core.sweep_bench import synthetic_history  # noqa: E402
-from steadlith_core.sweep_dask import dask_executor  # noqa: E402
-from steadlith_core.sweep_format import sweep_json  # noqa: E402
-from steadlith_core.sweep_grid import build_grid  # noqa: E402
-from steadlith_core.sweep_run import SweepPlan, SweepRun, process_pool  # noqa: E402
+from steadlith_core.bench.sweep import synthetic_history  # noqa: E402
+from steadlith_core.sweep.dask import dask_executor  # noqa: E402
+from steadlith_core.sweep.format import sweep_json  # noqa: E402
+from steadlith_core.sweep.grid import build_grid  # noqa: E402
+from steadlith_core.sweep.run import SweepPlan, SweepRun, process_pool  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,16 @@ import pickle
 import numpy as np
 import pytest
 
-from steadlith_core import sweep_diffs
-from steadlith_core.diff import word_diff
-from steadlith_core.normalize import normalize
-from steadlith_core.sweep_bench import synthetic_history
-from steadlith_core.sweep_diffs import SourceDiffs
-from steadlith_core.sweep_grid import build_grid
-from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
-from steadlith_core.sweep_tasks import PairsSource, diff_slices, source_diffs
+from steadlith_core.sweep import diffs as sweep_diffs
+from steadlith_core.comparison.diff import word_diff
+from steadlith_core.chunking.normalize import normalize
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.diffs import SourceDiffs
+from steadlith_core.sweep.grid import build_grid
+from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.tasks import PairsSource, diff_slices, source_diffs
 
-compare_module = importlib.import_module("steadlith_core.compare")  # the package's `compare` is the function
+compare_module = importlib.import_module("steadlith_core.comparison.churn")
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,15 @@ import pygit2
 import pytest
 
 from git_history import History
-from steadlith_core.audit import audit
-from steadlith_core.cli import main
-from steadlith_core.external import text_tokens
-from steadlith_core.sweep_bench import synthetic_history
-from steadlith_core.sweep_external import external_sets
-from steadlith_core.sweep_git import repo_sources
-from steadlith_core.sweep_grid import build_grid
-from steadlith_core.sweep_results import nearest_rank
-from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process, process_pool
+from steadlith_core.history.audit import audit
+from steadlith_core.cli.main import main
+from steadlith_core.comparison.external import text_tokens
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.external import external_sets
+from steadlith_core.sweep.git import repo_sources
+from steadlith_core.sweep.grid import build_grid
+from steadlith_core.sweep.results import nearest_rank
+from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process, process_pool
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 

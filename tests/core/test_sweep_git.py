@@ -10,14 +10,14 @@ import pygit2
 import pytest
 
 from git_history import History
-from steadlith_core.audit import audit
-from steadlith_core import sweep_diffs
-from steadlith_core.cli import main
-from steadlith_core.pipeline import chunk
-from steadlith_core.sweep_bench import synthetic_history
-from steadlith_core.sweep_git import repo_sources
-from steadlith_core.sweep_grid import build_grid
-from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process, process_pool
+from steadlith_core.history.audit import audit
+from steadlith_core.sweep import diffs as sweep_diffs
+from steadlith_core.cli.main import main
+from steadlith_core.chunking.pipeline import chunk
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.git import repo_sources
+from steadlith_core.sweep.grid import build_grid
+from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process, process_pool
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
@@ -44,9 +44,9 @@ def repo(tmp_path_factory):
     return str(h.root)
 
 
-audit_module = importlib.import_module("steadlith_core.audit")  # the package's names are the functions
-compare_module = importlib.import_module("steadlith_core.compare")
-pipeline_module = importlib.import_module("steadlith_core.pipeline")
+audit_module = importlib.import_module("steadlith_core.history.audit")
+compare_module = importlib.import_module("steadlith_core.comparison.churn")
+pipeline_module = importlib.import_module("steadlith_core.chunking.pipeline")
 
 GRID = ["boundary_rule=tttd-v1,lmx2-v1", "max_tokens=300,512", "min_tokens=48"]
 

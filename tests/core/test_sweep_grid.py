@@ -3,8 +3,8 @@
 import pytest
 
 from steadlith_core.errors import ParameterError
-from steadlith_core.presets import preset
-from steadlith_core.sweep_grid import build_grid
+from steadlith_core.chunking.presets import preset
+from steadlith_core.sweep.grid import build_grid
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
@@ -70,7 +70,7 @@ def test_a_set_field_no_rule_of_the_sweep_has_is_an_error_not_a_skip():
 
 
 def test_each_rule_starts_from_its_own_base():
-    from steadlith_core.rules import parse_assignments
+    from steadlith_core.chunking.rules import parse_assignments
 
     tttd = parse_assignments(["window_words=10"])
     lmx2 = parse_assignments(["boundary_rule=lmx2-v1", "horizon=140"])

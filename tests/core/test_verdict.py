@@ -12,9 +12,9 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare, render_report
-from steadlith_core.compare import HELD, NOTHING_TO_CHECK, VIOLATED
-from steadlith_core.examples import generate_prose, phase_shift_counterexample
-from steadlith_core.report import locality_verdict
+from steadlith_core.comparison.churn import HELD, NOTHING_TO_CHECK, VIOLATED
+from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample
+from steadlith_core.report.comparison import locality_verdict
 from cli_helpers import run
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import steadlith_core
 from cli_helpers import run
-from steadlith_core import kernel
+from steadlith_core.kernel import select as kernel
 
 pytestmark = pytest.mark.kernel_independent
 
@@ -33,6 +33,6 @@ def test_a_kernel_that_was_not_built_is_named_with_the_reason(monkeypatch):
     monkeypatch.setattr(kernel, "KERNEL", "numpy")
     monkeypatch.setattr(kernel, "_FORCED_NUMPY", False)
     monkeypatch.setattr(kernel, "_kernel", None)
-    monkeypatch.setattr(kernel, "_MISSING_BECAUSE", "No module named 'steadlith_core._kernel'")
+    monkeypatch.setattr(kernel, "_MISSING_BECAUSE", "No module named 'steadlith_core.kernel._kernel'")
     assert kernel.describe() == ("numpy fallback (the compiled kernel was not built at install: "
-                                 "No module named 'steadlith_core._kernel')")
+                                 "No module named 'steadlith_core.kernel._kernel')")

@@ -3,8 +3,8 @@
 from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QTextCursor
 from steadlith_core import ChunkerParams
-from steadlith_core.examples import generate_prose
-from steadlith_core.normalize import normalize
+from steadlith_core.bench.examples import generate_prose
+from steadlith_core.chunking.normalize import normalize
 
 SMALL = ChunkerParams(window_words=4, min_tokens=8, max_tokens=40, primary_mask=0xF, primary_remainder=0xF,
                       backup_mask=0x3, backup_remainder=0x3)

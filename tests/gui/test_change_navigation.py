@@ -4,7 +4,7 @@ last change the status bar says so (no wrap: see navigation.py)."""
 
 from PySide6.QtCore import Qt
 from steadlith_core import ChunkerParams
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
 

@@ -3,7 +3,7 @@ status tints, changed words (tint and underline), the gutter's status stripe, an
 selection frames (solid for the selected chunk, dashed for its partner)."""
 
 from PySide6.QtGui import QColor
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import position_point
 from gui_helpers import color_near

@@ -2,7 +2,7 @@
 a row selects (and shows) the chunk in its pane, and clicking a chunk selects its row."""
 
 from PySide6.QtCore import Qt
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import load_texts, make_window

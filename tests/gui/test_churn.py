@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel
-from steadlith_core.examples import counterexample_params, phase_shift_answer
+from steadlith_core.bench.examples import counterexample_params, phase_shift_answer
 
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import color_near

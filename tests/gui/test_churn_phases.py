@@ -3,7 +3,7 @@ the other rule follow when they were not already known, and are kept while what 
 depend on stays (the baseline: both texts, max_tokens and the token counter)."""
 
 from steadlith_core import Analysis, ChunkerParams, Lmx2Params
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts, set_params
 from steadlith_gui.viewmodel import BASELINE

@@ -3,7 +3,7 @@ failure (issue 15, defect 7)."""
 
 from PySide6.QtGui import QColor
 from steadlith_core import ChunkerParams, chunk, compare
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from steadlith_gui.palette import LIGHT
 from steadlith_gui.widgets.churn import ChurnPanel

@@ -5,7 +5,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QFileDialog
 from steadlith_core import chunk, compare
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, load_texts, type_into

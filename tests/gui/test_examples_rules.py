@@ -3,8 +3,8 @@ prose where tttd-v1 at its defaults breaks locality on one inserted sentence and
 lmx2-v1 holds (the core's examples, with the numbers it pins)."""
 
 from PySide6.QtWidgets import QLabel
-from steadlith_core.analysis import compare_rules
-from steadlith_core.examples import phase_shift_answer, tool_library_example
+from steadlith_core.comparison.analysis import compare_rules
+from steadlith_core.bench.examples import phase_shift_answer, tool_library_example
 
 
 def load_example(qtbot, window, name):

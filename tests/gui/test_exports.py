@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
-from steadlith_core.cli import main as steadlith_main
-from steadlith_core.export import comparison_json, to_json_text
-from steadlith_core.report import locality_verdict
+from steadlith_core.cli.main import main as steadlith_main
+from steadlith_core.report.export import comparison_json, to_json_text
+from steadlith_core.report.comparison import locality_verdict
 
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, load_texts

@@ -8,7 +8,7 @@ import dataclasses
 from importlib import resources
 
 import pytest
-from steadlith_core.external import SPLITTERS, SplitterChunker, compare_chunkers, match_mean_tokens
+from steadlith_core.comparison.external import SPLITTERS, SplitterChunker, compare_chunkers, match_mean_tokens
 
 from gui_helpers import load_texts
 
@@ -137,7 +137,7 @@ def paragraph_spans(path, text):
 
 
 def test_jsonl_spans_from_two_files_are_a_column_and_cancel_changes_nothing(qtbot, window, tmp_path):
-    from steadlith_core.external import JsonlChunker
+    from steadlith_core.comparison.external import JsonlChunker
 
     text_a, text_b = demo_pair()
     load_texts(qtbot, window, text_a, text_b)

@@ -19,7 +19,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from steadlith_core import Analysis, ChunkerParams
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from steadlith_gui.viewmodel import ChunkLayout, WordMap, prepare_document
 

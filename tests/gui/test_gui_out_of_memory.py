@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from steadlith_core.loader import MEMORY_PER_INPUT_BYTE
+from steadlith_core.chunking.loader import MEMORY_PER_INPUT_BYTE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is Linux's")
 

@@ -8,7 +8,7 @@ from git_helpers import REWRITE
 from gui_helpers import color_near
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from steadlith_core.gitrepo import resolve_revision
+from steadlith_core.history.repository import resolve_revision
 
 from steadlith_gui import history_dock
 from steadlith_gui.history_state import COST_COLUMNS

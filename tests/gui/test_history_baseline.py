@@ -7,8 +7,8 @@ from git_helpers import commit, prose
 from gui_helpers import color_near, make_window
 from PySide6.QtGui import QColor
 
-from steadlith_core.audit import FileCost
-from steadlith_core.gitrepo import CommitInfo, resolve_revision
+from steadlith_core.history.audit import FileCost
+from steadlith_core.history.repository import CommitInfo, resolve_revision
 from steadlith_gui.history_state import FIXED, HistoryState, HistoryTarget
 from steadlith_gui.settings import AppSettings
 from steadlith_gui.widgets.history_view import COLUMNS, SPIKE_ROLE, HistoryModel

@@ -4,7 +4,7 @@ synchronized scrolling keeps partners level."""
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from steadlith_core import chunk, compare
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import SMALL, band_point, chunk_top_y, chunk_visible, small_pair
 from gui_helpers import load_texts, set_params

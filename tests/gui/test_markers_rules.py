@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 from steadlith_core import LMX2_PRESETS, load_text
-from steadlith_core.style import KIND_SHAPES
+from steadlith_core.report.style import KIND_SHAPES
 
 from gui_helpers import GOLDEN, color_near
 from steadlith_gui.palette import THEMES, marker_kind
@@ -61,7 +61,7 @@ def test_the_legend_lists_the_shown_rules_kinds(qtbot):
 def test_the_boundary_class_is_in_the_table_and_the_tooltip(qtbot):
     """Each chunk says where it ends (paragraph, sentence, between words), as the core's
     Chunk.boundary says, in the chunk table and in the pane's tooltip."""
-    from steadlith_core.style import BOUNDARY_LABELS
+    from steadlith_core.report.style import BOUNDARY_LABELS
 
     from steadlith_gui.models import COLUMNS, ChunkTableModel
 

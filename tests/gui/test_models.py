@@ -4,7 +4,7 @@ edits shifting decorations (Qt-free functions, checked directly)."""
 import numpy as np
 import pytest
 from steadlith_core import chunk, compare
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from steadlith_gui.viewmodel import LinkList, map_position
 from steadlith_gui.edit_tracker import shift_positions

@@ -6,7 +6,7 @@ every row it draws, computed without a loop over rows."""
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel
 from steadlith_core import ChunkerParams
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts, set_params
 from steadlith_gui.models import COLUMNS

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QSpinBox
 from steadlith_core import ChunkerParams, ParameterError
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
 from steadlith_gui.widgets.params_panel import PRESETS

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.rules import INT_RANGES_BY_RULE
+from steadlith_core.chunking.rules import INT_RANGES_BY_RULE
 
 from steadlith_gui.session import Session
 from steadlith_gui.settings import AppSettings

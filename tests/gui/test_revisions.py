@@ -9,7 +9,7 @@ import sys
 import pytest
 from git_helpers import MESSAGES
 from gui_helpers import load_pair, type_into
-from steadlith_core.gitrepo import resolve_revision
+from steadlith_core.history.repository import resolve_revision
 
 from steadlith_gui.app import document_arg
 

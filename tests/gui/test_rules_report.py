@@ -1,7 +1,7 @@
 """The report exported from the window carries every rule side by side (the core's
 table), with each rule's verdict, when the churn panel compared both."""
 
-from steadlith_core.examples import phase_shift_answer
+from steadlith_core.bench.examples import phase_shift_answer
 
 
 def test_the_windows_report_has_both_rules(qtbot, window, tmp_path):

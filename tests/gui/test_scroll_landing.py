@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QFont
 from steadlith_core import ChunkerParams
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from view_helpers import compared_pane
 

@@ -8,7 +8,7 @@ from PySide6.QtGui import QImage
 
 from gui_helpers import load_texts
 from steadlith_core import ChunkerParams
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 from steadlith_gui.palette import STATUS_GLYPHS, STATUSES
 
 DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968],

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from steadlith_core import ChunkerParams, chunk, compare
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from steadlith_gui.demo import PAIR_EXAMPLES
 from steadlith_gui.session import EditedText, Session

@@ -8,8 +8,8 @@ import threading
 from gui_helpers import load_texts
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from steadlith_core.sweep_bench import synthetic_history
-from steadlith_core.sweep_format import rule_colour
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.format import rule_colour
 from steadlith_gui.sweep_state import SweepState, sweep_pair
 
 GRID = "boundary_rule=tttd-v1,lmx2-v1\nmin_tokens=32,64\nmax_tokens=256,512"
@@ -108,8 +108,8 @@ def commit_versions(root, name, versions):
 
 def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
     from gui_helpers import load_files
-    from steadlith_core.sweep_git import repo_sources
-    from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+    from steadlith_core.sweep.git import repo_sources
+    from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
     from steadlith_gui.sweep_state import HISTORY
 
     versions = synthetic_history(6, 5000, seed=41).versions
@@ -132,7 +132,7 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
 
 def test_an_external_splitter_over_the_history_of_bs_file_counts_the_rules_commits(qtbot, window, tmp_path):
     from gui_helpers import load_files
-    from steadlith_core.external import compare_chunkers, parse_chunker
+    from steadlith_core.comparison.external import compare_chunkers, parse_chunker
     from steadlith_gui.sweep_state import HISTORY
 
     versions = synthetic_history(4, 4000, seed=43).versions
@@ -179,8 +179,8 @@ def commit_files(root, steps):
 
 
 def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, window, tmp_path):
-    from steadlith_core.sweep_git import repo_sources
-    from steadlith_core.sweep_run import SweepPlan, SweepRun, in_process
+    from steadlith_core.sweep.git import repo_sources
+    from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
     from steadlith_gui.sweep_state import FOLDER
 
     guide = synthetic_history(3, 4000, seed=51).versions

@@ -1,13 +1,13 @@
 """View → Theme: System (default) follows the desktop's colour scheme and its changes;
 Light and Dark are fixed; the palette and the painted widgets switch; the kind and
-status colours are the core's (steadlith_core.style), shared with the HTML report."""
+status colours are the core's (steadlith_core.report.style), shared with the HTML report."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
-from steadlith_core import style
+from steadlith_core.report import style
 
 from gui_helpers import make_window
 from pytestqt.exceptions import TimeoutError
@@ -107,7 +107,7 @@ def test_unknown_theme_is_refused(qtbot):
 
 def test_kind_and_status_colours_are_the_cores():
     """palette.py holds no hex value of its own for kinds and statuses: the report's and
-    the inspector's visual language is one copy (steadlith_core.style)."""
+    the inspector's visual language is one copy (steadlith_core.report.style)."""
     for name, theme in THEMES.items():
         assert theme.kind == style.KIND_COLOURS[name]
         assert theme.status == style.STATUS_COLOURS[name]

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 from steadlith_core import chunk, compare
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from steadlith_gui.edit_tracker import EditTracker
 from steadlith_gui.viewmodel import ChunkLayout, SideStatus, prepare_document, runs_overlapping
@@ -18,7 +18,7 @@ from steadlith_gui.viewmodel import ChunkLayout, SideStatus, prepare_document, r
 PROBE = r"""
 import json, sys
 from steadlith_core import chunk
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 from steadlith_gui.edit_tracker import EditTracker
 from steadlith_gui.viewmodel import ChunkLayout, LinkList, SideStatus, map_position, prepare_document
 

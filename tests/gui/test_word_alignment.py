@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from steadlith_core import Analysis, ChunkerParams
-from steadlith_core.examples import phase_shift_counterexample
+from steadlith_core.bench.examples import phase_shift_counterexample
 
 from steadlith_gui.viewmodel import ChunkLayout, WordMap, prepare_document
 

@@ -6,7 +6,7 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel
 from steadlith_core import ChunkerParams, chunk
-from steadlith_core.examples import generate_prose
+from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
 from steadlith_gui import worker

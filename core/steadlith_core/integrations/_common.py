@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..chunks import AnyParams, Chunk, Chunking
-from ..pipeline import Pipeline
-from ..rules import params_from_mapping
+from ..chunking.chunks import AnyParams, Chunk, Chunking
+from ..chunking.pipeline import Pipeline
+from ..chunking.rules import params_from_mapping
 
 
 def params_of(params: AnyParams | None, fields: Mapping[str, Any]) -> AnyParams:

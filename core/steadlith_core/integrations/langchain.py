@@ -22,10 +22,10 @@ from typing import Any, Iterable
 from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 
-from ..chunks import AnyParams
-from ..pipeline import Pipeline
-from ..presets import preset
-from ..rules import parse_assignments
+from ..chunking.chunks import AnyParams
+from ..chunking.pipeline import Pipeline
+from ..chunking.presets import preset
+from ..chunking.rules import parse_assignments
 from ._common import params_of, spans
 
 

@@ -27,10 +27,10 @@ from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, NodeRelationship, TextNode
 from pydantic import PrivateAttr
 
-from ..chunks import AnyParams
-from ..pipeline import Pipeline
-from ..presets import preset
-from ..rules import params_from_mapping, parse_assignments
+from ..chunking.chunks import AnyParams
+from ..chunking.pipeline import Pipeline
+from ..chunking.presets import preset
+from ..chunking.rules import params_from_mapping, parse_assignments
 from ._common import params_of, spans
 
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import tokens as token_counters
-from ..baseline import BASELINE_FAMILY, BASELINE_STRATEGY, FixedTokenParams, chunk_fixed
-from ..chunks import AnyParams
-from ..external import SplitterChunker
-from ..identity import CHUNKER_FAMILY
-from ..lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from ..lmx2_params import LMX2_RULE, Lmx2Params
-from ..params import BOUNDARY_RULE, ChunkerParams
-from ..pipeline import Pipeline
+from ..chunking import tokens as token_counters
+from ..chunking.chunks import AnyParams
+from ..chunking.identity import CHUNKER_FAMILY
+from ..chunking.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from ..chunking.lmx2_params import LMX2_RULE, Lmx2Params
+from ..chunking.params import BOUNDARY_RULE, ChunkerParams
+from ..chunking.pipeline import Pipeline
+from ..comparison.baseline import BASELINE_FAMILY, BASELINE_STRATEGY, FixedTokenParams, chunk_fixed
+from ..comparison.external import SplitterChunker
 from .edits import Edit, LabDocument
 from .incremental import changed_chunks
 from .measure import ChangedChunk, EditOutcome, measure

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..chunks import CanonicalText, boundary_classes, compute_symbols, utf8_words
+from ..chunking.chunks import CanonicalText, boundary_classes, compute_symbols, utf8_words
+from ..chunking.normalize import normalize
 from ..errors import SteadlithError
-from ..normalize import normalize
 
 FIX_WORD = "fix-word"
 INSERT_SENTENCE = "insert-sentence"

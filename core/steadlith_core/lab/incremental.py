@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import xxhash
 
-from ..identity import chunk_hash_prefix
-from ..kernel import window_fingerprints
-from ..lmx2 import compute_fill, compute_keys, compute_primary
-from ..params import enc
-from ..segment import SnapPoints, ends_sentence, snap
+from ..chunking.identity import chunk_hash_prefix
+from ..chunking.lmx2 import compute_fill, compute_keys, compute_primary
+from ..chunking.params import enc
+from ..kernel.segment import SnapPoints, ends_sentence, snap
+from ..kernel.select import window_fingerprints
 from .measure import ChangedChunk
 from .stream import EditedStream, TokenView
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..baseline import BASELINE_STRATEGY, FixedTokenParams
-from ..chunks import AnyParams
-from ..external import SplitterChunker
-from ..lmx2_params import Lmx2Params
-from ..params import ChunkerParams
-from ..pipeline import Pipeline
+from ..chunking.chunks import AnyParams
+from ..chunking.lmx2_params import Lmx2Params
+from ..chunking.params import ChunkerParams
+from ..chunking.pipeline import Pipeline
+from ..comparison.baseline import BASELINE_STRATEGY, FixedTokenParams
+from ..comparison.external import SplitterChunker
 from ..progress import Progress, report
 from .chunkers import FIXED, LabChunker, make_chunker
 from .edits import Edit, LabDocument, LabError, draw_edits

@@ -20,10 +20,10 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..chunks import compute_symbols
-from ..normalize import WordStream, normalize
-from ..segment import ends_sentence
-from ..tokens import TokenCounter
+from ..chunking.chunks import compute_symbols
+from ..chunking.normalize import WordStream, normalize
+from ..chunking.tokens import TokenCounter
+from ..kernel.segment import ends_sentence
 from .edits import LabDocument, Splice, apply_splices
 
 

@@ -1,0 +1,321 @@
+"""Boundary rule `lmx2-v1` (SPEC-lmx2 §2-§8): every cut decided from the words near it.
+
+Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
+    classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
+    keys      text, token counter, key_tokens, boundary_preference
+    maxima    keys + horizon                 (the key_1 maxima S is drawn from)
+    primary   maxima + token counter + min                      (E and S)
+    cuts      primary + max (the gate) + fill_horizon           (Z and Q)
+    chunks    cuts + params hash
+All per-cut work is vectorized: the Horner hashes of the key windows come from one
+prefix sum (B is odd, so invertible mod 2^64), and the local maxima over a token
+distance are range-maximum queries on a sparse table. Nothing runs per word in Python
+except the sentence test of the few words that end in a mark or a closer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..kernel import select as kernel
+from ..vocabulary import BOUNDARIES, LMX2_KINDS
+from .chunks import CLASS_NAMES, CutColumns
+
+CHUNKER_FAMILY = "cdc-lmx2"
+KEY_BASE = 0x9E3779B97F4A7C15
+_FMIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_FMIX_2 = np.uint64(0x94D049BB133111EB)
+
+KINDS = LMX2_KINDS
+
+
+# -- stage 2: keys ----------------------------------------------------------------------
+
+
+def _fmix(z: np.ndarray) -> np.ndarray:
+    z = z ^ (z >> np.uint64(30))
+    z = z * _FMIX_1
+    z = z ^ (z >> np.uint64(27))
+    z = z * _FMIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+def _powers(base: int, count: int) -> np.ndarray:
+    """base^0 .. base^(count-1) mod 2^64."""
+    out = np.full(count, base, dtype=np.uint64)
+    if count:
+        out[0] = 1
+    return np.multiply.accumulate(out, dtype=np.uint64)
+
+
+def window_hashes(symbols: np.ndarray, cum: np.ndarray, key_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    """(a, h) for every cut c in 0..n: `a[c]` the first word of c's key window and
+    `h[c]` the Horner hash of symbols a..c-1 (SPEC-lmx2 §2); meaningful for interior
+    cuts only. h(c) = B^(c-1) * (P[c] - P[a]) with P the prefix sums of s_i * B^-i."""
+    n = symbols.size
+    a = np.searchsorted(cum, cum - key_tokens, "left")
+    a[1:] = np.minimum(a[1:], np.arange(n))  # word c-1 is always in the window
+    with np.errstate(over="ignore"):
+        inverse = pow(KEY_BASE, -1, 2**64)
+        prefix = np.zeros(n + 1, dtype=np.uint64)
+        np.cumsum(symbols * _powers(inverse, n), dtype=np.uint64, out=prefix[1:])
+        scale = np.empty(n + 1, dtype=np.uint64)
+        scale[0] = 0
+        scale[1:] = _powers(KEY_BASE, n)  # B^(c-1) for c >= 1
+        h = scale * (prefix - prefix[a])
+    return a, h
+
+
+class Lmx2Keys(NamedTuple):
+    """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key)."""
+
+    h: np.ndarray
+    key_1: np.ndarray
+    key_2: np.ndarray
+
+
+def compute_keys(
+    symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool
+) -> Lmx2Keys:
+    """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (SPEC-lmx2 §2)."""
+    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE)
+    if compiled is not None:
+        return Lmx2Keys(*compiled)
+    _, h = window_hashes(symbols, cum, key_tokens)
+    top = (classes.astype(np.uint64) << np.uint64(61)) if prefer_boundaries else np.uint64(0)
+    keys = []
+    with np.errstate(over="ignore"):
+        for j in (1, 2):
+            k = (top | (_fmix(h ^ np.uint64(j)) >> np.uint64(3)) | np.uint64(1)).astype(np.uint64)
+            if k.size:
+                k[0] = k[-1] = 0
+            keys.append(k)
+    return Lmx2Keys(h, keys[0], keys[1])
+
+
+# -- stage 3: cuts -----------------------------------------------------------------------
+
+
+def _floor_log2(v: np.ndarray) -> np.ndarray:
+    return np.frexp(v)[1].astype(np.int64) - 1  # exact for positive ints below 2^53
+
+
+def _reach_bounds(pos: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi): the indices j with |pos[j] - a| <= reach, for each a in `at` (a value
+    of `pos`). Token positions are integers: when they span few tokens (any real text)
+    a running count of positions answers each query with one lookup, cheaper than two
+    binary searches; long words can make positions sparse, and then it searches."""
+    span = int(pos[-1]) - int(pos[0])
+    if span >= kernel.dense_span(pos.size):
+        return np.searchsorted(pos, at - reach, "left"), np.searchsorted(pos, at + reach, "right")
+    below = np.zeros(span + 2, dtype=np.int64)  # below[t]: how many positions lie below pos[0] + t
+    below[pos - pos[0] + 1] = 1
+    np.cumsum(below, out=below)
+    rel = at - pos[0]
+    return below[np.maximum(rel - reach, 0)], below[np.minimum(rel + reach + 1, span + 1)]
+
+
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray:
+    """For each index i in `candidates`, whether values[i] >= values[j] for every j with
+    |pos[j] - pos[i]| <= reach (`pos` strictly increasing; equal values both qualify).
+
+    A candidate smaller than a neighbour in reach is dropped first (two comparisons a
+    cut remove most); the rest get a range-maximum query on a sparse table."""
+    m = values.size
+    if candidates.size == 0:
+        return np.zeros(0, dtype=bool)
+    compiled = kernel.local_maxima(values, pos, reach, candidates)
+    if compiled is not None:
+        return compiled
+    # Positions are taken relative to the first one and the reach is clamped to their
+    # span (a wider reach sees no more), so that pos +- reach stays inside int64; only
+    # spans of 2^62 or more, which no document has, fall back to Python integers.
+    span = int(pos[-1]) - int(pos[0])
+    reach = min(reach, span + 1)
+    if span < 2**62:
+        pos = pos - pos[0]
+    else:
+        first = int(pos[0])
+        pos = np.array([int(x) - first for x in pos.tolist()], dtype=object)
+    near = np.diff(pos) <= reach
+    left_ok = np.ones(m, dtype=bool)
+    left_ok[1:] = ~near | (values[1:] >= values[:-1])
+    right_ok = np.ones(m, dtype=bool)
+    right_ok[:-1] = ~near | (values[:-1] >= values[1:])
+    keep = left_ok[candidates] & right_ok[candidates]
+    cand = candidates[keep]
+    result = np.zeros(candidates.size, dtype=bool)
+    if cand.size == 0:
+        return result
+    lo, hi = _reach_bounds(pos, pos[cand], reach)
+    level = _floor_log2(hi - lo)
+    top = int(level.max())
+    table = np.empty((top + 1, m), dtype=values.dtype)
+    table[0] = values
+    for k in range(1, top + 1):
+        step = 1 << (k - 1)
+        np.maximum(table[k - 1, : m - step], table[k - 1, step:], out=table[k, : m - step])  # no temporary
+        table[k, m - step :] = table[k - 1, m - step :]  # never read by a query
+    flat = table.ravel()
+    row = level * m
+    best = np.maximum(flat[row + lo], flat[row + hi - (1 << level)])
+    result[keep] = values[cand] >= best
+    return result
+
+
+def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
+    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
+    distance < `distance`. Each marked cut covers an index range; the ranges come sorted
+    by both ends, so their union is a few runs, laid out by one np.repeat (no pass of
+    counts over every cut)."""
+    n1 = cum.size
+    at = cum[marked]
+    first = np.searchsorted(cum, at - distance, "right")
+    stop = np.searchsorted(cum, at + distance, "left")
+    nonempty = first < stop
+    first, stop = first[nonempty], stop[nonempty]
+    if first.size == 0:
+        return np.zeros(n1, dtype=bool)
+    # a range joins the run before it when it starts at or before that run's stop (the
+    # stop of its last range, as stops increase)
+    opens = np.ones(first.size, dtype=bool)
+    opens[1:] = first[1:] > stop[:-1]
+    lo = first[opens]
+    hi = stop[np.append(opens[1:], True)]
+    runs = lo.size
+    lengths = np.empty(2 * runs + 1, dtype=np.int64)
+    lengths[0] = lo[0]
+    lengths[2:-1:2] = lo[1:] - hi[:-1]  # the gaps between runs
+    lengths[1::2] = hi - lo
+    lengths[-1] = n1 - hi[-1]
+    return np.repeat(np.arange(2 * runs + 1) % 2 == 1, lengths)
+
+
+class Lmx2Cuts(NamedTuple):
+    """The cuts stage: boolean masks over cuts 0..n, and the cut positions in order."""
+
+    edges: np.ndarray  # E
+    primary: np.ndarray  # S
+    fill: np.ndarray  # Q
+    positions: np.ndarray  # E | S | Q, sorted
+
+
+class Lmx2Primary(NamedTuple):
+    """The first half of the cut stage: E and S, which do not depend on max_tokens or
+    fill_horizon (so a pipeline can keep them when only those change)."""
+
+    edges: np.ndarray  # E
+    primary: np.ndarray  # S
+
+
+def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
+    """The interior cuts whose key_1 is a maximum among all interior cuts within
+    `horizon` tokens (sorted cut indices): S of SPEC-lmx2 §3 before the edges block any
+    of them, so it does not depend on min_tokens. `within`, when given, holds every one
+    of them (the maxima of a shorter horizon: a wider reach can only drop some), and
+    only those are tested."""
+    n = cum.size - 1
+    if n < 2:
+        return np.zeros(0, dtype=np.int64)
+    candidates = np.arange(n - 1, dtype=np.int64) if within is None else within - 1
+    return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
+
+
+def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int,
+                    horizon: int, maxima: np.ndarray | None = None) -> Lmx2Primary:
+    """E and S of SPEC-lmx2 §3; `maxima` is key_maxima(keys, cum, horizon) when known."""
+    n = word_tokens.size
+    edges = np.zeros(n + 1, dtype=bool)
+    edges[0] = edges[n] = True
+    primary = np.zeros(n + 1, dtype=bool)
+    if n < 2:
+        return Lmx2Primary(edges, primary)
+    long_word = word_tokens >= min_tokens
+    edges[1:n] = long_word[:-1] | long_word[1:]
+
+    # S: the maxima of key_1 among all interior cuts in reach that lie away from every edge
+    if maxima is None:
+        maxima = key_maxima(keys, cum, horizon)
+    blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
+    primary[maxima[~blocked[maxima]]] = True
+    return Lmx2Primary(edges, primary)
+
+
+def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int, fill_horizon: int) -> Lmx2Cuts:
+    """Z and Q of SPEC-lmx2 §3 over E and S: every cut in order."""
+    edges, primary = first
+    n = cum.size - 1
+    fill = np.zeros(n + 1, dtype=bool)
+    if n < 2:
+        return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
+    # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
+    chosen = edges | primary
+    zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
+    every = np.arange(zone.size)
+    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, every)]] = True
+    return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
+
+
+def compute_cuts(
+    keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int, gate: int, horizon: int, fill_horizon: int
+) -> Lmx2Cuts:
+    """E, S, Z, Q of SPEC-lmx2 §3."""
+    return compute_fill(compute_primary(keys, word_tokens, cum, min_tokens, horizon), keys, cum, gate, fill_horizon)
+
+
+class Lmx2Span(NamedTuple):
+    start_word: int
+    end_word: int
+    kind: str
+    boundary: str
+
+
+def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
+    """The chunks between consecutive cuts, named by their end cut (SPEC-lmx2 §4)."""
+    pos = cuts.positions.tolist()
+    if len(pos) < 2:
+        return []
+    n = pos[-1]
+    ends = cuts.positions[1:]
+    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code[-1] = 3
+    boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
+    boundary_code[-1] = 3
+    new = tuple.__new__
+    return [
+        new(Lmx2Span, (s, e, KINDS[k], BOUNDARIES[b]))
+        for s, e, k, b in zip(pos, pos[1:], kind_code.tolist(), boundary_code.tolist())
+    ]
+
+
+def cut_columns(cuts: Lmx2Cuts, classes: np.ndarray) -> CutColumns:
+    """The chunks of `spans`, column-wise, as build_chunks takes them."""
+    pos = cuts.positions
+    if pos.size < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return CutColumns(empty, empty, [], None, [])
+    ends = pos[1:]
+    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code[-1] = 3
+    boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
+    boundary_code[-1] = 3
+    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), [KINDS[k] for k in kind_code.tolist()], None,
+                      [BOUNDARIES[b] for b in boundary_code.tolist()])
+
+
+class Lmx2Stages(NamedTuple):
+    """lmx2-v1's own stages of one chunking (Chunking.stages): the boundary class of
+    every cut, the keys and the cut sets, for diagnostics and for the inspector."""
+
+    classes: np.ndarray
+    keys: Lmx2Keys
+    cuts: Lmx2Cuts
+
+
+__all__ = [
+    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
+    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "key_maxima", "local_maxima", "spans",
+    "window_hashes",
+]

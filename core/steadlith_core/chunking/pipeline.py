@@ -1,0 +1,381 @@
+"""chunk(): the staged, memoized pipeline from text and parameters to a Chunking.
+
+Stages and what each depends on (ARCHITECTURE.md):
+    words        text
+    symbols      text
+    tokens       text, token_counter
+    fingerprints text, window_words, polynomial
+    candidates   fingerprints + masks and remainders
+    cuts         candidates + tokens + min/max + snapping
+    chunks       cuts + params hash   (hashes and sizes column-wise; Chunk objects when read)
+Each stage is cached per document under exactly those inputs, so moving min_tokens
+re-runs only the cuts and the hashes.
+
+The first three stages belong to the text, whatever the boundary rule; the others are
+tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
+    classes      text                                        (shared: every rule's Chunk.boundary)
+    lmx2-keys    text, token_counter, key_tokens, boundary_preference
+    lmx2-maxima  keys + horizon (the key maxima primary cuts are drawn from)
+    lmx2-primary maxima + min_tokens (long-word and primary cuts)
+    lmx2-cuts    primary + gate (from min and max)/fill_horizon (fill cuts)
+    chunks       cuts + params hash
+so a change of min, max or a horizon re-runs no key computation, and one of max or
+fill_horizon not even the primary cuts. A boundary rule
+plugs in as one entry of `RULES`: a function of a `Document` (its shared text stages,
+plus `doc.stage(name)` caches of its own) and its parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
+needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from operator import itemgetter
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from ..kernel.segment import SnapPoints
+from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
+from ..kernel.select import segment_columns
+from . import tokens as token_counters
+from .chunks import AnyParams, CanonicalText, Chunking
+from .chunks import ChunkColumns
+from .chunks import CutColumns, classes_of, cut_boundaries
+from .diagnostics import compute as compute_diagnostics
+from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
+from .identity import chunk_hash_prefix
+from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
+from .lmx2_params import LMX2_RULE, Lmx2Params
+from .normalize import NORMALIZER_VERSION, stream_of
+from .params import ChunkerParams
+from .tokens import TokenCounter
+
+
+class LRU:
+    """A small least-recently-used cache: `get(key, make)` returns the cached value or makes it."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.data: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        if key in self.data:
+            self.data.move_to_end(key)
+            return self.data[key]
+        value = make()
+        self.data[key] = value
+        while len(self.data) > self.size:
+            self.data.popitem(last=False)
+        return value
+
+
+class Document:
+    """Cached stages of one text. The text-only stages are computed once, eagerly;
+    token counts once per counter; a rule's own stages in its named `stage` caches.
+
+    A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
+    once tttd-v1 has its candidates, its symbols (8 bytes a word, the largest array of a
+    scan) are let go, and scanned again only if another window, polynomial, mask or
+    lmx2-v1 needs them. A str document, what the inspector re-chunks, keeps them."""
+
+    def __init__(self, text: str | bytes):
+        self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
+        # one pass of the text kernel, nothing per word in Python; sentence ends are
+        # tested when first asked for (CanonicalText), for the numpy scan
+        raw = scan_text(text, sentence_ends=False)
+        self.words = stream_of(text, raw)
+        self._symbols: np.ndarray | None = raw.symbols
+        self.canonical = CanonicalText.of_scan(raw)
+        self._snap_points: SnapPoints | None = None
+        self._tokens = LRU(4)
+        self._token_dtypes: dict[TokenCounter, np.dtype] = {}
+        self._stages: dict[str, LRU] = {}
+
+    @property
+    def text(self) -> str:
+        """The document as a str (decoded on first use when it was given as bytes)."""
+        return self.words.source
+
+    @property
+    def symbols(self) -> np.ndarray:
+        """s_k of every word (SPEC §3), scanned again if they were let go."""
+        if self._symbols is None:
+            self._symbols = scan_text(self.document, sentence_ends=False).symbols
+        return self._symbols
+
+    def spare_symbols(self) -> None:
+        """Let the symbols go if this is a bytes document (see the class)."""
+        if isinstance(self.document, bytes):
+            self._symbols = None
+
+    def stage(self, name: str, size: int = 8) -> LRU:
+        """The cache of one rule stage, keyed by exactly the inputs of that stage."""
+        cache = self._stages.get(name)
+        if cache is None:
+            cache = self._stages[name] = LRU(size)
+        return cache
+
+    def tokens(self, counter: TokenCounter) -> tuple[np.ndarray, np.ndarray]:
+        """(tokens of each word, cumulative tokens) under `counter`."""
+
+        tok, cum = self._counted(counter)
+        return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
+
+    def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
+        """(tokens of each word, or None for a bytes document, which keeps only the
+        cumulative tokens: the per-word ones are their differences), cumulative tokens."""
+
+        def count():
+            counted = counter.count_and_total(self.words, keep_counts=not isinstance(self.document, bytes))
+            self._token_dtypes[counter] = counted.dtype
+            return counted.counts, counted.total
+
+        # keyed by the counter itself, not its id: an id re-registered with another
+        # function must not be answered from the cache
+        return self._tokens.get(counter, count)
+
+    def tokens_cum(self, counter: TokenCounter) -> np.ndarray:
+        """tokens(counter)[1] alone."""
+        return self._counted(counter)[1]
+
+    def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
+        """tokens(counter)[0], or for a bytes document what makes it when asked."""
+        tok, cum = self._counted(counter)
+        return tok if tok is not None else LazyTokens(cum, self._token_dtypes[counter])
+
+    @property
+    def classes(self) -> np.ndarray:
+        """The boundary class of every cut (chunks.boundary_classes): text only, computed
+        once a rule first needs them all (lmx2-v1's keys)."""
+        return self.stage("classes", 1).get(None, lambda: _frozen(classes_of(self.words.para, self.canonical.sentence_ends)))
+
+    @property
+    def snap_points(self) -> SnapPoints:
+        """Text-only, but computed only once snapping is first asked for."""
+        if self._snap_points is None:
+            self._snap_points = SnapPoints.of_flags(self.words.para, self.canonical.sentence_ends)
+        return self._snap_points
+
+
+class Pipeline:
+    """A chunker with its stage caches. `chunk()` uses a shared default instance.
+
+    Thread-safe: one lock serializes runs, so two threads never race on a cache.
+
+    `pause_gc=True` pauses Python's cyclic garbage collector during each run. A run
+    allocates many small acyclic objects while a large document's word list is alive,
+    and each full collection would walk it all (a cold run on 1 MB of prose: 149 ms
+    paused against 165 ms, medians of 7 on a busy machine). The collector is
+    process-wide, so this is for callers that own their process: the inspector's
+    analysis worker, the `steadlith` command, the benchmark. A library embedded in
+    someone else's program leaves it off.
+    """
+
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
+        self._docs = LRU(max_documents)
+        self._lock = threading.Lock()
+        self.pause_gc = pause_gc
+
+    def clear(self) -> None:
+        with self._lock:
+            self._docs.data.clear()
+
+    def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
+        """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
+        lmx2-v1; the tttd-v1 defaults when None).
+
+        `text` may also be the document's UTF-8 bytes (exactly the text they decode to:
+        a BOM is a character, as in a str; loader.load_utf8 strips it). They are checked
+        (UnicodeDecodeError otherwise) and scanned as they are: the result is the same,
+        but the document is never held as a str, which costs four bytes a character
+        when the text has a single emoji. `Chunking.text` decodes them when asked."""
+        if isinstance(text, (bytearray, memoryview)):
+            text = bytes(text)  # a key of the document cache must not change
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"chunk() takes a str or UTF-8 bytes, not {type(text).__name__}")
+        params = params if params is not None else ChunkerParams()
+        run = RULES.get(type(params))
+        if run is None:
+            known = " or ".join(t.__name__ for t in RULES)
+            raise TypeError(f"params must be {known}, not {type(params).__name__}")
+        with self._lock, gc_paused(self.pause_gc):
+            doc: Document = self._docs.get(text, lambda: Document(_checked(text)))
+            return run(doc, params)
+
+
+def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
+    """tttd-v1 (SPEC §2-5) over a document's cached stages."""
+    words = doc.words
+    counter = token_counters.get_counter(p.token_counter)
+    fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
+
+    def candidate_positions() -> tuple[np.ndarray, np.ndarray]:
+        # A str document is what the inspector re-chunks: its fingerprints are kept, so a
+        # mask change is one pass of mask tests. A bytes one (one-shot, lean) stores none:
+        # one pass rolls the window and tests the masks, unless they were asked for.
+        fp = doc.stage("fingerprints", 4).data.get((p.window_words, p.polynomial))
+        if fp is None and isinstance(doc.document, str):
+            # the pass that keeps the fingerprints also tests this first set of masks
+            fp, *found = fingerprints_and_candidates(doc.symbols, p.window_words, p.polynomial, *masks)
+            doc.stage("fingerprints", 4).get((p.window_words, p.polynomial), lambda: _frozen(fp))
+            return tuple(map(_frozen, found))
+        if fp is not None:
+            return tuple(map(_frozen, candidates(fp, *masks)))
+        return tuple(map(_frozen, window_candidates(doc.symbols, p.window_words, p.polynomial, *masks)))
+
+    masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
+    primary, backup = doc.stage("candidates").get((p.window_words, p.polynomial) + masks, candidate_positions)
+    doc.spare_symbols()  # before the token arrays exist: the peak of a large document is lower
+    cum = doc.tokens_cum(counter)
+    tok = doc.word_tokens(counter)
+    snap = p.effective_snap_window
+    starts, ends, kinds, snapped = doc.stage("cuts").get(
+        (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
+        lambda: segment_columns(cum, primary, backup, p.min_tokens, p.max_tokens, snap,
+                                doc.snap_points if snap else None),
+    )
+    phash = p.params_hash
+    cuts = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
+    columns = ChunkColumns(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
+    diagnostics = compute_diagnostics(
+        columns.tokens,
+        columns.kinds,
+        () if snapped is None else snapped,
+        len(words),
+        p.max_tokens,
+        NORMALIZER_VERSION,
+        phash,
+        p.snapping,
+        columns.boundaries,
+    )
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, fingerprints, doc.canonical)
+
+
+def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
+    """lmx2-v1 (SPEC-lmx2 §2-§8) over a document's cached stages."""
+    words = doc.words
+    counter = token_counters.get_counter(p.token_counter)
+    tok, cum = doc.tokens(counter)
+    classes = doc.classes
+    key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
+    keys = doc.stage("lmx2-keys", 4).get(
+        key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
+    first_inputs = key_inputs + (p.min_tokens, p.horizon)
+    first = doc.stage("lmx2-primary").get(
+        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon, maxima))
+    cuts = doc.stage("lmx2-cuts").get(
+        first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
+    phash = p.params_hash
+    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, classes), cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    diagnostics = compute_lmx2_diagnostics(
+        columns.tokens, columns.kinds, columns.boundaries, len(words),
+        p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
+    )
+    return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
+                    boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+
+
+def lmx2_maxima(doc: Document, keys: Any, cum: np.ndarray, key_inputs: tuple, horizon: int) -> np.ndarray:
+    """lmx2.key_maxima for `horizon`, cached per document: a min_tokens change reuses
+    them, and a wider horizon tests only the maxima of the widest narrower one cached
+    (a wider reach can only drop maxima)."""
+    cache = doc.stage("lmx2-maxima", 4)
+
+    def make() -> np.ndarray:
+        narrower = [(h, m) for (inputs, h), m in cache.data.items() if inputs == key_inputs and h < horizon]
+        return _frozen(key_maxima(keys, cum, horizon, max(narrower, key=itemgetter(0))[1] if narrower else None))
+
+    return cache.get((key_inputs, horizon), make)
+
+
+class LazyFingerprints:
+    """Makes (once, into the document's "fingerprints" stage) the fingerprints a
+    Chunking gives when asked."""
+
+    def __init__(self, doc: Document, window: int, polynomial: int):
+        self.doc, self.window, self.polynomial = doc, window, polynomial
+
+    def __call__(self) -> np.ndarray:
+        return self.doc.stage("fingerprints", 4).get(
+            (self.window, self.polynomial),
+            lambda: _frozen(window_fingerprints(self.doc.symbols, self.window, self.polynomial)))
+
+
+# The boundary rules, by the type of their parameters.
+RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}
+
+
+def per_word(cum: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The per-word tokens whose running total is `cum`, in `dtype`, with no int64
+    temporary of the whole length."""
+    tok = np.empty(cum.size - 1, dtype=dtype)
+    np.subtract(cum[1:], cum[:-1], out=tok, casting="unsafe")  # every difference is a count that fit in dtype
+    tok.flags.writeable = False
+    return tok
+
+
+class LazyTokens:
+    """Makes a bytes document's per-word tokens when a Chunking is asked for them."""
+
+    def __init__(self, cum: np.ndarray, dtype: np.dtype):
+        self.cum, self.dtype = cum, dtype
+
+    def __call__(self) -> np.ndarray:
+        return per_word(self.cum, self.dtype)
+
+
+def _checked(text: str | bytes) -> str | bytes:
+    if isinstance(text, bytes):
+        check_utf8(text)
+    return text
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0
+_gc_was_enabled = False
+
+
+@contextmanager
+def gc_paused(pause: bool = True) -> Iterator[None]:
+    """Pause the cyclic GC for the block when `pause` (see Pipeline). The collector is
+    process-wide: nested and concurrent pauses are counted, and it is re-enabled when
+    the last one ends, and only if it was enabled when the first one began."""
+    global _gc_pausers, _gc_was_enabled
+    if not pause:
+        yield
+        return
+    with _gc_lock:
+        if _gc_pausers == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pausers -= 1
+            if _gc_pausers == 0 and _gc_was_enabled:
+                gc.enable()
+
+
+DEFAULT_PIPELINE = Pipeline()
+
+
+def chunk(text: str | bytes, params: AnyParams | None = None) -> Chunking:
+    """Chunk `text` (a str, or its UTF-8 bytes: Pipeline.chunk) with `params`
+    (tttd-v1's defaults when None): a ChunkerParams selects tttd-v1, an Lmx2Params lmx2-v1.
+
+    Parameters were validated when they were built; a token counter that
+    returns a non-positive count raises TokenCountError.
+    """
+    return DEFAULT_PIPELINE.chunk(text, params)

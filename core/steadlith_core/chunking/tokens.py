@@ -1,0 +1,160 @@
+"""Token counters by id (SPEC §2).
+
+A counter maps each word to a positive integer. Built-in counters work on the whole
+word stream at once; a registered counter may be a plain per-word function. Whatever
+a counter returns is checked: a non-positive or non-integer count is an error naming
+the word, and nothing is chunked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from ..errors import ParameterError, TokenCountError
+from ..kernel import select as kernel
+from .normalize import WordStream
+
+# Token counts are summed in int64; a document whose total exceeds this is rejected
+# with a clear error instead of wrapping around (no real tokenizer comes near it).
+MAX_TOTAL_TOKENS = 2**62
+
+
+class Counted(NamedTuple):
+    """A counter's tokens of each word (or None), their running total, and the counts' dtype."""
+
+    counts: np.ndarray | None
+    total: np.ndarray
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    id: str
+    description: str
+    per_word: Callable[[str], int] | None = None
+    vectorized: Callable[[WordStream], np.ndarray] | None = None
+    # (counts or None, running total) in one pass, already valid, counts in int32; None
+    # when it cannot (then count() and running_total() do it): the compiled chars4/1
+    with_total: Callable[[WordStream, bool], tuple[np.ndarray | None, np.ndarray] | None] | None = None
+
+    def count_and_total(self, words: WordStream, keep_counts: bool = True) -> Counted:
+        """count(words) (None unless `keep_counts`) with its running total in int64,
+        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only."""
+        both = self.with_total(words, keep_counts) if self.with_total is not None else None
+        if both is not None:
+            tok, cum = both
+            dtype = np.dtype(np.int32)
+        else:
+            tok = self.count(words)
+            cum, dtype = running_total(tok), tok.dtype
+        for a in (tok, cum):
+            if a is not None and a.flags.writeable:
+                a.flags.writeable = False
+        return Counted(tok if keep_counts else None, cum, dtype)
+
+    def count(self, words: WordStream) -> np.ndarray:
+        """Tokens of every word as a read-only array, validated: int32, or int64 when a
+        count passes 2^31 - 1 (half the memory of int64 on a large document; sums and
+        cumulative sums of int32 are int64 in numpy)."""
+        if self.vectorized is not None:
+            counts = np.asarray(self.vectorized(words))
+            if counts.dtype.kind not in "iu":
+                raise TokenCountError(self.id, 0, words.texts[0] if len(words) else "", counts.dtype)
+            if counts.dtype.kind == "u" and counts.dtype.itemsize >= 8:
+                counts = counts.astype(np.int64)  # too large a count turns negative: refused below
+        else:
+            raw = [self.per_word(w) for w in words.texts]
+            total = 0
+            for k, value in enumerate(raw):
+                if type(value) is not int and not isinstance(value, np.integer):
+                    raise TokenCountError(self.id, k, words.texts[k], value)
+                total += int(value)
+                if total > MAX_TOTAL_TOKENS:
+                    raise TokenCountError(
+                        self.id, k, words.texts[k], int(value),
+                        f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
+                    )
+            counts = np.array(raw, dtype=np.int64)
+        bad = np.flatnonzero(counts <= 0)
+        if bad.size:
+            k = int(bad[0])
+            raise TokenCountError(self.id, k, words.texts[k], int(counts[k]))
+        if counts.size and int(counts.max()) > MAX_TOTAL_TOKENS // counts.size:
+            running = np.cumsum(counts.astype(object))  # exact: int64 could wrap here
+            over = np.flatnonzero(running > MAX_TOTAL_TOKENS)
+            if over.size:
+                k = int(over[0])
+                raise TokenCountError(
+                    self.id, k, words.texts[k], int(counts[k]),
+                    f"the document's total passes {MAX_TOTAL_TOKENS} tokens",
+                )
+        narrow = np.int32 if not counts.size or int(counts.max()) <= np.iinfo(np.int32).max else np.int64
+        counts = counts.astype(narrow, copy=False)
+        counts.flags.writeable = False
+        return counts
+
+
+def _chars4(words: WordStream) -> np.ndarray:
+    counts = words.ends - words.starts  # the offsets' dtype (int32): words are < 2^31 code points
+    counts += 3  # in place: on a large document each temporary is 4 bytes per word
+    counts //= 4
+    return counts
+
+
+def _chars4_with_total(words: WordStream, keep_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+    return kernel.chars4_totals(words.starts, words.ends, keep_counts)
+
+
+def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
+    """[0, tok[0], tok[0] + tok[1], ...] in int64. By blocks: numpy's cumsum of int32
+    into int64 first makes an int64 copy of the whole input (8 bytes a word)."""
+    cum = np.zeros(tok.size + 1, dtype=np.int64)
+    for i in range(0, tok.size, block):
+        part = cum[i + 1 : i + 1 + block]
+        np.cumsum(tok[i : i + block], out=part, dtype=np.int64)
+        part += cum[i]
+    return cum
+
+
+def _words1(words: WordStream) -> np.ndarray:
+    return np.ones(len(words), dtype=np.int32)
+
+
+_COUNTERS: dict[str, TokenCounter] = {}
+
+
+def register_counter(counter: TokenCounter) -> None:
+    """Make a counter known by its id, e.g. a local tokenizer of an indexing pipeline.
+
+    Its id becomes part of every params hash that uses it: pick a versioned id.
+    """
+    if counter.per_word is None and counter.vectorized is None:
+        raise ValueError(f"token counter {counter.id!r} has no counting function")
+    _COUNTERS[counter.id] = counter
+
+
+def unregister_counter(counter_id: str) -> None:
+    if counter_id in BUILTIN_COUNTERS:
+        raise ValueError(f"cannot unregister built-in token counter {counter_id!r}")
+    _COUNTERS.pop(counter_id, None)
+
+
+def get_counter(counter_id: str) -> TokenCounter:
+    try:
+        return _COUNTERS[counter_id]
+    except KeyError:
+        raise ParameterError(
+            "token_counter", f"unknown token counter {counter_id!r}; known: {', '.join(_COUNTERS)}", counter_id
+        ) from None
+
+
+def known_counters() -> tuple[str, ...]:
+    return tuple(_COUNTERS)
+
+
+BUILTIN_COUNTERS = ("chars4/1", "words/1")
+register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4, with_total=_chars4_with_total))
+register_counter(TokenCounter("words/1", "one token per word", vectorized=_words1))

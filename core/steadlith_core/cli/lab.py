@@ -1,0 +1,159 @@
+"""`steadlith lab FILE`: the locality lab from a shell (cli/main.py registers it with one line).
+
+Thousands of seeded edits of FILE, each measured under every chunker asked for, then the
+distribution of their cost, the share past each rule's margin, the worst edits and, with
+--hunt, the worst edit a search could find. A bar on stderr shows progress on a
+terminal; Ctrl+C stops the run (the command's main() says "interrupted", exit 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..chunking.loader import load_text
+from ..chunking.presets import RULE_PRESETS
+from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
+from ..comparison.baseline import BASELINE_STRATEGY
+from ..comparison.external import SplitterChunker, parse_chunker
+from ..errors import ParameterError, visible
+from ..lab import DEFAULT_EDITS, DEFAULT_HUNT_TRIALS, FIXED, LabResult, run_lab
+from ..lab.summary import STATISTICS
+from ..report.comparison import render_lab_report
+from ..report.export import to_json_text, write_text_atomic
+from .progress import progress_bar
+
+DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("lab", help="the locality lab: many realistic edits of one document, what each costs "
+                                   "every rule, and the worst edit found")
+    p.add_argument("file", help="the document to edit (UTF-8)")
+    p.add_argument("--edits", type=int, default=DEFAULT_EDITS, metavar="N",
+                   help=f"edits of the realistic mix to draw (default {DEFAULT_EDITS})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the edits and the hunt (default 0)")
+    p.add_argument("--rules", default=DEFAULT_CHUNKERS, metavar="NAME,NAME",
+                   help=f"chunkers to measure (default {DEFAULT_CHUNKERS}; fixed is the fixed-size baseline at "
+                        "tttd-v1's max_tokens and token counter)")
+    p.add_argument("--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
+                   help="change a parameter of every listed rule that has it (as compare --rules); repeatable")
+    names = [n for presets in RULE_PRESETS.values() for n in presets]
+    p.add_argument("--preset", metavar="NAME", help=f"start its rule from a named set ({', '.join(names)})")
+    p.add_argument("--hunt", type=int, nargs="?", const=DEFAULT_HUNT_TRIALS, default=0, metavar="TRIALS",
+                   help=f"also search each chunker for its worst edit with this many trials ({DEFAULT_HUNT_TRIALS} "
+                        "when not given; default: no hunt)")
+    p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
+                   help="also measure an external splitter (langchain-recursive, llama-index-sentence, "
+                        "chonkie-recursive, semchunk, fixed-tokens; sized in the rules' tokens, default chunk_size "
+                        "the first rule's max_tokens), split again whole for every edit: slow; repeatable")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--html", metavar="PATH", help="also write the lab's self-contained HTML report to PATH")
+    p.add_argument("--fail-on-violation", action="store_true",
+                   help="exit 1 when any edit (or hunt trial) of a rule passed its margin")
+    p.set_defaults(func=cmd_lab)
+
+
+def lab_params(rules_text: str, assignments: list[str], preset_name: str | None) -> dict:
+    """{name: params} for run_lab from the command's --rules, --set and --preset."""
+    names = [r.strip() for r in rules_text.split(",") if r.strip()]
+    rule_names = parse_rules(",".join(n for n in names if n != FIXED)) if any(n != FIXED for n in names) else []
+    bases = preset_bases(preset_name, rule_names, ", ".join(names))
+    if assignments and not rule_names:
+        raise ParameterError("--set", "the fixed-size baseline takes its size from tttd-v1: add a rule to --rules")
+    params = parse_rule_assignments(assignments, rule_names, bases) if rule_names else {}
+    out: dict = {}
+    for name in names:
+        if name == FIXED:
+            out[FIXED] = None
+        elif name not in out:
+            out[name] = params[name]
+    if not out:
+        raise ParameterError("--rules", f"name at least one chunker: {DEFAULT_CHUNKERS}")
+    return out
+
+
+def external_chunkers(specs: list[str], rules: dict) -> dict:
+    """{spec: SplitterChunker} for --chunker: counted with the first rule's token counter
+    and, without a chunk_size, sized at its max_tokens."""
+    first = next((p for p in rules.values() if p is not None), None)
+    counter = first.token_counter if first is not None else "chars4/1"
+    out = {}
+    for spec in specs:
+        chunker = parse_chunker(spec, counter)
+        if not isinstance(chunker, SplitterChunker):
+            raise ParameterError("--chunker", "the lab edits one document: spans written for a pair (jsonl:) cannot "
+                                              "follow its edits; name a splitter", spec)
+        if "chunk_size=" not in spec and first is not None:
+            chunker = chunker.with_chunk_size(first.max_tokens)
+        out[spec] = chunker
+    return out
+
+
+def cmd_lab(args: argparse.Namespace) -> int:
+    rules = lab_params(args.rules, args.assignments, args.preset)
+    rules.update(external_chunkers(args.chunkers, rules))
+    text = load_text(args.file)
+    with progress_bar("lab", "edits") as bar:
+        result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
+    if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
+        write_text_atomic(args.html, render_lab_report(result, args.file))
+    if args.format == "json":
+        sys.stdout.write(to_json_text({"file": args.file, **result.to_dict()}))
+    else:
+        print(format_lab(result, visible(args.file)))
+    return 1 if args.fail_on_violation and violated(result) else 0
+
+
+def violated(result: LabResult) -> bool:
+    """Some edit or hunt trial of a rule with a margin passed it."""
+    return any(s.past_margin_share for s in result.rules.values()) or \
+        any(h.failures for h in result.hunts.values())
+
+
+def _num(x: float) -> str:
+    return f"{x:,.1f}" if x != int(x) else f"{int(x):,}"
+
+
+def format_lab(result: LabResult, name: str) -> str:
+    names = list(result.rules)
+    width = max(16, *(len(n) + 2 for n in names))
+
+    def row(label: str, cell) -> str:
+        return f"{label:<24}" + "".join(f"{cell(n):>{width}}" for n in names)
+
+    summaries = result.rules
+    lines = [
+        f"lab  {name}: {result.words:,} words; {len(result.edits):,} edits of the realistic mix (seed {result.seed})",
+        "",
+        f"{'':<24}" + "".join(f"{n:>{width}}" for n in names),
+        row("strategy", lambda n: summaries[n].strategy.split("(")[0]),
+        row("document tokens", lambda n: f"{result.tokens[n]:,}"),
+        row("margin (tokens)", lambda n: "–" if summaries[n].margin is None else f"{summaries[n].margin:,}"),
+        "tokens to re-embed",
+        *(row(f"  {k}", lambda n, k=k: _num(summaries[n].tokens[k])) for k in STATISTICS),
+        "reach (tokens)",
+        *(row(f"  {k}", lambda n, k=k: _num(summaries[n].reach[k])) for k in STATISTICS),
+        row("edits past the margin", lambda n: "–" if summaries[n].past_margin_share is None
+            else f"{100 * summaries[n].past_margin_share:.1f}%"),
+    ]
+    for n, s in summaries.items():
+        if "(" in s.strategy:
+            lines.append(f"{'':<24}{n}: {s.strategy}")
+    unchanged = next(iter(summaries.values())).no_word_changed
+    lines.append(f"{'edits changing no word':<24}{unchanged:>{width}}  (re-wraps and the like: nothing to re-embed)")
+    for n, s in summaries.items():
+        lines += ["", f"worst edits by reach, {n}:"]
+        for o in s.worst[:5]:
+            held = "" if o.margin_held is None else ("" if o.margin_held else "  PAST THE MARGIN")
+            lines.append(f"  reach {o.reach:>6,}  re-embed {o.tokens_to_embed:>6,} tokens  {o.edit.describe()}{held}")
+    if result.hunts:
+        lines += ["", "hunt (largest reach found)"]
+        for n, h in result.hunts.items():
+            failures = "" if h.failures is None else f"; {h.failures} of {h.trials} trials past the margin"
+            lines.append(f"  {n}: reach {h.worst.reach:,} tokens at trial {h.found_at}{failures}")
+            lines.append(f"    {h.worst.edit.describe()}")
+    lines.append("")
+    lines.append("reach: tokens from the edit to the far end of the farthest chunk to re-embed; margin: the rule's "
+                 f"own ({BASELINE_STRATEGY} has none)")
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Analysis: chunk two versions and compare them, with every stage cached by its inputs.
+
+A Pipeline caches the chunking stages; comparing adds stages that do not depend on
+most parameters: the word diff (keyed by both texts), the fixed-size baseline chunking
+(keyed by text, window and token counter) and the baseline's churn (keyed by both texts,
+window, token counter and locality margin: a change of min_tokens or of the masks leaves
+it as it is). They are cached here, above both the pipeline and the comparison, so that
+the pipeline knows nothing of comparing. The inspector keeps
+one Analysis for the life of its window: moving a slider then re-runs only the cuts,
+the hashes and the chunk analysis.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterable, Mapping
+
+from ..chunking.chunks import AnyParams, Chunking
+from ..chunking.pipeline import Pipeline, LRU, gc_paused
+from ..chunking.rules import rule_of
+from ..errors import ParameterError
+from ..progress import Progress, report
+from .baseline import FixedChunking, baseline_for
+from .churn import BaselineChurn, Comparison, baseline_churn, check_comparable, compare
+from .diff import DiffOp, word_diff
+
+
+class Analysis:
+    """A Pipeline plus the comparison caches. Thread-safe like Pipeline.
+
+    `pause_gc` is the Pipeline's (see there); it also covers the diff and baseline here.
+    """
+
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
+        self.pipeline = Pipeline(max_documents, pause_gc=pause_gc)
+        self._diffs = LRU(2)
+        self._baselines = LRU(4)
+        self._baseline_churns = LRU(4)
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        self.pipeline.clear()
+        with self._lock:
+            self._diffs.data.clear()
+            self._baselines.data.clear()
+            self._baseline_churns.data.clear()
+
+    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
+        return self.pipeline.chunk(text, params)
+
+    def compare_rules(self, text_a: str, text_b: str,
+                      params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
+        """compare_rules() over this Analysis's caches (the word diff is computed once
+        for all rules, each document normalized once)."""
+        return compare_rules(text_a, text_b, params, analysis=self)
+
+    def compare(self, a: Chunking, b: Chunking, *, baseline: bool = True) -> Comparison:
+        """compare(a, b), with the word diff and the baseline taken from the caches."""
+        check_comparable(a, b)
+        base = self.baseline_churn(a, b) if baseline else None
+        return compare(a, b, baseline=baseline, ops=self._ops(a, b), base=base)
+
+    def baseline_churn(self, a: Chunking, b: Chunking, progress: Progress | None = None) -> BaselineChurn:
+        """The fixed-size baseline's churn of the pair (compare.baseline_churn), cached.
+        `progress` is called between its four steps (the diff, the baseline of each
+        side, their comparison) and may raise Cancelled; what was done stays cached."""
+        key = _baseline_churn_key(a, b)
+        with self._lock:
+            hit = self._baseline_churns.data.get(key)
+        if hit is not None:
+            return hit
+        report(progress, 0, 4)
+        ops = self._ops(a, b)
+        fixed = []
+        for done, x in enumerate((a, b), start=1):
+            report(progress, done, 4)
+            with self._lock, gc_paused(self.pipeline.pause_gc):
+                fixed.append(self._baseline(x))
+        report(progress, 3, 4)
+        with gc_paused(self.pipeline.pause_gc):
+            churn = baseline_churn(a, b, ops, (fixed[0], fixed[1]))
+        with self._lock:
+            return self._baseline_churns.get(key, lambda: churn)
+
+    def cached_baseline_churn(self, a: Chunking, b: Chunking) -> BaselineChurn | None:
+        """The baseline's churn of the pair if it is cached (nothing is computed)."""
+        with self._lock:
+            return self._baseline_churns.data.get(_baseline_churn_key(a, b))
+
+    def _ops(self, a: Chunking, b: Chunking) -> tuple[DiffOp, ...]:
+        with self._lock, gc_paused(self.pipeline.pause_gc):
+            return self._diffs.get((a.text, b.text), lambda: word_diff(a.words, b.words))
+
+    def _baseline(self, x: Chunking) -> FixedChunking:
+        key = (x.text, x.params.max_tokens, x.params.token_counter)
+        return self._baselines.get(key, lambda: baseline_for(x))
+
+
+def _baseline_churn_key(a: Chunking, b: Chunking) -> tuple:
+    p = a.params
+    return (a.text, b.text, p.max_tokens, p.token_counter, p.margin, p.margin_formula)
+
+
+def compare_rules(text_a: str, text_b: str, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
+                  analysis: Analysis | None = None, baseline: bool = True) -> dict[str, Comparison]:
+    """The same two versions compared under several boundary rules: `{rule: Comparison}`,
+    in the order given. `params` is `{rule id: its parameters}` (as from
+    rules.parse_rule_assignments) or just the parameter sets, one per rule. Each
+    Comparison checks locality at its own rule's margin and carries the fixed-size
+    baseline at its own max_tokens (the same baseline when the rules share it)."""
+    if isinstance(params, Mapping):
+        items = list(params.items())
+        for rule, p in items:
+            if rule_of(p) != rule:
+                raise ParameterError("boundary_rule", f"parameters of {rule_of(p)} given for {rule}", rule)
+    else:
+        items = [(rule_of(p), p) for p in params]
+    rules = [rule for rule, _ in items]
+    if len(set(rules)) != len(rules):
+        raise ParameterError("boundary_rule", f"each rule once, got {', '.join(rules)}", rules)
+    analysis = analysis if analysis is not None else Analysis()
+    return {rule: analysis.compare(analysis.chunk(text_a, p), analysis.chunk(text_b, p), baseline=baseline)
+            for rule, p in items}

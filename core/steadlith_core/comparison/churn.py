@@ -1,0 +1,646 @@
+"""compare(): two chunkings -> word diff, chunk statuses, alignment, phase shifts, churn.
+
+The question it answers is the inspector's: "which chunks did this edit cost me, and
+why?". Everything is computed from the word diff (diff.py) and the two chunk lists;
+nothing here knows about Qt, files or formatting.
+
+Definitions (the docstrings of the result types repeat the details):
+
+- A word is *changed* when it lies in a non-equal opcode (B: inserted or replacing;
+  A: deleted or replaced).
+- **Alignment**: the monotone list of (a_index, b_index) pairs of reused chunks. First
+  pass: a B chunk lying wholly inside one equal range maps to an A word range; when an
+  A chunk has exactly that range (and, necessarily, the same hash) the two are paired.
+  These pairs are monotone by construction (equal ranges are monotone in both
+  versions). Second pass: inside each gap between consecutive pairs, still unpaired
+  chunks with equal hashes are paired by a longest common subsequence of their hashes
+  (repeated text the diff aligned differently). Both passes keep the alignment
+  monotone and one-to-one; it is asserted. Text moved across a pair stays unpaired and
+  is counted as `unaligned_hash_hits_b` (an embedding cache keyed by chunk hash would
+  still hit it), not as reused.
+- **B statuses**: `reused` (paired), `shifted` (not paired, yet all its words lie in
+  one equal range: same words, different cut: the phase shift), `new` (every word
+  changed), `edited` (the rest: some words changed, or all unchanged but spanning a
+  deletion point, i.e. A's words between two of its words were removed).
+  **A statuses**: `reused`, `shifted`, `removed` (every word changed), `edited`.
+- **Phase-shift regions**: maximal runs of consecutive shifted B chunks.
+- **Locality check** (SPEC §9): see `LocalityViolation`. The margin is the rule's own
+  (`params.margin`: SPEC §9's formula for tttd-v1, SPEC-lmx2 §7's for lmx2-v1, which
+  the rule guarantees); `margin_formula` says which.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import asdict, dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from ..chunking.chunks import ChunkColumns, Chunking
+from ..chunking.normalize import WordStream
+from ..errors import ComparisonError
+from ..vocabulary import EDITED, NEW, PARAGRAPH, REMOVED, REUSED, SENTENCE, SHIFTED, is_changed
+from .baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
+from .diff import EQUAL, DiffOp, diff_sequences, word_diff
+
+SCHEMA = "steadlith-compare/1"
+
+# The three outcomes of the locality check. "nothing to check" is not a pass: when no
+# shared range is long enough (2 x margin tokens) nothing was tested, and a reviewer
+# must not read a heavy rewrite as proof of locality. `locality_held` stays true then
+# (no violation was found), for the callers written before the third outcome.
+HELD, VIOLATED, NOTHING_TO_CHECK = "held", "violated", "nothing to check"
+VERDICTS = (HELD, VIOLATED, NOTHING_TO_CHECK)
+
+
+def verdict_of(violations: int, checked_ranges: int) -> str:
+    """The locality verdict from the number of violations and of checked ranges."""
+    if violations:
+        return VIOLATED
+    return HELD if checked_ranges else NOTHING_TO_CHECK
+
+
+class _ChunkedStream(Protocol):
+    """What the analysis reads: a Chunking, or a baseline FixedChunking (both keep their
+    chunks column-wise: the analysis makes no Chunk object)."""
+
+    words: WordStream
+    columns: ChunkColumns
+    cum_tokens: np.ndarray
+
+
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PhaseShiftRegion:
+    """A maximal run of consecutive shifted B chunks: same words as in A, other cuts.
+
+    b_chunks, b_words, b_tokens: the run in B (half-open chunk index, word and token
+      ranges; tokens are B's cumulative token offsets).
+    a_words, a_tokens: the same words in A (first word's A position to last word's + 1).
+      A run can span a deletion that falls exactly on a boundary between two of its
+      chunks (B words stay contiguous; an insertion cannot, its words would form a
+      non-shifted chunk); a_words then includes the deleted A words.
+    a_chunks: the A chunks holding those words (half-open index range; their statuses
+      say how A cut them: shifted, or edited where an A chunk also spans the edit).
+    after_edit: the nearest non-equal opcode before the run (None at the document start).
+    resync_b, resync_a: the first reused B chunk after the run and its A partner, where
+      the versions are in phase again (None when they never are).
+    resync_distance_tokens: B tokens from the end of `after_edit` to the start of
+      `resync_b`; when never resynced, to the end of B (then a lower bound, and
+      `resynced` is False).
+    """
+
+    b_chunks: Range
+    b_words: Range
+    b_tokens: Range
+    a_chunks: Range
+    a_words: Range
+    a_tokens: Range
+    after_edit: DiffOp | None
+    resync_b: int | None
+    resync_a: int | None
+    resync_distance_tokens: int
+    resynced: bool
+
+    @property
+    def shifted_chunks(self) -> int:
+        return self.b_chunks[1] - self.b_chunks[0]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        for key in ("b_chunks", "b_words", "b_tokens", "a_chunks", "a_words", "a_tokens"):
+            d[key] = list(d[key])
+        d["after_edit"] = None if self.after_edit is None else self.after_edit._asdict()
+        d["shifted_chunks"] = self.shifted_chunks
+        return d
+
+
+@dataclass(frozen=True)
+class LocalityViolation:
+    """A B chunk inside the interior of a long equal range that is not reused (SPEC §9).
+
+    An equal range of at least 2 * margin tokens is checked; its interior is its B token
+    range minus `margin` tokens at both ends; every B chunk lying wholly in the interior
+    should be reused if the strategy were strictly local. tttd-v1 is not (SPEC §9);
+    lmx2-v1 is, at its margin (SPEC-lmx2 §7), so a violation there is a defect.
+    """
+
+    equal_a_words: Range
+    equal_b_words: Range
+    equal_b_tokens: Range
+    interior_b_tokens: Range
+    b_chunk: int
+    b_words: Range
+    b_tokens: Range
+    status: str
+    hash_b: str
+    a_chunks: Range  # the A chunks holding the same words (none of them has hash_b)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        for key, value in d.items():
+            if isinstance(value, tuple):
+                d[key] = list(value)
+        return d
+
+
+@dataclass(frozen=True)
+class ChurnSummary:
+    """Counts and ratios of one comparison (stable snake_case names, used in JSON).
+
+    Ratios are over B (the version to index): reused_chunk_ratio = reused_chunks /
+    chunks_b and reused_token_ratio = reused_tokens / tokens_b; both are 1.0 when B has
+    no chunks (nothing to embed). tokens_to_embed / chunks_to_embed: B chunks that are
+    not reused. longest_resync_tokens: the largest resync distance of any phase-shift
+    region (0 when there is none). margin_formula: how `margin` was derived from the
+    rule's parameters. paragraph_cut_share_b / sentence_cut_share_b: the share of B's
+    interior cuts at paragraph / sentence ends (Chunk.boundary); mean_chunk_tokens_b:
+    B's mean chunk size (0.0 without chunks).
+    """
+
+    strategy: str
+    words_a: int
+    words_b: int
+    tokens_a: int
+    tokens_b: int
+    chunks_a: int
+    chunks_b: int
+    edits: int
+    changed_words_a: int
+    changed_words_b: int
+    reused_chunks: int
+    reused_chunk_ratio: float
+    reused_tokens: int
+    reused_token_ratio: float
+    chunks_to_embed: int
+    tokens_to_embed: int
+    shifted_chunks_b: int
+    shifted_tokens_b: int
+    edited_chunks_b: int
+    new_chunks_b: int
+    shifted_chunks_a: int
+    edited_chunks_a: int
+    removed_chunks_a: int
+    unaligned_hash_hits_b: int
+    unaligned_hash_hit_tokens_b: int
+    phase_shift_regions: int
+    longest_resync_tokens: int
+    margin: int
+    checked_ranges: int
+    violations: int
+    locality_held: bool
+    margin_formula: str = ""
+    paragraph_cut_share_b: float = 0.0
+    sentence_cut_share_b: float = 0.0
+    mean_chunk_tokens_b: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        """HELD, VIOLATED or NOTHING_TO_CHECK (see `verdict_of`)."""
+        return verdict_of(self.violations, self.checked_ranges)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BaselineChurn:
+    """Churn of the fixed-size baseline (`fixed-tokens/1`) on the same two versions."""
+
+    strategy: str
+    params_hash: str
+    max_tokens: int
+    token_counter: str
+    summary: ChurnSummary
+
+    def to_dict(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "params_hash": self.params_hash,
+            "params": {"max_tokens": self.max_tokens, "token_counter": self.token_counter},
+            "summary": self.summary.to_dict(),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The immutable result of compare(a, b). Chunk-indexed tuples follow a.chunks / b.chunks."""
+
+    a: Chunking
+    b: Chunking
+    ops: tuple[DiffOp, ...]
+    status_a: tuple[str, ...]
+    status_b: tuple[str, ...]
+    partner_a: tuple[int | None, ...]  # B index paired with each A chunk, or None
+    partner_b: tuple[int | None, ...]  # A index paired with each B chunk, or None
+    alignment: tuple[tuple[int, int], ...]
+    phase_shift_regions: tuple[PhaseShiftRegion, ...]
+    violations: tuple[LocalityViolation, ...]
+    margin: int
+    checked_ranges: int
+    summary: ChurnSummary
+    baseline: BaselineChurn | None
+
+    @property
+    def locality_held(self) -> bool:
+        """No violation found; also true when nothing was checked (see `verdict`)."""
+        return not self.violations
+
+    @property
+    def verdict(self) -> str:
+        """HELD, VIOLATED or NOTHING_TO_CHECK: what to show a reader."""
+        return verdict_of(len(self.violations), self.checked_ranges)
+
+    def to_dict(self) -> dict:
+        """Everything, with stable names: the JSON of `steadlith compare --format json`."""
+
+        def chunks(c: Chunking, status: Sequence[str], partner: Sequence[int | None]) -> list[dict]:
+            cum = c.cum_tokens
+            return [
+                {
+                    "index": ch.index, "start_word": ch.start_word, "end_word": ch.end_word,
+                    "start_token": int(cum[ch.start_word]), "end_token": int(cum[ch.end_word]),
+                    "tokens": ch.tokens, "kind": ch.kind, "boundary": ch.boundary, "hash": ch.hash,
+                    "status": status[ch.index], "partner": partner[ch.index],
+                }
+                for ch in c.chunks
+            ]
+
+        return {
+            "schema": SCHEMA,
+            "normalizer_version": self.a.normalizer_version,
+            "boundary_rule": self.a.boundary_rule,
+            "params_hash": self.a.params_hash,
+            "params": self.a.params.to_dict(),
+            "locality_held": self.locality_held,
+            "locality_verdict": self.verdict,
+            "margin": self.margin,
+            "margin_formula": self.a.params.margin_formula,
+            "summary": self.summary.to_dict(),
+            "phase_shift_regions": [r.to_dict() for r in self.phase_shift_regions],
+            "violations": [v.to_dict() for v in self.violations],
+            "alignment": [list(p) for p in self.alignment],
+            "diff": [op._asdict() for op in self.ops],
+            "chunks_a": chunks(self.a, self.status_a, self.partner_a),
+            "chunks_b": chunks(self.b, self.status_b, self.partner_b),
+            "baseline": None if self.baseline is None else self.baseline.to_dict(),
+        }
+
+
+# -- entry point ----------------------------------------------------------------------
+
+
+def compare(
+    a: Chunking,
+    b: Chunking,
+    *,
+    baseline: bool = True,
+    ops: Sequence[DiffOp] | None = None,
+    fixed: tuple[FixedChunking, FixedChunking] | None = None,
+    base: BaselineChurn | None = None,
+) -> Comparison:
+    """Compare two chunkings of two versions made with the same normalizer, boundary
+    rule and parameters (either rule; the locality check uses the rule's own margin).
+
+    Raises ComparisonError when they differ in normalizer, boundary rule or parameters.
+    With `baseline` (the default), the fixed-size baseline's churn on the same two word
+    streams is computed too (it reuses the word diff, so it costs little).
+    `ops` (the word diff of a and b) and `fixed` (their baseline chunkings) may be
+    passed in when already known, and so may the baseline's churn itself (`base`):
+    Analysis.compare caches all three across parameter changes.
+    """
+    for name, x in (("A", a), ("B", b)):
+        if not isinstance(x, Chunking):
+            raise TypeError(f"compare() takes two Chunking results; {name} is {type(x).__name__}")
+    check_comparable(a, b)
+    ops = tuple(ops) if ops is not None else word_diff(a.words, b.words)
+    margin, formula = a.params.margin, a.params.margin_formula
+    result = _analyse(ops, a, b, margin, a.boundary_rule, formula)
+    if not baseline:
+        base = None
+    elif base is None:
+        base = baseline_churn(a, b, ops, fixed)
+    return Comparison(a, b, ops, result.status_a, result.status_b, result.partner_a, result.partner_b,
+                      result.alignment, result.regions, result.violations, margin, result.checked_ranges,
+                      result.summary, base)
+
+
+def baseline_churn(a: Chunking, b: Chunking, ops: Sequence[DiffOp],
+                   fixed: tuple[FixedChunking, FixedChunking] | None = None) -> BaselineChurn:
+    """The fixed-size baseline's churn on the word streams of `a` and `b` (windows of
+    their max_tokens), checked for locality at their rule's margin. It depends on the
+    texts, max_tokens, the token counter and the margin only: not on any other parameter."""
+    fa, fb = fixed if fixed is not None else (baseline_for(a), baseline_for(b))
+    summary = _analyse(tuple(ops), fa, fb, a.params.margin, BASELINE_STRATEGY, a.params.margin_formula).summary
+    return BaselineChurn(BASELINE_STRATEGY, fa.params_hash, fa.params.max_tokens, fa.params.token_counter, summary)
+
+
+def check_comparable(a: Chunking, b: Chunking) -> None:
+    """Raise ComparisonError naming what differs, if anything."""
+    if a.normalizer_version != b.normalizer_version:
+        raise ComparisonError(
+            f"cannot compare: A was normalized with {a.normalizer_version}, B with {b.normalizer_version}")
+    if a.boundary_rule != b.boundary_rule:
+        raise ComparisonError(f"cannot compare: A uses boundary rule {a.boundary_rule}, B uses {b.boundary_rule}")
+    if a.params_hash != b.params_hash:
+        da, db = a.params.to_dict(), b.params.to_dict()
+        fields = [f"{k} (A {da[k]!r}, B {db[k]!r})" for k in da if da[k] != db.get(k)]
+        detail = "; ".join(fields) if fields else "canonical parameters differ"
+        raise ComparisonError(
+            f"cannot compare: chunked with different parameters: {detail} "
+            f"(params hash A {a.params_hash}, B {b.params_hash})")
+
+
+# -- the analysis, shared by tttd-v1 and the baseline ------------------------------------
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    status_a: tuple[str, ...]
+    status_b: tuple[str, ...]
+    partner_a: tuple[int | None, ...]
+    partner_b: tuple[int | None, ...]
+    alignment: tuple[tuple[int, int], ...]
+    regions: tuple[PhaseShiftRegion, ...]
+    violations: tuple[LocalityViolation, ...]
+    checked_ranges: int
+    summary: ChurnSummary
+
+
+def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str,
+             margin_formula: str) -> _Analysis:
+    # Column-wise over the chunks (numpy): a 10 MB pair has ~10,000 chunks a side, and a
+    # Python loop per chunk and stage was most of a parameter change in the inspector.
+    cols_a, cols_b = _Columns.of(a), _Columns.of(b)
+    equal = [op for op in ops if op.tag == EQUAL]
+    eq = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)
+    inside_a = _inside_equal(cols_a, eq[:, 0], eq[:, 1])
+    inside_b = _inside_equal(cols_b, eq[:, 2], eq[:, 3])
+    changed_a = _changed_ranges(ops, "a")
+    changed_b = _changed_ranges(ops, "b")
+
+    pair_a, pair_b = _align(cols_a, cols_b, eq, inside_b)
+    alignment = tuple(zip(pair_a.tolist(), pair_b.tolist()))
+    partner_a_arr = np.full(len(cols_a), -1, dtype=np.int64)
+    partner_b_arr = np.full(len(cols_b), -1, dtype=np.int64)
+    partner_a_arr[pair_a], partner_b_arr[pair_b] = pair_b, pair_a
+    partner_a = tuple(None if p < 0 else p for p in partner_a_arr.tolist())
+    partner_b = tuple(None if p < 0 else p for p in partner_b_arr.tolist())
+
+    codes_b = _status_codes(cols_b, partner_b_arr, inside_b, changed_b)
+    codes_a = _status_codes(cols_a, partner_a_arr, inside_a, changed_a)
+    status_b = tuple(map((REUSED, SHIFTED, NEW, EDITED).__getitem__, codes_b.tolist()))
+    status_a = tuple(map((REUSED, SHIFTED, REMOVED, EDITED).__getitem__, codes_a.tolist()))
+    regions = _phase_shift_regions(ops, a, b, cols_a, cols_b, codes_b, partner_b)
+    violations, checked = _locality(equal, a, b, cols_a, cols_b, margin, status_b)
+    summary = _summary(strategy, ops, a, b, cols_a, cols_b, codes_a, codes_b, status_b, regions, violations, checked,
+                       margin, changed_a, changed_b, margin_formula)
+    return _Analysis(status_a, status_b, partner_a, partner_b, alignment, regions, violations, checked, summary)
+
+
+# status codes of _status_codes, in the order of both sides' names above
+_REUSED, _SHIFTED, _ALL_CHANGED, _EDITED = 0, 1, 2, 3
+
+
+class _Columns:
+    """The chunks' word ranges and tokens as int64 arrays, and their hashes and boundaries."""
+
+    def __init__(self, starts: np.ndarray, ends: np.ndarray, tokens: np.ndarray, hashes: list[str],
+                 boundaries: list[str]):
+        self.starts, self.ends, self.tokens, self.hashes = starts, ends, tokens, hashes
+        self.boundaries = boundaries
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    @classmethod
+    def of(cls, stream: "_ChunkedStream") -> "_Columns":
+        # the stream's chunk columns, not its Chunk objects: reading those would build
+        # ~10,000 a side on every change of a 10 MB pair in the inspector
+        c = stream.columns
+        return cls(c.start_words, c.end_words, c.tokens, c.hashes, c.boundaries)
+
+
+class _ChangedRanges:
+    """The changed words of one side (its ranges in non-equal opcodes), counted before
+    any word position without a per-word array."""
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray):
+        self.lo, self.hi = lo, hi
+        self.before_range = np.concatenate(([0], np.cumsum(hi - lo))).astype(np.int64)
+        # past the last range nothing is partly counted: a start no position reaches
+        self._lo_or_end = np.append(lo, np.iinfo(np.int64).max)
+
+    @property
+    def total(self) -> int:
+        return int(self.before_range[-1])
+
+    def before(self, positions: np.ndarray) -> np.ndarray:
+        """Changed words among words [0, k) for each k in `positions`."""
+        k = np.searchsorted(self.hi, positions, "right")  # ranges ending at or before k: wholly counted
+        return self.before_range[k] + np.maximum(positions - self._lo_or_end[k], 0)
+
+
+def _changed_ranges(ops: Sequence[DiffOp], side: str) -> _ChangedRanges:
+    spans = [(op.a_start, op.a_end) if side == "a" else (op.b_start, op.b_end) for op in ops if op.tag != EQUAL]
+    spans = [(lo, hi) for lo, hi in spans if hi > lo]
+    arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    return _ChangedRanges(arr[:, 0].copy(), arr[:, 1].copy())
+
+
+def _inside_equal(cols: _Columns, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """For each chunk, the index of the equal range holding all its words, or -1."""
+    if not len(starts):
+        return np.full(len(cols.starts), -1, dtype=np.int64)
+    k = np.searchsorted(starts, cols.starts, "right") - 1
+    held = (k >= 0) & (cols.ends <= ends[np.maximum(k, 0)])
+    return np.where(held, k, -1)
+
+
+def _align(cols_a: _Columns, cols_b: _Columns, eq: np.ndarray,
+           inside_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The alignment as two int64 arrays (A index, B index), increasing in both."""
+    # pass 1: the diff says where each B chunk's words were in A
+    js = np.flatnonzero(inside_b >= 0)
+    k = inside_b[js]
+    shift = eq[k, 0] - eq[k, 2]
+    want_start, want_end = cols_b.starts[js] + shift, cols_b.ends[js] + shift
+    i = np.searchsorted(cols_a.starts, want_start)
+    ok = i < len(cols_a)
+    i_safe = np.minimum(i, max(len(cols_a) - 1, 0))
+    if len(cols_a):
+        ok &= (cols_a.starts[i_safe] == want_start) & (cols_a.ends[i_safe] == want_end)
+    else:
+        ok[:] = False
+    ha, hb = cols_a.hashes, cols_b.hashes
+    cand_i, cand_j = i[ok].tolist(), js[ok].tolist()
+    same = [ha[x] == hb[y] for x, y in zip(cand_i, cand_j)]
+    pairs_i = np.asarray(cand_i, dtype=np.int64)[np.asarray(same, dtype=bool)]
+    pairs_j = np.asarray(cand_j, dtype=np.int64)[np.asarray(same, dtype=bool)]
+    # pass 2: equal hashes inside the gaps between consecutive pairs, matched in order
+    bound_i = np.concatenate(([-1], pairs_i, [len(cols_a)]))
+    bound_j = np.concatenate(([-1], pairs_j, [len(cols_b)]))
+    gaps = np.flatnonzero((bound_i[1:] - bound_i[:-1] > 1) & (bound_j[1:] - bound_j[:-1] > 1)).tolist()
+    extra_i: list[int] = []
+    extra_j: list[int] = []
+    for g in gaps:
+        pa, qa, pb, qb = int(bound_i[g]), int(bound_i[g + 1]), int(bound_j[g]), int(bound_j[g + 1])
+        sa, sb = ha[pa + 1:qa], hb[pb + 1:qb]
+        if set(sa).isdisjoint(sb):
+            continue
+        for op in diff_sequences(sa, sb):  # bounded, unlike difflib on repeated hashes
+            if op.tag == EQUAL:
+                extra_i.extend(range(pa + 1 + op.a_start, pa + 1 + op.a_end))
+                extra_j.extend(range(pb + 1 + op.b_start, pb + 1 + op.b_end))
+    all_i = np.concatenate((pairs_i, np.asarray(extra_i, dtype=np.int64)))
+    all_j = np.concatenate((pairs_j, np.asarray(extra_j, dtype=np.int64)))
+    order = np.argsort(all_j, kind="stable")
+    all_i, all_j = all_i[order], all_j[order]
+    bad = np.flatnonzero((all_i[1:] <= all_i[:-1]) | (all_j[1:] <= all_j[:-1]))  # np.diff costs more on short arrays
+    if bad.size:
+        t = int(bad[0])
+        raise AssertionError(f"alignment not monotone at {(int(all_i[t]), int(all_j[t]))}, "
+                             f"{(int(all_i[t + 1]), int(all_j[t + 1]))}")
+    return all_i, all_j
+
+
+def _status_codes(cols: _Columns, partner: np.ndarray, inside: np.ndarray, changed: _ChangedRanges) -> np.ndarray:
+    """Reused (paired), shifted (inside one equal range), all changed, or edited."""
+    n_changed = changed.before(cols.ends) - changed.before(cols.starts)
+    codes = np.full(len(partner), _EDITED, dtype=np.int64)
+    codes[n_changed == cols.ends - cols.starts] = _ALL_CHANGED
+    codes[inside >= 0] = _SHIFTED
+    codes[partner >= 0] = _REUSED
+    return codes
+
+
+def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns,
+                         cols_b: _Columns, codes_b: np.ndarray,
+                         partner_b: Sequence[int | None]) -> tuple[PhaseShiftRegion, ...]:
+    cum_a, cum_b = a.cum_tokens, b.cum_tokens
+    op_b_starts = [op.b_start for op in ops]
+    reused = np.flatnonzero(codes_b == _REUSED)
+
+    def op_holding_b_word(w: int) -> int:
+        # the last op starting at or before w holds it: later ops start at or after its end
+        k = bisect_right(op_b_starts, w) - 1
+        assert ops[k].tag == EQUAL and ops[k].b_start <= w < ops[k].b_end, (w, ops[k])
+        return k
+
+    def to_a(w: int) -> tuple[int, int]:
+        k = op_holding_b_word(w)
+        return k, w + ops[k].a_start - ops[k].b_start
+
+    shifted = np.concatenate(([False], codes_b == _SHIFTED, [False])).astype(np.int8)
+    edges = shifted[1:] - shifted[:-1]
+    firsts, stops = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
+    regions = []
+    for first, j in zip(firsts, stops):  # runs [first, j) of consecutive shifted B chunks
+        s_b, e_b = int(cols_b.starts[first]), int(cols_b.ends[j - 1])
+        k_first, s_a = to_a(s_b)
+        _, last_a = to_a(e_b - 1)
+        edit = ops[k_first - 1] if k_first > 0 else None  # ops alternate: the one before is a change
+        base = int(cum_b[edit.b_end]) if edit is not None else 0
+        at = int(np.searchsorted(reused, j))
+        r = int(reused[at]) if at < len(reused) else None  # the first reused B chunk after the run
+        if r is not None:
+            distance, resync_a = int(cum_b[cols_b.starts[r]]) - base, partner_b[r]
+        else:
+            distance, resync_a = int(cum_b[-1]) - base, None
+        a_first = int(np.searchsorted(cols_a.starts, s_a, "right")) - 1
+        a_last = int(np.searchsorted(cols_a.starts, last_a, "right")) - 1
+        regions.append(PhaseShiftRegion(
+            b_chunks=(first, j), b_words=(s_b, e_b), b_tokens=(int(cum_b[s_b]), int(cum_b[e_b])),
+            a_chunks=(a_first, a_last + 1), a_words=(s_a, last_a + 1),
+            a_tokens=(int(cum_a[s_a]), int(cum_a[last_a + 1])),
+            after_edit=edit, resync_b=r, resync_a=resync_a, resync_distance_tokens=distance,
+            resynced=r is not None,
+        ))
+    return tuple(regions)
+
+
+def _locality(equal: list[DiffOp], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns, cols_b: _Columns,
+              margin: int,
+              status_b: Sequence[str]) -> tuple[tuple[LocalityViolation, ...], int]:
+    cum = b.cum_tokens
+    tok_start, tok_end = cum[cols_b.starts], cum[cols_b.ends]
+    violations = []
+    checked = 0
+    for op in equal:
+        t0, t1 = int(cum[op.b_start]), int(cum[op.b_end])
+        if t1 - t0 < 2 * margin:
+            continue
+        checked += 1
+        lo, hi = t0 + margin, t1 - margin
+        # the B chunks from the first starting at or after lo, while they end by hi
+        j0 = int(np.searchsorted(tok_start, lo, "left"))
+        j1 = max(j0, int(np.searchsorted(tok_end, hi, "right")))
+        for j in range(j0, j1):
+            if not is_changed(status_b[j]):
+                continue
+            start_word, end_word = int(cols_b.starts[j]), int(cols_b.ends[j])
+            shift = op.a_start - op.b_start
+            a_first = int(np.searchsorted(cols_a.starts, start_word + shift, "right")) - 1
+            a_last = int(np.searchsorted(cols_a.starts, end_word - 1 + shift, "right")) - 1
+            violations.append(LocalityViolation(
+                equal_a_words=(op.a_start, op.a_end), equal_b_words=(op.b_start, op.b_end),
+                equal_b_tokens=(t0, t1), interior_b_tokens=(lo, hi), b_chunk=j,
+                b_words=(start_word, end_word), b_tokens=(int(tok_start[j]), int(cum[end_word])),
+                status=status_b[j], hash_b=cols_b.hashes[j], a_chunks=(a_first, a_last + 1),
+            ))
+    return tuple(violations), checked
+
+
+def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, cols_a: _Columns,
+             cols_b: _Columns,
+             codes_a: np.ndarray, codes_b: np.ndarray, status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
+             violations: Sequence[LocalityViolation], checked: int, margin: int,
+             changed_a: _ChangedRanges, changed_b: _ChangedRanges, margin_formula: str) -> ChurnSummary:
+    tokens_b = int(b.cum_tokens[-1])
+    chunks_b = len(cols_b)
+
+    # one pass per side over the status codes, not one per status (small pairs: a sweep
+    # compares thousands, and numpy's cost per call is most of theirs)
+    n_a = np.bincount(codes_a, minlength=4).tolist()
+    n_b = np.bincount(codes_b, minlength=4).tolist()
+    tokens_of = np.bincount(codes_b, weights=cols_b.tokens, minlength=4).astype(np.int64).tolist()
+    reused = n_b[_REUSED]
+    reused_tokens = tokens_of[_REUSED]
+    hashes_a = set(cols_a.hashes)
+    hits = [j for j, s in enumerate(status_b) if is_changed(s) and cols_b.hashes[j] in hashes_a]
+    interior = cols_b.boundaries[:-1]  # every chunk but the last ends at an interior cut
+    return ChurnSummary(
+        strategy=strategy,
+        words_a=len(a.words), words_b=len(b.words),
+        tokens_a=int(a.cum_tokens[-1]), tokens_b=tokens_b,
+        chunks_a=len(cols_a), chunks_b=chunks_b,
+        edits=sum(1 for op in ops if op.tag != EQUAL),
+        changed_words_a=changed_a.total, changed_words_b=changed_b.total,
+        reused_chunks=reused,
+        reused_chunk_ratio=reused / chunks_b if chunks_b else 1.0,
+        reused_tokens=reused_tokens,
+        reused_token_ratio=reused_tokens / tokens_b if tokens_b else 1.0,
+        chunks_to_embed=chunks_b - reused,
+        tokens_to_embed=tokens_b - reused_tokens,
+        shifted_chunks_b=n_b[_SHIFTED], shifted_tokens_b=tokens_of[_SHIFTED],
+        edited_chunks_b=n_b[_EDITED], new_chunks_b=n_b[_ALL_CHANGED],
+        shifted_chunks_a=n_a[_SHIFTED], edited_chunks_a=n_a[_EDITED],
+        removed_chunks_a=n_a[_ALL_CHANGED],
+        unaligned_hash_hits_b=len(hits), unaligned_hash_hit_tokens_b=int(cols_b.tokens[hits].sum()) if hits else 0,
+        phase_shift_regions=len(regions),
+        longest_resync_tokens=max((r.resync_distance_tokens for r in regions), default=0),
+        margin=margin, checked_ranges=checked, violations=len(violations),
+        locality_held=not violations,
+        margin_formula=margin_formula,
+        paragraph_cut_share_b=interior.count(PARAGRAPH) / len(interior) if interior else 0.0,
+        sentence_cut_share_b=interior.count(SENTENCE) / len(interior) if interior else 0.0,
+        mean_chunk_tokens_b=tokens_b / chunks_b if chunks_b else 0.0,
+    )
+
+
+def comparison_fields() -> list[str]:
+    """The summary's field names, in order (for tables and stable-name tests)."""
+    return list(ChurnSummary.__dataclass_fields__)

@@ -1,0 +1,283 @@
+"""Reading documents out of git history, in-process with pygit2 (libgit2).
+
+A blob is read from the object database, never by a `git` process per file, and goes
+through the loader's checks (size, NUL byte, UTF-8, BOM): a revision is just another
+place a document comes from. Every failure is a GitError whose message names the
+repository, the path and the revision, one line each: not a repository, unknown
+revision, path not in that revision, a directory, a submodule, a binary or non-UTF-8
+blob, a blob over the size limit.
+
+`RevisionRef` is the value the rest of the program passes around (the CLI's PATH@REV,
+the window's File → Open revision, a workspace entry): repository, repo-relative path,
+full commit id, and what to show.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterator, Optional, Union
+
+import pygit2
+from pygit2.enums import DeltaStatus, SortMode
+
+from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
+from ..errors import LoadError, SteadlithError, visible
+
+# git's file modes of tree entries (not all are in pygit2.enums.FileMode)
+MODE_TREE = 0o040000
+MODE_LINK = 0o120000
+MODE_SUBMODULE = 0o160000  # a "gitlink": the entry is a commit of another repository
+
+Repo = Union[str, os.PathLike, pygit2.Repository]
+
+
+class GitError(SteadlithError):
+    """Reading from a git repository failed: the message names the repository, and the
+    path and revision when there are some."""
+
+    def __init__(self, message: str, *, repo: str | None = None, path: str | None = None,
+                 revision: str | None = None):
+        self.repo, self.path, self.revision = repo, path, revision
+        super().__init__(visible(message))
+
+
+@dataclass(frozen=True)
+class RevisionRef:
+    """One file at one commit. `repo` is the working directory (or the git directory of
+    a bare repository) without a trailing separator; `path` is relative to the
+    repository's root with `/` separators; `commit` is the full hex id."""
+
+    repo: str
+    path: str
+    commit: str
+    short: str
+    subject: str
+
+    def title(self) -> str:
+        """What a window title or a report shows: `path @ short — subject`."""
+        return f"{self.path} @ {self.short} — {self.subject}" if self.subject else f"{self.path} @ {self.short}"
+
+    def to_dict(self) -> dict[str, str]:
+        """What a workspace stores: repository, path and full commit id."""
+        return {"repo": self.repo, "path": self.path, "commit": self.commit}
+
+    @staticmethod
+    def from_dict(data: dict) -> "RevisionRef":
+        """A stored reference checked against its repository again (it may have moved or
+        lost the commit since): GitError when it no longer resolves."""
+        try:
+            repo, path, commit = data["repo"], data["path"], data["commit"]
+        except (KeyError, TypeError):
+            raise GitError(f"a revision needs repo, path and commit, got {data!r}"[:300]) from None
+        if not all(isinstance(x, str) for x in (repo, path, commit)):
+            raise GitError("a revision's repo, path and commit are strings")
+        return resolve_revision(repo, path, commit)
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """A commit that changed a file, as file_log lists it. `path` is the file's path at
+    that commit (it differs from the path asked for when the file was renamed later);
+    `parent` is the first parent (None for a root commit); `when` is the commit time in
+    seconds since the epoch; `parent_path` is the file's path in the first parent (the
+    old name when this commit renamed it), None when this commit added it."""
+
+    commit: str
+    short: str
+    subject: str
+    author: str
+    when: int
+    parent: Optional[str]
+    path: str
+    parent_path: Optional[str] = None
+
+
+# -- repositories and revisions ------------------------------------------------------------
+
+
+def open_repository(path: Repo) -> pygit2.Repository:
+    """The repository holding `path` (a file or a directory; searched upward, as git
+    does). An already open Repository is returned as is."""
+    if isinstance(path, pygit2.Repository):
+        return path
+    where = os.fspath(path)
+    start = where if os.path.isdir(where) else os.path.dirname(os.path.abspath(where))
+    try:
+        found = pygit2.discover_repository(start or ".")
+    except (pygit2.GitError, OSError, ValueError):
+        found = None
+    if found is None:
+        raise GitError(f"{where}: not a git repository (nor inside one)", repo=where)
+    try:
+        return pygit2.Repository(found)
+    except (pygit2.GitError, OSError) as e:
+        raise GitError(f"{where}: cannot open the git repository: {e}", repo=where) from None
+
+
+def repo_name(repo: pygit2.Repository) -> str:
+    """The repository as RevisionRef.repo holds it: its working directory, else its git dir."""
+    return (repo.workdir or repo.path).rstrip("/\\") or "/"
+
+
+def resolve_commit(repo: Repo, rev: str) -> pygit2.Commit:
+    """The commit `rev` names (any rev-parse syntax: hash, branch, tag, `HEAD~3`);
+    an annotated tag is followed to its commit."""
+    r = open_repository(repo)
+    if not isinstance(rev, str) or not rev.strip():
+        raise GitError(f"{repo_name(r)}: empty revision: name a commit, branch or tag", repo=repo_name(r))
+    try:
+        obj = r.revparse_single(rev)
+        return obj.peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        raise GitError(f"{repo_name(r)}: unknown revision {rev!r}", repo=repo_name(r), revision=rev) from None
+
+
+def normalize_repo_path(path: str) -> str:
+    """A repo-relative path as git stores it: `/` separators, no `./`, no leading `/`."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    return "/".join(parts)
+
+
+def subject_of(commit: pygit2.Commit) -> str:
+    """The first line of a commit message (what `git log --oneline` shows)."""
+    message = commit.message or ""
+    return message.strip().splitlines()[0].strip() if message.strip() else ""
+
+
+def resolve_revision(repo: Repo, path: str, rev: str = "HEAD") -> RevisionRef:
+    """`path` (relative to the repository's root) at revision `rev`, checked to be a
+    file there. GitError when the revision is unknown or the path is not a file in it."""
+    r = open_repository(repo)
+    commit = resolve_commit(r, rev)
+    path = normalize_repo_path(path)
+    _entry(r, commit, path, rev)
+    return ref_of(r, commit, path)
+
+
+def ref_of(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> RevisionRef:
+    return RevisionRef(repo_name(repo), path, str(commit.id), commit.short_id, subject_of(commit))
+
+
+def _entry(repo: pygit2.Repository, commit: pygit2.Commit, path: str, rev: str | None = None) -> pygit2.Object:
+    """The tree entry of a file at a commit, or a GitError saying why it is not one."""
+    where = f"{path or '(repository root)'} @ {rev or commit.short_id}"
+    name = repo_name(repo)
+    if not path:
+        raise GitError(f"{name}: {where}: name a file in the repository", repo=name, path=path, revision=rev)
+    try:
+        entry = commit.tree[path]
+    except KeyError:
+        raise GitError(f"{name}: {where}: no such path in that revision", repo=name, path=path,
+                       revision=rev or str(commit.id)) from None
+    if entry.filemode == MODE_SUBMODULE:
+        raise GitError(f"{name}: {where}: is a submodule (a commit of another repository), not a file", repo=name,
+                       path=path, revision=rev)
+    if entry.filemode == MODE_TREE:
+        raise GitError(f"{name}: {where}: is a directory, not a file", repo=name, path=path, revision=rev)
+    if entry.filemode == MODE_LINK:
+        raise GitError(f"{name}: {where}: is a symbolic link, not a file", repo=name, path=path, revision=rev)
+    return entry
+
+
+# -- reading blobs ---------------------------------------------------------------------------
+
+
+def decode_blob(blob: pygit2.Blob, origin: str) -> str:
+    """A blob's text under the loader's rules; LoadError (origin named) otherwise."""
+    if blob.size > MAX_DOCUMENT_BYTES:
+        raise LoadError(origin, f"too large: over {human_bytes(MAX_DOCUMENT_BYTES)}, the limit (chunking it would "
+                                f"need over {human_bytes(memory_needed(MAX_DOCUMENT_BYTES))} of memory)")
+    return decode_document(blob.data, origin)
+
+
+def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str:
+    """The text of `ref` (loader rules: UTF-8, one BOM stripped, size limit). GitError
+    naming repository, path and revision for a missing path, a directory, a submodule,
+    a binary or non-UTF-8 blob. `repo` saves re-opening when the caller has it open."""
+    r = repo if repo is not None else open_repository(ref.repo)
+    try:
+        commit = r[ref.commit].peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        raise GitError(f"{ref.repo}: unknown revision {ref.commit!r}", repo=ref.repo, revision=ref.commit) from None
+    entry = _entry(r, commit, ref.path, ref.short)
+    try:
+        return decode_blob(r[entry.id], f"{ref.path} @ {ref.short}")
+    except LoadError as e:
+        raise GitError(f"{ref.repo}: {e}", repo=ref.repo, path=ref.path, revision=ref.commit) from None
+
+
+# -- history -----------------------------------------------------------------------------------
+
+
+def first_parent_walk(repo: pygit2.Repository, head: pygit2.Commit,
+                      hide: pygit2.Commit | None = None) -> Iterator[pygit2.Commit]:
+    """`head` and its first parents, newest first (a merge's side branch is not entered),
+    stopping before `hide` and whatever it can reach."""
+    walker = repo.walk(head.id, SortMode.TOPOLOGICAL)
+    walker.simplify_first_parent()
+    if hide is not None:
+        walker.hide(hide.id)
+    return iter(walker)
+
+
+def path_before(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> tuple[Optional[str], bool]:
+    """Where the file at `path` in `commit` was in its first parent: (old path, changed).
+
+    (path, False) when the parent has the same blob; (old path, True) when it changed or
+    was renamed there (renames found by content similarity, as `git log --follow` does);
+    (None, True) when the commit added it."""
+    blob_id = commit.tree[path].id
+    if not commit.parents:
+        return None, True
+    parent = commit.parents[0]
+    try:
+        before = parent.tree[path]
+    except KeyError:
+        before = None
+    if before is not None:
+        return path, before.id != blob_id
+    diff = repo.diff(parent.tree, commit.tree)
+    diff.find_similar()
+    for delta in diff.deltas:
+        if delta.status == DeltaStatus.RENAMED and delta.new_file.path == path:
+            return delta.old_file.path, True
+    return None, True
+
+
+def commit_info(commit: pygit2.Commit, path: str, parent_path: Optional[str] = None) -> CommitInfo:
+    return CommitInfo(str(commit.id), commit.short_id, subject_of(commit), commit.author.name, int(commit.commit_time),
+                      str(commit.parent_ids[0]) if commit.parent_ids else None, path, parent_path)
+
+
+def parent_ref(repo: Repo, info: CommitInfo) -> Optional[RevisionRef]:
+    """The file as it was just before `info`'s commit (its first parent, under its old
+    name if the commit renamed it): the "A" of that commit's change. None when the
+    commit added the file."""
+    if info.parent is None or info.parent_path is None:
+        return None
+    return resolve_revision(repo, info.parent_path, info.parent)
+
+
+def file_log(repo: Repo, path: str, max_commits: int | None = None, rev: str = "HEAD") -> list[CommitInfo]:
+    """The first-parent commits up to `rev` that changed the file at `path` (relative to
+    the repository's root), newest first, renames followed back to where the file was
+    added. At most `max_commits` (all when None)."""
+    r = open_repository(repo)
+    head = resolve_commit(r, rev)
+    path = normalize_repo_path(path)
+    _entry(r, head, path, rev)
+    out: list[CommitInfo] = []
+    current: Optional[str] = path
+    for commit in first_parent_walk(r, head):
+        if current is None or (max_commits is not None and len(out) >= max_commits):
+            break
+        try:
+            commit.tree[current]
+        except KeyError:  # not there: a later commit added it under this name
+            break
+        before, changed = path_before(r, commit, current)
+        if changed:
+            out.append(commit_info(commit, current, before))
+        current = before
+    return out

@@ -1,0 +1,7 @@
+"""The text kernel: the compiled extension `_kernel` (from `_kernel.c`) and its numpy
+twins. `select` chooses between them at run time and is the only module the stages
+call; `bytescan` (the UTF-8 scan), `rabin` (rolling fingerprints) and `segment` (tttd-v1's
+boundary selection) are the numpy paths it falls back to, `threads` runs them on several
+threads, and `allocator` tunes glibc's malloc for the command. Nothing here knows about
+chunks, comparisons or files.
+"""

@@ -1,0 +1,1466 @@
+/* The text-only stages of steadlith-norm/1 and tttd-v1 in one pass over UTF-8 bytes.
+ *
+ * scan(data) walks the bytes once and writes, per word: code-point offsets, the
+ * paragraph flag, the xxh3_64 symbol (SPEC §3) and the word's place in the canonical
+ * text (SPEC §1.5), which it writes as it goes. No Python object is made per word:
+ * the results are byte buffers that select.py views as numpy arrays.
+ *
+ * fingerprints(...) is the rolling form of the Rabin window of SPEC §3, with byte
+ * tables that select.py derives from the polynomial (rabin.ConstMul).
+ *
+ * xxh3_64 is written from the published xxHash specification (doc/xxhash_spec.md,
+ * "XXH3 Algorithm Description"); tests compare it with the `xxhash` package on every
+ * length from 0 to 2000 bytes under both seeds the spec uses.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* part of every x86-64: no runtime check needed */
+#endif
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#define HUGE_BUFFER ((Py_ssize_t)4 << 20)
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || !defined(__SIZEOF_INT128__)
+/* The byte reads below are little-endian and the 64x64 products need a 128-bit type:
+ * elsewhere the build fails here, and the optional extension leaves the numpy path. */
+#error "the Steadlith kernel needs a little-endian host and a compiler with __int128"
+#endif
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint8_t u8;
+
+/* ---- xxh3_64 ------------------------------------------------------------------- */
+
+static const u64 P32_1 = 0x9E3779B1ULL, P32_2 = 0x85EBCA77ULL, P32_3 = 0xC2B2AE3DULL;
+static const u64 P64_1 = 0x9E3779B185EBCA87ULL, P64_2 = 0xC2B2AE3D27D4EB4FULL;
+static const u64 P64_3 = 0x165667B19E3779F9ULL, P64_4 = 0x85EBCA77C2B2AE63ULL;
+static const u64 P64_5 = 0x27D4EB2F165667C5ULL;
+static const u64 PMX_1 = 0x165667919E3779F9ULL, PMX_2 = 0x9FB21C651E98DF25ULL;
+
+#define SECRET_LEN 192
+static const u8 DEFAULT_SECRET[SECRET_LEN] = {
+    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+    0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+    0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+    0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+    0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+    0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+    0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+    0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+    0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+};
+
+/* The secret derived for seed 1 (inputs over 240 bytes only), filled once at import. */
+static u8 SEEDED_SECRET[SECRET_LEN];
+static u64 SEEDED_SECRET_SEED = 1;
+
+static inline u64 rd64(const u8 *p) { u64 v; memcpy(&v, p, 8); return v; } /* little-endian hosts */
+static inline u32 rd32(const u8 *p) { u32 v; memcpy(&v, p, 4); return v; }
+static inline u64 rotl64(u64 x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline u64 fold128(u64 a, u64 b) {
+    __uint128_t m = (__uint128_t)a * b;
+    return (u64)m ^ (u64)(m >> 64);
+}
+
+static inline u64 avalanche(u64 x) {
+    x ^= x >> 37;
+    x *= PMX_1;
+    return x ^ (x >> 32);
+}
+
+static inline u64 avalanche_xxh64(u64 x) {
+    x ^= x >> 33;
+    x *= P64_2;
+    x ^= x >> 29;
+    x *= P64_3;
+    return x ^ (x >> 32);
+}
+
+static inline u64 mix_step(const u8 *data, const u8 *secret, u64 seed) {
+    return fold128(rd64(data) ^ (rd64(secret) + seed), rd64(data + 8) ^ (rd64(secret + 8) - seed));
+}
+
+/* The accumulators of an input over 240 bytes (the "large input" algorithm, steps 1-3). */
+static void xxh3_accumulate(const u8 *in, size_t len, const u8 *secret, u64 acc[8]) {
+    const u64 init[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+    memcpy(acc, init, sizeof(init));
+    const size_t stripes_per_block = (SECRET_LEN - 64) / 8, block = 64 * stripes_per_block;
+    const size_t blocks = (len - 1) / block;
+    for (size_t b = 0; b <= blocks; b++) {
+        const u8 *blk = in + b * block;
+        size_t stripes = b < blocks ? stripes_per_block : ((len - 1) - blocks * block) / 64;
+        for (size_t s = 0; s < stripes; s++) {
+            for (int i = 0; i < 8; i++) {
+                u64 v = rd64(blk + 64 * s + 8 * i), key = v ^ rd64(secret + 8 * s + 8 * i);
+                acc[i ^ 1] += v;
+                acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
+            }
+        }
+        if (b < blocks) {
+            for (int i = 0; i < 8; i++) {
+                u64 a = acc[i];
+                a ^= a >> 47;
+                a ^= rd64(secret + SECRET_LEN - 64 + 8 * i);
+                acc[i] = a * P32_1;
+            }
+        }
+    }
+    for (int i = 0; i < 8; i++) { /* the last 64 bytes, as a stripe of their own */
+        u64 v = rd64(in + len - 64 + 8 * i), key = v ^ rd64(secret + SECRET_LEN - 71 + 8 * i);
+        acc[i ^ 1] += v;
+        acc[i] += (key & 0xFFFFFFFFULL) * (key >> 32);
+    }
+}
+
+static u64 xxh3_merge(const u64 acc[8], const u8 *secret, u64 result) {
+    for (int i = 0; i < 4; i++)
+        result += fold128(acc[2 * i] ^ rd64(secret + 16 * i), acc[2 * i + 1] ^ rd64(secret + 16 * i + 8));
+    return avalanche(result);
+}
+
+static u64 xxh3_long(const u8 *in, size_t len, const u8 *secret) {
+    u64 acc[8];
+    xxh3_accumulate(in, len, secret, acc);
+    return xxh3_merge(acc, secret + 11, (u64)len * P64_1);
+}
+
+static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed);
+
+/* Inputs of up to 16 bytes (most words) inline; longer ones in a function of their own. */
+static inline __attribute__((always_inline)) u64 xxh3_64(const u8 *in, size_t len, u64 seed) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len > 16) return xxh3_64_over_16(in, len, seed);
+    if (len > 8) {
+        u64 lo = ((rd64(s + 24) ^ rd64(s + 32)) + seed) ^ rd64(in);
+        u64 hi = ((rd64(s + 40) ^ rd64(s + 48)) - seed) ^ rd64(in + len - 8);
+        return avalanche(len + __builtin_bswap64(lo) + hi + fold128(lo, hi));
+    }
+    if (len >= 4) {
+        u64 modified = seed ^ ((u64)__builtin_bswap32((u32)seed) << 32);
+        u64 combined = (u64)rd32(in + len - 4) | ((u64)rd32(in) << 32);
+        u64 v = ((rd64(s + 8) ^ rd64(s + 16)) - modified) ^ combined;
+        v ^= rotl64(v, 49) ^ rotl64(v, 24);
+        v *= PMX_2;
+        v ^= (v >> 35) + len;
+        v *= PMX_2;
+        return v ^ (v >> 28);
+    }
+    if (len > 0) {
+        u32 combined = (u32)in[len - 1] | ((u32)len << 8) | ((u32)in[0] << 16) | ((u32)in[len >> 1] << 24);
+        u64 v = ((u64)(rd32(s) ^ rd32(s + 4)) + seed) ^ (u64)combined;
+        return avalanche_xxh64(v);
+    }
+    return avalanche_xxh64(seed ^ rd64(s + 56) ^ rd64(s + 64));
+}
+
+static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len <= 128) {
+        u64 acc = (u64)len * P64_1;
+        size_t rounds = ((len - 1) >> 5) + 1;
+        for (size_t i = rounds; i-- > 0;) {
+            acc += mix_step(in + 16 * i, s + 32 * i, seed);
+            acc += mix_step(in + len - 16 * i - 16, s + 32 * i + 16, seed);
+        }
+        return avalanche(acc);
+    }
+    if (len <= 240) {
+        u64 acc = (u64)len * P64_1;
+        size_t chunks = len >> 4;
+        for (size_t i = 0; i < 8; i++) acc += mix_step(in + 16 * i, s + 16 * i, seed);
+        acc = avalanche(acc);
+        for (size_t i = 8; i < chunks; i++) acc += mix_step(in + 16 * i, s + 16 * (i - 8) + 3, seed);
+        acc += mix_step(in + len - 16, s + 119, seed);
+        return avalanche(acc);
+    }
+    if (seed == 0) return xxh3_long(in, len, DEFAULT_SECRET);
+    if (seed == SEEDED_SECRET_SEED) return xxh3_long(in, len, SEEDED_SECRET);
+    u8 derived[SECRET_LEN];
+    for (int i = 0; i < SECRET_LEN / 16; i++) {
+        u64 lo = rd64(DEFAULT_SECRET + 16 * i) + seed, hi = rd64(DEFAULT_SECRET + 16 * i + 8) - seed;
+        memcpy(derived + 16 * i, &lo, 8);
+        memcpy(derived + 16 * i + 8, &hi, 8);
+    }
+    return xxh3_long(in, len, derived);
+}
+
+/* ---- scan ---------------------------------------------------------------------- */
+
+/* Byte classes of the scan: a word byte, an ASCII space that is no line break, \n, \r,
+ * and the lead bytes of the only multi-byte sequences that can be whitespace. */
+enum { C_WORD = 0, C_SPACE, C_LF, C_CR, C_LEAD_C2, C_LEAD_E1, C_LEAD_E2, C_LEAD_E3 };
+static u8 BYTE_CLASS[256];
+/* The last bytes of the closers and sentence marks of ends_sentence: a word whose
+ * last byte is none of them (most words end in a letter) is decided by one lookup. */
+static u8 SENTENCE_TAIL[256];
+
+static void init_tables(void) {
+    for (int b = 0x09; b <= 0x0D; b++) BYTE_CLASS[b] = C_SPACE;
+    for (int b = 0x1C; b <= 0x1F; b++) BYTE_CLASS[b] = C_SPACE;
+    BYTE_CLASS[0x20] = C_SPACE;
+    BYTE_CLASS['\n'] = C_LF;
+    BYTE_CLASS['\r'] = C_CR;
+    BYTE_CLASS[0xC2] = C_LEAD_C2;
+    BYTE_CLASS[0xE1] = C_LEAD_E1;
+    BYTE_CLASS[0xE2] = C_LEAD_E2;
+    BYTE_CLASS[0xE3] = C_LEAD_E3;
+    static const u8 tails[] = {'"', '\'', ')', ']', '}', '.', '!', '?', 0x9D, 0x99, 0xBB, 0xA6, 0x82, 0x81, 0x9F};
+    for (size_t k = 0; k < sizeof(tails); k++) SENTENCE_TAIL[tails[k]] = 1;
+    memcpy(SEEDED_SECRET, DEFAULT_SECRET, SECRET_LEN);
+    for (int i = 0; i < SECRET_LEN / 16; i++) {
+        u64 lo = rd64(DEFAULT_SECRET + 16 * i) + SEEDED_SECRET_SEED;
+        u64 hi = rd64(DEFAULT_SECRET + 16 * i + 8) - SEEDED_SECRET_SEED;
+        memcpy(SEEDED_SECRET + 16 * i, &lo, 8);
+        memcpy(SEEDED_SECRET + 16 * i + 8, &hi, 8);
+    }
+}
+
+/* Length in bytes of the whitespace character at p (0 when p starts no whitespace
+ * character), for the multi-byte whitespace of SPEC §1: U+0085, U+00A0, U+1680,
+ * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. */
+static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
+    ptrdiff_t left = end - p;
+    switch (cls) {
+    case C_LEAD_C2:
+        return (left >= 2 && (p[1] == 0x85 || p[1] == 0xA0)) ? 2 : 0;
+    case C_LEAD_E1:
+        return (left >= 3 && p[1] == 0x9A && p[2] == 0x80) ? 3 : 0;
+    case C_LEAD_E2:
+        if (left < 3) return 0;
+        if (p[1] == 0x80) return (p[2] <= 0x8A && p[2] >= 0x80) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF ? 3 : 0;
+        return (p[1] == 0x81 && p[2] == 0x9F) ? 3 : 0;
+    case C_LEAD_E3:
+        return (left >= 3 && p[1] == 0x80 && p[2] == 0x80) ? 3 : 0;
+    }
+    return 0;
+}
+
+/* SPEC §5.2 on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
+ * U+2019 U+00BB), it ends with a sentence mark (. ! ? U+2026 U+3002 U+FF01 U+FF1F).
+ * UTF-8 is self-synchronizing, so matching the encoded characters at the end of the
+ * bytes is matching the characters at the end of the word (segment.ends_sentence). */
+static inline int ends_sentence(const u8 *w0, const u8 *q) {
+    for (;;) {
+        ptrdiff_t left = q - w0;
+        if (left <= 0) return 0;
+        u8 last = q[-1];
+        if (!SENTENCE_TAIL[last]) return 0;
+        if (last == '"' || last == '\'' || last == ')' || last == ']' || last == '}') { q--; continue; }
+        if (left >= 3 && q[-3] == 0xE2 && q[-2] == 0x80 && (last == 0x9D || last == 0x99)) { q -= 3; continue; }
+        if (left >= 2 && q[-2] == 0xC2 && last == 0xBB) { q -= 2; continue; }
+        if (last == '.' || last == '!' || last == '?') return 1;
+        if (left < 3) return 0;
+        return (q[-3] == 0xE2 && q[-2] == 0x80 && last == 0xA6) || (q[-3] == 0xE3 && q[-2] == 0x80 && last == 0x82) ||
+               (q[-3] == 0xEF && q[-2] == 0xBC && (last == 0x81 || last == 0x9F));
+    }
+}
+
+/* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
+ * export a failed allocation left behind is reported at exit as a SystemError line
+ * (seen under an address-space limit), which would break a one-line error message. */
+static PyObject *new_buffer(Py_ssize_t size) {
+    PyObject *b = PyBytes_FromStringAndSize(NULL, size);
+#if defined(MADV_HUGEPAGE)
+    if (b && size >= HUGE_BUFFER) {
+        uintptr_t lo = ((uintptr_t)PyBytes_AS_STRING(b) + 4095) & ~(uintptr_t)4095;
+        uintptr_t hi = ((uintptr_t)PyBytes_AS_STRING(b) + size) & ~(uintptr_t)4095;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    return b;
+}
+
+static int shrink(PyObject **buf, Py_ssize_t size) { return _PyBytes_Resize(buf, size); }
+
+/* How many of the 16 bytes at p are printable ASCII, up to the first that is not. */
+static inline int printable_prefix(const u8 *p) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)));
+    return __builtin_ctz(~printable);
+#else
+    int k = 0;
+    while (k < 16 && p[k] > 0x20 && p[k] < 0x80) k++;
+    return k;
+#endif
+}
+
+/* The scan of a str that is not ASCII, read in place in its 1-, 2- or 4-byte storage:
+ * no UTF-8 copy of the document is made (that is a copy of the text's size, and a
+ * pass over it). Offsets are code points directly; each word's UTF-8 is written
+ * straight into the canonical text, and its symbol and sentence flag are computed
+ * from there. Lone surrogates are written as "surrogatepass" writes them. */
+static inline int cp_class(Py_UCS4 c) {
+    if (c < 0x80) return BYTE_CLASS[c]; /* C_WORD, C_SPACE, C_LF or C_CR */
+    return (c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+            c == 0x202F || c == 0x205F || c == 0x3000) ? C_SPACE : C_WORD;
+}
+
+static inline Py_ssize_t put_utf8(u8 *o, Py_UCS4 c) {
+    if (c < 0x80) { o[0] = (u8)c; return 1; }
+    if (c < 0x800) { o[0] = (u8)(0xC0 | (c >> 6)); o[1] = (u8)(0x80 | (c & 0x3F)); return 2; }
+    if (c < 0x10000) {
+        o[0] = (u8)(0xE0 | (c >> 12)); o[1] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[2] = (u8)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = (u8)(0xF0 | (c >> 18)); o[1] = (u8)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (u8)(0x80 | ((c >> 6) & 0x3F)); o[3] = (u8)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* How many of the 16 code points at src[i..i+16) are printable ASCII (U+0021-U+007F,
+ * word characters that are their own UTF-8), counted up to the first that is not; all
+ * 16, narrowed to bytes, are stored at dst (16 bytes of room), and only the first
+ * `count` of them are kept by the caller. A word of prose is mostly one such run, so
+ * its characters are copied and tested 16 at a time instead of one by one. */
+static inline __attribute__((always_inline)) int ascii_run(const int kind, const void *src, Py_ssize_t i, u8 *dst) {
+#if defined(__SSE2__)
+    __m128i v;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        v = _mm_loadu_si128((const __m128i *)((const u8 *)src + i));
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const __m128i *q = (const __m128i *)((const uint16_t *)src + i);
+        /* unsigned saturation of signed 16-bit lanes: U+0080-U+7FFF become 0xFF and
+         * U+8000-U+FFFF become 0x00, neither of them in the printable range */
+        v = _mm_packus_epi16(_mm_loadu_si128(q), _mm_loadu_si128(q + 1));
+    } else {
+        const __m128i *q = (const __m128i *)((const uint32_t *)src + i);
+        /* code points are below 2^31: signed saturation keeps 0-0x7FFF and makes the rest
+         * 0x7FFF, which the second narrowing turns into 0xFF */
+        __m128i lo = _mm_packs_epi32(_mm_loadu_si128(q), _mm_loadu_si128(q + 1));
+        __m128i hi = _mm_packs_epi32(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3));
+        v = _mm_packus_epi16(lo, hi);
+    }
+    _mm_storeu_si128((__m128i *)dst, v);
+    /* as signed bytes, 0x80-0xFF are negative: "> 0x20" is exactly U+0021-U+007F */
+    unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)));
+    return __builtin_ctz(~printable); /* bit 16 and up of ~printable are set */
+#else
+    int k = 0;
+    for (; k < 16; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, src, i + k);
+        if (c <= 0x20 || c >= 0x80) break;
+        dst[k] = (u8)c;
+    }
+    return k;
+#endif
+}
+
+/* The loop of scan_str for one storage width: inlined with `kind` a constant, so each
+ * character read is a plain load. Returns the word count; *out_len the canonical length.
+ * `canon` has 16 bytes of room past the longest canonical text (ascii_run's stores). */
+static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
+    const int kind, const void *src, const Py_ssize_t len, int32_t *starts, int32_t *ends, u8 *para, u64 *sym,
+    u8 *canon, int32_t *cend, u8 *sent, Py_ssize_t *out_len) {
+    Py_ssize_t n = 0, out = 0, i = 0;
+    int breaks = 0, prev_cr = 0;
+    while (i < len) {
+        while (i < len) { /* the gap */
+            Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c - 0x21 < 0x5F) break; /* printable ASCII: a word starts */
+            if (c == ' ') { prev_cr = 0; i++; continue; }
+            int cls = cp_class(c);
+            if (cls == C_WORD) break;
+            if (cls == C_LF) breaks += !prev_cr;
+            else if (cls == C_CR) breaks++;
+            prev_cr = cls == C_CR;
+            i++;
+        }
+        if (i >= len) break;
+        int is_para = n > 0 && breaks >= 2;
+        starts[n] = (int32_t)i;
+        if (n > 0) {
+            if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
+            else canon[out++] = ' ';
+        }
+        const Py_ssize_t w0 = out;
+        while (i < len) { /* the word */
+            if (i + 16 <= len) {
+                int run = ascii_run(kind, src, i, canon + out);
+                out += run;
+                i += run;
+                if (run == 16) continue;
+                if (i >= len) break;
+            }
+            Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c < 0x80) {
+                if (BYTE_CLASS[c] != C_WORD) break;
+                canon[out++] = (u8)c;
+            } else {
+                if (cp_class(c) != C_WORD) break;
+                out += put_utf8(canon + out, c);
+            }
+            i++;
+        }
+        ends[n] = (int32_t)i;
+        para[n] = (u8)is_para;
+        sym[n] = xxh3_64(canon + w0, (size_t)(out - w0), is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(canon + w0, canon + out);
+        cend[n] = (int32_t)out;
+        n++;
+        breaks = 0;
+        prev_cr = 0;
+    }
+    *out_len = out;
+    return n;
+}
+
+/* The outputs of a scan: per-word arrays (int32 offsets, since MAX_SCAN_INPUT bounds every
+ * offset; uint8 flags; uint64 symbols) and the canonical text, each allocated for the
+ * most the input can hold and shrunk to what was written. */
+typedef struct {
+    PyObject *starts, *ends, *para, *sym, *canon, *cend, *sent;
+} ScanOut;
+
+/* Offsets are int32: a document is far below this (loader.MAX_DOCUMENT_BYTES), and
+ * half-width offsets halve the memory a scan writes. A str built in Python can pass it:
+ * it is refused with a message instead of wrapping around. */
+#define MAX_SCAN_INPUT ((Py_ssize_t)INT32_MAX)
+
+static void scan_out_clear(ScanOut *o) {
+    Py_CLEAR(o->starts); Py_CLEAR(o->ends); Py_CLEAR(o->para); Py_CLEAR(o->sym);
+    Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
+}
+
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
+    o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
+    o->sym = new_buffer(words * 8); o->canon = new_buffer(canon_bytes); o->cend = new_buffer(words * 4);
+    o->sent = new_buffer(words);
+    if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
+    scan_out_clear(o);
+    return -1;
+}
+
+/* Shrinks every output to n words and `out` canonical bytes (out < 0: the canonical
+ * text is a view of the input, kept as it is) and returns the tuple of scan(); the
+ * outputs are released either way. */
+static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out) {
+    PyObject *result = NULL;
+    if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
+        shrink(&o->sym, n * 8) == 0 && (out < 0 || shrink(&o->canon, out) == 0) && shrink(&o->cend, n * 4) == 0 &&
+        shrink(&o->sent, n) == 0)
+        result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
+    scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
+    return result;
+}
+
+static PyObject *too_large(Py_ssize_t len) {
+    PyErr_Format(PyExc_ValueError, "the document is too large for the text kernel: %zd characters or bytes, "
+                 "over the limit of %zd", len, MAX_SCAN_INPUT);
+    return NULL;
+}
+
+static PyObject *scan_str(PyObject *text) {
+    const int kind = PyUnicode_KIND(text);
+    const void *src = PyUnicode_DATA(text);
+    const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    /* UTF-8 bytes per code point at most: 2 for Latin-1, 3 in the BMP, 4 beyond */
+    const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
+    if (len > MAX_SCAN_INPUT / per) return too_large(len);
+    ScanOut o;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16) < 0) return NULL;
+    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
+    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
+    Py_ssize_t n = 0, out = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == PyUnicode_1BYTE_KIND) n = scan_cps(PyUnicode_1BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
+    Py_END_ALLOW_THREADS
+    return scan_out_finish(&o, n, out);
+}
+
+/* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
+ * data: the text's UTF-8 bytes (any buffer), or the text as a str. Every output, `canonical` too, is a bytes object
+ * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
+ * bytes: it is never longer than the input, as each separator replaces a gap at least
+ * as long (two line breaks are two bytes or more). */
+static PyObject *scan(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyUnicode_Check(arg)) {
+        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
+        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
+        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
+    const u8 *data = view.buf, *end = data + view.len;
+    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
+     * pages of the buffers that stay unwritten are never touched, then given back. */
+    ScanOut o;
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16) < 0) { PyBuffer_Release(&view); return NULL; }
+    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
+    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
+    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
+    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
+    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
+
+    Py_ssize_t n = 0, out = 0, lead = 0;
+    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
+     * paragraph), the canonical text is the input itself from the first word on: nothing
+     * is written, and if that holds to the end the input is returned as the canonical
+     * text (a view of it), which spares a copy of the whole document. */
+    int same = PyBytes_Check(arg); /* immutable: a view of it stays the canonical text */
+    Py_BEGIN_ALLOW_THREADS
+    const u8 *p = data;
+    /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
+    Py_ssize_t cont = 0;
+    int breaks = 0, prev_cr = 0;
+    while (p < end) {
+        const u8 *g0 = p;
+        /* the gap: whitespace up to the next word, counting its line breaks */
+        while (p < end) {
+            int cls = BYTE_CLASS[*p];
+            if (cls == C_SPACE) { prev_cr = 0; p++; }
+            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
+            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
+            else if (cls >= C_LEAD_C2) {
+                int w = multibyte_space(p, end, cls);
+                if (!w) break;
+                prev_cr = 0; p += w; cont += w - 1;
+            } else break;
+        }
+        if (p >= end) break;
+        /* the word */
+        const u8 *w0 = p;
+        int is_para = n > 0 && breaks >= 2;
+        starts[n] = (int32_t)((p - data) - cont);
+        while (p < end) {
+            if (end - p >= 16) {
+                int run = printable_prefix(p);
+                p += run;
+                if (run == 16) continue;
+            }
+            if (p >= end) break;
+            u8 b = *p;
+            if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
+            int cls = BYTE_CLASS[b];
+            if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
+            else if (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls)) p++;
+            else break;
+        }
+        size_t len = (size_t)(p - w0);
+        ends[n] = (int32_t)((p - data) - cont);
+        para[n] = (u8)is_para;
+        sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        sent[n] = (u8)ends_sentence(w0, p);
+        if (n == 0) lead = w0 - data;
+        if (same && n > 0) {
+            ptrdiff_t gap = w0 - g0;
+            if (is_para ? gap == 2 && g0[0] == '\n' && g0[1] == '\n' : gap == 1 && g0[0] == ' ') {
+                out += (is_para ? 2 : 1) + (Py_ssize_t)len;
+                cend[n] = (int32_t)out;
+                goto next_word;
+            }
+            same = 0; /* from here on the canonical text differs: write what it was so far */
+            memcpy(canon, data + lead, (size_t)out);
+        } else if (same) {
+            out = (Py_ssize_t)len;
+            cend[n] = (int32_t)out;
+            goto next_word;
+        }
+        if (n > 0) {
+            if (is_para) { canon[out++] = '\n'; canon[out++] = '\n'; }
+            else canon[out++] = ' ';
+        }
+        if (w0 + len + 16 <= end) {
+            /* whole 16-byte blocks: the output has 16 bytes of slack and the input goes on */
+            for (size_t i = 0; i < len; i += 16) memcpy(canon + out + i, w0 + i, 16);
+        } else {
+            memcpy(canon + out, w0, len);
+        }
+        out += (Py_ssize_t)len;
+        cend[n] = (int32_t)out;
+    next_word:
+        n++;
+        breaks = 0;
+        prev_cr = 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (same && n > 0) {
+        /* the canonical text is input[lead:lead + out]: a view instead of a copy */
+        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
+        PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
+        if (whole && range && first && (slice = PySlice_New(first, range, NULL)))
+            view_of = PyObject_GetItem(whole, slice);
+        Py_XDECREF(whole); Py_XDECREF(range); Py_XDECREF(first); Py_XDECREF(slice);
+        if (!view_of) { PyBuffer_Release(&view); scan_out_clear(&o); return NULL; }
+        Py_SETREF(o.canon, view_of);
+        out = -1; /* scan_out_finish: leave it as it is */
+    }
+    PyBuffer_Release(&view);
+    return scan_out_finish(&o, n, out);
+}
+
+/* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
+ * Strict as Python's codec: no overlong forms, no surrogates (U+D800-U+DFFF), nothing
+ * past U+10FFFF, no truncated sequence. Lets a document read as bytes be checked
+ * without decoding it to a str. */
+static PyObject *utf8_error(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const u8 *p = view.buf, *end = p + view.len;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    while (p < end) {
+        if (end - p >= 8 && (rd64(p) & 0x8080808080808080ULL) == 0) { p += 8; continue; }
+        u8 b = *p;
+        if (b < 0x80) { p++; continue; }
+        int need;
+        u8 lo = 0x80, hi = 0xBF; /* the range of the second byte */
+        if (b >= 0xC2 && b <= 0xDF) need = 1;
+        else if (b >= 0xE0 && b <= 0xEF) { need = 2; if (b == 0xE0) lo = 0xA0; else if (b == 0xED) hi = 0x9F; }
+        else if (b >= 0xF0 && b <= 0xF4) { need = 3; if (b == 0xF0) lo = 0x90; else if (b == 0xF4) hi = 0x8F; }
+        else break;
+        if (end - p <= need || p[1] < lo || p[1] > hi) break;
+        int ok = 1;
+        for (int k = 2; k <= need; k++) ok &= (p[k] & 0xC0) == 0x80;
+        if (!ok) break;
+        p += need + 1;
+    }
+    if (p < end) bad = p - (const u8 *)view.buf;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(bad);
+}
+
+/* ---- Rabin window ------------------------------------------------------------- */
+
+static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t *rows) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % (256 * 8) != 0 || view->len == 0 || view->len > 8 * 256 * 8) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "a table must be 1 to 8 rows of 256 uint64");
+        return -1;
+    }
+    *rows = view->len / (256 * 8);
+    return 0;
+}
+
+static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
+    u64 r = 0;
+    for (Py_ssize_t i = 0; i < rows; i++) r ^= table[256 * i + ((v >> (8 * i)) & 0xFF)];
+    return r;
+}
+
+/* The rolling window by carry-less multiplication, where the CPU has it (pclmulqdq;
+ * checked at run time, so the build stays portable): 3 multiplications a word instead
+ * of 23 table lookups, 7 of them chained through F. With t = 64 - d, G = F x^t keeps F
+ * in the top bits of a word, so that reducing modulo P' = P x^t, of degree 64, is the
+ * exact GF(2) Barrett reduction of a 128-bit value (q = U_hi + hi(U_hi mu), mu =
+ * x^128 div P'; then U + q P' has a zero high half and is (U mod P) x^t):
+ *   U   = G_(k-1) x^64 + s_k x^t + s_(k-w) (x^(64 w) mod P) x^t
+ *   G_k = U mod P' = U_lo + lo(q * (P' - x^64))
+ * `Clmul` holds d, the low 64 bits of P' and of mu, and (x^(64 w) mod P) x^t. */
+typedef struct { int degree; u64 p_low, mu_low, drop; } Clmul;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <wmmintrin.h>
+#include <smmintrin.h>
+#define CLMUL_BUILT 1
+#define CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
+
+static inline CLMUL_TARGET __m128i clmul64(u64 a, u64 b) {
+    return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b), 0x00);
+}
+
+/* One loop for every entry point: `f` (unless NULL) receives every fingerprint, and
+ * the primary and backup candidate positions are appended to prim/back (unless NULL). G stays in a
+ * vector register: on the chain from G_(k-1) to G_k are two multiplications and two
+ * XORs, no move between register files (the high half of G is junk; every use of G
+ * reads its low half only). */
+static inline __attribute__((always_inline)) CLMUL_TARGET void rabin_clmul_loop(
+    const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f, u64 pm, u64 pr, u64 bm, u64 br,
+    int64_t *prim, Py_ssize_t *np_, int64_t *back, Py_ssize_t *nb) {
+    const int t = 64 - c.degree;
+    const __m128i mu = _mm_cvtsi64_si128((long long)c.mu_low), pl = _mm_cvtsi64_si128((long long)c.p_low);
+    const __m128i drop = _mm_cvtsi64_si128((long long)c.drop);
+    Py_ssize_t n_prim = 0, n_back = 0;
+    __m128i g = _mm_setzero_si128();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        /* V = s_k x^t + s_(k-w) drop, as (lo, hi): off the chain */
+        __m128i v = _mm_set_epi64x((long long)(s[k] >> c.degree), (long long)(s[k] << t)); /* 8 <= d <= 63 */
+        if (k >= window) v = _mm_xor_si128(v, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)s[k - window]), drop, 0x00));
+        __m128i uh = _mm_xor_si128(g, _mm_unpackhi_epi64(v, v));          /* U_hi in the low half */
+        __m128i qm = _mm_clmulepi64_si128(uh, mu, 0x00);                   /* q = U_hi + hi(qm) */
+        /* q P'_lo = U_hi P'_lo + hi(qm) P'_lo: the first product does not wait for qm */
+        g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
+        u64 fk = (u64)_mm_cvtsi128_si64(g) >> t;
+        if (f) f[k] = fk;
+        if (prim) {
+            prim[n_prim] = k; n_prim += (fk & pm) == pr; /* branch-free: most words are neither */
+            back[n_back] = k; n_back += (fk & bm) == br;
+        }
+    }
+    if (prim) { *np_ = n_prim; *nb = n_back; }
+}
+
+static CLMUL_TARGET void rabin_clmul_store(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f) {
+    rabin_clmul_loop(s, n, window, c, f, 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+}
+
+static CLMUL_TARGET void rabin_clmul_both(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f, u64 pm,
+                                          u64 pr, u64 bm, u64 br, int64_t *prim, Py_ssize_t *np_, int64_t *back,
+                                          Py_ssize_t *nb) {
+    rabin_clmul_loop(s, n, window, c, f, pm, pr, bm, br, prim, np_, back, nb);
+}
+
+static CLMUL_TARGET void rabin_clmul_candidates(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 pm,
+                                                u64 pr, u64 bm, u64 br, int64_t *prim, Py_ssize_t *np_,
+                                                int64_t *back, Py_ssize_t *nb) {
+    rabin_clmul_loop(s, n, window, c, NULL, pm, pr, bm, br, prim, np_, back, nb);
+}
+
+static int clmul_usable(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+}
+#else
+#define CLMUL_BUILT 0
+static int clmul_usable(void) { return 0; }
+#endif
+
+static int HAS_CLMUL; /* set at import */
+
+/* The optional last argument of both Rabin passes: None (the tables), or (d, p_low,
+ * mu_low, drop) for the carry-less form, used where the CPU has it. Returns 1 when
+ * the carry-less form runs, 0 for the tables, -1 on a malformed tuple. */
+static int parse_clmul(PyObject *o, Clmul *c) {
+    if (o == NULL || o == Py_None || !HAS_CLMUL) return 0;
+    unsigned long long pl, ml, dr;
+    if (!PyArg_ParseTuple(o, "iKKK", &c->degree, &pl, &ml, &dr)) return -1;
+    if (c->degree < 8 || c->degree > 63) {
+        PyErr_SetString(PyExc_ValueError, "the polynomial's degree must be 8 to 63");
+        return -1;
+    }
+    c->p_low = pl; c->mu_low = ml; c->drop = dr;
+    return 1;
+}
+
+/* fingerprints(symbols, window, reduce, shift, drop, clmul=None, masks=None)
+ *   -> bytes of uint64, or with masks = (pmask, prem, bmask, brem) the tuple
+ *   (fingerprints, primary, backup) of candidates() too, in the same pass.
+ * F_k = F_(k-1) * x^64 + s_k - s_(k-w) * x^(64 w)  (mod P, in GF(2)): `reduce` maps
+ * s to s mod P, `shift` maps F to F x^64 mod P, `drop` maps s to s x^(64 w) mod P. */
+static PyObject *fingerprints(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_reduce, *o_shift, *o_drop, *o_clmul = NULL, *o_masks = NULL;
+    Py_ssize_t window;
+    if (!PyArg_ParseTuple(args, "OnOOO|OO", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &o_clmul, &o_masks))
+        return NULL;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    unsigned long long pm = 0, pr = 0, bm = 0, br = 0;
+    int with_candidates = o_masks != NULL && o_masks != Py_None;
+    if (with_candidates && !PyArg_ParseTuple(o_masks, "KKKK", &pm, &pr, &bm, &br)) return NULL;
+    Clmul cm;
+    int carryless = parse_clmul(o_clmul, &cm);
+    if (carryless < 0) return NULL;
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
+    PyObject *out = new_buffer(n * 8), *b_p = NULL, *b_b = NULL, *result = NULL;
+    if (out && with_candidates) {
+        b_p = new_buffer(n * 8);
+        b_b = new_buffer(n * 8);
+    }
+    if (out && (!with_candidates || (b_p && b_b))) {
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
+        u64 *f = (u64 *)PyBytes_AS_STRING(out), acc = 0;
+        int64_t *prim = b_p ? (int64_t *)PyBytes_AS_STRING(b_p) : NULL, *back = b_b ? (int64_t *)PyBytes_AS_STRING(b_b) : NULL;
+        Py_BEGIN_ALLOW_THREADS
+#if CLMUL_BUILT
+        if (carryless && with_candidates) rabin_clmul_both(s, n, window, cm, f, pm, pr, bm, br, prim, &np_, back, &nb);
+        else if (carryless) rabin_clmul_store(s, n, window, cm, f);
+        else
+#endif
+        if (with_candidates) {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+                if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+                f[k] = acc;
+                prim[np_] = k; np_ += (acc & pm) == pr;
+                back[nb] = k; nb += (acc & bm) == br;
+            }
+        } else {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+                if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+                f[k] = acc;
+            }
+        }
+        Py_END_ALLOW_THREADS
+        if (!with_candidates) { Py_INCREF(out); result = out; }
+        else if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OOO", out, b_p, b_b);
+    }
+    Py_XDECREF(out); Py_XDECREF(b_p); Py_XDECREF(b_b);
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
+    return result;
+}
+
+/* fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem)
+ *   -> (primary, backup): the candidates() of the fingerprints() of `symbols`, in one
+ * pass that keeps only the running fingerprint: nobody stores 8 bytes a word of
+ * fingerprints that only the candidate test reads. */
+static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_reduce, *o_shift, *o_drop, *o_clmul = NULL;
+    Py_ssize_t window;
+    unsigned long long pm, pr, bm, br;
+    if (!PyArg_ParseTuple(args, "OnOOOKKKK|O", &o_sym, &window, &o_reduce, &o_shift, &o_drop, &pm, &pr, &bm, &br,
+                          &o_clmul))
+        return NULL;
+    if (window < 1) { PyErr_SetString(PyExc_ValueError, "window must be >= 1"); return NULL; }
+    Clmul cm;
+    int carryless = parse_clmul(o_clmul, &cm);
+    if (carryless < 0) return NULL;
+    Py_buffer sv, rv, hv, dv;
+    Py_ssize_t r_rows, h_rows, d_rows;
+    if (PyObject_GetBuffer(o_sym, &sv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (sv.len % 8) { PyBuffer_Release(&sv); PyErr_SetString(PyExc_ValueError, "symbols must be uint64"); return NULL; }
+    if (get_table(o_reduce, &rv, &r_rows) < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_table(o_shift, &hv, &h_rows) < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&rv); return NULL; }
+    if (get_table(o_drop, &dv, &d_rows) < 0) {
+        PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
+    }
+    Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
+    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    if (b_p && b_b) {
+        const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
+        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        u64 acc = 0;
+        Py_BEGIN_ALLOW_THREADS
+#if CLMUL_BUILT
+        if (carryless) rabin_clmul_candidates(s, n, window, cm, pm, pr, bm, br, prim, &np_, back, &nb);
+        else
+#endif
+        for (Py_ssize_t k = 0; k < n; k++) {
+            acc = apply(ht, h_rows, acc) ^ apply(rt, r_rows, s[k]);
+            if (k >= window) acc ^= apply(dt, d_rows, s[k - window]);
+            prim[np_] = k; np_ += (acc & pm) == pr; /* branch-free: most words are neither */
+            back[nb] = k; nb += (acc & bm) == br;
+        }
+        Py_END_ALLOW_THREADS
+        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+    }
+    Py_XDECREF(b_p); Py_XDECREF(b_b);
+    PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
+    return result;
+}
+
+/* candidates(fingerprints, primary_mask, primary_remainder, backup_mask, backup_remainder)
+ *   -> (primary, backup): bytes of int64 word positions k with F_k & mask == remainder
+ * (SPEC §3), in one read of the fingerprints, with no whole-array temporaries. */
+static PyObject *candidates(PyObject *self, PyObject *args) {
+    PyObject *o_fp;
+    unsigned long long pm, pr, bm, br;
+    if (!PyArg_ParseTuple(args, "OKKKK", &o_fp, &pm, &pr, &bm, &br)) return NULL;
+    Py_buffer fv;
+    if (PyObject_GetBuffer(o_fp, &fv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (fv.len % 8) { PyBuffer_Release(&fv); PyErr_SetString(PyExc_ValueError, "fingerprints must be uint64"); return NULL; }
+    Py_ssize_t n = fv.len / 8, np_ = 0, nb = 0;
+    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    if (b_p && b_b) {
+        const u64 *f = fv.buf;
+        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < n; k++) {
+            prim[np_] = k; np_ += (f[k] & pm) == pr; /* branch-free: most words are neither */
+            back[nb] = k; nb += (f[k] & bm) == br;
+        }
+        Py_END_ALLOW_THREADS
+        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+    }
+    Py_XDECREF(b_p); Py_XDECREF(b_b);
+    PyBuffer_Release(&fv);
+    return result;
+}
+
+static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what);
+
+/* ---- token counts (SPEC §2) ---------------------------------------------------- */
+
+/* chars4_totals(starts, ends, want_counts) -> (counts or None, cum)
+ * chars4/1 of every word, ceil(code points / 4), as int32, and their running total
+ * [0, c_0, c_0 + c_1, ...] as int64, in one pass over the scan's int32 offsets: what
+ * numpy does in a subtraction, an add, a division, a zeroed array and a cumulative sum.
+ * A bytes document keeps only the total (want_counts false: no counts are written). */
+static PyObject *chars4_totals(PyObject *self, PyObject *args) {
+    PyObject *o_starts, *o_ends;
+    int want_counts;
+    if (!PyArg_ParseTuple(args, "OOp", &o_starts, &o_ends, &want_counts)) return NULL;
+    Py_buffer sv, ev;
+    if (get_typed(o_starts, &sv, 4, "starts") < 0) return NULL;
+    if (get_typed(o_ends, &ev, 4, "ends") < 0) { PyBuffer_Release(&sv); return NULL; }
+    PyObject *b_tok = NULL, *b_cum = NULL, *result = NULL;
+    Py_ssize_t n = sv.len / 4, bad = -1;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "starts and ends differ in length"); goto done; }
+    b_cum = new_buffer((n + 1) * 8);
+    if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
+    {
+        const int32_t *st = sv.buf, *en = ev.buf;
+        int32_t *tok = b_tok ? (int32_t *)PyBytes_AS_STRING(b_tok) : NULL;
+        int64_t *cum = (int64_t *)PyBytes_AS_STRING(b_cum), total = 0;
+        Py_BEGIN_ALLOW_THREADS
+        cum[0] = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int64_t len = (int64_t)en[k] - st[k];
+            if (len <= 0) { bad = k; break; } /* a word has a character: offsets that say otherwise are not a scan's */
+            int32_t c = (int32_t)((len + 3) >> 2);
+            if (tok) tok[k] = c;
+            total += c;
+            cum[k + 1] = total;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    if (bad >= 0) { PyErr_Format(PyExc_ValueError, "word %zd ends before it starts", bad); goto done; }
+    result = Py_BuildValue("OO", b_tok ? b_tok : Py_None, b_cum);
+done:
+    Py_XDECREF(b_tok); Py_XDECREF(b_cum);
+    PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return result;
+}
+
+/* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
+
+/* First index i in [lo, hi) with a[i] >= v (or > v when `right`), else hi. */
+static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t v, int right) {
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (right ? a[mid] <= v : a[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != 8 || view->format == NULL || (strcmp(view->format, "l") && strcmp(view->format, "q"))) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an int64 array", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* segment(cum, primary, backup, min_tokens, max_tokens) -> (count, starts, ends, kinds)
+ * The chunk-by-chunk walk of segment.py: binary searches over the cumulative tokens
+ * and the sorted candidate positions. min/max arrive clamped to the total + 1. Kinds:
+ * 0 primary, 1 backup, 2 hard, 3 end. */
+static PyObject *segment(PyObject *self, PyObject *args) {
+    PyObject *o_cum, *o_primary, *o_backup;
+    long long min_tokens, max_tokens;
+    if (!PyArg_ParseTuple(args, "OOOLL", &o_cum, &o_primary, &o_backup, &min_tokens, &max_tokens)) return NULL;
+    Py_buffer cv, pv, bv;
+    if (get_int64s(o_cum, &cv, "cum") < 0) return NULL;
+    if (get_int64s(o_primary, &pv, "primary") < 0) { PyBuffer_Release(&cv); return NULL; }
+    if (get_int64s(o_backup, &bv, "backup") < 0) { PyBuffer_Release(&cv); PyBuffer_Release(&pv); return NULL; }
+    const int64_t *cum = cv.buf, *primary = pv.buf, *backup = bv.buf;
+    Py_ssize_t n = cv.len / 8 - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
+    PyObject *b_starts = NULL, *b_ends = NULL, *b_kinds = NULL, *result = NULL;
+    if (n < 0) { PyErr_SetString(PyExc_ValueError, "cum must have n + 1 entries"); goto done; }
+    /* every chunk holds a word: at most n chunks */
+    b_starts = new_buffer(n * 8); b_ends = new_buffer(n * 8); b_kinds = new_buffer(n);
+    if (!b_starts || !b_ends || !b_kinds) goto done;
+    int64_t *starts = (int64_t *)PyBytes_AS_STRING(b_starts), *ends = (int64_t *)PyBytes_AS_STRING(b_ends);
+    u8 *kinds = (u8 *)PyBytes_AS_STRING(b_kinds);
+    Py_ssize_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t s = 0;
+    while (s < n) {
+        int64_t base = cum[s];
+        /* first i >= s whose inclusion brings the chunk to min_tokens */
+        Py_ssize_t i_min = search(cum, s, n + 1, base + min_tokens, 0) - 1;
+        if (i_min < s) i_min = s;
+        /* first i > s whose inclusion would exceed max_tokens (n if none) */
+        Py_ssize_t i_over = search(cum, s, n + 1, base + max_tokens, 1) - 1;
+        if (i_over <= s) i_over = s + 1;
+        Py_ssize_t limit = i_over < n ? i_over : n, end;
+        u8 kind;
+        Py_ssize_t k = search(primary, 0, n_primary, i_min, 0);
+        if (k < n_primary && primary[k] < limit) { end = primary[k] + 1; kind = 0; }
+        else if (i_over < n) {
+            k = search(backup, 0, n_backup, limit, 0) - 1;
+            if (k >= 0 && backup[k] >= i_min) { end = backup[k] + 1; kind = 1; }
+            else { end = i_over; kind = 2; }
+        } else { end = n; kind = 3; }
+        starts[count] = s; ends[count] = end; kinds[count] = kind;
+        count++;
+        s = end;
+    }
+    Py_END_ALLOW_THREADS
+    if (shrink(&b_starts, count * 8) < 0 || shrink(&b_ends, count * 8) < 0 || shrink(&b_kinds, count) < 0) goto done;
+    result = Py_BuildValue("nOOO", count, b_starts, b_ends, b_kinds);
+done:
+    Py_XDECREF(b_starts); Py_XDECREF(b_ends); Py_XDECREF(b_kinds);
+    PyBuffer_Release(&cv); PyBuffer_Release(&pv); PyBuffer_Release(&bv);
+    return result;
+}
+
+/* ---- lmx2-v1 (SPEC-lmx2 §2, §3) ------------------------------------------------- */
+
+static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be an array of %zd-byte items", what, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static inline u64 fmix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit) -> (h, key_1, key_2)
+ * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
+ * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
+ * §2 (0 at both edges). Outputs: uint64 arrays of n + 1.
+ *
+ * `cum` must be a running total (0 first, never decreasing) and base_inverse base's
+ * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
+ * (any real text: a word is a few tokens; never more than dense_cap), h comes from
+ * lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a]) with P the prefix sums
+ * of s_i B^-i, and a(c) is looked up in a table of the first word
+ * at or past every token position: no branch depends on the data. Otherwise (long words
+ * make the table large) the window slides: append s_(c-1), then drop the symbols that
+ * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was
+ * most of the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
+/* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
+ * slots: 64 per word or position and a megabyte's worth. It bounds memory and time, and
+ * keeps every offset on the line far inside int64. */
+static inline u64 dense_cap(Py_ssize_t count) { return (u64)64 * (u64)count + ((u64)1 << 20); }
+
+static int running_total(const int64_t *cum, Py_ssize_t n) {
+    int ok = cum[0] == 0;
+    for (Py_ssize_t c = 1; c <= n; c++) ok &= cum[c] >= cum[c - 1];
+    return ok;
+}
+
+/* a(c): the first word at or past cum[c] - key_tokens, at most c - 1 */
+static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cum, int64_t key_tokens, Py_ssize_t c) {
+    int64_t low = cum[c] - key_tokens;
+    Py_ssize_t a = first_at[low > 0 ? low : 0];
+    return a < c - 1 ? a : c - 1;
+}
+
+static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                                u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
+    int64_t total = cum[n];
+    /* first_at[t]: the first cut a with cum[a] >= t; the smallest a wins a shared value */
+    for (int64_t t = 0; t <= total; t++) first_at[t] = (int32_t)n;
+    for (Py_ssize_t a = n; a >= 0; a--) first_at[cum[a]] = (int32_t)a;
+    int32_t least = (int32_t)n;
+    for (int64_t t = total; t >= 0; t--) {
+        least = first_at[t] < least ? first_at[t] : least;
+        first_at[t] = least;
+    }
+    u64 acc = 0, inv_pow = 1;
+    prefix[0] = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        acc += sym[c - 1] * inv_pow;
+        inv_pow *= base_inv;
+        prefix[c] = acc;
+    }
+    u64 scale = 1; /* B^(c-1) */
+    h[0] = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        h[c] = scale * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+        scale *= base;
+    }
+}
+
+static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                                  u64 base, u64 base_inv, u64 *h) {
+    h[0] = 0;
+    u64 acc = 0, pw = 0; /* acc = h over words [a, c-1], pw = base^(c-1-a) */
+    Py_ssize_t a = 0;
+    for (Py_ssize_t c = 1; c <= n; c++) {
+        acc = acc * base + sym[c - 1];
+        pw = c == 1 ? 1 : pw * base;
+        int64_t low = cum[c] - key_tokens;
+        while (a < c - 1 && cum[a] < low) {
+            acc -= sym[a] * pw;
+            pw *= base_inv;
+            a++;
+        }
+        h[c] = acc;
+    }
+}
+
+static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
+    PyObject *o_sym, *o_cum, *o_cls;
+    long long key_tokens, dense_limit;
+    int prefer;
+    unsigned long long base, base_inv;
+    if (!PyArg_ParseTuple(args, "OOOLpKKL", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
+                          &dense_limit)) return NULL;
+    Py_buffer sv, cv, rv;
+    if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
+    if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
+    if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
+    PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    int32_t *first_at = NULL;
+    Py_ssize_t n = sv.len / 8;
+    if (cv.len / 8 != n + 1 || rv.len != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
+        goto done;
+    }
+    const int64_t *cum = cv.buf;
+    if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
+    if (!running_total(cum, n)) {
+        PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
+        goto done;
+    }
+    if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
+    b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
+    if (!b_h || !b_k1 || !b_k2) goto done;
+    /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
+    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
+    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 1))) { PyErr_NoMemory(); goto done; }
+    {
+        const u64 *sym = sv.buf;
+        const u8 *cls = rv.buf;
+        u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        Py_BEGIN_ALLOW_THREADS
+        if (dense)
+            /* k2 holds the prefix sums until the keys overwrite them */
+            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2, h);
+        else
+            window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
+        for (Py_ssize_t c = 0; c <= n; c++) {
+            u64 top = prefer ? (u64)cls[c] << 61 : 0;
+            k1[c] = top | (fmix64(h[c] ^ 1) >> 3) | 1;
+            k2[c] = top | (fmix64(h[c] ^ 2) >> 3) | 1;
+        }
+        k1[0] = k2[0] = k1[n] = k2[n] = 0;
+        Py_END_ALLOW_THREADS
+    }
+    result = Py_BuildValue("OOO", b_h, b_k1, b_k2);
+done:
+    PyMem_Free(first_at);
+    Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
+    PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
+    return result;
+}
+
+/* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
+ * candidate: values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos`
+ * must increase strictly and `candidates` (indices into values) must increase
+ * (ValueError otherwise); `reach` is unsigned, and any int64 positions are exact.
+ *
+ * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
+ * whatever the caller asks), the values are laid out by
+ * position (0 where no value is: it never raises a maximum of unsigned values) and every
+ * window, 2 reach + 1 wide, is answered by van Herk and Gil-Werman's method: cut the
+ * line into blocks of the window's width; a window covers the end of one block and the
+ * start of the next, so its maximum is the larger of a suffix maximum of the first and
+ * a prefix maximum of the second. Two blocks are held at a time. No branch depends on
+ * the values. Otherwise (a sparse line, or a window over 65,535 wide) a monotonic queue
+ * of indices whose values decrease keeps each window's maximum at its head (its pops
+ * mispredict about once an index, which was most of the stage). */
+#define MAX_BLOCK_REACH 32767
+
+static int strictly_increasing(const int64_t *pos, Py_ssize_t m) {
+    int ok = 1;
+    for (Py_ssize_t i = 1; i < m; i++) ok &= pos[i] > pos[i - 1];
+    return ok;
+}
+
+/* Distances are unsigned differences: exact for increasing int64 positions anywhere,
+ * where pos[i] +- reach could leave int64. */
+static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach,
+                               const int64_t *cand, Py_ssize_t n_cand, Py_ssize_t *queue, u8 *flag) {
+    Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
+    for (Py_ssize_t k = 0; k < n_cand; k++) {
+        Py_ssize_t i = cand[k];
+        while (next < m && (next <= i || (u64)pos[next] - (u64)pos[i] <= reach)) {
+            while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
+            queue[tail++] = next++;
+        }
+        /* i was offered, and only indices before it can be out of reach */
+        while (queue[head] < i && (u64)pos[i] - (u64)pos[queue[head]] > reach) head++;
+        flag[k] = val[i] >= val[queue[head]];
+    }
+}
+
+/* Block `b` of the line padded by `reach` zeros before it: the values by offset. Index i
+ * lies at pos[i] - pos[0] + reach on that line (the span is at most dense_cap). */
+static Py_ssize_t fill_block(u64 *raw, Py_ssize_t width, Py_ssize_t b, const u64 *val, const int64_t *pos,
+                             Py_ssize_t m, Py_ssize_t next, Py_ssize_t reach) {
+    memset(raw, 0, (size_t)width * sizeof(u64));
+    u64 start = (u64)b * (u64)width, stop = start + (u64)width;
+    for (; next < m; next++) {
+        u64 at = (u64)pos[next] - (u64)pos[0] + (u64)reach;
+        if (at >= stop) break;
+        raw[at - start] = val[next];
+    }
+    return next;
+}
+
+/* `reach` is at most the span and MAX_BLOCK_REACH; `work` holds 4 (2 reach + 1) + 1 values */
+static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, Py_ssize_t reach,
+                                const int64_t *cand, Py_ssize_t n_cand, u64 *work, u8 *flag) {
+    Py_ssize_t width = 2 * reach + 1; /* the window of i starts at pos[i] - pos[0] on the padded line */
+    u64 *cur = work, *nxt = work + width, *suffix = work + 2 * width, *prefix = work + 3 * width; /* prefix: width + 1 */
+    Py_ssize_t next = fill_block(cur, width, 0, val, pos, m, 0, reach);
+    Py_ssize_t k = 0;
+    for (Py_ssize_t b = 0; k < n_cand; b++) {
+        next = fill_block(nxt, width, b + 1, val, pos, m, next, reach);
+        u64 block_start = (u64)b * (u64)width, block_stop = block_start + (u64)width;
+        if ((u64)pos[cand[k]] - (u64)pos[0] < block_stop) {
+            /* two independent running maxima in one loop: each waits on its own last step only */
+            u64 back = 0, ahead = 0;
+            prefix[0] = 0;
+            for (Py_ssize_t j = 0, t = width - 1; j < width; j++, t--) {
+                back = cur[t] > back ? cur[t] : back;
+                suffix[t] = back;
+                ahead = nxt[j] > ahead ? nxt[j] : ahead;
+                prefix[j + 1] = ahead;
+            }
+            for (; k < n_cand; k++) {
+                u64 x = (u64)pos[cand[k]] - (u64)pos[0];
+                if (x >= block_stop) break;
+                Py_ssize_t j = (Py_ssize_t)(x - block_start);
+                u64 most = suffix[j] > prefix[j] ? suffix[j] : prefix[j];
+                flag[k] = val[cand[k]] >= most;
+            }
+        }
+        u64 *t = cur; cur = nxt; nxt = t;
+    }
+}
+
+static PyObject *local_maxima(PyObject *self, PyObject *args) {
+    PyObject *o_val, *o_pos, *o_cand;
+    unsigned long long reach;
+    long long dense_limit;
+    /* reach unsigned: a window as wide as any span of int64 positions must be expressible */
+    if (!PyArg_ParseTuple(args, "OOKOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
+    Py_buffer vv, pv, cv;
+    if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
+    if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
+    if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
+    PyObject *out = NULL;
+    void *work = NULL;
+    if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
+    const int64_t *cand = cv.buf, *pos = pv.buf;
+    if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
+    for (Py_ssize_t k = 0; k < n_cand; k++) {
+        if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
+            goto done;
+        }
+    }
+    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0; /* exact: the positions increase */
+    u64 r = reach < span ? reach : span;                /* a wider window sees no more */
+    /* the blocks' buffers are four windows wide: a window wider than 65,535 goes to the queue */
+    int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && span <= dense_cap(m) && r <= MAX_BLOCK_REACH;
+    out = new_buffer(n_cand);
+    work = dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
+    if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        const u64 *val = vv.buf;
+        u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        if (dense)
+            local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
+        else
+            local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(work);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
+    return out;
+}
+
+/* ---- xxh3_128 (seed 0, the default secret): the chunk hash of SPEC §7 ---------- */
+
+static inline void mix_two(u64 acc[2], const u8 *d1, const u8 *d2, const u8 *secret, u64 seed) {
+    acc[0] += mix_step(d1, secret, seed);
+    acc[1] += mix_step(d2, secret + 16, seed);
+    acc[0] ^= rd64(d2) + rd64(d2 + 8);
+    acc[1] ^= rd64(d1) + rd64(d1 + 8);
+}
+
+/* The 128-bit hash of the specification's "XXH3-128" sections, as (low, high). */
+static void xxh3_128(const u8 *in, size_t len, u64 *lo, u64 *hi) {
+    const u8 *s = DEFAULT_SECRET;
+    if (len == 0) {
+        *lo = avalanche_xxh64(rd64(s + 64) ^ rd64(s + 72));
+        *hi = avalanche_xxh64(rd64(s + 80) ^ rd64(s + 88));
+    } else if (len <= 3) {
+        u32 combined = (u32)in[len - 1] | ((u32)len << 8) | ((u32)in[0] << 16) | ((u32)in[len >> 1] << 24);
+        u32 swapped = __builtin_bswap32(combined);
+        u32 rotated = (swapped << 13) | (swapped >> 19);
+        *lo = avalanche_xxh64((u64)(rd32(s) ^ rd32(s + 4)) ^ (u64)combined);
+        *hi = avalanche_xxh64((u64)(rd32(s + 8) ^ rd32(s + 12)) ^ (u64)rotated);
+    } else if (len <= 8) {
+        u64 combined = (u64)rd32(in) | ((u64)rd32(in + len - 4) << 32);
+        u64 v = (rd64(s + 16) ^ rd64(s + 24)) ^ combined;
+        __uint128_t m = (__uint128_t)v * (P64_1 + ((u64)len << 2));
+        u64 high = (u64)(m >> 64), low = (u64)m;
+        high += low << 1;
+        low ^= high >> 3;
+        low ^= low >> 35;
+        low *= PMX_2;
+        low ^= low >> 28;
+        *lo = low;
+        *hi = avalanche(high);
+    } else if (len <= 16) {
+        u64 first = rd64(in), last = rd64(in + len - 8);
+        u64 v1 = (rd64(s + 32) ^ rd64(s + 40)) ^ first ^ last;
+        u64 v2 = (rd64(s + 48) ^ rd64(s + 56)) ^ last;
+        __uint128_t m = (__uint128_t)v1 * P64_1;
+        u64 low = (u64)m + ((u64)(len - 1) << 54);
+        u64 high = (u64)(m >> 64) + (v2 & 0xFFFFFFFF00000000ULL) + (u64)(u32)v2 * P32_2;
+        low ^= __builtin_bswap64(high);
+        __uint128_t m2 = (__uint128_t)low * P64_2;
+        *lo = avalanche((u64)m2);
+        *hi = avalanche((u64)(m2 >> 64) + high * P64_2);
+    } else if (len <= 240) {
+        u64 acc[2] = {(u64)len * P64_1, 0};
+        if (len <= 128) {
+            size_t rounds = ((len - 1) >> 5) + 1;
+            for (size_t i = rounds; i-- > 0;) mix_two(acc, in + 16 * i, in + len - 16 * i - 16, s + 32 * i, 0);
+        } else {
+            size_t chunks = len >> 5;
+            for (size_t i = 0; i < 4; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * i, 0);
+            acc[0] = avalanche(acc[0]);
+            acc[1] = avalanche(acc[1]);
+            for (size_t i = 4; i < chunks; i++) mix_two(acc, in + 32 * i, in + 32 * i + 16, s + 32 * (i - 4) + 3, 0);
+            mix_two(acc, in + len - 16, in + len - 32, s + 103, 0);
+        }
+        *lo = avalanche(acc[0] + acc[1]);
+        *hi = (u64)0 - avalanche(acc[0] * P64_1 + acc[1] * P64_4 + (u64)len * P64_2);
+    } else {
+        u64 acc[8];
+        xxh3_accumulate(in, len, s, acc);
+        *lo = xxh3_merge(acc, s + 11, (u64)len * P64_1);
+        *hi = xxh3_merge(acc, s + SECRET_LEN - 75, ~((u64)len * P64_2));
+    }
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+static inline void put_hex(char *out, u64 v) {
+    for (int i = 15; i >= 0; i--, v >>= 4) out[i] = HEX[v & 15];
+}
+
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a chunk:
+ * xxh3_128(prefix + 8-byte big-endian length + canonical[start:end]) of every chunk, as
+ * xxhash's hexdigest writes it (high half first). */
+static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_starts, *o_ends;
+    Py_buffer dv, sv, ev, pv;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
+    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
+    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
+        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
+    }
+    PyObject *out = NULL;
+    u8 *scratch = NULL;
+    Py_ssize_t m = sv.len / 8, widest = 0;
+    const int64_t *bs = sv.buf, *be = ev.buf;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > dv.len) {
+            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the canonical text");
+            goto done;
+        }
+        if (be[k] - bs[k] > widest) widest = be[k] - bs[k];
+    }
+    out = new_buffer(32 * m);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        char *hex = PyBytes_AS_STRING(out);
+        const u8 *data = dv.buf;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(scratch, pv.buf, pv.len);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            u64 size = (u64)(be[k] - bs[k]), big = __builtin_bswap64(size), lo, hi;
+            memcpy(scratch + pv.len, &big, 8);
+            memcpy(scratch + pv.len + 8, data + bs[k], size);
+            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
+            put_hex(hex + 32 * k, hi);
+            put_hex(hex + 32 * k + 16, lo);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return out;
+}
+
+static PyObject *py_xxh3_128(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    u64 lo, hi;
+    xxh3_128(view.buf, (size_t)view.len, &lo, &hi);
+    PyBuffer_Release(&view);
+    char hex[32];
+    put_hex(hex, hi);
+    put_hex(hex + 16, lo);
+    return PyUnicode_FromStringAndSize(hex, 32);
+}
+
+static PyObject *py_xxh3_64(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "y*|K", &view, &seed)) return NULL;
+    u64 h = xxh3_64(view.buf, (size_t)view.len, (u64)seed);
+    PyBuffer_Release(&view);
+    return PyLong_FromUnsignedLongLong(h);
+}
+
+static PyMethodDef METHODS[] = {
+    {"scan", scan, METH_O, "scan(utf8 or str) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)"},
+    {"utf8_error", utf8_error, METH_O, "utf8_error(data) -> offset of the first byte that is not UTF-8, or -1"},
+    {"fingerprints", fingerprints, METH_VARARGS, "fingerprints(symbols, window, reduce, shift, drop, clmul=None, masks=None)"},
+    {"fingerprint_candidates", fingerprint_candidates, METH_VARARGS,
+     "fingerprint_candidates(symbols, window, reduce, shift, drop, pmask, prem, bmask, brem, clmul=None) -> (primary, backup)"},
+    {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
+    {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
+    {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
+    {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
+    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
+    {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_kernel", "Steadlith's compiled text kernel", -1, METHODS};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    init_tables();
+    HAS_CLMUL = clmul_usable();
+    PyObject *m = PyModule_Create(&MODULE);
+    if (m && PyModule_AddIntConstant(m, "HAS_CLMUL", HAS_CLMUL) < 0) Py_CLEAR(m);
+    return m;
+}

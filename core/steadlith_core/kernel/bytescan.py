@@ -1,0 +1,548 @@
+"""The text scan on numpy alone: what the compiled kernel computes, from the same UTF-8
+bytes, for a platform where the extension could not be built.
+
+Everything is a pass over a byte array (a piece of about 1 MB of a longer document),
+never a loop over words: whitespace by byte comparisons plus a check of the lead bytes
+of the few multi-byte whitespace characters; code-point offsets by counting the UTF-8
+continuation bytes before each byte offset (nothing to count in ASCII text);
+the canonical text by one boolean compress (each word's bytes, plus the first one or
+two bytes of the gap after it, overwritten by the separator); xxh3_64 vectorized over
+words of up to 128 bytes, grouped by the length classes of the xxHash specification.
+Only longer words, rare in prose, are hashed one by one by the `xxhash` package.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import xxhash
+
+from . import threads as numpy_threads
+
+
+class RawScan(NamedTuple):
+    """Per-word arrays of a scan, in word order (the layout both kernels return)."""
+
+    starts: np.ndarray  # int64 code-point offset of each word in the source
+    ends: np.ndarray  # int64
+    para: np.ndarray  # bool: the word starts a paragraph (SPEC §1.4)
+    symbols: np.ndarray  # uint64 xxh3_64 of the word's UTF-8, seed 1 at paragraph starts
+    canonical: bytes  # the canonical UTF-8 text of the whole stream (SPEC §1.5)
+    canonical_ends: np.ndarray  # int64 end of each word in `canonical`
+    sentence_ends: np.ndarray  # bool: the word ends a sentence (SPEC §5.2, segment.ends_sentence)
+
+
+# ---- xxh3_64 for many short inputs at once -----------------------------------------
+
+_SECRET = bytes.fromhex(
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
+    "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
+    "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
+    "a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931c89f7ec9d9787364"
+    "eac5ac8334d3ebc3c581a0fffa1363eb170ddd51b7f0da49d316552629d4689e"
+    "2b16be587d47a1fc8ff8b8d17ad031ce45cb3a8f95160428afd7fbcabb4b407e"
+)  # the default secret of the xxHash specification
+_U64 = np.uint64
+_P64_1, _P64_2, _P64_3 = _U64(0x9E3779B185EBCA87), _U64(0xC2B2AE3D27D4EB4F), _U64(0x165667B19E3779F9)
+_PMX_1, _PMX_2 = _U64(0x165667919E3779F9), _U64(0x9FB21C651E98DF25)
+_M32 = _U64(0xFFFFFFFF)
+
+
+def _s64(offset: int) -> np.uint64:
+    return _U64(int.from_bytes(_SECRET[offset : offset + 8], "little"))
+
+
+def _s32(offset: int) -> int:
+    return int.from_bytes(_SECRET[offset : offset + 4], "little")
+
+
+def _fold128(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """low ^ high of the 128-bit product a * b, from 32-bit halves (no overflow: the
+    cross sum is at most 2^64 - 1)."""
+    s32 = _U64(32)
+    a_lo, a_hi, b_lo, b_hi = a & _M32, a >> s32, b & _M32, b >> s32
+    ll, lh, hl, hh = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+    cross = (ll >> s32) + (lh & _M32) + hl
+    high = hh + (lh >> s32) + (cross >> s32)
+    low = (cross << s32) | (ll & _M32)
+    return low ^ high
+
+
+def _avalanche(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> _U64(37))
+    x = x * _PMX_1
+    return x ^ (x >> _U64(32))
+
+
+def _avalanche_xxh64(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> _U64(33))
+    x = x * _P64_2
+    x = x ^ (x >> _U64(29))
+    x = x * _P64_3
+    return x ^ (x >> _U64(32))
+
+
+def _rotl(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << _U64(r)) | (x >> _U64(64 - r))
+
+
+_C1_3 = _U64(_s32(0) ^ _s32(4))  # the constants of each short length class
+_C4_8 = _s64(8) ^ _s64(16)
+_C9_16_LO, _C9_16_HI = _s64(24) ^ _s64(32), _s64(40) ^ _s64(48)
+
+# Words per pass of the short-word hash: each temporary of a pass is 128 KB, so the
+# dozen of them stay in the L2 cache between operations.
+BLOCK_WORDS = 16384  # (numpy_threads.PASS_WORDS on several threads)
+_SEED_ONE_4_8 = _U64(0x0100000000000001)  # seed ^ (swap32(seed) << 32) for seed 1
+
+
+def _load64(aligned: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The little-endian uint64 of the 8 bytes at each byte offset `at` of the buffer
+    that `aligned` views as uint64: two aligned gathers and a funnel shift. A gather
+    through a view with a stride of one byte measured four times as long as an aligned
+    one (numpy copies unaligned items one at a time). Shifts by 64 give 0 in numpy, so
+    offsets already aligned need no case of their own."""
+    q = at >> 3
+    shift = ((at & 7) << 3).view(np.uint64)
+    lo = aligned.take(q, mode="clip")  # "clip": every index is in range, so no check
+    q += 1
+    hi = aligned.take(q, mode="clip")
+    lo >>= shift
+    np.subtract(_U64(64), shift, out=shift)
+    hi <<= shift
+    lo |= hi
+    return lo
+
+
+def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray, out: np.ndarray,
+                binary_seeds: bool) -> None:
+    """out[k] = xxh3_64 of input k when it has 1 to 16 bytes (a value to be written
+    over for any other length); `starts` index the padded buffer. Inputs of up to 8
+    bytes lie whole in their first 8 bytes, so one load per word serves the two short
+    classes; only 9 to 16 bytes read a second 8 bytes, at the end. The 4-8 class, most
+    words of prose, is computed over the whole block (cheaper than picking its words
+    out); the other two are picked out and written over it."""
+    n = lengths.view(np.uint64)
+    first = _load64(aligned, starts)
+
+    # 4 to 8 bytes: the first 4 bytes above the last 4
+    h = (n - _U64(4)) << _U64(3)  # for n < 4 a shift past 63: 0, and the lane is overwritten below
+    np.right_shift(first, h, out=h)
+    h &= _M32
+    h |= first << _U64(32)
+    if binary_seeds:
+        modified = seeds * _SEED_ONE_4_8
+    else:
+        swapped = (seeds & _M32).astype(np.uint32).byteswap().astype(np.uint64)
+        modified = seeds ^ (swapped << _U64(32))
+    h ^= np.subtract(_C4_8, modified, out=modified)
+    t = _rotl(h, 49)
+    t ^= _rotl(h, 24)
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(35), out=t)
+    t += n
+    h ^= t
+    h *= _PMX_2
+    np.right_shift(h, _U64(28), out=t)
+    np.bitwise_xor(h, t, out=out)
+
+    c = np.flatnonzero(n - _U64(1) < _U64(3))  # 1 to 3 bytes: the first, middle and last bytes
+    if c.size:
+        f, nc = first[c], n[c]
+        combined = ((f >> ((nc >> _U64(1)) << _U64(3))) & _U64(0xFF)) << _U64(24)
+        combined |= (f & _U64(0xFF)) << _U64(16)
+        combined |= (f >> ((nc - _U64(1)) << _U64(3))) & _U64(0xFF)
+        combined |= nc << _U64(8)
+        out[c] = _avalanche_xxh64((_C1_3 + seeds[c]) ^ combined)
+
+    c = np.flatnonzero(n - _U64(9) < _U64(8))  # 9 to 16 bytes: the first 8 and the last 8
+    if c.size:
+        nc, seed = n[c], seeds[c]
+        lo = (_C9_16_LO + seed) ^ first[c]
+        hi = (_C9_16_HI - seed) ^ _load64(aligned, starts[c] + lengths[c] - 8)
+        acc = nc + lo.byteswap()
+        acc += hi
+        acc += _fold128(lo, hi)
+        out[c] = _avalanche(acc)
+
+
+def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray,
+                 block_words: int | None = None) -> np.ndarray:
+    """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64), the
+    short ones `block_words` (default BLOCK_WORDS) at a time."""
+    block_words = block_words or BLOCK_WORDS
+    out = np.empty(starts.size, dtype=np.uint64)
+    starts = starts.astype(np.int64, copy=False)
+    lengths = lengths.astype(np.int64, copy=False)
+    seeds = seeds.astype(np.uint64, copy=False)
+    # 8 zero bytes before the data (a short input's "last 8 bytes" may start before
+    # it) and at least 16 after; a whole number of aligned uint64s
+    padded = np.zeros(8 + ((data.size + 23) & ~7), dtype=np.uint8)
+    padded[8 : 8 + data.size] = data
+    aligned = padded.view("<u8")
+    # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
+    r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    binary_seeds = not seeds.size or int(seeds.max()) <= 1
+    with np.errstate(over="ignore"):
+        for lo in range(0, starts.size, block_words):
+            block = slice(lo, lo + block_words)
+            _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
+
+        # the other lengths, few in prose, are written over what that pass left in their lanes
+        other = np.flatnonzero(lengths.view(np.uint64) - _U64(1) >= _U64(16))
+        if not other.size:
+            return out
+        other_lengths = lengths[other]
+        k = other[other_lengths == 0]
+        if k.size:
+            out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
+
+        k = other[(other_lengths >= 17) & (other_lengths <= 128)]
+        if k.size:
+            s, n, seed = starts[k], lengths[k], seeds[k]
+            acc = n.astype(np.uint64) * _P64_1
+            rounds = ((n - 1) >> 5) + 1
+            # the spec adds round i for i = rounds-1 .. 0; addition mod 2^64 commutes
+            for i in range(4):
+                m = rounds > i
+                sm, nm, seedm = s[m], n[m], seed[m]
+                front = r64[sm + 16 * i + 8] ^ (_s64(32 * i) + seedm), r64[sm + 16 * i + 16] ^ (_s64(32 * i + 8) - seedm)
+                tail = sm + nm - 16 * i - 16
+                back = r64[tail + 8] ^ (_s64(32 * i + 16) + seedm), r64[tail + 16] ^ (_s64(32 * i + 24) - seedm)
+                acc[m] += _fold128(*front) + _fold128(*back)
+            out[k] = _avalanche(acc)
+
+    long_words = other[other_lengths > 128].tolist()
+    if long_words:
+        view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
+        for k in long_words:
+            a = int(starts[k])
+            out[k] = xxhash.xxh3_64_intdigest(view[a : a + int(lengths[k])], int(seeds[k]))
+    return out
+
+
+# ---- the scan ---------------------------------------------------------------------
+
+_U8 = np.uint8
+
+
+def _whitespace(b: np.ndarray, ascii: bool = False) -> np.ndarray:
+    """True at every byte of a whitespace character (SPEC §1), with one True more at
+    each end (the text is as if between two spaces: every word then has an edge before
+    and after it in the flags). `ascii`: no byte is above 0x7F, so no multi-byte ones."""
+    # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020
+    padded = np.empty(b.size + 2, dtype=bool)
+    padded[0] = padded[-1] = True
+    ws = padded[1:-1]
+    np.equal(b, 0x20, out=ws)
+    ws |= (b - _U8(0x09)) < _U8(5)
+    ws |= (b - _U8(0x1C)) < _U8(4)
+    if ascii:
+        return padded
+    # the multi-byte ones start with C2, E1, E2 or E3
+    leads = np.flatnonzero((b - _U8(0xC2)) < _U8(0x22))
+    if leads.size:
+        leads = leads[np.isin(b[leads], (0xC2, 0xE1, 0xE2, 0xE3))]
+    if leads.size:
+        # past the end, "clip" repeats the last byte: a lead byte, which never matches
+        # the continuation bytes tested below (valid UTF-8 never ends inside a character)
+        lead, b1, b2 = b[leads], b.take(leads + 1, mode="clip"), b.take(leads + 2, mode="clip")
+        two = (lead == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0))  # U+0085, U+00A0
+        three = (
+            ((lead == 0xE1) & (b1 == 0x9A) & (b2 == 0x80))  # U+1680
+            # U+2000..U+200A (a continuation byte is >= 0x80), U+2028, U+2029, U+202F
+            | ((lead == 0xE2) & (b1 == 0x80) & ((b2 <= 0x8A) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF)))
+            | ((lead == 0xE2) & (b1 == 0x81) & (b2 == 0x9F))  # U+205F
+            | ((lead == 0xE3) & (b1 == 0x80) & (b2 == 0x80))  # U+3000
+        )
+        at = leads[two | three]
+        ws[at] = True
+        ws[at + 1] = True
+        ws[leads[three] + 2] = True
+    return padded
+
+
+_ASCII_CLOSERS = np.frombuffer(b"\"')]}", dtype=np.uint8)
+_ASCII_ENDS = np.frombuffer(b".!?", dtype=np.uint8)
+# The last UTF-8 byte of every closer and sentence mark: " ' ) ] } . ! ?, and the final
+# bytes of U+201D U+2019 U+00BB U+2026 U+3002 U+FF01 U+FF1F.
+_SENTENCE_LAST_BYTES = np.zeros(256, dtype=bool)
+_SENTENCE_LAST_BYTES[np.frombuffer(b"\"')]}.!?\x9d\x99\xbb\xa6\x82\x81\x9f", dtype=np.uint8)] = True
+
+
+def _before(b: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """b[q - 1], b[q - 2], b[q - 3]. Before the text "clip" reads b[0]: every use is
+    guarded by how many bytes the word has left, so those reads never count."""
+    return b.take(q - 1, mode="clip"), b.take(q - 2, mode="clip"), b.take(q - 3, mode="clip")
+
+
+def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray) -> np.ndarray:
+    """segment.ends_sentence of every word, on its UTF-8 bytes b[start:end]: strip the
+    closers at the end (a few rounds over the words still ending in one), then test the
+    last character. UTF-8 is self-synchronizing: an encoded closer or mark matched at
+    the end of the bytes is that character at the end of the word."""
+    out = np.zeros(byte_ends.size, dtype=bool)
+    if not byte_ends.size:
+        return out
+    # only words whose last byte ends a closer or a mark can end a sentence: few in prose
+    maybe = np.flatnonzero(_SENTENCE_LAST_BYTES.take(b[byte_ends - 1]))  # take: [] converts the bytes to intp first
+    byte_starts, byte_ends = byte_starts[maybe], byte_ends[maybe]
+    q = byte_ends.astype(np.int64).copy()
+    live = np.arange(q.size)
+    while live.size:
+        ql, left = q[live], q[live] - byte_starts[live]
+        last, b2, b3 = _before(b, ql)
+        strip = np.where(np.isin(last, _ASCII_CLOSERS) & (left >= 1), 1, 0)
+        strip[(left >= 3) & (b3 == 0xE2) & (b2 == 0x80) & ((last == 0x9D) | (last == 0x99))] = 3
+        strip[(left >= 2) & (b2 == 0xC2) & (last == 0xBB)] = 2
+        q[live] -= strip
+        live = live[strip > 0]
+    left = q - byte_starts
+    last, b2, b3 = _before(b, q)
+    three = (left >= 3) & (
+        ((b3 == 0xE2) & (b2 == 0x80) & (last == 0xA6))
+        | ((b3 == 0xE3) & (b2 == 0x80) & (last == 0x82))
+        | ((b3 == 0xEF) & (b2 == 0xBC) & ((last == 0x81) | (last == 0x9F)))
+    )
+    out[maybe] = (left >= 1) & (np.isin(last, _ASCII_ENDS) | three)
+    return out
+
+
+def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
+                 byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends), and
+    how many continuation bytes `b` has (its code points are its bytes less those).
+
+    A code point's offset is its byte offset less the continuation bytes before it.
+    Place each continuation byte after the word that starts at or before it: it is in
+    that word, or in the gap after it (a multi-byte space)."""
+    n = byte_starts.size
+    continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
+    owner = np.searchsorted(byte_starts, continuation, "right") - 1
+    # before word k: those owned by words before it, or by none (the leading gap)
+    before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
+    inside = owner >= 0
+    inside[inside] = continuation[inside] < byte_ends[owner[inside]]
+    starts = byte_starts - before
+    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n], continuation.size
+
+
+class _Piece(NamedTuple):
+    """What _scan_piece returns: the piece's scan (offsets from its start, canonical text
+    as a uint8 array), the line breaks still open at its end, its code points, the line
+    breaks of its own before its first word, and that word's byte range (None without
+    words): the last two let _carried_into redo word 0 for breaks carried in later."""
+
+    raw: RawScan
+    still_open: int | None
+    code_points: int
+    leading_breaks: int
+    first_word: tuple[int, int] | None
+
+
+def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None, with_sentence_ends: bool,
+                block_words: int | None = None) -> _Piece:
+    """scan() of one piece, with offsets from the start of the piece, and the line breaks
+    still open at its end: those after its last word, or with none, all of its own.
+    `starts_text`: the piece starts the text (its first word never starts a paragraph, and
+    with no word it leaves None open); any other piece is scanned as if words came
+    before it with no line break open, which _carried_into corrects.
+    The canonical text and its ends start at the first word: the separator before it
+    is the caller's. `ascii`: whether no byte is above 0x7F, when the caller knows.
+    `block_words`: the words of a pass of the xxh3 of short words."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    if ascii is None:  # ASCII text has no multi-byte characters to place
+        ascii = not b.size or int(b.max()) < 0x80
+    padded_ws = _whitespace(b, ascii)
+    # Word edges are where whitespace starts or stops: byte offsets, alternately the
+    # start of a word and its end (the flags are padded with whitespace at both ends).
+    edges = np.flatnonzero(padded_ws[1:] != padded_ws[:-1])  # a boolean mask: nonzero counts it with SIMD
+    ws = padded_ws[1:-1]
+    # contiguous copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    del edges
+    n = byte_starts.size
+    byte_lengths = byte_ends - byte_starts
+
+    if ascii:  # a byte is a code point
+        starts, ends, continuation_bytes = byte_starts, byte_ends, 0
+    else:
+        starts, ends, continuation_bytes = _code_points(b, byte_starts, byte_ends, byte_lengths)
+
+    # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
+    # They lie in gaps; the gap before word k holds those placed before word k.
+    control = np.flatnonzero(b <= 0x0D)  # one pass for both: tabs and line breaks, in prose
+    control_bytes = b[control]
+    cr, lf = control[control_bytes == 0x0D], control[control_bytes == 0x0A]
+    del control, control_bytes
+    if cr.size:
+        lf = lf[~np.isin(lf - 1, cr)]
+    gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
+    breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
+    para = breaks[:n] >= 2
+    if n and starts_text:
+        para[0] = False  # word 0 never starts a paragraph
+    still_open = None if starts_text and not n else int(breaks[n])
+
+    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64), block_words)
+
+    # Canonical text: keep each word and the first byte (two at a paragraph start) of
+    # the gap before the next word, then write the separators over the kept gap bytes.
+    # A paragraph's gap holds two line breaks, so it has the two bytes to keep.
+    sep = np.where(para, 2, 1)
+    if n:
+        sep[0] = 0
+    canonical_ends = np.cumsum(byte_lengths + sep)
+    first, last = (int(byte_starts[0]), int(byte_ends[-1])) if n else (0, 0)
+    if int(canonical_ends[-1] if n else 0) == last - first:
+        # From the first word to the last, every whitespace byte is one kept as a
+        # separator (words parted by one space, paragraphs by two line breaks): the
+        # canonical text is that stretch, with the separators written over.
+        canonical = b[first:last].copy()
+    else:
+        keep = ~ws
+        keep[byte_ends[:-1]] = True
+        keep[byte_ends[:-1][para[1:]] + 1] = True
+        canonical = b[keep]
+        del keep
+    del ws
+    gap = (canonical_ends - byte_lengths - sep)[1:]
+    canonical[gap] = ord(" ")
+    paragraph_gaps = gap[para[1:]]
+    canonical[paragraph_gaps] = ord("\n")
+    canonical[paragraph_gaps + 1] = ord("\n")
+    sentence = sentence_ends(b, byte_starts, byte_ends) if with_sentence_ends else None
+    # int32, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
+    return _Piece(RawScan(starts.astype(np.int32), ends.astype(np.int32), para, symbols, canonical,
+                          canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes,
+                  int(breaks[0]), (int(byte_starts[0]), int(byte_ends[0])) if n else None)
+
+
+# Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
+# a dozen arrays of a byte or 8 bytes a word, stay in the cache, where those of a
+# whole 10 MB document would each be tens of megabytes.
+PIECE_BYTES = 1 << 20
+
+# Offsets are int32 (kernel.OFFSET); the canonical text is never longer than the UTF-8.
+MAX_BYTES = (1 << 31) - 1
+
+
+def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`, offsets as
+    int32. `sentence_ends=False` leaves that field None: CanonicalText computes the
+    flags of the words it is asked about from the canonical text.
+
+    The pieces are scanned on numpy_threads' threads, each as if words came before it
+    with no line break open (the first as the start of the text), then joined in order:
+    only a piece's first word can depend on the pieces before it (_carried_into)."""
+    data = bytes(data)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
+    pieces = _pieces(data, _piece_size(len(data), numpy_threads.count()))
+    ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
+    if len(pieces) == 1:
+        raw = _scan_piece(data, True, ascii, sentence_ends).raw
+        return raw._replace(canonical=raw.canonical.tobytes())
+    view = memoryview(data)  # pieces are slices of it, not copies
+    block_words = BLOCK_WORDS if numpy_threads.count() == 1 else numpy_threads.PASS_WORDS
+
+    def scan_one(bounds: tuple[int, int]) -> _Piece:
+        a, z = bounds
+        return _scan_piece(view[a:z], a == 0, ascii or None, sentence_ends, block_words)
+
+    scanned = numpy_threads.run(scan_one, pieces)
+    carried = scanned[0].still_open
+    for k in range(1, len(scanned)):
+        scanned[k] = _carried_into(scanned[k], carried, view[pieces[k][0]:pieces[k][1]])
+        carried = scanned[k].still_open
+    return _joined(scanned, sentence_ends)
+
+
+# On several threads a document is cut in about as many pieces as threads, none under
+# this size (below it, the Python between numpy's loops outweighs what they share).
+MIN_THREAD_PIECE = 1 << 17
+
+
+def _piece_size(size: int, threads: int) -> int:
+    if threads == 1:
+        return PIECE_BYTES
+    return min(PIECE_BYTES, max(MIN_THREAD_PIECE, -(-size // threads)))
+
+
+def _carried_into(piece: _Piece, carried: int | None, data: memoryview) -> _Piece:
+    """`piece`, scanned as if words came before it with no line break open, with the
+    line breaks `carried` from the pieces before it instead (None: no word came before).
+    They are in the gap before its first word: that word starts a paragraph when they
+    and its own leading breaks make two (never when it is the text's first word), which
+    changes its flag and its symbol's seed. A piece with no word passes them on."""
+    raw = piece.raw
+    if piece.first_word is None:
+        return piece._replace(still_open=None if carried is None else carried + piece.still_open)
+    starts_paragraph = carried is not None and carried + piece.leading_breaks >= 2
+    if starts_paragraph == bool(raw.para[0]):
+        return piece
+    para, symbols = raw.para.copy(), raw.symbols.copy()
+    para[0] = starts_paragraph
+    a, z = piece.first_word
+    symbols[0] = xxhash.xxh3_64_intdigest(data[a:z], int(starts_paragraph))
+    return piece._replace(raw=raw._replace(para=para, symbols=symbols))
+
+
+def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:
+    """One scan from the scans of consecutive pieces: offsets moved by the code points
+    before each piece, canonical text and ends by the canonical text before it plus the
+    separator before its first word (none before word 0)."""
+    n = sum(p.raw.starts.size for p in pieces)
+    starts, ends, canonical_ends = (np.empty(n, dtype=np.int32) for _ in range(3))
+    para, symbols = np.empty(n, dtype=bool), np.empty(n, dtype=np.uint64)
+    sentence = np.empty(n, dtype=bool) if with_sentence_ends else None
+    texts: list[bytes | np.ndarray] = []
+    k = code_points = canonical_size = 0
+    for piece in pieces:
+        raw = piece.raw
+        m = raw.starts.size
+        if m:
+            span = slice(k, k + m)
+            sep = 0 if k == 0 else (2 if raw.para[0] else 1)
+            if sep:
+                texts.append(b"\n\n" if sep == 2 else b" ")
+            texts.append(raw.canonical)
+            np.add(raw.starts, code_points, out=starts[span])
+            np.add(raw.ends, code_points, out=ends[span])
+            np.add(raw.canonical_ends, canonical_size + sep, out=canonical_ends[span])
+            para[span], symbols[span] = raw.para, raw.symbols
+            if sentence is not None:
+                sentence[span] = raw.sentence_ends
+            canonical_size = int(canonical_ends[k + m - 1])
+            k += m
+        code_points += piece.code_points
+    return RawScan(starts, ends, para, symbols, b"".join(texts), canonical_ends, sentence)
+
+
+def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
+    """[start, end) byte ranges of about `size` bytes covering `data`, each ending right
+    after a space, a tab or a \n: so no character and no word is cut, and no \r\n
+    either (its \r would end the piece). A range runs on to the first such byte at or
+    after its target end (text with none for long, such as some CJK, gets longer ones)."""
+    cuts, start = [], 0
+    while len(data) - start > size + size // 2:
+        end = _just_past_space(data, start + size, size)
+        if end < 0 or end == len(data):
+            break
+        cuts.append(end)
+        start = end
+    bounds = [0] + cuts + [len(data)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _just_past_space(data: bytes, at: int, window: int) -> int:
+    """The offset just past the first space, tab or \n at or after `at` (-1: none),
+    looked for `window` bytes at a time so that a text without one ahead is read once."""
+    while at < len(data):
+        found = [i for i in (data.find(c, at, at + window) for c in (b" ", b"\n", b"\t")) if i >= 0]
+        if found:
+            return min(found) + 1
+        at += window
+    return -1

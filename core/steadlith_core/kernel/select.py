@@ -1,0 +1,355 @@
+"""Which implementation runs the text-only stages: the compiled kernel or numpy.
+
+`KERNEL` is "c" when the optional extension `_kernel` was built at install and "numpy"
+otherwise, or when the environment variable STEADLITH_KERNEL=numpy forces the fallback
+(then the process behaves as if the extension were absent).
+Both paths return the same arrays bit for bit (tests/core/test_kernels.py compares
+them); `use(name)` switches the process between them, which the tests and the benchmark
+do to run both side by side.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib
+import os
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from ..vocabulary import KINDS
+from . import bytescan
+from .bytescan import RawScan
+from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
+from .segment import Cut, SnapPoints, segment as python_segment, segment_columns as numpy_segment_columns
+
+try:
+    # by name: the extension has no source for import-linter to find, and a plain
+    # `from . import _kernel` would read as an import of the whole package
+    _kernel = importlib.import_module(f"{__package__}._kernel")
+    _MISSING_BECAUSE = ""
+except ImportError as error:  # no compiler at install time: the numpy path does everything
+    _kernel = None
+    _MISSING_BECAUSE = str(error)
+
+ENV_VAR = "STEADLITH_KERNEL"
+# STEADLITH_KERNEL=numpy makes the process behave as if the extension were not built.
+_FORCED_NUMPY = os.environ.get(ENV_VAR, "").strip().lower() == "numpy"
+KERNELS = ("c", "numpy") if _kernel is not None and not _FORCED_NUMPY else ("numpy",)
+KERNEL = KERNELS[0]
+
+
+def active() -> str:
+    """The kernel in use now ("c" or "numpy")."""
+    return KERNEL
+
+
+def describe() -> str:
+    """The kernel in use and, for the fallback, why: what `--version` prints."""
+    if KERNEL == "c":
+        return "compiled kernel"
+    if _FORCED_NUMPY:
+        return f"numpy fallback ({ENV_VAR}=numpy is set)"
+    if _kernel is None:
+        return f"numpy fallback (the compiled kernel was not built at install: {_MISSING_BECAUSE})"
+    return "numpy fallback (selected with kernel.use)"
+
+
+def use(name: str) -> None:
+    """Run the text stages with kernel `name` from now on. Documents already cached
+    by a Pipeline keep the arrays they were made with (both kernels agree anyway)."""
+    global KERNEL
+    if name not in ("c", "numpy"):
+        raise ValueError(f"unknown kernel {name!r}; known: c, numpy")
+    if name not in KERNELS:
+        why = f"{ENV_VAR}=numpy is set" if _FORCED_NUMPY else "it was not built (no C compiler at install?)"
+        raise ValueError(f"the compiled kernel is not available: {why}")
+    KERNEL = name
+
+
+@contextmanager
+def using(name: str) -> Iterator[None]:
+    previous = KERNEL
+    use(name)
+    try:
+        yield
+    finally:
+        use(previous)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+# Offsets in what scan() returns are int32 (half the memory of int64): a document is
+# below 2^31 bytes (loader.MAX_DOCUMENT_BYTES), and the compiled scan refuses more.
+OFFSET = np.int32
+
+
+def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3): a
+    str, or UTF-8 bytes that check_utf8 accepted (offsets are code points either way).
+    Both kernels return the same dtypes: int32 offsets, bool flags, uint64 symbols.
+
+    `sentence_ends=False` lets the numpy scan leave that field None, to be computed by
+    CanonicalText for the words asked about (tttd-v1 asks for its chunks' last words:
+    2 ms of a 30 ms chunking of 1 MB saved). The compiled scan finds them in passing and
+    always returns them."""
+    if KERNEL == "c":
+        # the compiled scan reads a str in place: no UTF-8 copy
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(text)
+        raw = RawScan(
+            np.frombuffer(starts, dtype=OFFSET),
+            np.frombuffer(ends, dtype=OFFSET),
+            np.frombuffer(para, dtype=np.bool_),
+            np.frombuffer(symbols, dtype=np.uint64),
+            canonical,
+            np.frombuffer(canonical_ends, dtype=OFFSET),
+            np.frombuffer(sentence, dtype=np.bool_),
+        )
+    elif isinstance(text, str):
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
+            data = text.encode("utf-8", "surrogatepass")
+        raw = bytescan.scan(data, sentence_ends)  # int32 offsets already (bytescan.MAX_BYTES)
+    else:
+        raw = bytescan.scan(text, sentence_ends)
+    for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
+        if a is not None and a.flags.writeable:
+            a.flags.writeable = False
+    return raw
+
+
+def check_utf8(data: bytes) -> None:
+    """Raise UnicodeDecodeError (with the byte offset of the first bad byte) unless
+    `data` is strict UTF-8, without making a str of the whole document."""
+    if KERNEL == "c":
+        bad = _kernel.utf8_error(data)
+        if bad < 0:
+            return
+    else:  # decode a piece at a time: a str of the whole text is what this avoids
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        view = memoryview(data)
+        try:
+            for i in range(0, len(view), _CHECK_PIECE):
+                decoder.decode(view[i : i + _CHECK_PIECE])
+            decoder.decode(b"", final=True)
+            return
+        except UnicodeDecodeError:
+            pass
+    bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
+    raise AssertionError("the UTF-8 check rejected what the codec accepts")
+
+
+_CHECK_PIECE = 1 << 20
+
+
+def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
+    """F_k for every word (SPEC §3): a rolling window in C, by doubling in numpy."""
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        return numpy_fingerprints(symbols, window, p)
+    # A window longer than the stream never drops a symbol.
+    w = max(1, min(window, symbols.size))
+    reduce, shift, drop = _rolling_tables(p, w)
+    return np.frombuffer(_kernel.fingerprints(symbols, w, reduce, shift, drop, _carryless(p, w)), dtype=np.uint64)
+
+
+def fingerprints_and_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,
+                                backup_mask: int, backup_remainder: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(window_fingerprints, *candidates of them): in C in one pass that stores the
+    fingerprints and tests the masks, instead of a second read of the fingerprints."""
+    masks = (primary_mask, primary_remainder, backup_mask, backup_remainder)
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        fp = numpy_fingerprints(symbols, window, p)
+        return (fp, *candidates(fp, *masks))
+    w = max(1, min(window, symbols.size))
+    fp, primary, backup = _kernel.fingerprints(symbols, w, *_rolling_tables(p, w), _carryless(p, w), masks)
+    return (np.frombuffer(fp, dtype=np.uint64), np.frombuffer(primary, dtype=np.int64),
+            np.frombuffer(backup, dtype=np.int64))
+
+
+def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup_mask: int,
+               backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (int64) of the primary and the backup candidates (SPEC §3) among the
+    fingerprints `fp`: one pass in C, two masked compares in numpy."""
+    if KERNEL == "c":
+        primary, backup = _kernel.candidates(np.ascontiguousarray(fp, dtype=np.uint64), primary_mask,
+                                             primary_remainder, backup_mask, backup_remainder)
+        return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
+    return (np.flatnonzero((fp & np.uint64(primary_mask)) == np.uint64(primary_remainder)),
+            np.flatnonzero((fp & np.uint64(backup_mask)) == np.uint64(backup_remainder)))
+
+
+def window_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,
+                      backup_mask: int, backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
+    """candidates(window_fingerprints(symbols, window, p), masks...): in C in one pass
+    that stores no fingerprint (8 bytes a word nobody else needs to read)."""
+    symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
+    if KERNEL != "c":
+        return candidates(numpy_fingerprints(symbols, window, p), primary_mask, primary_remainder, backup_mask,
+                          backup_remainder)
+    w = max(1, min(window, symbols.size))
+    primary, backup = _kernel.fingerprint_candidates(symbols, w, *_rolling_tables(p, w), primary_mask,
+                                                     primary_remainder, backup_mask, backup_remainder,
+                                                     _carryless(p, w))
+    return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
+def _rolling_tables(p: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Byte tables of the rolling window: s -> s mod p, F -> F x^64 mod p and
+    s -> s x^(64 w) mod p (building them costs more than rolling over 1 MB of words)."""
+    return (
+        ConstMul(1, p, 64).tables,
+        ConstMul(powmod_x(64, p), p, degree(p)).tables,
+        ConstMul(powmod_x(64 * w, p), p, 64).tables,
+    )
+
+
+# The compiled Rabin passes roll by carry-less multiplication where the CPU has it, by
+# byte tables otherwise; CARRYLESS = False makes them use the tables (the tests run both).
+CARRYLESS = True
+
+
+@lru_cache(maxsize=16)
+def _carryless_constants(p: int, w: int) -> tuple[int, int, int, int]:
+    """(d, P' - x^64, (x^128 div P') - x^64, (x^(64 w) mod P) x^t) with t = 64 - d and
+    P' = P x^t, the constants of the kernel's Barrett reduction (see _kernel.c)."""
+    d = degree(p)
+    t = 64 - d
+    p_top = p << t  # degree 64
+    mu, rem = 0, 1 << 128
+    for i in range(64, -1, -1):  # x^128 div P', bit by bit
+        if rem >> (64 + i) & 1:
+            mu |= 1 << i
+            rem ^= p_top << i
+    low = (1 << 64) - 1
+    return d, p_top & low, mu & low, powmod_x(64 * w, p) << t
+
+
+def _carryless(p: int, w: int) -> tuple[int, int, int, int] | None:
+    return _carryless_constants(p, w) if CARRYLESS else None
+
+
+def segment(
+    cum: np.ndarray,
+    primary: Sequence[int],
+    backup: Sequence[int],
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> list[Cut]:
+    """tttd-v1 cuts (segment.segment): in C unless snapping is on or numpy runs."""
+    if KERNEL != "c" or snap_window:
+        return python_segment(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+    past_end = int(cum[-1]) + 1  # searching past the total finds n, as in segment.py
+    count, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64),
+        np.asarray(primary, dtype=np.int64),
+        np.asarray(backup, dtype=np.int64),
+        min(min_tokens, past_end),
+        min(max_tokens, past_end),
+    )
+    new = tuple.__new__
+    names = [KINDS[k] for k in bytes(kinds)]
+    return [
+        new(Cut, (s, e, kind, False))
+        for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
+    ]
+
+
+def segment_columns(
+    cum: np.ndarray,
+    primary: np.ndarray,
+    backup: np.ndarray,
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
+    """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
+    None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
+    positions are int64 arrays."""
+    if KERNEL != "c" or snap_window:
+        return numpy_segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+    past_end = int(cum[-1]) + 1
+    _, starts, ends, kinds = _kernel.segment(
+        np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),
+        np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
+    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
+
+
+def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """(chars4/1 count of every word as int32, or None unless `want_counts`; their
+    running total as int64, one longer) in one pass of the compiled kernel, or None when
+    numpy runs (tokens.py then counts and sums in numpy)."""
+    if KERNEL != "c":
+        return None
+    tok, cum = _kernel.chars4_totals(np.ascontiguousarray(starts, dtype=OFFSET), np.ascontiguousarray(ends, dtype=OFFSET),
+                                     want_counts)
+    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64)
+
+
+DENSE_SPAN_SLACK = 4096
+
+
+def dense_span(count: int) -> int:
+    """Token spans below this, over `count` words or positions, are laid out with a slot
+    per token (lmx2-v1's windows are then looked up, not searched). Real text has a few
+    tokens a word; long words can make the span sparse, and then it is searched."""
+    return 4 * count + DENSE_SPAN_SLACK + 1
+
+
+def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
+              base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None
+    when numpy runs (lmx2.compute_keys then computes them itself)."""
+    if KERNEL != "c":
+        return None
+    # a window of every token holds every word before the cut: clamping keeps it in int64
+    key_tokens = min(key_tokens, max(int(cum[-1]), 0))
+    arrays = _kernel.lmx2_keys(
+        np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
+        np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
+        dense_span(symbols.size))
+    return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+
+
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
+    """lmx2.local_maxima by the compiled kernel, or None when numpy runs."""
+    if KERNEL != "c":
+        return None
+    if reach < 0:
+        raise ValueError(f"reach must be >= 0, got {reach}")
+    if pos.size:  # a reach past the span sees no more: clamped, it fits the kernel's unsigned 64 bits
+        reach = min(reach, int(pos[-1]) - int(pos[0]))
+    flags = _kernel.local_maxima(
+        np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
+        np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))
+    return np.frombuffer(flags, dtype=np.bool_)
+
+
+def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str] | None:
+    """The SPEC §7 hash of every chunk data[byte_starts[k]:byte_ends[k]] under `prefix`,
+    as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
+    if KERNEL != "c":
+        return None
+    hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                 np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
+    return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+
+
+def xxh3_64(data: bytes, seed: int = 0) -> int:
+    """xxh3_64 of the active kernel (the C one, or the numpy one on one input)."""
+    if KERNEL == "c":
+        return _kernel.xxh3_64(data, seed)
+    b = np.frombuffer(data, dtype=np.uint8)
+    one = np.zeros(1, dtype=np.int64)
+    return int(bytescan.xxh3_64_many(b, one, np.array([len(data)]), np.array([seed], dtype=np.uint64))[0])

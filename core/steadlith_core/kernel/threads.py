@@ -1,0 +1,131 @@
+"""Threads for the numpy text path (the fallback of the compiled kernel).
+
+numpy lets go of the GIL inside its array loops (ufuncs, take, compress, cumsum,
+searchsorted), and the scan and the Rabin doubling are long runs of such loops over
+pieces of a document that do not depend on each other. So a document split in pieces
+is scanned on several cores by plain threads, with no copies and no pickling. What is
+left in Python between the loops is short, so two threads on two cores come close to
+twice one.
+
+The count is STEADLITH_NUMPY_THREADS when set, else the CPUs this process may run on,
+at most 4 (past that the stitching and the stages left in one thread dominate). Pools
+of processes that already use every core (sweeps, batches) set one thread in each
+worker: threads there would only compete with the other workers.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TypeVar
+
+from ..errors import ParameterError
+
+ENV_VAR = "STEADLITH_NUMPY_THREADS"
+MAX_DEFAULT = 4
+
+# Words per numpy pass in work split over threads (bytescan's short-word xxh3, the Rabin
+# blocks). Each pass hands the GIL to the other threads and back: a handoff costs tens
+# of microseconds on a virtual machine (the waiting core must be woken), as much as a
+# pass over a cache-sized block of 16,384 words. Fewer, larger passes, though they
+# leave the cache, go faster there (1 MB scanned on two threads: 14.6 ms with passes
+# of 16,384 words, 11.6 with 131,072).
+PASS_WORDS = 1 << 17
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _default() -> int:
+    value = os.environ.get(ENV_VAR, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise ParameterError(ENV_VAR, f"the environment variable must be a whole number of threads, 1 or more; "
+                                          f"got {value!r}", value)
+        return int(value)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_DEFAULT, cpus))
+
+
+_count: int | None = None
+# one pool for each count used: a pool's threads, and the memory glibc has given their
+# arenas, stay warm across a switch of count (the bench alternates 1 and 2)
+_pools: dict[int, ThreadPoolExecutor] = {}
+_workers: set[threading.Thread] = set()  # the pools' threads: a run started in one runs in place
+_lock = threading.Lock()
+
+
+def count() -> int:
+    """How many threads the numpy path runs pieces on."""
+    global _count
+    if _count is None:
+        _count = _default()
+    return _count
+
+
+def use(n: int) -> None:
+    """Run the numpy path on `n` threads from now on (1: all in the calling thread)."""
+    global _count
+    if n < 1:
+        raise ParameterError("threads", f"the numpy path needs at least 1 thread; got {n}", n)
+    _count = n
+
+
+@contextmanager
+def using(n: int) -> Iterator[None]:
+    """Run the numpy path on `n` threads inside the block (the bench's side-by-side runs).
+    The count is the process's, not the calling thread's: blocks of several threads
+    that overlap restore each other's counts in the order they end."""
+    previous = count()
+    use(n)
+    try:
+        yield
+    finally:
+        use(previous)
+
+
+def run(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """[fn(item) for item in items], on the threads when there are several."""
+    items = list(items)
+    if count() == 1 or len(items) < 2 or threading.current_thread() in _workers:
+        return [fn(item) for item in items]  # (a worker waiting on its own pool would deadlock)
+    try:
+        futures = [_executor().submit(fn, item) for item in items]
+    except RuntimeError:
+        # the interpreter is exiting (its pools refuse work before the last threads
+        # end): a scan still running in such a thread finishes in it
+        return [fn(item) for item in items]
+    return [f.result() for f in futures]
+
+
+def _register_worker() -> None:
+    _workers.add(threading.current_thread())
+
+
+def _executor() -> ThreadPoolExecutor:
+    n = count()
+    with _lock:
+        pool = _pools.get(n)
+        if pool is None:
+            pool = _pools[n] = ThreadPoolExecutor(n, thread_name_prefix=f"steadlith-numpy-{n}",
+                                                  initializer=_register_worker)
+        return pool
+
+
+def _forget_pools_after_fork() -> None:
+    # a forked child has none of the parent's threads: a pool copied into it would
+    # never run what it is given
+    global _lock
+    _pools.clear()
+    _lock = threading.Lock()
+    _workers.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools_after_fork)

@@ -1,0 +1,92 @@
+"""Running a sweep's tasks on a Dask cluster (`steadlith sweep --scheduler ADDRESS`).
+
+The only core module that imports dask.distributed (the `steadlith-core[dask]` extra),
+and only when called; an import-linter contract keeps it so.
+
+The same tasks as the process pool, the same pure function (sweep.tasks.run_task).
+Sources go to every worker once (`scatter(broadcast=True)`): a history's versions or a
+batch of pairs are then referenced by each of the sets' tasks instead of travelling
+with each. A source's word diffs are tasks too (slices of its units, spread over the
+workers), and each of its set tasks takes their futures as arguments: Dask moves the
+packed diffs to the workers that need them, once each. A worker lost mid-run loses no
+result: the scheduler runs the tasks it held again elsewhere (diff slices included, as
+their dependants need them), and a result is taken only from a finished task. Task
+keys name the plan and the (source, set or slice), so two sweeps on one cluster never
+share a key by accident.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from ..errors import SteadlithError
+from ..kernel import threads as numpy_threads
+from .run import SLICES_PER_WORKER, Executor, SweepPlan, TaskKey, diffed_sources
+from .tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
+
+#: Retries of a task that raised (a worker that died is not a raise: Dask reschedules its
+#: tasks by itself, up to `distributed.scheduler.allowed-failures` deaths per task).
+RETRIES = 2
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise SteadlithError("--scheduler needs dask.distributed: pip install 'steadlith-core[dask]'") from None
+    return distributed
+
+
+def dask_executor(scheduler: Any, *, retries: int = RETRIES) -> Executor:
+    """An executor running tasks through `scheduler`: an address (`tcp://host:8786`), a
+    LocalCluster, or a connected Client (left open: it belongs to the caller)."""
+
+    def execute(plan: SweepPlan, keys: Sequence[TaskKey], on_result: Callable[[TaskResult], None]) -> None:
+        distributed = _distributed()
+        own = not isinstance(scheduler, distributed.Client)
+        client = _connect(distributed, scheduler) if own else scheduler
+        futures: list = []
+        diffs: dict[int, list] = {}
+        try:
+            used = sorted({source for source, _ in keys})
+            shipped = client.scatter([plan.sources[i] for i in used], broadcast=True, hash=False)
+            by_index = dict(zip(used, shipped))
+            tag = plan.fingerprint()[:16]
+            parts = SLICES_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
+            diffs = {source: [client.submit(source_diffs, by_index[source], lo, hi, retries=retries, pure=False,
+                                            key=f"steadlith-sweep-{tag}-diffs-{source}-{lo}")
+                              for lo, hi in diff_slices(plan.sources[source], parts)]
+                     for source in diffed_sources(plan, keys)}
+            futures = [client.submit(run_task, by_index[source], source, plan.params_of(s), s, None,
+                                     diffs[source] if needs_diffs(plan.params_of(s)) else None,
+                                     key=f"steadlith-sweep-{tag}-{source}-{s}", retries=retries, pure=False)
+                       for source, s in keys]
+            for future in distributed.as_completed(futures):
+                on_result(future.result())
+        finally:
+            pending = [f for f in futures + [d for ds in diffs.values() for d in ds] if not f.done()]
+            if pending:
+                client.cancel(pending)
+            if own:
+                client.close()
+
+    return execute
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """A Client on a cluster of `workers` single-thread worker processes on this machine,
+    closed on leaving (what the bench measures the overhead of Dask with)."""
+    distributed = _distributed()
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  env={numpy_threads.ENV_VAR: "1"},  # a process per core already
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def _connect(distributed: Any, scheduler: Any) -> Any:
+    try:
+        return distributed.Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SteadlithError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
