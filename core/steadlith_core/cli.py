@@ -13,7 +13,7 @@ import sys
 from typing import Sequence
 
 from . import bench_git, cli_audit
-from . import cli_lab
+from . import cli_explain, cli_lab
 from .allocator import keep_freed_memory
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
@@ -493,6 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
+    cli_explain.add_parser(sub, _add_params_options, _params, read_document)
     return parser
 
 

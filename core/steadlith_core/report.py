@@ -28,6 +28,7 @@ from .chunks import Chunk, Chunking
 from .compare import NOTHING_TO_CHECK, VIOLATED, Comparison
 from .diff import EQUAL, DELETE, INSERT
 from .errors import visible
+from .explain import explain_comparison
 from .external import ChunkerChurn
 from .identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from .lab import LabResult
@@ -140,6 +141,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
       ('<a href="#lab">Locality lab</a> · ' if lab is not None else "") +
       '<a href="#identity">Identity</a> · <a href="#churn">Churn</a> · '
       '<a href="#locality">Locality</a> · <a href="#regions">Phase-shift regions</a> · '
+      '<a href="#why">Why the chunks moved</a> · '
       '<a href="#legend">Legend</a> · <a href="#documents">Documents</a></nav>\n<main>\n')
     marks = _EditMarks.of(c)
     _changes(w, c, marks)
@@ -153,6 +155,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
         w(lab_section(lab))
     _locality(w, c)
     _regions(w, c)
+    _why(w, c)
     _legend(w, c.a.boundary_rule)
     _documents(w, c, name_a, name_b, marks)
     w("</main>\n</body>\n</html>\n")
@@ -379,6 +382,19 @@ def _regions(w, c: Comparison) -> None:
           f"<td>{_rng(r.a_chunk_tokens)}</td><td>{edit}</td><td>{resync}</td>"
           f"<td>{_resync_vs_margin(r.resync_distance_tokens, c.margin)}</td></tr>\n")
     w("</tbody>\n</table></div>\n</section>\n")
+
+
+def _why(w, c: Comparison) -> None:
+    w('<section id="why">\n<h2>Why the chunks moved</h2>\n')
+    explanations = explain_comparison(c)
+    if not explanations:
+        w('<p class="muted">No phase shift: nothing moved that the edits did not touch.</p>\n</section>\n')
+        return
+    for x in explanations:
+        n = x.region + 1
+        w(f'<p id="why-{n}"><a href="#region-{n}">#{n}</a> <span class="muted">({_e(x.cause)})</span> '
+          f"{_e(x.text)}</p>\n")
+    w("</section>\n")
 
 
 def _legend(w, rule: str) -> None:
