@@ -232,7 +232,7 @@ class ChurnPanel(QWidget):
         for r, (key, text, tip) in enumerate(ROWS, start=1):
             label = QLabel(text)
             label.setToolTip(tip)
-            label.setWordWrap(True)  # "resync vs margin" may take two lines in a narrow dock
+            label.setWordWrap(True)  # "resync after edit" may take two lines in a narrow dock
             grid.addWidget(label, r, 0)
             for c, column in enumerate(self.columns, start=1):
                 v = QLabel("–")
