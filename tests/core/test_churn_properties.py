@@ -130,9 +130,21 @@ def check_comparison(c: Comparison) -> None:
         assert kept == list(b.words.texts[slice(*r.b_words)])
         later = [j for j in range(r.b_chunks[1], len(b.chunks)) if c.status_b[j] == "reused"]
         assert r.resync_b == (later[0] if later else None)
-        base = int(cum_b[r.after_edit.b_end]) if r.after_edit else 0
+        # the distances run from the edits inside the run of not-reused chunks holding it
+        run0 = max([j + 1 for j in range(r.b_chunks[0]) if c.status_b[j] == "reused"], default=0)
+        run1 = later[0] if later else len(b.chunks)
+        assert r.run_b_chunks == (run0, run1)
+        w0, w1 = b.chunks[run0].start_word, b.chunks[run1 - 1].end_word
+        inside = [op for op in c.ops if op.tag != "equal" and w0 <= op.b_start and op.b_end <= w1]
+        edit = inside[-1] if inside else r.after_edit
+        base = int(cum_b[edit.b_end]) if edit else 0
         end = int(cum_b[b.chunks[r.resync_b].start_word]) if later else int(cum_b[-1])
         assert r.resync_distance_tokens == end - base >= 0
+        lead = int(cum_b[inside[0].b_start]) - int(cum_b[w0]) if inside else 0
+        assert r.starts_before_edit_tokens == lead >= 0
+        # A's side is shown as the span of the A chunks holding the region's words
+        assert r.a_chunk_words == (a.chunks[r.a_chunks[0]].start_word, a.chunks[r.a_chunks[1] - 1].end_word)
+        assert r.a_chunk_words[0] <= r.a_words[0] and r.a_words[1] <= r.a_chunk_words[1]
 
     # the locality check, recomputed from its definition (exact counter tokens)
     margin = a.params.margin

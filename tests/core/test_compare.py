@@ -243,7 +243,7 @@ SUMMARY_FIELDS = [
     "edited_chunks_b", "new_chunks_b", "shifted_chunks_a", "edited_chunks_a", "removed_chunks_a",
     "unaligned_hash_hits_b", "unaligned_hash_hit_tokens_b", "phase_shift_regions", "longest_resync_tokens",
     "margin", "checked_ranges", "violations", "locality_held", "margin_formula", "paragraph_cut_share_b",
-    "sentence_cut_share_b", "mean_chunk_tokens_b",
+    "sentence_cut_share_b", "mean_chunk_tokens_b", "longest_reach_tokens",
 ]
 
 
@@ -264,7 +264,10 @@ def test_json_names_are_stable():
     if d["phase_shift_regions"]:
         assert set(d["phase_shift_regions"][0]) == {
             "b_chunks", "b_words", "b_tokens", "a_chunks", "a_words", "a_tokens", "after_edit", "resync_b",
-            "resync_a", "resync_distance_tokens", "resynced", "shifted_chunks"}
+            "resync_a", "resync_distance_tokens", "resynced", "shifted_chunks",
+            # added beside the older names, whose meaning stays: a reader of those still reads right
+            "a_chunk_words", "a_chunk_tokens", "run_b_chunks", "first_edit", "edit", "starts_before_edit_tokens",
+            "reach_tokens"}
 
 
 # -- the baseline ------------------------------------------------------------------------

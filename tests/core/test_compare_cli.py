@@ -39,7 +39,7 @@ def test_text_report_of_the_counterexample(capsys, counterexample):
     assert code == 0 and err == ""
     assert "reused 6 of 19 (31.6%)  shifted 12  edited 1  new 0" in out
     assert "phase shift  1 region, 12 shifted chunks (425 tokens), longest resync 428 tokens (margin 44)" in out
-    assert "#1 B chunks 1..12 (words [24, 300), tokens [38, 463)) ~ A chunks 0..11 (words [20, 296))" in out
+    assert "#1 B chunks 1..12 (words [24, 300), tokens [38, 463)) ~ A chunks 0..11 (words [0, 296))" in out  # the A chunks' own span
     assert "resync at B chunk 13 = A chunk 12, 428 tokens after the edit" in out
     assert "10 violations" in out
     assert "baseline   fixed-tokens/1 (windows of 40 tokens)" in out

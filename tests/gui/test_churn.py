@@ -42,7 +42,10 @@ def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot,
     assert f"{s.reused_token_ratio * 100:.1f} %" in churn.values[("tttd-v1", "reused_tokens")].toolTip()
     assert f"{s.tokens_to_embed:,} t" in churn.value("cdc", "to_embed")
     assert churn.value("cdc", "shifted").startswith(f"{s.shifted_chunks_b}")
-    assert churn.value("cdc", "resync") == f"{s.longest_resync_tokens:,} > {c.margin:,}"
+    # past the margin, yet shown neutrally with words: only the verdict reports a violation
+    assert churn.value("cdc", "resync") == f"{s.longest_resync_tokens:,} t · margin {c.margin:,}"
+    assert f"past the margin of {c.margin:,} t" in churn.values[("tttd-v1", "resync")].toolTip()
+    assert churn.values[("tttd-v1", "resync")].styleSheet() == ""
     # the example jumped to the shifted region: its first B chunk is selected and on screen
     j = r.b_chunks[0]
     assert window.selection == ("B", j) and chunk_visible(window.pane_b, j)

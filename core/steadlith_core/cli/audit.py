@@ -50,6 +50,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--preset", metavar="NAME", help=f"start its rule from a named set ({', '.join(names)})")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--top", type=int, default=10, metavar="N", help="costliest commits listed in text (default 10)")
+    p.add_argument("--sort", choices=("tokens", "cost-per-word"), default="tokens",
+                   help="order of the costliest commits in text: by tokens to embed (default), or by tokens to "
+                        "embed per changed word, so small edits that cost much come first (json and csv keep "
+                        "history order and carry both figures)")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML page of the audit to PATH")
     p.set_defaults(func=cmd_audit)
 
@@ -79,7 +83,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         sys.stdout.write(to_csv(result))
     else:
-        print(format_audit(result, args.top, elapsed))
+        print(format_audit(result, args.top, elapsed, args.sort))
     if result.partial:
         print(f"steadlith: interrupted: {len(result.commits)} of {result.planned_commits} commits replayed; the "
               "output above is partial", file=sys.stderr)
@@ -87,12 +91,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _per_word(x: float | None) -> str:
+    return "–" if x is None else f"{x:.1f}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = None) -> str:
-    """The text report: what was replayed, totals per rule side by side, the costliest commits."""
+def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = None, sort: str = "tokens") -> str:
+    """The text report: what was replayed, totals per rule side by side, the costliest
+    commits (by tokens to embed, or by tokens per changed word: `sort`)."""
     replayed = len(result.commits)
     state = (f"PARTIAL: {replayed} of {result.planned_commits} commits replayed (interrupted)" if result.partial
              else f"{replayed} commits replayed" + (f" in {elapsed:.1f} s" if elapsed is not None else ""))
@@ -123,16 +132,20 @@ def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = N
         row("locality violations", locality_cell),
         row("mean chunk (tokens)", each(lambda t: f"{t.mean_chunk_tokens:.1f}")),
         row("p90 chunk (tokens)", each(lambda t: f"{t.p90_chunk_tokens:.0f}")),
+        row("words changed", each(lambda t: f"{t.words_changed}")),
+        row("tokens per word", each(lambda t: _per_word(t.cost_per_word))),
     ]
     first = names[0]
-    spikes = result.top_commits(first, top)
+    spikes = result.top_commits(first, top, sort)
     if spikes:
-        lines += ["", f"costliest commits by tokens to embed under {first}:",
-                  f"  {'commit':<9} {'date':<10} " + "".join(f"{n:>{width}}" for n in names) + "  subject"]
+        order = "tokens to embed" if sort == "tokens" else "tokens to embed per changed word"
+        lines += ["", f"costliest commits by {order} under {first}:",
+                  f"  {'commit':<9} {'date':<10} {'words':>7} {'t/word':>8} " + "".join(f"{n:>{width}}" for n in names)
+                  + "  subject"]
         for c in spikes:
             day = time.strftime("%Y-%m-%d", time.gmtime(c.when))
-            lines.append(f"  {c.short:<9} {day:<10} " + "".join(f"{c.tokens_to_embed(n):>{width}}" for n in names)
-                         + f"  {visible(c.subject)[:60]}")
+            lines.append(f"  {c.short:<9} {day:<10} {c.words_changed(first):>7} {_per_word(c.cost_per_word(first)):>8} "
+                         + "".join(f"{c.tokens_to_embed(n):>{width}}" for n in names) + f"  {visible(c.subject)[:60]}")
     if result.skipped:
         lines += ["", f"skipped     {len(result.skipped)} file versions or commits that cannot be measured:"]
         for s in result.skipped[:10]:

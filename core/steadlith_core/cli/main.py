@@ -32,6 +32,7 @@ from ..report.comparison import locality_verdict, render_report
 from ..report.export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                              write_text_atomic)
 from . import audit as cli_audit
+from . import explain as cli_explain
 from . import lab as cli_lab
 from . import sweep as cli_sweep
 
@@ -399,15 +400,21 @@ def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_l
             f"({s.shifted_tokens_b} tokens), longest resync {s.longest_resync_tokens} tokens (margin {c.margin})")
         for n, r in enumerate(regions[:max_listed], 1):
             edit = r.after_edit
-            after = "at the document start" if edit is None else (
-                f"after {edit.tag} at B words [{edit.b_start}, {edit.b_end}) / A words [{edit.a_start}, {edit.a_end})")
+            if r.starts_before_edit:  # the edit removed the candidate a chunk before it ended at
+                e = r.first_edit
+                after = (f"before {e.tag} at B words [{e.b_start}, {e.b_end}) / A words [{e.a_start}, {e.a_end}), "
+                         f"starting {r.starts_before_edit_tokens} tokens before it")
+            else:
+                after = "at the document start" if edit is None else (
+                    f"after {edit.tag} at B words [{edit.b_start}, {edit.b_end}) / A words "
+                    f"[{edit.a_start}, {edit.a_end})")
             resync = (f"resync at B chunk {r.resync_b} = A chunk {r.resync_a}, {r.resync_distance_tokens} tokens "
                       "after the edit" if r.resynced else
                       f"never resynchronized ({r.resync_distance_tokens} tokens to the end of B)")
             lines.append(
                 f"  #{n} B chunks {r.b_chunks[0]}..{r.b_chunks[1] - 1} (words [{r.b_words[0]}, {r.b_words[1]}), "
                 f"tokens [{r.b_tokens[0]}, {r.b_tokens[1]})) ~ A chunks {r.a_chunks[0]}..{r.a_chunks[1] - 1} "
-                f"(words [{r.a_words[0]}, {r.a_words[1]}))")
+                f"(words [{r.a_chunk_words[0]}, {r.a_chunk_words[1]}))")
             lines.append(f"     {after}; {resync}")
         if len(regions) > max_listed:
             lines.append(f"  ... and {len(regions) - max_listed} more (see --format json)")
@@ -508,6 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
+    cli_explain.add_parser(sub, _add_params_options, _params, read_document)
     return parser
 
 

@@ -23,7 +23,10 @@ Definitions (the docstrings of the result types repeat the details):
   changed), `edited` (the rest: some words changed, or all unchanged but spanning a
   deletion point, i.e. A's words between two of its words were removed).
   **A statuses**: `reused`, `shifted`, `removed` (every word changed), `edited`.
-- **Phase-shift regions**: maximal runs of consecutive shifted B chunks.
+- **Phase-shift regions**: maximal runs of consecutive shifted B chunks. A region can
+  lie before the edit that caused it (the edit removed the candidate a chunk ended at),
+  so its distances are measured from the edit in both directions: `resync_distance_tokens`
+  after it, `starts_before_edit_tokens` before it (PhaseShiftRegion; docs/comparison.md).
 - **Locality check** (SPEC §9): see `LocalityViolation`. The margin is the rule's own
   (`params.margin`: SPEC §9's formula for tttd-v1, SPEC-lmx2 §7's for lmx2-v1, which
   the rule guarantees); `margin_formula` says which.
@@ -31,7 +34,7 @@ Definitions (the docstrings of the result types repeat the details):
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 from typing import Protocol, Sequence
 
@@ -85,12 +88,29 @@ class PhaseShiftRegion:
       non-shifted chunk); a_words then includes the deleted A words.
     a_chunks: the A chunks holding those words (half-open index range; their statuses
       say how A cut them: shifted, or edited where an A chunk also spans the edit).
-    after_edit: the nearest non-equal opcode before the run (None at the document start).
+    after_edit: the nearest non-equal opcode before the run (None when the run starts
+      before every edit: an edit can take away the candidate a chunk before it ended at).
     resync_b, resync_a: the first reused B chunk after the run and its A partner, where
-      the versions are in phase again (None when they never are).
-    resync_distance_tokens: B tokens from the end of `after_edit` to the start of
-      `resync_b`; when never resynced, to the end of B (then a lower bound, and
-      `resynced` is False).
+      the versions are in phase again (None when they never are). The *resync point* is
+      the start of `resync_b`, or the end of B when never resynced.
+    a_chunk_words, a_chunk_tokens: the whole span of `a_chunks` in A (how A cut the
+      region's words; wider than `a_words` when A's chunks reach past them).
+    run_b_chunks: the maximal run of consecutive B chunks that are not reused holding the
+      region: the edit's whole effect around it (edited and new chunks included).
+    first_edit, edit: the first and the last non-equal opcode inside that run (B range
+      within the run's words; a deletion at one of its ends counts). Without one inside,
+      `edit` is `after_edit` and `first_edit` None.
+    resync_distance_tokens: B tokens from the end of `edit` (the edited word nearest the
+      resync point, before it) to the resync point: how long after the edit the versions
+      are out of phase. From the document start when there is no edit before. When never
+      resynced it runs to the end of B (a lower bound, and `resynced` is False).
+    starts_before_edit_tokens: B tokens from the start of the run to the start of
+      `first_edit`: how far before the edit re-cutting begins (a shifted chunk ended at
+      an earlier candidate, or the edited chunk's own words before the edit); 0 without
+      `first_edit`.
+    reach_tokens: the larger of the two: how far from the edit its effect reaches, in
+      either direction. For a pair with one edit it is what the locality lab calls the
+      edit's reach (lab/measure.py), which tests hold equal.
     """
 
     b_chunks: Range
@@ -104,17 +124,38 @@ class PhaseShiftRegion:
     resync_a: int | None
     resync_distance_tokens: int
     resynced: bool
+    # added after the fields above, with defaults, so positional construction still reads
+    a_chunk_words: Range = (0, 0)
+    a_chunk_tokens: Range = (0, 0)
+    run_b_chunks: Range = (0, 0)
+    first_edit: DiffOp | None = None
+    edit: DiffOp | None = None
+    starts_before_edit_tokens: int = 0
 
     @property
     def shifted_chunks(self) -> int:
         return self.b_chunks[1] - self.b_chunks[0]
 
+    @property
+    def reach_tokens(self) -> int:
+        return max(self.resync_distance_tokens, self.starts_before_edit_tokens)
+
+    @property
+    def starts_before_edit(self) -> bool:
+        """The shifted chunks begin before the edit (a candidate the edit removed was
+        where a chunk before it ended)."""
+        return self.first_edit is not None and self.b_words[0] < self.first_edit.b_start
+
     def to_dict(self) -> dict:
         d = asdict(self)
-        for key in ("b_chunks", "b_words", "b_tokens", "a_chunks", "a_words", "a_tokens"):
+        for key in ("b_chunks", "b_words", "b_tokens", "a_chunks", "a_words", "a_tokens", "a_chunk_words",
+                    "a_chunk_tokens", "run_b_chunks"):
             d[key] = list(d[key])
-        d["after_edit"] = None if self.after_edit is None else self.after_edit._asdict()
+        for key in ("after_edit", "first_edit", "edit"):
+            op = getattr(self, key)
+            d[key] = None if op is None else op._asdict()
         d["shifted_chunks"] = self.shifted_chunks
+        d["reach_tokens"] = self.reach_tokens
         return d
 
 
@@ -155,7 +196,9 @@ class ChurnSummary:
     chunks_b and reused_token_ratio = reused_tokens / tokens_b; both are 1.0 when B has
     no chunks (nothing to embed). tokens_to_embed / chunks_to_embed: B chunks that are
     not reused. longest_resync_tokens: the largest resync distance of any phase-shift
-    region (0 when there is none). margin_formula: how `margin` was derived from the
+    region (0 when there is none; PhaseShiftRegion defines it, docs/comparison.md
+    explains it); longest_reach_tokens: the largest reach of any region (the same,
+    counting also how far before an edit re-cutting began). margin_formula: how `margin` was derived from the
     rule's parameters. paragraph_cut_share_b / sentence_cut_share_b: the share of B's
     interior cuts at paragraph / sentence ends (Chunk.boundary); mean_chunk_tokens_b:
     B's mean chunk size (0.0 without chunks).
@@ -196,6 +239,7 @@ class ChurnSummary:
     paragraph_cut_share_b: float = 0.0
     sentence_cut_share_b: float = 0.0
     mean_chunk_tokens_b: float = 0.0
+    longest_reach_tokens: int = 0
 
     @property
     def verdict(self) -> str:
@@ -542,22 +586,29 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chunked
         s_b, e_b = int(cols_b.starts[first]), int(cols_b.ends[j - 1])
         k_first, s_a = to_a(s_b)
         _, last_a = to_a(e_b - 1)
-        edit = ops[k_first - 1] if k_first > 0 else None  # ops alternate: the one before is a change
-        base = int(cum_b[edit.b_end]) if edit is not None else 0
+        after = ops[k_first - 1] if k_first > 0 else None  # ops alternate: the one before is a change
         at = int(np.searchsorted(reused, j))
         r = int(reused[at]) if at < len(reused) else None  # the first reused B chunk after the run
-        if r is not None:
-            distance, resync_a = int(cum_b[cols_b.starts[r]]) - base, partner_b[r]
-        else:
-            distance, resync_a = int(cum_b[-1]) - base, None
+        before = int(np.searchsorted(reused, first)) - 1
+        run = (int(reused[before]) + 1 if before >= 0 else 0, r if r is not None else len(cols_b))
+        run_words = (int(cols_b.starts[run[0]]), int(cols_b.ends[run[1] - 1]))
+        inside = [op for op in ops[bisect_left(op_b_starts, run_words[0]):bisect_right(op_b_starts, run_words[1])]
+                  if op.tag != EQUAL and op.b_end <= run_words[1]]
+        first_edit, edit = (inside[0], inside[-1]) if inside else (None, after)
+        resync_token = int(cum_b[cols_b.starts[r]]) if r is not None else int(cum_b[-1])
+        distance = resync_token - (int(cum_b[edit.b_end]) if edit is not None else 0)
+        lead = 0 if first_edit is None else max(0, int(cum_b[first_edit.b_start]) - int(cum_b[run_words[0]]))
         a_first = int(np.searchsorted(cols_a.starts, s_a, "right")) - 1
         a_last = int(np.searchsorted(cols_a.starts, last_a, "right")) - 1
+        a_span = (int(cols_a.starts[a_first]), int(cols_a.ends[a_last]))
         regions.append(PhaseShiftRegion(
             b_chunks=(first, j), b_words=(s_b, e_b), b_tokens=(int(cum_b[s_b]), int(cum_b[e_b])),
             a_chunks=(a_first, a_last + 1), a_words=(s_a, last_a + 1),
             a_tokens=(int(cum_a[s_a]), int(cum_a[last_a + 1])),
-            after_edit=edit, resync_b=r, resync_a=resync_a, resync_distance_tokens=distance,
-            resynced=r is not None,
+            after_edit=after, resync_b=r, resync_a=partner_b[r] if r is not None else None,
+            resync_distance_tokens=distance, resynced=r is not None,
+            a_chunk_words=a_span, a_chunk_tokens=(int(cum_a[a_span[0]]), int(cum_a[a_span[1]])),
+            run_b_chunks=run, first_edit=first_edit, edit=edit, starts_before_edit_tokens=lead,
         ))
     return tuple(regions)
 
@@ -638,6 +689,7 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _Chun
         paragraph_cut_share_b=interior.count(PARAGRAPH) / len(interior) if interior else 0.0,
         sentence_cut_share_b=interior.count(SENTENCE) / len(interior) if interior else 0.0,
         mean_chunk_tokens_b=tokens_b / chunks_b if chunks_b else 0.0,
+        longest_reach_tokens=max((r.reach_tokens for r in regions), default=0),
     )
 
 

@@ -61,7 +61,13 @@ class FileCost:
     rename (else the same as path). interior_cuts / paragraph_cuts / sentence_cuts: the
     new version's chunk ends other than the document's end, and how many of them fall at
     a paragraph or a sentence end (the chunk diagnostics' counts, as a pair sweep takes
-    them); None for the baseline, whose windows have no boundary classes."""
+    them); None for the baseline, whose windows have no boundary classes.
+    words_changed_a / words_changed_b: the edit's size from the word diff the comparison
+    already has (compare's changed_words_a: words of the old version deleted or replaced;
+    changed_words_b: words of the new one inserted or replacing); every word of an added
+    file is inserted, a deleted file's words are not counted (it costs nothing to embed).
+    `words_changed` is the larger of the two, and `cost_per_word` the tokens to embed per
+    changed word (None when no word changed)."""
 
     commit: str
     path: str
@@ -79,11 +85,29 @@ class FileCost:
     interior_cuts: Optional[int] = 0
     paragraph_cuts: Optional[int] = 0
     sentence_cuts: Optional[int] = 0
+    words_changed_a: int = 0
+    words_changed_b: int = 0
+
+    @property
+    def words_changed(self) -> int:
+        return max(self.words_changed_a, self.words_changed_b)
+
+    @property
+    def cost_per_word(self) -> Optional[float]:
+        return cost_per_word(self.tokens_to_embed, self.words_changed)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["chunk_tokens"] = list(self.chunk_tokens)
+        d["words_changed"] = self.words_changed
+        d["cost_per_word"] = self.cost_per_word
         return d
+
+
+def cost_per_word(tokens_to_embed: int, words_changed: int) -> Optional[float]:
+    """Tokens to embed per changed word: what a small edit costs for its size. None when
+    no word changed (nothing to divide by; a cost then came from whitespace alone)."""
+    return tokens_to_embed / words_changed if words_changed else None
 
 
 @dataclass(frozen=True)
@@ -104,7 +128,9 @@ class RuleTotals:
 
     tokens / chunks: of the new versions of the changed files; reused_share: 1 -
     tokens_to_embed / tokens (1.0 when there are none). mean_chunk_tokens and
-    p90_chunk_tokens: over the new versions' chunks (0 without any)."""
+    p90_chunk_tokens: over the new versions' chunks (0 without any). words_changed: the
+    files' edit sizes summed (FileCost.words_changed); cost_per_word: tokens_to_embed per
+    changed word (None when none changed)."""
 
     rule: str
     files: int
@@ -117,6 +143,11 @@ class RuleTotals:
     locality_violations: int
     mean_chunk_tokens: float
     p90_chunk_tokens: float
+    words_changed: int = 0
+
+    @property
+    def cost_per_word(self) -> Optional[float]:
+        return cost_per_word(self.tokens_to_embed, self.words_changed)
 
     @staticmethod
     def of(rule: str, costs: Iterable[FileCost]) -> "RuleTotals":
@@ -133,10 +164,11 @@ class RuleTotals:
             locality_violations=sum(c.locality_violations for c in costs),
             mean_chunk_tokens=float(sizes.mean()) if sizes.size else 0.0,
             p90_chunk_tokens=float(np.percentile(sizes, 90)) if sizes.size else 0.0,
+            words_changed=sum(c.words_changed for c in costs),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "cost_per_word": self.cost_per_word}
 
 
 @dataclass(frozen=True)
@@ -156,6 +188,14 @@ class CommitCost:
     def tokens_to_embed(self, rule: str) -> int:
         t = self.totals.get(rule)
         return t.tokens_to_embed if t is not None else 0
+
+    def words_changed(self, rule: str) -> int:
+        t = self.totals.get(rule)
+        return t.words_changed if t is not None else 0
+
+    def cost_per_word(self, rule: str) -> Optional[float]:
+        t = self.totals.get(rule)
+        return t.cost_per_word if t is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -184,10 +224,19 @@ class AuditResult:
     skipped: list[Skipped]
     planned_commits: int = 0
 
-    def top_commits(self, rule: str, n: int = 10) -> list[CommitCost]:
-        """The `n` commits with the most tokens to embed under `rule`, most first."""
-        ranked = sorted(self.commits, key=lambda c: -c.tokens_to_embed(rule))
-        return [c for c in ranked[:n] if c.tokens_to_embed(rule) > 0]
+    def top_commits(self, rule: str, n: int = 10, by: str = "tokens") -> list[CommitCost]:
+        """The `n` commits with the most tokens to embed under `rule` (`by` "tokens"), or
+        the most tokens per changed word ("cost-per-word": small edits that cost much
+        come first; a cost with no changed word ranks above every ratio), most first;
+        commits that cost nothing are left out. Ties keep history order."""
+        costly = [c for c in self.commits if c.tokens_to_embed(rule) > 0]
+        if by == "tokens":
+            ranked = sorted(costly, key=lambda c: -c.tokens_to_embed(rule))
+        elif by == "cost-per-word":
+            ranked = sorted(costly, key=lambda c: -(c.cost_per_word(rule) or float("inf")))
+        else:
+            raise ValueError(f"unknown order {by!r}: {' or '.join(SORT_ORDERS)}")
+        return ranked[:n]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,9 +249,13 @@ class AuditResult:
         }
 
 
+SORT_ORDERS = ("tokens", "cost-per-word")
+
+# the edit's size and cost per word come last, so a reader of the older columns by
+# position still reads them
 CSV_FIELDS = ("commit", "short", "when", "author", "subject", "path", "old_path", "status", "rule", "tokens",
               "chunks", "tokens_to_embed", "chunks_to_embed", "reused_share", "phase_shift_regions",
-              "locality_violations")
+              "locality_violations", "words_changed", "cost_per_word")
 
 
 def csv_rows(result: AuditResult) -> list[dict[str, Any]]:
@@ -216,6 +269,8 @@ def csv_rows(result: AuditResult) -> list[dict[str, Any]]:
                 "tokens": f.tokens, "chunks": f.chunks, "tokens_to_embed": f.tokens_to_embed,
                 "chunks_to_embed": f.chunks_to_embed, "reused_share": round(f.reused_share, 6),
                 "phase_shift_regions": f.phase_shift_regions, "locality_violations": f.locality_violations,
+                "words_changed": f.words_changed,
+                "cost_per_word": "" if f.cost_per_word is None else round(f.cost_per_word, 6),
             })
     return rows
 
@@ -411,15 +466,17 @@ def _added(commit: str, path: str, rule: str, chunks, cuts: CutCounts) -> FileCo
     """A file with no embeddable previous version: every chunk is to embed."""
     sizes = tuple(c.tokens for c in chunks)
     total = sum(sizes)
+    words = chunks[-1].end_word if chunks else 0
     return FileCost(commit, path, rule, total, len(sizes), 0.0 if total else 1.0, 0, 0, sizes, ADDED, path, total,
-                    len(sizes), *cuts)
+                    len(sizes), *cuts, words_changed_b=words)
 
 
 def _from_summary(commit: str, path: str, old_path: Optional[str], status: str, rule: str, s: ChurnSummary,
                   chunks, cuts: CutCounts) -> FileCost:
     return FileCost(commit, path, rule, s.tokens_to_embed, s.chunks_to_embed, s.reused_token_ratio,
                     s.phase_shift_regions, s.violations, tuple(c.tokens for c in chunks), status,
-                    old_path or path, s.tokens_b, s.chunks_b, *cuts)
+                    old_path or path, s.tokens_b, s.chunks_b, *cuts, words_changed_a=s.changed_words_a,
+                    words_changed_b=s.changed_words_b)
 
 
 # -- choosing commits ----------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from ..chunking.lmx2_params import KEY_ID, LMX2_RULE
 from ..chunking.params import FINGERPRINT_ID
 from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
 from ..comparison.diff import EQUAL, DELETE, INSERT
+from ..comparison.explain import explain_comparison
 from ..comparison.external import ChunkerChurn
 from ..errors import visible
 from ..lab import LabResult
@@ -138,6 +139,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
       ('<a href="#lab">Locality lab</a> · ' if lab is not None else "") +
       '<a href="#identity">Identity</a> · <a href="#churn">Churn</a> · '
       '<a href="#locality">Locality</a> · <a href="#regions">Phase-shift regions</a> · '
+      '<a href="#why">Why the chunks moved</a> · '
       '<a href="#legend">Legend</a> · <a href="#documents">Documents</a></nav>\n<main>\n')
     marks = _EditMarks.of(c)
     _changes(w, c, marks)
@@ -151,6 +153,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
         w(lab_section(lab))
     _locality(w, c)
     _regions(w, c)
+    _why(w, c)
     _legend(w, c.a.boundary_rule)
     _documents(w, c, name_a, name_b, marks)
     w("</main>\n</body>\n</html>\n")
@@ -325,9 +328,11 @@ def _churn(w, c: Comparison) -> None:
 
 
 def _resync_vs_margin(tokens: int, margin: int) -> str:
-    if tokens > margin:
-        return f'<span class="over">{tokens} tokens</span> &gt; margin {margin} ({tokens / margin:.1f}×)'
-    return f"{tokens} tokens (margin {margin})"
+    # Neutral whichever side of the margin: a resync past it is allowed (tttd-v1 promises
+    # no bound, SPEC §9), and only the locality check's violations say locality broke.
+    side = f"past the margin of {margin} ({tokens / margin:.1f}×)" if tokens > margin else f"within the margin of {margin}"
+    return f'{tokens} tokens after the edit <span class="muted">({side})</span>'
+
 
 
 def _locality(w, c: Comparison) -> None:
@@ -358,19 +363,36 @@ def _regions(w, c: Comparison) -> None:
     w("<p>Runs of consecutive <span class=\"shifted-text\">shifted</span> B chunks: the same words as in A, cut "
       "elsewhere, so their hashes (and embeddings) are new. Word and token ranges are half-open.</p>\n")
     w('<div class="scroll"><table class="grid regions">\n<thead><tr><th>#</th><th>B chunks</th><th>B words</th><th>B tokens</th>'
-      "<th>A chunks</th><th>A words</th><th>A tokens</th><th>follows the edit</th><th>resync at</th>"
+      "<th>A chunks</th><th>their A words</th><th>their A tokens</th><th>the edit</th><th>resync at</th>"
       "<th>resync distance</th></tr></thead>\n<tbody>\n")
     for n, r in enumerate(c.phase_shift_regions, 1):
-        e = r.after_edit
+        e = r.first_edit if r.starts_before_edit else r.after_edit
         edit = ("document start" if e is None else
                 f"{_e(e.tag)} at B words {_rng((e.b_start, e.b_end))} / A words {_rng((e.a_start, e.a_end))}")
+        if r.starts_before_edit:
+            edit = f"precedes {edit} (starts {r.starts_before_edit_tokens} tokens before it)"
+        elif e is not None:
+            edit = f"follows {edit}"
         resync = (f"{_link('b', r.resync_b)} = {_link('a', r.resync_a)}" if r.resynced
                   else "never (to the end of B)")
         w(f'<tr id="region-{n}"><td>{n}</td><td>{_chunk_span("b", r.b_chunks)}</td><td>{_rng(r.b_words)}</td>'
-          f"<td>{_rng(r.b_tokens)}</td><td>{_chunk_span('a', r.a_chunks)}</td><td>{_rng(r.a_words)}</td>"
-          f"<td>{_rng(r.a_tokens)}</td><td>{edit}</td><td>{resync}</td>"
+          f"<td>{_rng(r.b_tokens)}</td><td>{_chunk_span('a', r.a_chunks)}</td><td>{_rng(r.a_chunk_words)}</td>"
+          f"<td>{_rng(r.a_chunk_tokens)}</td><td>{edit}</td><td>{resync}</td>"
           f"<td>{_resync_vs_margin(r.resync_distance_tokens, c.margin)}</td></tr>\n")
     w("</tbody>\n</table></div>\n</section>\n")
+
+
+def _why(w, c: Comparison) -> None:
+    w('<section id="why">\n<h2>Why the chunks moved</h2>\n')
+    explanations = explain_comparison(c)
+    if not explanations:
+        w('<p class="muted">No phase shift: nothing moved that the edits did not touch.</p>\n</section>\n')
+        return
+    for x in explanations:
+        n = x.region + 1
+        w(f'<p id="why-{n}"><a href="#region-{n}">#{n}</a> <span class="muted">({_e(x.cause)})</span> '
+          f"{_e(x.text)}</p>\n")
+    w("</section>\n")
 
 
 def _legend(w, rule: str) -> None:
