@@ -13,7 +13,7 @@ import sys
 from typing import Sequence
 
 from . import bench_git, cli_audit
-from . import cli_lab
+from . import cli_lab, cli_retrieval
 from .allocator import keep_freed_memory
 from .analysis import Analysis
 from .chunks import AnyParams, Chunking
@@ -487,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
+    cli_retrieval.add_parser(sub)
     return parser
 
 
