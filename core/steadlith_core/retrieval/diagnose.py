@@ -10,8 +10,9 @@
   the cut), inside a sentence, or inside a word.
 - **sizes**: chunk length in code points (mean, 10th/50th/90th percentile, coefficient
   of variation), and the mean length of the chunks the retriever returned against the
-  mean of all: BM25 normalises by length, so a ratio below 1 means it prefers the
-  short chunks of a chunking whose sizes spread.
+  mean of all (a ratio above 1: the retriever favours the longer chunks), and the text
+  the top k return per question. Recall grows with that text and precision shrinks, so
+  two chunkings of equal mean size can differ in recall only because one hands on more.
 - **edges**: chunks whose last line is a Markdown heading (the heading is cut from its
   body), and chunk texts with whitespace at an edge.
 - **hits**: questions whose top-k holds at least one code point of a reference.
@@ -56,6 +57,7 @@ class Diagnostics:
     cuts: dict  # {place: share of cuts}
     size_chars: dict  # mean, p10, p50, p90, cv
     retrieved_mean_chars: float
+    retrieved_chars_per_question: float  # the text the top k hand on: what recall is bought with
     heading_at_end: float  # share of chunks whose last line is a Markdown heading
     whitespace_edges: float  # share of chunk texts with leading or trailing whitespace
     per_corpus: dict  # {corpus id: CorpusDiagnostics}
@@ -88,7 +90,10 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def cut_place(text: str, end: int) -> str:
-    """What the corpus has where a chunk ends at `end`."""
+    """What the corpus has where a chunk ends at `end` (whitespace the chunk kept at its
+    end, as chonkie's chunks do, is looked through)."""
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
     after = end
     while after < len(text) and text[after].isspace():
         after += 1
@@ -204,6 +209,7 @@ def diagnose(chunks: Sequence[RetrievalChunk], corpora: Mapping[str, str], quest
         size_chars={"mean": mean, "p10": _percentile(sizes, 0.1), "p50": _percentile(sizes, 0.5),
                     "p90": _percentile(sizes, 0.9), "cv": (var ** 0.5) / mean if mean else 0.0},
         retrieved_mean_chars=sum(retrieved_chars) / len(retrieved_chars) if retrieved_chars else 0.0,
+        retrieved_chars_per_question=sum(retrieved_chars) / len(rankings) if rankings else 0.0,
         heading_at_end=headings / len(chunks) if chunks else 0.0,
         whitespace_edges=edges / len(chunks) if chunks else 0.0,
         per_corpus=per_corpus,

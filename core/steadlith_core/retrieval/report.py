@@ -50,18 +50,18 @@ def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = F
     lines += ["", "why (references cut: no single chunk holds the reference; ref recall: share of each reference "
                   "the top k cover)", ""]
     head = ("chunking", "refs cut", "ref recall cut", "ref recall whole", "questions hit", "size p10/p50/p90",
-            "size cv", "retrieved/mean size", "heading at end")
+            "size cv", "retrieved/mean size", "chars/question", "heading at end")
     rows = [head]
     for r in run.results:
         d = r.diagnostics
         z = d.size_chars
         rows.append((r.name, f"{_pct(d.cut_share)}%", _pct(d.ref_recall_cut), _pct(d.ref_recall_whole),
                      f"{_pct(d.questions_hit)}%", f"{z['p10']:.0f}/{z['p50']:.0f}/{z['p90']:.0f}", f"{z['cv']:.2f}",
-                     f"{d.length_bias:.2f}", f"{_pct(d.heading_at_end)}%"))
+                     f"{d.length_bias:.2f}", f"{d.retrieved_chars_per_question:,.0f}", f"{_pct(d.heading_at_end)}%"))
         if per_corpus:
             for cid, c in d.per_corpus.items():
                 rows.append((f"  {cid}", f"{_pct(c.cut_share)}%", _pct(c.ref_recall_cut), _pct(c.ref_recall_whole),
-                             "", "", "", "", ""))
+                             "", "", "", "", "", ""))
     lines += _table(rows)
 
     lines += ["", "where cuts fall (share of cuts)", ""]
