@@ -146,3 +146,17 @@ def test_ctrl_c_is_one_line_and_status_130(capsys, bench, monkeypatch):
     monkeypatch.setattr(cli_retrieval, "evaluate", interrupted)
     code, out, err = run(capsys, "retrieval", folder, "--questions", questions)
     assert code == 130 and out == "" and err.strip() == "steadlith: interrupted"
+
+
+def test_match_size_fits_an_unsized_splitter_to_the_first_rule(capsys, bench):
+    folder, questions = bench
+    code, out, _ = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1", *SIZES,
+                       "--chunker", "fixed-tokens", "--chunker", "fixed-tokens:chunk_size=7", "--match-size",
+                       "--format", "json")
+    assert code == 0
+    rule, fitted, given = json.loads(out)["chunkings"]
+    assert fitted["settings"]["chunk_size"] not in (40, 7) and given["settings"]["chunk_size"] == 7
+    assert abs(fitted["mean_chunk_tokens"] - rule["mean_chunk_tokens"]) < 0.2 * rule["mean_chunk_tokens"]
+    code, _, err = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "",
+                       "--chunker", "fixed-tokens", "--match-size")
+    assert code == 2 and "--match-size: needs a rule to match" in err

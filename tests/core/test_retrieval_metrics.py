@@ -118,3 +118,59 @@ def test_bm25_ranks_the_matching_chunk_first_and_breaks_ties_by_chunk_order():
     assert first[2][:2] == [1, 3]  # equal texts: the earlier chunk first
     assert bm25.rank(texts, hashes, ["pears", "zebra", "nothing"], 3) == first
     assert bm25.rank(texts, hashes, ["pears"], 50) == [[2, 0, 1, 3, 4]]  # k past the chunks: all of them
+
+
+# -- a scored chunking: which chunks precision_Ω reads, and the diagnostics ---------------
+
+from steadlith_core.retrieval import (ChunkingSpec, ChunkSet, Question, QuestionSet, Reference, RetrievalChunk,
+                                      cut_place, score_chunk_set)
+
+TEXT = "One two three. Four five six.\n\nSeven eight nine ten eleven. Twelve."
+
+
+def _chunk_set(ranges, corpus="a"):
+    chunks = tuple(RetrievalChunk(corpus, s, e, TEXT[s:e], str(i), 1) for i, (s, e) in enumerate(ranges))
+    return ChunkSet(ChunkingSpec("hand", "external", None), chunks, 0.0)
+
+
+def test_precision_omega_reads_every_chunk_of_the_corpus_that_meets_a_reference_touching_ones_too():
+    chunk_set = _chunk_set([(0, 8), (8, 14), (15, 29), (31, 60), (61, 68)])
+    questions = QuestionSet("q", (Question(0, "three four?", "a", (Reference(8, 15),)),))
+    result = score_chunk_set(chunk_set, questions, {"a": TEXT}, [[3]])
+    (q,) = result.questions
+    # [0, 8) touches the reference's start, [15, 29) its end, [8, 14) lies inside it
+    assert q.omega_chunks == ((0, 8), (8, 14), (15, 29))
+    assert q.scores.precision_omega == pytest.approx(6 / 29)
+    assert q.scores.recall == 0.0 and result.diagnostics.questions_hit == 0.0
+
+
+def test_overlapping_chunks_before_a_reference_are_still_found():
+    # [0, 40) starts first but reaches past the short chunks after it
+    chunk_set = _chunk_set([(0, 40), (5, 10), (10, 14)])
+    questions = QuestionSet("q", (Question(0, "q", "a", (Reference(31, 36),)),))
+    (q,) = score_chunk_set(chunk_set, questions, {"a": TEXT}, [[0]]).questions
+    assert q.omega_chunks == ((0, 40),)
+    assert q.scores.recall == 1.0
+
+
+def test_a_reference_is_cut_unless_one_chunk_holds_it_whitespace_edges_aside():
+    chunk_set = _chunk_set([(0, 14), (15, 29), (31, 60), (61, 68)])
+    refs = (Reference(4, 14), Reference(4, 20), Reference(15, 31))  # the last ends in "\n\n"
+    questions = QuestionSet("q", (Question(0, "q", "a", refs),))
+    d = score_chunk_set(chunk_set, questions, {"a": TEXT}, [[0]]).diagnostics
+    assert (d.references, d.references_cut) == (3, 1)
+    assert d.ref_recall_cut == pytest.approx(10 / 15)  # [4, 14) of [4, 19), its trailing space aside
+    assert d.ref_recall_whole == pytest.approx((1.0 + 0.0) / 2)
+    assert d.cuts == {"paragraph": 1 / 3, "line": 0.0, "sentence": 2 / 3, "inside sentence": 0.0,
+                      "inside word": 0.0}
+
+
+def test_cut_places():
+    assert cut_place(TEXT, 29) == "paragraph"
+    assert cut_place(TEXT, 31) == "paragraph"  # a chunk that kept the blank line
+    assert cut_place(TEXT, 14) == "sentence"
+    assert cut_place(TEXT, 7) == "inside sentence"
+    assert cut_place(TEXT, 5) == "inside word"
+    assert cut_place("a line\nnext", 6) == "line"
+    assert cut_place('He said "stop." Then', 15) == "sentence"
+    assert cut_place(TEXT, len(TEXT)) == "paragraph"
