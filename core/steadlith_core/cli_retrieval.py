@@ -50,6 +50,9 @@ def add_parser(sub) -> None:
                    help=f"what ranks the chunks ({', '.join(known_retrievers())}; default bm25)")
     p.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, metavar="K",
                    help=f"chunks retrieved per question (default {DEFAULT_TOP_K})")
+    p.add_argument("--budget", type=int, metavar="CHARS",
+                   help="instead of --top-k: hand every question the best-ranked chunks up to this many code points "
+                        "(the last one cut to fit), so recall compares chunkings at equal text, whatever their sizes")
     p.add_argument("--per-corpus", action="store_true", help="also a row per corpus under each chunking")
     p.add_argument("--timing", action="store_true",
                    help="also the wall time to chunk and to rank, per chunking, and the load average")
@@ -62,6 +65,8 @@ def add_parser(sub) -> None:
 def cmd_retrieval(args: argparse.Namespace) -> int:
     if args.top_k < 1:
         raise ParameterError("--top-k", f"must be >= 1, got {args.top_k}", args.top_k)
+    if args.budget is not None and args.budget < 1:
+        raise ParameterError("--budget", f"must be >= 1 code point, got {args.budget}", args.budget)
     rules = args.rules if args.rules is not None else ("" if args.chunkers else DEFAULT_RULES)
     specs = chunking_specs(rules, args.chunkers, args.assignments, args.preset)
     retriever = get_retriever(args.retriever)
@@ -72,7 +77,8 @@ def cmd_retrieval(args: argparse.Namespace) -> int:
         with progress_bar("matching sizes", "splitters") as bar:
             specs = match_sizes(specs, corpora, cache, progress=bar)
     with progress_bar("retrieval", "steps") as bar:
-        run = evaluate(specs, corpora, questions, retriever, args.top_k, progress=bar, cache=cache)
+        run = evaluate(specs, corpora, questions, retriever, args.top_k, progress=bar, cache=cache,
+                       budget=args.budget)
     if args.json_path is not None or args.format == "json":
         data = run_json(run)
         if args.json_path is not None:  # before any output: a failed write is one error line, nothing else

@@ -160,3 +160,18 @@ def test_match_size_fits_an_unsized_splitter_to_the_first_rule(capsys, bench):
     code, _, err = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "",
                        "--chunker", "fixed-tokens", "--match-size")
     assert code == 2 and "--match-size: needs a rule to match" in err
+
+
+def test_a_budget_hands_every_question_the_same_text(capsys, bench):
+    folder, questions = bench
+    code, out, _ = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1,lmx2-v1", *SIZES,
+                       "--budget", "300", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["budget"] == 300 and data["top_k"] is None
+    for chunking, again in zip(data["chunkings"], recompute(data)):
+        assert chunking["diagnostics"]["retrieved_chars_per_question"] == 300
+        assert all(sum(e - s for _, s, e in q["retrieved"]) == 300 for q in chunking["questions"])
+        assert again["scores"] == chunking["scores"]
+    code, _, err = run(capsys, "retrieval", folder, "--questions", questions, "--budget", "0")
+    assert code == 2 and "--budget: must be >= 1 code point" in err

@@ -174,3 +174,12 @@ def test_cut_places():
     assert cut_place("a line\nnext", 6) == "line"
     assert cut_place('He said "stop." Then', 15) == "sentence"
     assert cut_place(TEXT, len(TEXT)) == "paragraph"
+
+
+def test_a_budget_takes_ranked_chunks_until_it_is_spent_cutting_the_last():
+    from steadlith_core.retrieval.evaluate import within_budget
+
+    chunks = _chunk_set([(0, 14), (15, 29), (31, 60), (61, 68)]).chunks
+    assert within_budget(chunks, [2, 0, 1], 35) == (("a", 31, 60), ("a", 0, 6))
+    assert within_budget(chunks, [3, 1], 100) == (("a", 61, 68), ("a", 15, 29))  # the ranking runs out first
+    assert within_budget(chunks, [1, 0], 14) == (("a", 15, 29),)

@@ -124,7 +124,8 @@ def _percentile(sorted_values: Sequence[int], q: float) -> float:
 
 
 def diagnose(chunks: Sequence[RetrievalChunk], corpora: Mapping[str, str], questions: QuestionSet,
-             rankings: Sequence[Sequence[int]]) -> Diagnostics:
+             retrieved: Sequence[Sequence[tuple[str, int, int]]]) -> Diagnostics:
+    """`retrieved`: each question's retrieved ranges (corpus id, start, end), best first."""
     by_corpus: dict[str, list[RetrievalChunk]] = {cid: [] for cid in corpora}
     for c in chunks:
         by_corpus[c.corpus_id].append(c)
@@ -146,11 +147,10 @@ def diagnose(chunks: Sequence[RetrievalChunk], corpora: Mapping[str, str], quest
     per: dict[str, dict] = {cid: {"refs": 0, "cut": 0, "rc": [], "rw": []} for cid in corpora}
     hits = 0
     retrieved_chars: list[int] = []
-    for q, ranked in zip(questions.questions, rankings):
+    for q, got in zip(questions.questions, retrieved):
         text = corpora[q.corpus_id]
-        got = [chunks[i] for i in ranked]
-        retrieved_chars.extend(c.end - c.start for c in got)
-        same = [(c.start, c.end) for c in got if c.corpus_id == q.corpus_id]
+        retrieved_chars.extend(e - s for _, s, e in got)
+        same = [(s, e) for c, s, e in got if c == q.corpus_id]
         hit = False
         for ref in q.references:
             s, e = _trimmed(text, ref.start, ref.end)
@@ -209,7 +209,7 @@ def diagnose(chunks: Sequence[RetrievalChunk], corpora: Mapping[str, str], quest
         size_chars={"mean": mean, "p10": _percentile(sizes, 0.1), "p50": _percentile(sizes, 0.5),
                     "p90": _percentile(sizes, 0.9), "cv": (var ** 0.5) / mean if mean else 0.0},
         retrieved_mean_chars=sum(retrieved_chars) / len(retrieved_chars) if retrieved_chars else 0.0,
-        retrieved_chars_per_question=sum(retrieved_chars) / len(rankings) if rankings else 0.0,
+        retrieved_chars_per_question=sum(retrieved_chars) / len(retrieved) if retrieved else 0.0,
         heading_at_end=headings / len(chunks) if chunks else 0.0,
         whitespace_edges=edges / len(chunks) if chunks else 0.0,
         per_corpus=per_corpus,

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..errors import ParameterError
 from ..progress import Progress, report
 from .chunkers import ChunkingSpec, ChunkSet, RetrievalChunk, chunk_corpora
 from .data import QuestionSet
@@ -60,6 +61,7 @@ class RetrievalRun:
     corpora: dict  # {corpus id: code points}
     results: tuple[ChunkingResult, ...]
     load_average: tuple[float, float, float] | None
+    budget: int | None = None  # code points per question instead of top_k chunks
 
 
 class _CorpusIndex:
@@ -87,8 +89,27 @@ class _CorpusIndex:
         return [(self.chunks[i].start, self.chunks[i].end) for i in sorted(picked)]
 
 
+def within_budget(chunks: Sequence[RetrievalChunk], ranked: Sequence[int],
+                  budget: int) -> tuple[tuple[str, int, int], ...]:
+    """The ranked chunks, best first, until their lengths sum to `budget` code points: the
+    last one is cut to fit (its start kept), as a context window would cut it."""
+    out = []
+    left = budget
+    for i in ranked:
+        if left <= 0:
+            break
+        c = chunks[i]
+        end = min(c.end, c.start + left)
+        out.append((c.corpus_id, c.start, end))
+        left -= end - c.start
+    return tuple(out)
+
+
 def score_chunk_set(chunk_set: ChunkSet, question_set: QuestionSet, corpora: Mapping[str, str],
-                    rankings: Sequence[Sequence[int]], rank_seconds: float = 0.0) -> ChunkingResult:
+                    rankings: Sequence[Sequence[int]], rank_seconds: float = 0.0,
+                    budget: int | None = None) -> ChunkingResult:
+    """Score one chunking's rankings. With `budget`, each question gets the ranked chunks
+    up to that many code points (within_budget) instead of the ranking as given."""
     chunks = chunk_set.chunks
     by_corpus: dict[str, list[RetrievalChunk]] = {}
     for c in chunks:
@@ -98,7 +119,10 @@ def score_chunk_set(chunk_set: ChunkSet, question_set: QuestionSet, corpora: Map
     results = []
     for q, ranked in zip(question_set.questions, rankings):
         refs = [(r.start, r.end) for r in q.references]
-        retrieved = tuple((chunks[i].corpus_id, chunks[i].start, chunks[i].end) for i in ranked)
+        if budget is None:
+            retrieved = tuple((chunks[i].corpus_id, chunks[i].start, chunks[i].end) for i in ranked)
+        else:
+            retrieved = within_budget(chunks, ranked, budget)
         omega = tuple(indexes.get(q.corpus_id, empty).meeting(q.references))
         results.append(QuestionResult(q.index, q.corpus_id, retrieved, omega,
                                       question_scores(refs, retrieved, q.corpus_id, omega)))
@@ -107,19 +131,22 @@ def score_chunk_set(chunk_set: ChunkSet, question_set: QuestionSet, corpora: Map
     spec = chunk_set.spec
     return ChunkingResult(spec.name, spec.family, dict(spec.settings), len(chunks), chunk_set.mean_tokens,
                           chunk_set.mean_chars, Scores.of([r.scores for r in results]), per_corpus, tuple(results),
-                          diagnose(chunks, corpora, question_set, rankings), chunk_set.seconds, rank_seconds)
+                          diagnose(chunks, corpora, question_set, [r.retrieved for r in results]),
+                          chunk_set.seconds, rank_seconds)
 
 
 def evaluate(specs: Sequence[ChunkingSpec], corpora: Mapping[str, str], question_set: QuestionSet,
              retriever: Retriever, top_k: int = DEFAULT_TOP_K, *, progress: Progress | None = None,
-             cache: Mapping[str, ChunkSet] | None = None) -> RetrievalRun:
+             cache: Mapping[str, ChunkSet] | None = None, budget: int | None = None) -> RetrievalRun:
     """Every chunking of `specs` over all `corpora`, ranked by `retriever` for every
     question. `progress(done, total)` counts corpora chunked and rankings made.
+    With `budget`, every question gets the same amount of text (code points) instead of
+    top_k chunks: recall compared at equal text, whatever the chunk sizes.
     `cache` holds chunk sets already made, by spec name (and with the same spec)."""
     if top_k < 1:
-        from ..errors import ParameterError
-
         raise ParameterError("--top-k", f"must be >= 1, got {top_k}", top_k)
+    if budget is not None and budget < 1:
+        raise ParameterError("--budget", f"must be >= 1 code point, got {budget}", budget)
     total = len(specs) * (len(corpora) + 1)
     done = 0
     report(progress, done, total)
@@ -139,10 +166,11 @@ def evaluate(specs: Sequence[ChunkingSpec], corpora: Mapping[str, str], question
 
             chunk_set = chunk_corpora(spec, corpora, step)
         started = time.perf_counter()
-        rankings = retriever.rank([c.text for c in chunk_set.chunks], [c.hash for c in chunk_set.chunks], texts,
-                                  top_k)
+        # a budget may need more chunks than any k: the whole ranking is asked for
+        k = top_k if budget is None else len(chunk_set.chunks)
+        rankings = retriever.rank([c.text for c in chunk_set.chunks], [c.hash for c in chunk_set.chunks], texts, k)
         seconds = time.perf_counter() - started
-        results.append(score_chunk_set(chunk_set, question_set, corpora, rankings, seconds))
+        results.append(score_chunk_set(chunk_set, question_set, corpora, rankings, seconds, budget))
         done += 1
         report(progress, done, total)
     try:
@@ -150,7 +178,7 @@ def evaluate(specs: Sequence[ChunkingSpec], corpora: Mapping[str, str], question
     except OSError:
         load = None
     return RetrievalRun(retriever.name, top_k, question_set, {cid: len(t) for cid, t in corpora.items()},
-                        tuple(results), load)
+                        tuple(results), load, budget)
 
 
 def run_json(run: RetrievalRun) -> dict:
@@ -158,7 +186,8 @@ def run_json(run: RetrievalRun) -> dict:
     return {
         "schema": SCHEMA,
         "retriever": run.retriever,
-        "top_k": run.top_k,
+        "top_k": None if run.budget is not None else run.top_k,
+        "budget": run.budget,
         "questions_file": qs.source,
         "corpora": run.corpora,
         "load_average": list(run.load_average) if run.load_average else None,

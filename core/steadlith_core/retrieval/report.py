@@ -34,8 +34,9 @@ def _score_row(label: str, r: ChunkingResult, s: Scores, chunks: str, tokens: st
 def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = False) -> str:
     qs = run.question_set
     lines = [f"retrieval  {len(qs.questions)} questions over {len(run.corpora)} corpora "
-             f"({sum(run.corpora.values()):,} code points); retriever {run.retriever}, top {run.top_k}; "
-             "metrics in % (mean ± std over questions)", ""]
+             f"({sum(run.corpora.values()):,} code points); retriever {run.retriever}, "
+             + (f"top {run.top_k}; " if run.budget is None else f"{run.budget:,} code points of chunks a question; ")
+             + "metrics in % (mean ± std over questions)", ""]
     head = ("chunking", "chunks", "mean tok", "mean chars", *(HEADS[m] for m in METRICS))
     rows = [head]
     for r in run.results:
