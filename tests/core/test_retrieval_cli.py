@@ -175,3 +175,38 @@ def test_a_budget_hands_every_question_the_same_text(capsys, bench):
         assert again["scores"] == chunking["scores"]
     code, _, err = run(capsys, "retrieval", folder, "--questions", questions, "--budget", "0")
     assert code == 2 and "--budget: must be >= 1 code point" in err
+
+
+class _LastFirst:
+    """A retriever by the protocol alone: the last chunks first."""
+
+    name = "last-first"
+
+    def rank(self, chunk_texts, chunk_hashes, questions, top_k):
+        assert len(chunk_hashes) == len(chunk_texts)
+        return [list(range(len(chunk_texts) - 1, -1, -1))[:top_k] for _ in questions]
+
+
+class _Broken(_LastFirst):
+    name = "broken"
+
+    def rank(self, chunk_texts, chunk_hashes, questions, top_k):
+        return [[0, 0] for _ in questions]
+
+
+def test_any_retriever_of_the_protocol_plugs_in_and_a_broken_one_is_one_line(capsys, bench, monkeypatch):
+    from steadlith_core.retrieval import retrievers
+
+    monkeypatch.setitem(retrievers._RETRIEVERS, "last-first", _LastFirst)
+    monkeypatch.setitem(retrievers._RETRIEVERS, "broken", _Broken)
+    folder, questions = bench
+    code, out, _ = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1", *SIZES,
+                       "--retriever", "last-first", "--top-k", "1", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["retriever"] == "last-first"
+    last = max((q["retrieved"][0] for q in data["chunkings"][0]["questions"]), key=lambda r: (r[0], r[1]))
+    assert all(q["retrieved"] == [last] for q in data["chunkings"][0]["questions"])  # harbor sorts after garden
+    code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--retriever", "broken")
+    assert code == 2 and out == ""
+    assert "retriever broken: question 1: expected at most 5 distinct chunk indices" in err

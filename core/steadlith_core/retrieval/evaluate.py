@@ -22,7 +22,7 @@ from .chunkers import ChunkingSpec, ChunkSet, RetrievalChunk, chunk_corpora
 from .data import QuestionSet
 from .diagnose import Diagnostics, diagnose
 from .metrics import QuestionScores, Scores, question_scores
-from .retrievers import Retriever
+from .retrievers import Retriever, check_rankings
 
 SCHEMA = "steadlith-retrieval/1"
 DEFAULT_TOP_K = 5
@@ -168,7 +168,9 @@ def evaluate(specs: Sequence[ChunkingSpec], corpora: Mapping[str, str], question
         started = time.perf_counter()
         # a budget may need more chunks than any k: the whole ranking is asked for
         k = top_k if budget is None else len(chunk_set.chunks)
-        rankings = retriever.rank([c.text for c in chunk_set.chunks], [c.hash for c in chunk_set.chunks], texts, k)
+        rankings = check_rankings(retriever.name, retriever.rank([c.text for c in chunk_set.chunks],
+                                                                 [c.hash for c in chunk_set.chunks], texts, k),
+                                  len(texts), len(chunk_set.chunks), k)
         seconds = time.perf_counter() - started
         results.append(score_chunk_set(chunk_set, question_set, corpora, rankings, seconds, budget))
         done += 1

@@ -17,7 +17,7 @@ import importlib
 import re
 from typing import Callable, Protocol, Sequence
 
-from ..errors import ParameterError
+from ..errors import ParameterError, SteadlithError
 
 TOKEN_PATTERN = re.compile(r"(?u)\b\w\w+\b")
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
@@ -69,6 +69,24 @@ _RETRIEVERS: dict[str, Callable[[], Retriever]] = {"bm25": BM25Retriever}
 _MODULES = {"dense": "dense"}
 
 
+class RetrieverError(SteadlithError):
+    """A retriever returned something that is not a ranking of the chunks it was given."""
+
+
+def check_rankings(name: str, rankings: object, questions: int, chunks: int, top_k: int) -> list[list[int]]:
+    """`rankings` as returned by a retriever's rank(), checked: one list a question, at
+    most top_k distinct chunk indices each. A broken retriever is one error line, not a
+    wrong score."""
+    if not isinstance(rankings, list) or len(rankings) != questions:
+        raise RetrieverError(f"retriever {name}: expected {questions} rankings, one a question")
+    for q, ranked in enumerate(rankings, 1):
+        if len(ranked) > top_k or len(set(ranked)) != len(ranked) or \
+                any(type(i) is not int or not 0 <= i < chunks for i in ranked):
+            raise RetrieverError(f"retriever {name}: question {q}: expected at most {top_k} distinct chunk indices "
+                                 f"in [0, {chunks}), got {list(ranked)[:8]!r}")
+    return rankings
+
+
 def register_retriever(name: str, factory: Callable[[], Retriever]) -> None:
     _RETRIEVERS[name] = factory
 
@@ -83,6 +101,9 @@ def get_retriever(name: str) -> Retriever:
             importlib.import_module(f"{__package__}.{_MODULES[name]}")
         except ImportError as e:
             raise ParameterError("--retriever", f"{name} is not available here ({e})", name) from None
+        if name not in _RETRIEVERS:
+            raise ParameterError("--retriever", f"retrieval/{_MODULES[name]}.py did not register a retriever "
+                                                f"named {name!r} (register_retriever)", name)
     if name not in _RETRIEVERS:
         raise ParameterError("--retriever", f"unknown retriever {name!r}; known: {', '.join(known_retrievers())}",
                              name)
