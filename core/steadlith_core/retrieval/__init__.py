@@ -1,0 +1,1 @@
+"""Retrieval evaluation: question sets, retrievers and the metrics that score them."""
