@@ -10,6 +10,7 @@ the object.
 from __future__ import annotations
 
 import hashlib
+import os
 from typing import Sequence
 
 import numpy as np
@@ -29,16 +30,22 @@ def question_key(question: str) -> str:
 class DenseRetriever:
     """Ranks chunks for each question by the cosine similarity of their embeddings.
 
+    `cache` is an EmbeddingCache, or the directory of one, or None for vectors kept in
+    memory while the retriever lives.
+
     `embedded` and `reused` are the last `rank` call's counts, chunks and questions
     together, over distinct keys; `chunk_counts` and `question_counts` split them."""
 
     name = "dense"
 
-    def __init__(self, embedder: Embedder, cache: EmbeddingCache | MemoryEmbeddingCache | None = None):
+    def __init__(self, embedder: Embedder,
+                 cache: EmbeddingCache | MemoryEmbeddingCache | str | os.PathLike | None = None):
         model_id = getattr(embedder, "model_id", None)
         if not isinstance(model_id, str) or not model_id or not callable(getattr(embedder, "embed", None)):
             raise EmbeddingError(f"{type(embedder).__name__} is not an Embedder (it needs a model_id string "
                                  "and embed(texts))")
+        if isinstance(cache, (str, os.PathLike)):
+            cache = EmbeddingCache(cache)
         if cache is not None and not isinstance(cache, _Cache):
             raise EmbeddingError(f"cache must be an EmbeddingCache, got {type(cache).__name__}")
         self.embedder = embedder
