@@ -210,3 +210,42 @@ def test_any_retriever_of_the_protocol_plugs_in_and_a_broken_one_is_one_line(cap
     code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--retriever", "broken")
     assert code == 2 and out == ""
     assert "retriever broken: question 1: expected at most 5 distinct chunk indices" in err
+
+
+def _minilm_installed() -> bool:
+    try:
+        from steadlith_core.retrieval import minilm
+        minilm._installed_source()
+    except Exception:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _minilm_installed(), reason="all-MiniLM-L6-v2's weights are not installed")
+def test_dense_retrieval_embeds_only_texts_it_has_not_seen(bench, capsys, tmp_path, monkeypatch):
+    """`--retriever dense` through its on-disk cache: a first run embeds every distinct
+    chunk text; a second at another min_tokens embeds only the texts that run cut anew
+    and reuses the rest, which a cache keyed by chunk hash (it covers the parameters)
+    could not."""
+    folder, questions = bench
+    monkeypatch.setenv("STEADLITH_EMBEDDING_CACHE", str(tmp_path / "cache"))
+    code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1",
+                         "--retriever", "dense", "--format", "json", *SIZES)
+    assert code == 0, err
+    first = json.loads(out)["chunkings"][0]
+    assert first["reused"] == 0 and first["embedded"] > 0
+    recompute(json.loads(out))  # scores still follow from the ranges alone
+
+    code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1",
+                         "--retriever", "dense", "--format", "json", "--set", "min_tokens=12",
+                         "--set", "max_tokens=40")
+    assert code == 0, err
+    second = json.loads(out)["chunkings"][0]
+    assert second["reused"] > 0, second
+    assert second["embedded"] + second["reused"] <= second["chunks"]
+    assert second["embedded"] < first["embedded"]
+
+    code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--rules", "tttd-v1",
+                         "--retriever", "dense", *SIZES)
+    assert code == 0, err
+    assert f"embedded 0, reused {first['embedded']}" in out

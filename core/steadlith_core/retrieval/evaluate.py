@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from ..errors import ParameterError
@@ -22,7 +22,7 @@ from .chunkers import ChunkingSpec, ChunkSet, RetrievalChunk, chunk_corpora
 from .data import QuestionSet
 from .diagnose import Diagnostics, diagnose
 from .metrics import QuestionScores, Scores, question_scores
-from .retrievers import Retriever, check_rankings
+from .retrievers import Retriever, check_rankings, text_key
 
 SCHEMA = "steadlith-retrieval/1"
 DEFAULT_TOP_K = 5
@@ -51,6 +51,10 @@ class ChunkingResult:
     diagnostics: Diagnostics
     chunk_seconds: float
     rank_seconds: float
+    # a retriever that embeds through a cache says how many chunk texts it embedded and
+    # how many it found there; None for one that does not (BM25)
+    embedded: int | None = None
+    reused: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,10 +173,14 @@ def evaluate(specs: Sequence[ChunkingSpec], corpora: Mapping[str, str], question
         # a budget may need more chunks than any k: the whole ranking is asked for
         k = top_k if budget is None else len(chunk_set.chunks)
         rankings = check_rankings(retriever.name, retriever.rank([c.text for c in chunk_set.chunks],
-                                                                 [c.hash for c in chunk_set.chunks], texts, k),
+                                                                 [text_key(c.text) for c in chunk_set.chunks], texts, k),
                                   len(texts), len(chunk_set.chunks), k)
         seconds = time.perf_counter() - started
-        results.append(score_chunk_set(chunk_set, question_set, corpora, rankings, seconds, budget))
+        result = score_chunk_set(chunk_set, question_set, corpora, rankings, seconds, budget)
+        counts = getattr(retriever, "chunk_counts", None)
+        if counts is not None:
+            result = replace(result, embedded=counts.embedded, reused=counts.reused)
+        results.append(result)
         done += 1
         report(progress, done, total)
     try:
@@ -199,6 +207,7 @@ def run_json(run: RetrievalRun) -> dict:
             "name": r.name, "family": r.family, "settings": r.settings, "chunks": r.chunks,
             "mean_chunk_tokens": r.mean_tokens, "mean_chunk_chars": r.mean_chars,
             "chunk_seconds": r.chunk_seconds, "rank_seconds": r.rank_seconds,
+            "embedded": r.embedded, "reused": r.reused,
             "scores": r.overall.to_dict(),
             "per_corpus": {cid: s.to_dict() for cid, s in r.per_corpus.items()},
             "diagnostics": r.diagnostics.to_dict(),

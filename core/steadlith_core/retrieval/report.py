@@ -47,6 +47,10 @@ def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = F
                 rows.append(_score_row(f"  {cid}", r, s, f"{d.chunks:,}" if d else "", "",
                                        f"{d.mean_chars:.0f}" if d else ""))
     lines += _table(rows)
+    embedding = [r for r in run.results if r.embedded is not None]
+    if embedding:
+        lines += ["", "embeddings (chunk texts): " + "; ".join(
+            f"{r.name} embedded {r.embedded:,}, reused {r.reused:,}" for r in embedding)]
 
     lines += ["", "why (references cut: no single chunk holds the reference; ref recall: share of each reference "
                   "the top k cover)", ""]

@@ -1,8 +1,9 @@
 """Retrievers: what ranks chunks for a question. Every retriever has a `name` and one
 method, `rank(chunk_texts, chunk_hashes, questions, top_k)`, returning for each question
-the indices of its top_k chunks, best first. `chunk_hashes` let a retriever that embeds
-cache by chunk identity (a dense retriever, retrieval/dense.py, registers itself here
-when imported: `register_retriever`).
+the indices of its top_k chunks, best first. `chunk_hashes` are keys a retriever that
+embeds can cache by: equal keys mean equal texts (the evaluation passes `text_key` of each
+chunk's text; a dense retriever, retrieval/dense.py, registers itself here when imported:
+`register_retriever`).
 
 BM25 (`bm25s`, Lucene's variant, k1 = 1.5, b = 0.75, float64 scores) is the default: it
 needs no model and is deterministic. Its tokens are fixed here so results do not move
@@ -16,6 +17,8 @@ from __future__ import annotations
 import importlib
 import re
 from typing import Callable, Protocol, Sequence
+
+import xxhash
 
 from ..errors import ParameterError, SteadlithError
 
@@ -61,6 +64,12 @@ class BM25Retriever:
             # a stable sort of the negated scores: equal scores keep chunk order
             out.append(np.argsort(-scores, kind="stable")[:k].tolist())
         return out
+
+
+def text_key(text: str) -> str:
+    """The key a caching retriever is given for a chunk: xxh3-128 of the text it embeds,
+    so equal texts share one embedding whatever chunking or parameters cut them."""
+    return xxhash.xxh3_128_hexdigest(text.encode("utf-8", "surrogatepass"))
 
 
 _RETRIEVERS: dict[str, Callable[[], Retriever]] = {"bm25": BM25Retriever}
