@@ -15,7 +15,7 @@ from steadlith_core.integrations.llama_index import SteadlithNodeParser  # noqa:
 
 from integration_helpers import EmbeddingCache, demo_pair, no_network  # noqa: E402,F401
 
-METADATA = {"chunk_hash", "params_hash", "boundary_rule", "kind", "boundary", "start", "end"}
+METADATA = {"steadlith_chunk_hash", "steadlith_params_hash", "steadlith_boundary_rule", "steadlith_tokens"}
 SMALL = Lmx2Params(min_tokens=16, max_tokens=64, horizon=16, fill_horizon=16, key_tokens=8)
 
 
@@ -27,12 +27,12 @@ def test_nodes_carry_the_core_chunks_with_hash_ids_and_exact_offsets(no_network)
     assert len(nodes) == len(expected.chunks) > 5
     for node, c in zip(nodes, expected.chunks):
         assert METADATA <= node.metadata.keys() and node.metadata["source"] == "v1.md"
-        assert node.node_id == node.metadata["chunk_hash"] == c.hash
+        assert node.node_id == node.metadata["steadlith_chunk_hash"] == c.hash
         assert node.text == text[node.start_char_idx:node.end_char_idx] == text[c.start:c.end]
-        assert node.metadata["boundary_rule"] == "lmx2-v1" and node.metadata["kind"] == c.kind
+        assert node.metadata["steadlith_boundary_rule"] == "lmx2-v1"
     assert NodeRelationship.NEXT in nodes[0].relationships and NodeRelationship.SOURCE in nodes[0].relationships
     # bookkeeping stays out of what the embedding model reads
-    assert "chunk_hash" not in nodes[0].get_content(metadata_mode=MetadataMode.EMBED)
+    assert "steadlith_chunk_hash" not in nodes[0].get_content(metadata_mode=MetadataMode.EMBED)
     assert "v1.md" in nodes[0].get_content(metadata_mode=MetadataMode.EMBED)
 
 
@@ -40,12 +40,12 @@ def test_repeated_text_gets_distinct_ids_and_its_own_offsets():
     block = " ".join(f"Sentence number {i} talks about topic {i % 7}." for i in range(60))
     text = block + "\n\n" + block  # a strictly local rule cuts the second copy like the first
     nodes = SteadlithNodeParser(SMALL).get_nodes_from_documents([Document(text=text)])
-    hashes = [n.metadata["chunk_hash"] for n in nodes]
+    hashes = [n.metadata["steadlith_chunk_hash"] for n in nodes]
     repeated = [h for h in set(hashes) if hashes.count(h) > 1]
     assert repeated, "the test needs a chunk that occurs twice"
     assert len({n.node_id for n in nodes}) == len(nodes)
     h = repeated[0]
-    twice = [n for n in nodes if n.metadata["chunk_hash"] == h]
+    twice = [n for n in nodes if n.metadata["steadlith_chunk_hash"] == h]
     assert [n.node_id for n in twice] == [h, f"{h}-2"]
     assert twice[1].start_char_idx > len(block)  # not re-found at the first copy
     assert all(n.text == text[n.start_char_idx:n.end_char_idx] for n in nodes)
@@ -54,7 +54,7 @@ def test_repeated_text_gets_distinct_ids_and_its_own_offsets():
 def test_id_per_document_scopes_ids_to_their_document():
     doc = Document(text="One short paragraph to index.", id_="doc-7")
     node = SteadlithNodeParser.from_defaults(id_per_document=True).get_nodes_from_documents([doc])[0]
-    assert node.node_id == f"doc-7:{node.metadata['chunk_hash']}"
+    assert node.node_id == f"doc-7:{node.metadata['steadlith_chunk_hash']}"
 
 
 def test_constructors_and_serialization():
@@ -74,10 +74,10 @@ def test_a_cache_keyed_on_chunk_hash_embeds_only_the_changed_chunks_of_a_new_ver
     pipeline = IngestionPipeline(transformations=[SteadlithNodeParser(params)])
     cache = EmbeddingCache("model-x")
     nodes_a = pipeline.run(documents=[Document(text=text_a)])
-    first = {n.metadata["chunk_hash"]: cache.embed(n.metadata["chunk_hash"], n.text) for n in nodes_a}
+    first = {n.metadata["steadlith_chunk_hash"]: cache.embed(n.metadata["steadlith_chunk_hash"], n.text) for n in nodes_a}
     cache.embedded.clear()
     nodes_b = pipeline.run(documents=[Document(text=text_b)])
-    vectors_b = [cache.embed(n.metadata["chunk_hash"], n.text) for n in nodes_b]
+    vectors_b = [cache.embed(n.metadata["steadlith_chunk_hash"], n.text) for n in nodes_b]
 
     s = compare(chunk(text_a, params), chunk(text_b, params)).summary
     assert len(cache.embedded) == s.chunks_to_embed - s.unaligned_hash_hits_b == 5  # of 17 B chunks

@@ -4,12 +4,12 @@
 
     parser = SteadlithNodeParser.from_defaults(boundary_rule="lmx2-v1", max_tokens=384)
     nodes = parser.get_nodes_from_documents(documents)
-    nodes[0].node_id == nodes[0].metadata["chunk_hash"]   # unless the text repeats
+    nodes[0].node_id == nodes[0].metadata["steadlith_chunk_hash"]   # unless the text repeats
 
 Each node's text is the chunk's span of the document exactly, with `start_char_idx` /
-`end_char_idx` set and the same metadata as the LangChain splitter (`chunk_hash`,
-`params_hash`, `boundary_rule`, `kind`, `boundary`, `start`, `end`, `chunk_index`,
-`tokens`). The node id is the chunk hash, so an unchanged chunk keeps its id across
+`end_char_idx` set and the same metadata as the LangChain splitter
+(`steadlith_chunk_hash`, `steadlith_params_hash`, `steadlith_boundary_rule`,
+`steadlith_tokens`). The node id is the chunk hash, so an unchanged chunk keeps its id across
 versions and a store that upserts by id skips it; a hash repeated within one document
 gets `-2`, `-3`, ... appended, in order. With `id_per_document=True` the id is
 `{ref_doc_id}:{chunk_hash}` instead, for stores where one node must belong to one
@@ -85,15 +85,15 @@ class SteadlithNodeParser(NodeParser):
             text = node.get_content()
             source = node.as_related_node_info()
             seen: dict[str, int] = {}
-            for piece, meta in spans(self._pipeline, text, self._params):
-                h = meta["chunk_hash"]
+            for piece, meta, start, end in spans(self._pipeline, text, self._params):
+                h = meta["steadlith_chunk_hash"]
                 seen[h] = seen.get(h, 0) + 1
                 node_id = h if seen[h] == 1 else f"{h}-{seen[h]}"
                 if self.id_per_document:
                     node_id = f"{node.node_id}:{node_id}"
                 out.append(TextNode(
                     id_=node_id, text=piece, metadata=meta,
-                    start_char_idx=meta["start"], end_char_idx=meta["end"],
+                    start_char_idx=start, end_char_idx=end,
                     # bookkeeping, not content: kept out of the text an embedding model or LLM sees
                     excluded_embed_metadata_keys=[*node.excluded_embed_metadata_keys, *meta],
                     excluded_llm_metadata_keys=[*node.excluded_llm_metadata_keys, *meta],
