@@ -212,19 +212,33 @@ def test_the_vector_store_holds_the_new_version_with_the_right_vectors():
         assert vector_store.get(n.node_id) == fresh._get_text_embedding(n.get_content(metadata_mode="embed"))
 
 
-def test_deleting_a_document_removes_exactly_its_nodes_even_when_the_other_shares_every_chunk():
+def test_deleting_a_document_removes_exactly_its_nodes_though_the_other_shares_its_chunks():
     text = tool_library()
     model = CountingEmbedding(embed_dim=8)
     pipeline, vector_store = ingestion(SteadlithNodeParser(Lmx2Params()), model)
-    copy = [Document(text=text, id_="a.md"), Document(text=text, id_="b.md")]  # every chunk hash shared
-    pipeline.run(documents=copy)
+    # all chunk hashes but one shared (identical documents meet a LlamaIndex bug: see below)
+    docs = [Document(text=text, id_="a.md"), Document(text=one_word_edit(text), id_="b.md")]
+    pipeline.run(documents=docs)
     per_doc = sum(ref == "a.md" for ref in stored(vector_store).values())
     assert per_doc >= 15 and len(stored(vector_store)) == 2 * per_doc  # no id collides
-    assert len(model.embedded) == per_doc  # the copy's texts came from the cache
+    assert len(model.embedded) == per_doc + 1  # the other texts of b.md came from the cache
     model.embedded.clear()
-    pipeline.run(documents=copy[:1])  # b.md is gone
-    assert sorted(stored(vector_store).values()) == ["a.md"] * per_doc
+    pipeline.run(documents=docs[1:])  # a.md is gone
+    assert sorted(stored(vector_store).values()) == ["b.md"] * per_doc
     assert model.embedded == []
+
+
+def test_upserts_and_delete_misses_a_removed_document_identical_to_another():
+    """What the docs page warns about (LlamaIndex issue #23002): the docstore's
+    hash -> id map keeps one id per content, so removing the first of two identical
+    documents deletes nothing. If this fails, LlamaIndex has fixed it: update
+    docs/guide/pipelines-in-practice.md."""
+    text = tool_library()
+    pipeline, vector_store = ingestion(SteadlithNodeParser(Lmx2Params()), CountingEmbedding(embed_dim=8))
+    docs = [Document(text=text, id_="a.md"), Document(text=text, id_="b.md")]
+    pipeline.run(documents=docs)
+    pipeline.run(documents=docs[1:])
+    assert sorted(set(stored(vector_store).values())) == ["a.md", "b.md"]
 
 
 def test_bare_hash_ids_collide_across_documents():
