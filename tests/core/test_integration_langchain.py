@@ -179,16 +179,17 @@ def index_quietly(docs, manager, store, **kwargs):
         return index(docs, manager, store, **kwargs)
 
 
-def reembedded_after_one_word_edit(splitter, indexing, **kwargs) -> tuple[int, int, dict]:
+def reembedded_after_one_word_edit(splitter, indexing, versions=None, **kwargs) -> tuple[int, int, dict]:
     """(chunks embedded for the first version, chunks re-embedded for the edited one,
-    index()'s result for it), through index() with cleanup="full"."""
+    index()'s result for it), through index() with cleanup="full"; `versions` (text, edited)
+    defaults to the tool library and its one-word edit."""
     manager, store, embedding = indexing
-    text = tool_library()
+    text, new = versions or (tool_library(), one_word_edit(tool_library()))
     index_quietly(splitter.split_documents([Document(page_content=text, metadata={"source": "tool-library.md"})]),
                   manager, store, cleanup="full", **kwargs)
     first = len(embedding.embedded)
     embedding.embedded.clear()
-    edited = [Document(page_content=one_word_edit(text), metadata={"source": "tool-library.md"})]
+    edited = [Document(page_content=new, metadata={"source": "tool-library.md"})]
     result = index_quietly(splitter.split_documents(edited), manager, store, cleanup="full", **kwargs)
     return first, len(embedding.embedded), result
 
@@ -206,6 +207,20 @@ def test_langchains_own_splitter_on_the_same_edit(indexing):
     splitter = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=0)
     first, again, _ = reembedded_after_one_word_edit(splitter, indexing)
     assert (first, again) == (21, 1)
+
+
+@pytest.mark.parametrize(("splitter", "expected"), [
+    (SteadlithTextSplitter(Lmx2Params()), (20, 1)),
+    (SteadlithTextSplitter(ChunkerParams()), (20, 4)),  # the example where tttd-v1 loses locality
+    (RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=0), (21, 2)),
+], ids=["lmx2-v1", "tttd-v1", "recursive"])
+def test_inserting_a_sentence_through_index(indexing, splitter, expected):
+    """The second edit the docs page quotes: one sentence inserted (bench.examples)."""
+    from steadlith_core.bench.examples import tool_library_example
+
+    text_a, text_b, _ = tool_library_example()
+    first, again, _ = reembedded_after_one_word_edit(splitter, indexing, (text_a, text_b))
+    assert (first, again) == expected
 
 
 def test_positional_metadata_makes_index_re_embed_every_later_chunk(indexing):
