@@ -11,7 +11,7 @@ from llama_index.core.ingestion import IngestionPipeline  # noqa: E402
 from llama_index.core.schema import MetadataMode, NodeRelationship  # noqa: E402
 
 from steadlith_core import ChunkerParams, Lmx2Params, ParameterError, chunk, compare  # noqa: E402
-from steadlith_core.integrations._common import chunk_id  # noqa: E402
+from steadlith_core.chunking.identity import chunk_id  # noqa: E402
 from steadlith_core.integrations.llama_index import SteadlithNodeParser  # noqa: E402
 
 from integration_helpers import EmbeddingCache, demo_pair, no_network  # noqa: E402,F401

@@ -1,5 +1,6 @@
-"""What both adapters share: parameters from keyword fields, each chunk's metadata, and
-the ids a vector store keys the chunks by.
+"""What both adapters share: parameters from keyword fields and each chunk's metadata.
+(The ids a vector store keys the chunks by are `chunking.identity.chunk_ids`, which
+`steadlith plan` uses too.)
 
 Metadata keys are namespaced (`steadlith_chunk_hash`, ...) so that they never overwrite
 a key of the user's own (`kind`, `source`, ...); a source document that already carries
@@ -14,10 +15,7 @@ change when its neighbours change and are added only on request.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Iterable, Mapping
-
-import xxhash
 
 from ..chunking.chunks import AnyParams, Chunk, Chunking
 from ..chunking.pipeline import Pipeline
@@ -73,23 +71,3 @@ def spans(pipeline: Pipeline, text: str, params: AnyParams, *,
     result = pipeline.chunk(text, params)
     for c in result.chunks:
         yield text[c.start:c.end], chunk_metadata(result, c, position=position), c.start, c.end
-
-
-def chunk_id(source: str, chunk_hash: str, occurrence: int) -> str:
-    """The id of the `occurrence`-th chunk (from 1) with hash `chunk_hash` in the
-    document `source`: the XXH3-128 of `source \\0 chunk_hash \\0 occurrence`, written
-    as a UUID (the form every vector store accepts, Qdrant's included). Stable across
-    versions of the document for an unchanged chunk; never shared by two documents."""
-    key = f"{source}\0{chunk_hash}\0{occurrence}".encode("utf-8", "surrogatepass")
-    return str(uuid.UUID(bytes=xxhash.xxh3_128_digest(key)))
-
-
-def chunk_ids(source: str, hashes: Iterable[str]) -> list[str]:
-    """chunk_id for each hash in document order: equal hashes in one document are told
-    apart by their occurrence number, 1, 2, ... in order."""
-    seen: dict[str, int] = {}
-    out = []
-    for h in hashes:
-        seen[h] = seen.get(h, 0) + 1
-        out.append(chunk_id(source, h, seen[h]))
-    return out

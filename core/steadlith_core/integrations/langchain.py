@@ -20,7 +20,7 @@ chunk, so with either on `index()` re-embeds every chunk after an edit.
 Our keys never overwrite the user's: a source document that already has a
 `steadlith_*` key is refused (ValueError).
 
-`Document.id` is `chunk_id(source, chunk_hash, occurrence)` (see `_common.chunk_id`): a
+`Document.id` is `chunk_id(source, chunk_hash, occurrence)` (see `steadlith_core.chunking.identity.chunk_id`): a
 UUID from the XXH3-128 of the source, the chunk hash and the occurrence number among
 equal hashes in that document, so ids are stable for unchanged chunks, unique within a
 document and never shared across documents. The source is `metadata["source"]`
@@ -46,7 +46,8 @@ from ..chunking.pipeline import Pipeline
 from ..chunking.presets import preset
 from ..chunking.rules import parse_assignments
 from ..chunking.tokens import known_counters
-from ._common import chunk_ids, params_of, refuse_clash, spans
+from ..chunking.identity import chunk_ids
+from ._common import params_of, refuse_clash, spans
 
 _COUNTER_HINT = (
     "Steadlith counts tokens with the contract's token counter, which is part of the params hash: "

@@ -28,7 +28,7 @@ Each node's text is the chunk's span of the document exactly, with `start_char_i
 document already carrying a `steadlith_*` key is refused (ValueError).
 
 Node ids (`id_per_document=True`, the default) are `chunk_id(document id, chunk hash,
-occurrence)` (see `_common.chunk_id`): a UUID that is stable for an unchanged chunk of a
+occurrence)` (see `steadlith_core.chunking.identity.chunk_id`): a UUID that is stable for an unchanged chunk of a
 document, unique within it (equal hashes are numbered in order) and never shared by two
 documents, so deleting one document never takes another's vectors. Give documents
 stable ids (`filename_as_id=True`, or `Document(id_=path)`): a random id makes every
@@ -56,7 +56,8 @@ from ..chunking.chunks import AnyParams
 from ..chunking.pipeline import Pipeline
 from ..chunking.presets import preset
 from ..chunking.rules import params_from_mapping, parse_assignments
-from ._common import chunk_ids, params_of, refuse_clash, spans
+from ..chunking.identity import chunk_ids
+from ._common import params_of, refuse_clash, spans
 
 
 class SteadlithNodeParser(NodeParser):
