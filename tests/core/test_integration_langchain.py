@@ -138,6 +138,21 @@ def test_a_chunk_repeated_in_one_document_gets_distinct_deterministic_ids():
     assert [d.id for d in again] == [d.id for d in docs]
 
 
+def test_pages_of_one_source_with_an_equal_chunk_keep_every_page_in_the_store():
+    """A loader makes one Document a page, all with the file as source: a page that
+    repeats another's text (a blank-page notice) must not replace it in the store."""
+    pages = [Document(page_content=text, metadata={"source": "report.pdf", "page": n})
+             for n, text in ((3, "This page intentionally left blank."), (7, "This page intentionally left blank."),
+                             (8, "The budget for the second year."))]
+    docs = SteadlithTextSplitter().split_documents(pages)
+    assert len({d.id for d in docs}) == len(docs) == 3
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=8))
+    store.add_documents(docs)
+    assert sorted(v["metadata"]["page"] for v in store.store.values()) == [3, 7, 8]
+    again = SteadlithTextSplitter().split_documents(pages)
+    assert [d.id for d in again] == [d.id for d in docs]
+
+
 def test_ids_make_a_vector_store_upsert_instead_of_duplicating():
     text_a, text_b = demo_pair()
     splitter = SteadlithTextSplitter()

@@ -37,10 +37,12 @@ def chunk_id(source: str, chunk_hash: str, occurrence: int) -> str:
     return str(uuid.UUID(bytes=xxhash.xxh3_128_digest(key)))
 
 
-def chunk_ids(source: str, hashes: Iterable[str]) -> list[str]:
+def chunk_ids(source: str, hashes: Iterable[str], seen: dict[str, int] | None = None) -> list[str]:
     """chunk_id for each hash in document order: equal hashes in one document are told
-    apart by their occurrence number, 1, 2, ... in order."""
-    seen: dict[str, int] = {}
+    apart by their occurrence number, 1, 2, ... in order. `seen` carries the counts on
+    across several texts of one source (the pages a loader made of one file), so that
+    equal chunks on two pages still get two ids."""
+    seen = {} if seen is None else seen
     out = []
     for h in hashes:
         seen[h] = seen.get(h, 0) + 1

@@ -22,8 +22,9 @@ Our keys never overwrite the user's: a source document that already has a
 
 `Document.id` is `chunk_id(source, chunk_hash, occurrence)` (see `steadlith_core.chunking.identity.chunk_id`): a
 UUID from the XXH3-128 of the source, the chunk hash and the occurrence number among
-equal hashes in that document, so ids are stable for unchanged chunks, unique within a
-document and never shared across documents. The source is `metadata["source"]`
+equal hashes of that source (counted across every document of one call that names it,
+such as a loader's pages), so ids are stable for unchanged chunks, unique within a source
+and never shared by two sources. The source is `metadata["source"]`
 (`source_key=` picks another key), else the source Document's id; with neither the
 chunks get no id (the store assigns one). `index()` replaces ids with its own record
 hashes; the ids matter to `vector_store.add_documents(docs)`, which upserts by them.
@@ -143,6 +144,9 @@ class SteadlithTextSplitter(TextSplitter):
             raise ValueError(f"{len(texts)} texts but {len(metadatas)} metadatas: give one metadata dict a text "
                              "(or none at all)")
         out = []
+        # occurrences are counted per source across the whole call: a loader's pages
+        # share one source, and equal chunks on two pages must not share an id
+        seen: dict[str, dict[str, int]] = {}
         for i, (text, base) in enumerate(zip(texts, metadatas)):
             base = base or {}
             refuse_clash(base)
@@ -150,7 +154,8 @@ class SteadlithTextSplitter(TextSplitter):
             source = base.get(self.source_key)
             if source is None and ids is not None:
                 source = ids[i]
-            doc_ids = (chunk_ids(str(source), [m["steadlith_chunk_hash"] for _, m, *_ in chunks]) if source is not None
+            doc_ids = (chunk_ids(str(source), [m["steadlith_chunk_hash"] for _, m, *_ in chunks],
+                                 seen.setdefault(str(source), {})) if source is not None
                        else [None] * len(chunks))
             for (piece, meta, start, _), doc_id in zip(chunks, doc_ids):
                 metadata = copy.deepcopy(base)
