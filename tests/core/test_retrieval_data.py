@@ -125,3 +125,24 @@ def test_corpus_folder_problems_are_one_line(tmp_path):
     (folder / "a.txt").write_bytes(b"\xff\xfe")
     with pytest.raises(RetrievalDataError):
         load_corpora(folder)
+
+
+def test_a_broken_row_is_named_by_its_own_line(corpora_dir, tmp_path):
+    good = json.dumps([ref(ALPHA, "The cat sat")]).replace('"', '""')
+    path = tmp_path / "q.csv"
+    path.write_text(f'question,references,corpus_id\n"Q1?","{good}",alpha\n"Q2?","{good}",alpha\n"Q3?x"y,"[]",alpha\n',
+                    encoding="utf-8")
+    with pytest.raises(RetrievalDataError, match=r"q\.csv: line 4: not CSV"):
+        load_questions(path, load_corpora(corpora_dir))
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column(corpora_dir, tmp_path):
+    """Spreadsheets save UTF-8 CSV with a byte-order mark; JSON Lines may carry one too."""
+    corpora = load_corpora(corpora_dir)
+    path = write_csv(tmp_path / "q.csv", [["Q?", json.dumps([ref(ALPHA, "The cat sat")]), "alpha"]])
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert [q.text for q in load_questions(path, corpora).questions] == ["Q?"]
+    jsonl = tmp_path / "q.jsonl"
+    jsonl.write_bytes(b"\xef\xbb\xbf" + json.dumps({"question": "Q?", "references": [ref(ALPHA, "The cat sat")],
+                                                   "corpus_id": "alpha"}).encode() + b"\n")
+    assert [q.text for q in load_questions(jsonl, corpora).questions] == ["Q?"]

@@ -135,7 +135,8 @@ def _read(path: Path) -> str:
 
 
 def _csv_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
-    raw = _read(path)
+    # a spreadsheet's UTF-8 export starts with a byte-order mark: not part of the header
+    raw = _read(path).removeprefix("\ufeff")
     reader = csv.DictReader(raw.splitlines(keepends=True), strict=True)
     try:
         header = reader.fieldnames or []
@@ -154,13 +155,14 @@ def _csv_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
                 raise RetrievalDataError(f"{where}: references are not JSON ({e.msg})") from None
             out.append(_question(where, len(out), row, references, corpora))
     except csv.Error as e:
-        raise RetrievalDataError(f"{path}: line {reader.line_num}: not CSV ({e})") from None
+        # the underlying reader's count: DictReader's moves only once a row parsed
+        raise RetrievalDataError(f"{path}: line {reader.reader.line_num}: not CSV ({e})") from None
     return out
 
 
 def _jsonl_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
     out = []
-    for number, line in enumerate(_read(path).splitlines(), 1):
+    for number, line in enumerate(_read(path).removeprefix("\ufeff").splitlines(), 1):
         if not line.strip():
             continue
         where = f"{path}: line {number}"
