@@ -1,6 +1,6 @@
 """chunk(): the staged, memoized pipeline from text and parameters to a Chunking.
 
-Stages and what each depends on (ARCHITECTURE.md):
+Stages and what each depends on:
     words        text
     symbols      text
     tokens       text, token_counter
@@ -12,7 +12,7 @@ Each stage is cached per document under exactly those inputs, so moving min_toke
 re-runs only the cuts and the hashes.
 
 The first three stages belong to the text, whatever the boundary rule; the others are
-tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
+tttd-v1's. lmx2-v1 (docs/contract/lmx2-v1.md, lmx2.py) has its own:
     classes      text                                        (shared: every rule's Chunk.boundary)
     lmx2-keys    text, token_counter, key_tokens, boundary_preference
     lmx2-maxima  keys + horizon (the key maxima primary cuts are drawn from)
@@ -116,7 +116,7 @@ class Document:
 
     @property
     def symbols(self) -> np.ndarray:
-        """s_k of every word (SPEC §3), scanned again if they were let go."""
+        """s_k of every word (docs/contract/tttd-v1.md#symbols), scanned again if they were let go."""
         if self._symbols is None:
             self._symbols = scan_text(self.document, sentence_ends=False).symbols
         return self._symbols
@@ -222,7 +222,7 @@ class Pipeline:
 
 
 def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
-    """tttd-v1 (SPEC §2-5) over a document's cached stages."""
+    """tttd-v1 (docs/contract/tttd-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
@@ -270,7 +270,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
-    """lmx2-v1 (SPEC-lmx2 §2-§8) over a document's cached stages."""
+    """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     tok, cum = doc.tokens(counter)

@@ -20,7 +20,7 @@ def params_of(params: AnyParams | None, fields: Mapping[str, Any]) -> AnyParams:
 
 def chunk_metadata(result: Chunking, c: Chunk) -> dict[str, Any]:
     """The metadata every chunk carries. An embedding cache keys on chunk_hash and the
-    embedding model's id beside it: the model is not part of the hash (SPEC §7)."""
+    embedding model's id beside it: the model is not part of the hash (docs/contract/identity.md#chunk-hash)."""
     return {
         "chunk_hash": c.hash,
         "params_hash": result.params_hash,

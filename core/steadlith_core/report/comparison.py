@@ -65,6 +65,8 @@ _SURFACES = {  # page colours of the report (the GUI's base/text/muted/mid)
 }
 
 HASH_PREFIX_CHARS = 12
+# Where each rule's locality is defined, cited by the report's locality check.
+LOCALITY_DOCS = {"tttd-v1": "docs/contract/tttd-v1.md#locality", LMX2_RULE: "docs/contract/lmx2-v1.md#locality"}
 # A run of reused pairs this long or longer folds into one line; the pair next to each
 # change stays open, as context (what a code review shows around a hunk).
 COLLAPSE_MIN_PAIRS = 2
@@ -86,14 +88,15 @@ def status_tint(status: str, theme: str = "light") -> str:
 
 
 def locality_verdict(c: Comparison) -> str:
-    """The one-sentence SPEC §9 verdict, worded alike in the CLI and in the report."""
+    """The one-sentence locality verdict (docs/contract/tttd-v1.md#locality), worded alike in the CLI and in the report."""
     if c.verdict == NOTHING_TO_CHECK:
         return (f"locality: nothing to check (no shared range of 2 x margin = {2 * c.margin} tokens; "
                 "the edit left no stretch long enough to test)")
     if c.locality_held:
         return "locality held: every chunk inside a long shared range was reused"
-    why = (f"SPEC-lmx2 §7 promises none: a defect of {LMX2_RULE}, please report it" if c.a.boundary_rule == LMX2_RULE
-           else f"SPEC §9: {c.a.boundary_rule} is not strictly local")
+    why = (f"docs/contract/lmx2-v1.md#locality promises none: a defect of {LMX2_RULE}, please report it"
+           if c.a.boundary_rule == LMX2_RULE
+           else f"docs/contract/tttd-v1.md#locality: {c.a.boundary_rule} is not strictly local")
     return f"LOCALITY NOT HELD: {_n(len(c.violations), 'chunk')} inside long shared ranges not reused ({why})"
 
 
@@ -132,6 +135,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
                   edits=_edits(c), quote_words=QUOTE_WORDS, jump_lists=_jump_lists(c),
                   identity=_identity_rows(c.a), canonical=_canonical_rows(c.a),
                   explanations=explain_comparison(c), rule=c.a.boundary_rule,
+                  locality_doc=LOCALITY_DOCS.get(c.a.boundary_rule, LOCALITY_DOCS["tttd-v1"]),
                   legend_kinds=[(k, KIND_LABELS[k], KIND_SHAPES[k], kind_help(c.a.boundary_rule, k))
                                 for k in marker_kinds(c.a.boundary_rule)],
                   legend_statuses=[(st, STATUS_HELP[st]) for st in STATUSES],
