@@ -182,8 +182,8 @@ class Pipeline:
 
     `pause_gc=True` pauses Python's cyclic garbage collector during each run. A run
     allocates many small acyclic objects while a large document's word list is alive,
-    and each full collection would walk it all (a cold run on 1 MB of prose: 149 ms
-    paused against 165 ms, medians of 7 on a busy machine). The collector is
+    and each full collection would walk it all, a cost that grows with the document.
+    The collector is
     process-wide, so this is for callers that own their process: the inspector's
     analysis worker, the `steadlith` command, the benchmark. A library embedded in
     someone else's program leaves it off.

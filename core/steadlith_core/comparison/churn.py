@@ -52,8 +52,8 @@ SCHEMA = "steadlith-compare/1"
 
 # The three outcomes of the locality check. "nothing to check" is not a pass: when no
 # shared range is long enough (2 x margin tokens) nothing was tested, and a reviewer
-# must not read a heavy rewrite as proof of locality. `locality_held` stays true then
-# (no violation was found), for the callers written before the third outcome.
+# must not read a heavy rewrite as proof of locality. `locality_held` stays true then:
+# it says only that no violation was found, and `verdict` tells the three apart.
 HELD, VIOLATED, NOTHING_TO_CHECK = "held", "violated", "nothing to check"
 VERDICTS = (HELD, VIOLATED, NOTHING_TO_CHECK)
 
@@ -418,7 +418,7 @@ class _Analysis:
 def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str,
              margin_formula: str) -> _Analysis:
     # Column-wise over the chunks (numpy): a 10 MB pair has ~10,000 chunks a side, and a
-    # Python loop per chunk and stage was most of a parameter change in the inspector.
+    # Python loop per chunk and stage would be most of a parameter change in the inspector.
     cols_a, cols_b = _Columns.of(a), _Columns.of(b)
     equal = [op for op in ops if op.tag == EQUAL]
     eq = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)

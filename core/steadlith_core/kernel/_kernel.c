@@ -1045,8 +1045,8 @@ static inline u64 fmix64(u64 z) {
  * of s_i B^-i, and a(c) is looked up in a table of the first word
  * at or past every token position: no branch depends on the data. Otherwise (long words
  * make the table large) the window slides: append s_(c-1), then drop the symbols that
- * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was
- * most of the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
+ * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which
+ * dominates the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
 /* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
  * slots: 64 per word or position and a megabyte's worth. It bounds memory and time, and
  * keeps every offset on the line far inside int64. */
@@ -1179,7 +1179,7 @@ done:
  * a prefix maximum of the second. Two blocks are held at a time. No branch depends on
  * the values. Otherwise (a sparse line, or a window over 65,535 wide) a monotonic queue
  * of indices whose values decrease keeps each window's maximum at its head (its pops
- * mispredict about once an index, which was most of the stage). */
+ * mispredict about once an index, which dominates the stage). */
 #define MAX_BLOCK_REACH 32767
 
 static int strictly_increasing(const int64_t *pos, Py_ssize_t m) {

@@ -9,9 +9,9 @@ report is one template per section (`comparison/*.html.j2`), included in order b
 `comparison.html.j2`.
 
 Autoescape is on, and every value a template prints is escaped as `html.escape(quote=
-True)` escapes it (`&quot;`, `&#x27;`), the form these pages have always used, so the same
-data gives the same bytes; markup a macro or this module builds (`Markup`) is printed as
-it is. `StrictUndefined` makes a misspelt name an error instead of an empty string.
+True)` escapes it (`&quot;`, `&#x27;`, where markupsafe would write `&#34;`, `&#39;`): one
+escaping for every page and for the core's other HTML, so the same data gives the same
+bytes. Markup a macro or this module builds (`Markup`) is printed as it is. `StrictUndefined` makes a misspelt name an error instead of an empty string.
 """
 
 from __future__ import annotations
