@@ -97,7 +97,7 @@ def locality_verdict(c: Comparison) -> str:
     why = (f"docs/contract/lmx2-v1.md#locality promises none: a defect of {LMX2_RULE}, please report it"
            if c.a.boundary_rule == LMX2_RULE
            else f"docs/contract/tttd-v1.md#locality: {c.a.boundary_rule} is not strictly local")
-    return f"LOCALITY NOT HELD: {_n(len(c.violations), 'chunk')} inside long shared ranges not reused ({why})"
+    return f"LOCALITY NOT HELD: {plural(len(c.violations), 'chunk')} inside long shared ranges not reused ({why})"
 
 
 # -- rendering -----------------------------------------------------------------------
@@ -158,10 +158,6 @@ def _page_context(title: str, generated_by: str) -> dict:
     return {"title": title, "generated_by": generated_by, "theme_light": _theme_vars("light"),
             "theme_dark": _theme_vars("dark"), "pct": _pct,
             "VIOLATED": VIOLATED, "NOTHING_TO_CHECK": NOTHING_TO_CHECK}
-
-
-def _n(count: int, noun: str) -> str:
-    return plural(count, noun)
 
 
 def _pct(x: float) -> str:
@@ -351,7 +347,7 @@ class _EditMarks:
             if i in points:
                 at = int(starts[i]) if i < ch.word_count else k.end
                 out.append(("text", text[pos:at]))
-                out.append(("gap", f"{_n(points[i], 'word')} {what} here"))
+                out.append(("gap", f"{plural(points[i], 'word')} {what} here"))
                 pos = at
             if i < k.end_word and changed[i]:
                 j = i + 1
