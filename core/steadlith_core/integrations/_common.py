@@ -1,12 +1,33 @@
-"""What both adapters share: parameters from keyword fields, and each chunk's metadata."""
+"""What both adapters share: parameters from keyword fields, each chunk's metadata, and
+the ids a vector store keys the chunks by.
+
+Metadata keys are namespaced (`steadlith_chunk_hash`, ...) so that they never overwrite
+a key of the user's own (`kind`, `source`, ...); a source document that already carries
+one of them (say, a chunk split again) is refused with one ValueError naming the keys.
+
+By default a chunk carries only what its hash and the parameters determine, so an
+unchanged chunk of a new version has exactly the metadata it had: a framework that
+hashes content *and* metadata (LangChain's `index()`) then sees the same record and
+skips it. Where the chunk sits and how it was cut (offsets, index, kind, boundary class)
+change when its neighbours change and are added only on request.
+"""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, Iterable, Mapping
+
+import xxhash
 
 from ..chunking.chunks import AnyParams, Chunk, Chunking
 from ..chunking.pipeline import Pipeline
 from ..chunking.rules import params_from_mapping
+
+PREFIX = "steadlith_"
+# determined by the chunk's text and the parameters: the same for an unchanged chunk
+STABLE_KEYS = ("steadlith_chunk_hash", "steadlith_params_hash", "steadlith_boundary_rule", "steadlith_tokens")
+# where and how this version cut it: opt-in (add_chunk_position=True)
+POSITION_KEYS = ("steadlith_start", "steadlith_end", "steadlith_chunk_index", "steadlith_kind", "steadlith_boundary")
 
 
 def params_of(params: AnyParams | None, fields: Mapping[str, Any]) -> AnyParams:
@@ -18,24 +39,57 @@ def params_of(params: AnyParams | None, fields: Mapping[str, Any]) -> AnyParams:
     return params if params is not None else params_from_mapping(dict(fields))
 
 
-def chunk_metadata(result: Chunking, c: Chunk) -> dict[str, Any]:
-    """The metadata every chunk carries. An embedding cache keys on chunk_hash and the
-    embedding model's id beside it: the model is not part of the hash (docs/contract/identity.md#chunk-hash)."""
-    return {
-        "chunk_hash": c.hash,
-        "params_hash": result.params_hash,
-        "boundary_rule": result.boundary_rule,
-        "kind": c.kind,
-        "boundary": c.boundary,
-        "start": c.start,
-        "end": c.end,
-        "chunk_index": c.index,
-        "tokens": c.tokens,
+def chunk_metadata(result: Chunking, c: Chunk, *, position: bool = False) -> dict[str, Any]:
+    """The metadata a chunk carries. An embedding cache keys on steadlith_chunk_hash and
+    the embedding model's id beside it: the model is not part of the hash (docs/contract/identity.md#chunk-hash).
+    `position` adds the offsets (code points), the index and how the chunk was cut."""
+    meta: dict[str, Any] = {
+        "steadlith_chunk_hash": c.hash,
+        "steadlith_params_hash": result.params_hash,
+        "steadlith_boundary_rule": result.boundary_rule,
+        "steadlith_tokens": c.tokens,
     }
+    if position:
+        meta.update(steadlith_start=c.start, steadlith_end=c.end, steadlith_chunk_index=c.index,
+                    steadlith_kind=c.kind, steadlith_boundary=c.boundary)
+    return meta
 
 
-def spans(pipeline: Pipeline, text: str, params: AnyParams) -> Iterable[tuple[str, dict[str, Any]]]:
-    """(span text exactly as in the document, metadata) for each chunk of `text`."""
+def refuse_clash(metadata: Mapping[str, Any]) -> None:
+    """A source whose metadata already has one of our keys is refused, not overwritten."""
+    clash = sorted(k for k in metadata if isinstance(k, str) and k.startswith(PREFIX))
+    if clash:
+        raise ValueError(f"the source document's metadata already has {', '.join(clash)}: keys starting with "
+                         f"{PREFIX!r} are the chunker's own (is this document a chunk already?); rename or drop them")
+
+
+def spans(pipeline: Pipeline, text: str, params: AnyParams, *,
+          position: bool = False) -> Iterable[tuple[str, dict[str, Any], int, int]]:
+    """(span text exactly as in the document, metadata, start, end) for each chunk of
+    `text`; start and end in code points."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}: decode bytes first "
+                        f"(offsets and spans are in code points of the decoded text)")
     result = pipeline.chunk(text, params)
     for c in result.chunks:
-        yield text[c.start:c.end], chunk_metadata(result, c)
+        yield text[c.start:c.end], chunk_metadata(result, c, position=position), c.start, c.end
+
+
+def chunk_id(source: str, chunk_hash: str, occurrence: int) -> str:
+    """The id of the `occurrence`-th chunk (from 1) with hash `chunk_hash` in the
+    document `source`: the XXH3-128 of `source \\0 chunk_hash \\0 occurrence`, written
+    as a UUID (the form every vector store accepts, Qdrant's included). Stable across
+    versions of the document for an unchanged chunk; never shared by two documents."""
+    key = f"{source}\0{chunk_hash}\0{occurrence}".encode("utf-8", "surrogatepass")
+    return str(uuid.UUID(bytes=xxhash.xxh3_128_digest(key)))
+
+
+def chunk_ids(source: str, hashes: Iterable[str]) -> list[str]:
+    """chunk_id for each hash in document order: equal hashes in one document are told
+    apart by their occurrence number, 1, 2, ... in order."""
+    seen: dict[str, int] = {}
+    out = []
+    for h in hashes:
+        seen[h] = seen.get(h, 0) + 1
+        out.append(chunk_id(source, h, seen[h]))
+    return out

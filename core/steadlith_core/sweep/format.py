@@ -79,6 +79,14 @@ COLUMNS = (("tokens re-embedded", lambda r: f"{r.tokens_to_embed}"),
            ("para cuts", lambda r: _pct(r.paragraph_cut_share)),
            ("sent cuts", lambda r: _pct(r.sentence_cut_share)),
            ("violations", lambda r: "–" if r.violations is None else f"{r.violations}"))
+RETRIEVAL_COLUMNS = (("recall", lambda r: _pct(r.recall)),
+                     ("precision", lambda r: _pct(r.precision)),
+                     ("IoU", lambda r: _pct(r.iou)))
+
+
+def columns(rows: Sequence[SetRow]) -> tuple:
+    """The table's columns: retrieval's beside churn's when the sweep scored questions."""
+    return COLUMNS + (RETRIEVAL_COLUMNS if any(r.recall is not None for r in rows) else ())
 
 
 def sweep_text(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int, total: int,
@@ -88,18 +96,22 @@ def sweep_text(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Seque
         lines.append(f"PARTIAL: {done} of {total} tasks done; rows marked ~ are incomplete, the front is "
                      "drawn among complete rows only")
     units = max((r.units for r in rows), default=0)
+    shown = columns(rows)
+    scored = [r.retrieval_top_k for r in rows if r.retrieval_top_k is not None]
+    front = (f"fewest tokens re-embedded for its recall; retrieval: BM25, top {scored[0]}, means over the questions"
+             if scored else "fewest tokens re-embedded for its mean chunk size")
     lines.append(f"sweep of {len(rows)} parameter sets over {_plural(len(sources), 'source')} "
-                 f"({units} {unit}s); * = on the Pareto front (fewest tokens re-embedded for its mean chunk size)")
+                 f"({units} {unit}s); * = on the Pareto front ({front})")
     for message in skipped:
         lines.append(f"skipped: {message}")
     labels = [r.label + ("" if r.complete else " ~") for r in rows]
     width = max([len("set"), *(len(s) for s in labels)])
-    header = f"  {'set':<{width}}" + "".join(f"  {name:>{max(len(name), 8)}}" for name, _ in COLUMNS)
+    header = f"  {'set':<{width}}" + "".join(f"  {name:>{max(len(name), 8)}}" for name, _ in shown)
     lines += ["", header]
     for r, label in zip(rows, labels):
         mark = "*" if r.pareto else " "
         lines.append(f"{mark} {label:<{width}}" + "".join(f"  {cell(r):>{max(len(name), 8)}}"
-                                                           for name, cell in COLUMNS))
+                                                           for name, cell in shown))
     return "\n".join(lines)
 
 
@@ -193,8 +205,9 @@ def _span(lo: float, hi: float) -> tuple[float, float]:
 def sweep_html(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int, total: int,
                unit: str) -> str:
     """The page (templates/sweep.html.j2 of report/): the scatter, then the table."""
+    shown = columns(rows)
     return render("sweep.html.j2", title="Steadlith parameter sweep" + (" (partial)" if done < total else ""),
                   partial=done < total, done=done, total=total, sources=list(sources), skipped=list(skipped),
-                  unit=unit, svg=_scatter(rows), columns=[name for name, _ in COLUMNS],
+                  unit=unit, svg=_scatter(rows), columns=[name for name, _ in shown],
                   rows=[{"front": r.pareto, "label": r.label + ("" if r.complete else " ~"),
-                         "cells": [cell(r) for _, cell in COLUMNS]} for r in rows])
+                         "cells": [cell(r) for _, cell in shown]} for r in rows])

@@ -10,7 +10,9 @@ its files changed (their tokens add up), and a pair of files once.
 The front: a set is on it when no other set re-embeds no more tokens with chunks at
 least as large on average (and is better in one of the two). Larger chunks cost fewer
 embeddings and keep more context, fewer re-embedded tokens cost less at each edit; for
-the chunk size a retrieval needs, the front names the cheapest sets.
+the chunk size a retrieval needs, the front names the cheapest sets. With a question set
+(sweep --retrieval) the second objective is recall itself instead of that stand-in: a
+set is on the front when no other re-embeds no more and recalls at least as much.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ class SetRow:
     sentence_cut_share: float | None
     violations: int | None  # None: an external chunker's row (no locality margin)
     phase_shift_regions: int | None
+    # retrieval beside churn (sweep --retrieval): means over the question set of the
+    # top-k chunks' recall, precision and IoU; None without questions
+    recall: float | None = None
+    precision: float | None = None
+    iou: float | None = None
+    retrieval_top_k: int | None = None
     pareto: bool = False
 
     @property
@@ -117,18 +125,26 @@ def _share(counts: list[int | None], interior: int) -> float:
     return sum(c or 0 for c in counts) / interior if interior else 0.0
 
 
-def dominates(a: SetRow, b: SetRow) -> bool:
-    """`a` re-embeds no more and chunks no smaller than `b`, and is better in one."""
-    return (a.tokens_to_embed <= b.tokens_to_embed and a.mean_chunk_tokens >= b.mean_chunk_tokens
-            and (a.tokens_to_embed < b.tokens_to_embed or a.mean_chunk_tokens > b.mean_chunk_tokens))
+def _benefit(row: SetRow, by_recall: bool) -> float:
+    return row.recall if by_recall else row.mean_chunk_tokens
+
+
+def dominates(a: SetRow, b: SetRow, by_recall: bool = False) -> bool:
+    """`a` re-embeds no more than `b` and is no worse on the other objective (recall, or
+    else mean chunk size), and is better in one."""
+    ga, gb = _benefit(a, by_recall), _benefit(b, by_recall)
+    return (a.tokens_to_embed <= b.tokens_to_embed and ga >= gb
+            and (a.tokens_to_embed < b.tokens_to_embed or ga > gb))
 
 
 def mark_front(rows: Sequence[SetRow]) -> tuple[SetRow, ...]:
     """The rows with `pareto` set on those no other row dominates. Only rows with every
-    task done are compared: a partial total is not a cost."""
+    task done are compared: a partial total is not a cost. Recall is the other objective
+    when every complete row has it."""
     complete = [r for r in rows if r.complete]
+    by_recall = bool(complete) and all(r.recall is not None for r in complete)
     out = []
     for r in rows:
-        on_front = r.complete and not any(dominates(o, r) for o in complete if o is not r)
+        on_front = r.complete and not any(dominates(o, r, by_recall) for o in complete if o is not r)
         out.append(SetRow(**{**asdict(r), "pareto": on_front}))
     return tuple(out)
