@@ -20,7 +20,7 @@ def _bounded(text: str, limit: int) -> str:
 
 
 class ParameterError(SteadlithError, ValueError):
-    """A chunker parameter breaks its rule (SPEC §6)."""
+    """A chunker parameter breaks its rule (docs/contract/tttd-v1.md#parameters)."""
 
     def __init__(self, field: str, rule: str, value: object = None):
         field = _bounded(str(field), 60)  # `--set` names come from the user too

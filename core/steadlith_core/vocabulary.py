@@ -7,10 +7,10 @@ the chunker or the analysis. This module imports nothing.
 
 from __future__ import annotations
 
-# Kinds of cut of tttd-v1 (SPEC §4): the kind of the chunk that ends at the cut.
+# Kinds of cut of tttd-v1 (docs/contract/tttd-v1.md#segmentation): the kind of the chunk that ends at the cut.
 PRIMARY, BACKUP, HARD, END = "primary", "backup", "hard", "end"
 KINDS = (PRIMARY, BACKUP, HARD, END)
-# Kinds of cut of lmx2-v1 (SPEC-lmx2 §4). "primary" and "end" are shared names: a
+# Kinds of cut of lmx2-v1 (docs/contract/lmx2-v1.md#chunks). "primary" and "end" are shared names: a
 # primary cut of either rule is the rule's usual cut, "end" the end of the document.
 FILL, LONG_WORD = "fill", "long-word"
 LMX2_KINDS = (PRIMARY, FILL, LONG_WORD, END)
@@ -18,8 +18,8 @@ LMX2_KINDS = (PRIMARY, FILL, LONG_WORD, END)
 # module imports nothing.
 KINDS_BY_RULE = {"tttd-v1": KINDS, "lmx2-v1": LMX2_KINDS}
 
-# The boundary class of a chunk's end cut (SPEC-lmx2 §2, §4), reported for the chunks
-# of every rule: where the text itself has a break, whatever rule chose the cut.
+# The boundary class of a chunk's end cut (docs/contract/lmx2-v1.md#classes,
+# docs/contract/lmx2-v1.md#chunks), reported for the chunks of every rule: where the text itself has a break, whatever rule chose the cut.
 PARAGRAPH, SENTENCE, WORD = "paragraph", "sentence", "word"
 BOUNDARIES = (PARAGRAPH, SENTENCE, WORD, END)
 # Not a kind of cut: a chunk whose cut snapping moved (Chunk.snapped) is drawn with

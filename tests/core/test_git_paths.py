@@ -19,6 +19,13 @@ from steadlith_core.history.pathglob import path_matcher
     ("/README.md", ["README.md"], ["sub/README.md"]),
     ("ch[0-9]?.md", ["ch01.md", "book/ch9a.md"], ["ch.md", "chx1.md"]),
     ("[!a]*.md", ["b.md"], ["a.md"]),
+    # files, not directories: a pattern naming a directory takes nothing below it
+    ("docs", ["docs", "x/docs"], ["docs/a.md"]),
+    ("docs/*", ["docs/a.md"], ["docs/x/a.md"]),
+    ("*.md", ["a.md"], ["x.md/y.txt"]),
+    # a leading ! or # is part of the name (no negation, no comment)
+    ("!a.md", ["!a.md", "x/!a.md"], ["a.md"]),
+    ("#a.md", ["#a.md"], ["a.md"]),
 ])
 def test_patterns_match_repository_paths_as_gitignore_does(pattern, yes, no):
     match = path_matcher([pattern])

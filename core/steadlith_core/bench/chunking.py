@@ -262,7 +262,7 @@ def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:
 
 def _size_exception(result: Chunking, i: int) -> bool:
     """Whether chunk i may be under min_tokens by its rule: tttd-v1's last chunk; for
-    lmx2-v1 the exceptions of SPEC-lmx2 §5 (a span between two edge cuts, or two cuts
+    lmx2-v1 the exceptions of its sizes (docs/contract/lmx2-v1.md#sizes: a span between two edge cuts, or two cuts
     of the same level with equal keys)."""
     c = result.chunks[i]
     if result.boundary_rule != "lmx2-v1":

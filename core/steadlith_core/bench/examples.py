@@ -1,5 +1,5 @@
 """Deterministic demo documents: generated prose for benchmarks and tests, scattered
-edits, the SPEC §9 phase-shift counterexample (a passage of real prose with one
+edits, the phase-shift counterexample of docs/contract/tttd-v1.md#locality (a passage of real prose with one
 inserted sentence) and its answer under lmx2-v1, and a realistic pair where the two
 rules part ways at their default parameters."""
 
@@ -39,7 +39,7 @@ def generate_prose(n_chars: int = 1_000_000, seed: int = 1) -> str:
     return "\n\n".join(paragraphs)[:n_chars].rstrip() + "\n"
 
 
-# -- the phase-shift counterexample (SPEC §9) -------------------------------------------
+# -- the phase-shift counterexample (docs/contract/tttd-v1.md#locality) ----------------
 
 # Real prose, not word salad: a passage of the tool library notes (data/tool-library.md,
 # written for this project) and one sentence a writer might add. Found by a
@@ -82,7 +82,7 @@ def counterexample_params():
 
 def phase_shift_counterexample():
     """`(text_a, text_b, params)`: B is A with one sentence inserted, and tttd-v1 breaks
-    the SPEC §9 locality bar on it.
+    the locality bar of docs/contract/tttd-v1.md#locality on it.
 
     Both chunkings have zero hard cuts and backup cuts. After the insertion the backup
     cuts of B run out of phase with A's for 428 tokens (nearly ten margins) until a

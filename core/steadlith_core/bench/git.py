@@ -37,7 +37,7 @@ MODE_BLOB = 0o100644
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("bench-git", help="benchmark the history audit and batch chunking (issue 12's targets)")
+    p = sub.add_parser("bench-git", help="benchmark the history audit and batch chunking")
     p.add_argument("what", choices=("audit", "batch"))
     p.add_argument("--commits", type=int, default=1000, help="audit: commits of the generated history (default 1000)")
     p.add_argument("--documents", type=int, default=8, help="audit: markdown documents edited (default 8)")

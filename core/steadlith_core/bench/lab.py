@@ -5,7 +5,7 @@ the median over repeats of edits per second on the incremental path, and on the
 from-scratch path (the whole edited document chunked by the public pipeline) for
 comparison. The edited word stream is built once per edit and shared by the chunkers,
 as in run_lab; its cost is reported on its own line and counted in every rate.
-Targets (issue 11): >= 200 edits/s per rule on 100 KB, >= 50 on 1 MB.
+Targets: >= 200 edits/s per rule on 100 KB, >= 50 on 1 MB.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def format_bench(rows: list[dict]) -> str:
         size = f"{r['chars'] / 1e6:g} MB" if r["chars"] >= 1_000_000 else f"{r['chars'] / 1e3:g} KB"
         target = 200 if r["chars"] <= 100_000 else 50
         for name, v in r["rules"].items():
-            goal = f">= {target} e/s" if name != "fixed" else "–"  # the issue's targets are the rules'
+            goal = f">= {target} e/s" if name != "fixed" else "–"  # the targets are the rules'
             lines.append(f"{size:<12}{name:<10}{v['incremental_edits_per_s']:>12.0f} e/s"
                          f"{v['from_scratch_edits_per_s']:>12.0f} e/s   {goal}")
         lines.append(f"{'':<12}(building the edited stream: {r['stream_ms']:.2f} ms an edit, counted above)")

@@ -4,7 +4,7 @@ times), and the synthetic history it replays.
 
 The history is a generated document edited commit by commit the way documentation is:
 a sentence added, a sentence removed, a few words changed, a paragraph moved; the same
-seed gives the same history. The grid is the issue's 48 sets over both rules.
+seed gives the same history. The grid is 48 parameter sets over both rules.
 """
 
 from __future__ import annotations

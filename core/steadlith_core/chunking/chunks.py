@@ -47,7 +47,8 @@ class Chunk(tuple):
     """One chunk: a read-only record with the fields of `_fields`, read by name (as a
     named tuple's; iterating yields them in that order).
 
-    `text` (the canonical text, SPEC §1.5) is decoded from the canonical UTF-8 of the
+    `text` (the canonical text, docs/contract/normalizer.md#canonical-text) is decoded from
+    the canonical UTF-8 of the
     whole stream each time it is asked for: most clients (cuts, hashes, churn) never
     ask, and a str per chunk would be a second copy of the document. Equality and
     hashing go by the other fields: the chunk hash commits to the text."""
@@ -70,11 +71,12 @@ class Chunk(tuple):
     snapped = property(itemgetter(6))  # tttd-v1 only: snapping moved the cut (always False under lmx2-v1)
     tokens = property(itemgetter(7))
     hash = property(itemgetter(8))
-    boundary = property(itemgetter(9))  # paragraph | sentence | word | end: the class of the end cut (SPEC-lmx2 §4)
+    # paragraph | sentence | word | end: the class of the end cut (docs/contract/lmx2-v1.md#chunks)
+    boundary = property(itemgetter(9))
 
     @property
     def text(self) -> str:
-        """The canonical text (SPEC §1.5), decoded from the stream's canonical UTF-8."""
+        """The canonical text (docs/contract/normalizer.md#canonical-text), decoded from the stream's canonical UTF-8."""
         data, lo, hi = tuple.__getitem__(self, slice(10, 13))
         try:
             return str(data[lo:hi], "utf-8")
@@ -164,7 +166,7 @@ class Chunking:
 
     @cached_property
     def fingerprints(self) -> np.ndarray | None:
-        """F_k of every word (SPEC §3) under tttd-v1; None under lmx2-v1."""
+        """F_k of every word (docs/contract/tttd-v1.md#fingerprint) under tttd-v1; None under lmx2-v1."""
         return None if self.fingerprints_of is None else self.fingerprints_of()
 
     @property
@@ -198,7 +200,7 @@ def utf8_words(words: WordStream) -> list[bytes]:
 
 
 def compute_symbols(words: WordStream, encoded: list[bytes] | None = None) -> np.ndarray:
-    """s_k = xxh3_64(utf8(word), seed = 1 if para else 0) for every word (SPEC §3).
+    """s_k = xxh3_64(utf8(word), seed = 1 if para else 0) for every word (docs/contract/tttd-v1.md#symbols).
 
     Without `encoded`, one kernel scan of the words' source text gives them all."""
     if encoded is None:
@@ -212,7 +214,7 @@ def compute_symbols(words: WordStream, encoded: list[bytes] | None = None) -> np
 
 
 class CanonicalText:
-    """The canonical UTF-8 text of the whole stream (SPEC §1.5) with each word's byte
+    """The canonical UTF-8 text of the whole stream (docs/contract/normalizer.md#canonical-text) with each word's byte
     offsets in it, so a chunk's canonical text is one slice instead of a join.
 
     Only bytes are kept: a chunk's str is decoded from its slice, which costs less
@@ -220,7 +222,8 @@ class CanonicalText:
 
     def __init__(self, words: WordStream, encoded: list[bytes]):
         n = len(words)
-        # SPEC §1.5, as WordStream.canonical_text, but joining the words' UTF-8 directly
+        # the canonical text (docs/contract/normalizer.md#canonical-text), as
+        # WordStream.canonical_text, but joining the words' UTF-8 directly
         spans = words.paragraph_spans(0, n) if n else []
         data = b"\n\n".join(b" ".join(encoded[lo:hi]) for lo, hi in spans)
         byte_lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
@@ -282,11 +285,11 @@ def _separators(para: np.ndarray) -> np.ndarray:
 
 
 _MARK_CODE_POINTS = np.array(sorted({ord(ch) for ch in SENTENCE_CLOSERS + "".join(SENTENCE_ENDS)}), dtype=np.uint32)
-CLASS_NAMES = (WORD, SENTENCE, PARAGRAPH)  # indexed by the class r of SPEC-lmx2 §2
+CLASS_NAMES = (WORD, SENTENCE, PARAGRAPH)  # indexed by the class r (docs/contract/lmx2-v1.md#classes)
 
 
 def classes_of(para: np.ndarray, sentence_ends: np.ndarray) -> np.ndarray:
-    """r(c) of SPEC-lmx2 §2 for every cut c in 0..n (uint8), as boundary_classes, from
+    """The class r(c) (docs/contract/lmx2-v1.md#classes) of every cut c in 0..n (uint8), as boundary_classes, from
     the per-word flags the text scan gives: 2 where word c starts a paragraph, else 1
     where word c-1 ends a sentence, else 0."""
     n = para.size
@@ -298,9 +301,9 @@ def classes_of(para: np.ndarray, sentence_ends: np.ndarray) -> np.ndarray:
 
 
 def boundary_classes(text: str, words: WordStream) -> np.ndarray:
-    """r(c) of SPEC-lmx2 §2 with the preference on, for every cut c in 0..n (uint8):
+    """The class r(c) (docs/contract/lmx2-v1.md#classes) with the preference on, of every cut c in 0..n (uint8):
     2 where word c starts a paragraph, else 1 where word c-1 ends a sentence (closers
-    stripped, SPEC §5), else 0. Entries 0 and n are meaningless (edges have no class).
+    stripped, docs/contract/tttd-v1.md#snapping), else 0. Entries 0 and n are meaningless (edges have no class).
     Text only, so it serves every rule; only words ending in a mark or a closer are
     tested in Python."""
     n = len(words)
@@ -319,7 +322,7 @@ def boundary_classes(text: str, words: WordStream) -> np.ndarray:
 
 
 def cut_boundary(words: WordStream, e: int) -> str:
-    """The boundary of a chunk ending at cut `e` (SPEC-lmx2 §4), from the words alone:
+    """The boundary of a chunk ending at cut `e` (docs/contract/lmx2-v1.md#chunks), from the words alone:
     the same class boundary_classes gives, for one cut (a rule that has no class array,
     like tttd-v1, pays per chunk rather than per word)."""
     if e >= len(words):
@@ -369,8 +372,8 @@ class ChunkColumns:
     """Every field of every chunk of one chunking, column-wise: word ranges, code-point
     offsets and tokens as int64 arrays, kinds and boundaries as lists of names, hashes
     as hex strings, computed from the cuts (CutColumns, or rows of start word, end word,
-    kind, snapped, boundary) with the SPEC §7 hash under `prefix` (chunk_hash_prefix) of
-    the canonical text sliced from `canon`. The boundary is reported, never hashed.
+    kind, snapped, boundary) with the chunk hash (docs/contract/identity.md#chunk-hash)
+    under `prefix` (chunk_hash_prefix) of the canonical text sliced from `canon`. The boundary is reported, never hashed.
 
     This is what a Chunking keeps until its Chunk objects are asked for (`chunks`): a
     10 MB document has ~10,000 chunks, and a re-chunk that feeds only the diagnostics,
@@ -395,7 +398,7 @@ class ChunkColumns:
         hashes = kernel.chunk_hashes(self.data, self.byte_starts, self.byte_ends, prefix) if first.size else []
         if hashes is None:
             h, data = xxhash.xxh3_128_hexdigest, self.data
-            # enc(canonical text) of SPEC §7: 8-byte length, then the UTF-8 bytes
+            # enc(canonical text) (docs/contract/identity.md#enc): 8-byte length, then the UTF-8 bytes
             hashes = [h(prefix + (be - bs).to_bytes(8, "big") + data[bs:be])
                       for bs, be in zip(self.byte_starts.tolist(), self.byte_ends.tolist())]
         self.hashes: list[str] = hashes

@@ -1,4 +1,4 @@
-"""Per-run diagnostics: SPEC §8 for tttd-v1, SPEC-lmx2 §8 for lmx2-v1.
+"""Per-run diagnostics of tttd-v1 and lmx2-v1 (docs/contract/index.md#diagnostics).
 
 Both report the boundary classes of their cuts (paragraph, sentence, word) and the
 share of interior cuts at paragraph and at sentence ends, so the two rules can be
@@ -59,7 +59,7 @@ class Diagnostics(_AsDict):
 
 @dataclass(frozen=True)
 class Lmx2Diagnostics(_AsDict):
-    """SPEC-lmx2 §8, with the token sizes of SPEC §8."""
+    """lmx2-v1's diagnostics, with the token sizes tttd-v1 reports too (docs/contract/index.md#diagnostics)."""
 
     chunk_count: int
     word_count: int
@@ -80,7 +80,7 @@ class Lmx2Diagnostics(_AsDict):
     word_boundaries: int
     paragraph_share: float
     sentence_share: float
-    chunks_under_min: int  # SPEC-lmx2 §5 allows some (between two edges, equal keys)
+    chunks_under_min: int  # lmx2-v1 allows some (docs/contract/lmx2-v1.md#sizes) (between two edges, equal keys)
     chunks_over_max: int
     gate: int
     margin: int
@@ -103,7 +103,7 @@ def boundary_counts(boundaries: Sequence[str]) -> dict:
 
 
 def _sizes(sizes: Sequence[int] | np.ndarray, max_tokens: int) -> dict:
-    """The SPEC §8 size figures of every chunk at once: numpy over the column of sizes,
+    """The size figures (docs/contract/index.md#diagnostics) of every chunk at once: numpy over the column of sizes,
     which a parameter change recomputes for thousands of chunks."""
     t = np.asarray(sizes, dtype=np.int64)
     n = int(t.size)

@@ -1,4 +1,4 @@
-"""Chunk identity (SPEC §7)."""
+"""Chunk identity (docs/contract/identity.md)."""
 
 from __future__ import annotations
 

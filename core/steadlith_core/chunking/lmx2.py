@@ -1,4 +1,4 @@
-"""Boundary rule `lmx2-v1` (SPEC-lmx2 §2-§8): every cut decided from the words near it.
+"""Boundary rule `lmx2-v1` (docs/contract/lmx2-v1.md): every cut decided from the words near it.
 
 Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
     classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
@@ -52,7 +52,7 @@ def _powers(base: int, count: int) -> np.ndarray:
 
 def window_hashes(symbols: np.ndarray, cum: np.ndarray, key_tokens: int) -> tuple[np.ndarray, np.ndarray]:
     """(a, h) for every cut c in 0..n: `a[c]` the first word of c's key window and
-    `h[c]` the Horner hash of symbols a..c-1 (SPEC-lmx2 §2); meaningful for interior
+    `h[c]` the Horner hash of symbols a..c-1 (docs/contract/lmx2-v1.md#keys); meaningful for interior
     cuts only. h(c) = B^(c-1) * (P[c] - P[a]) with P the prefix sums of s_i * B^-i."""
     n = symbols.size
     a = np.searchsorted(cum, cum - key_tokens, "left")
@@ -79,7 +79,7 @@ class Lmx2Keys(NamedTuple):
 def compute_keys(
     symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool
 ) -> Lmx2Keys:
-    """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (SPEC-lmx2 §2)."""
+    """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (docs/contract/lmx2-v1.md#keys)."""
     compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE)
     if compiled is not None:
         return Lmx2Keys(*compiled)
@@ -212,7 +212,7 @@ class Lmx2Primary(NamedTuple):
 
 def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
     """The interior cuts whose key_1 is a maximum among all interior cuts within
-    `horizon` tokens (sorted cut indices): S of SPEC-lmx2 §3 before the edges block any
+    `horizon` tokens (sorted cut indices): S of docs/contract/lmx2-v1.md#cuts before the edges block any
     of them, so it does not depend on min_tokens. `within`, when given, holds every one
     of them (the maxima of a shorter horizon: a wider reach can only drop some), and
     only those are tested."""
@@ -225,7 +225,7 @@ def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray
 
 def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int,
                     horizon: int, maxima: np.ndarray | None = None) -> Lmx2Primary:
-    """E and S of SPEC-lmx2 §3; `maxima` is key_maxima(keys, cum, horizon) when known."""
+    """E and S of docs/contract/lmx2-v1.md#cuts; `maxima` is key_maxima(keys, cum, horizon) when known."""
     n = word_tokens.size
     edges = np.zeros(n + 1, dtype=bool)
     edges[0] = edges[n] = True
@@ -244,7 +244,7 @@ def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, mi
 
 
 def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int, fill_horizon: int) -> Lmx2Cuts:
-    """Z and Q of SPEC-lmx2 §3 over E and S: every cut in order."""
+    """Z and Q of docs/contract/lmx2-v1.md#cuts over E and S: every cut in order."""
     edges, primary = first
     n = cum.size - 1
     fill = np.zeros(n + 1, dtype=bool)
@@ -261,7 +261,7 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
 def compute_cuts(
     keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int, gate: int, horizon: int, fill_horizon: int
 ) -> Lmx2Cuts:
-    """E, S, Z, Q of SPEC-lmx2 §3."""
+    """E, S, Z, Q of docs/contract/lmx2-v1.md#cuts."""
     return compute_fill(compute_primary(keys, word_tokens, cum, min_tokens, horizon), keys, cum, gate, fill_horizon)
 
 
@@ -273,7 +273,7 @@ class Lmx2Span(NamedTuple):
 
 
 def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
-    """The chunks between consecutive cuts, named by their end cut (SPEC-lmx2 §4)."""
+    """The chunks between consecutive cuts, named by their end cut (docs/contract/lmx2-v1.md#chunks)."""
     pos = cuts.positions.tolist()
     if len(pos) < 2:
         return []

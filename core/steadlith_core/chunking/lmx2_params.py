@@ -1,5 +1,6 @@
 """Lmx2Params: the parameters of boundary rule `lmx2-v1`, their validation, canonical
-bytes and hash (SPEC-lmx2 §1, §6), and which fields belong to which rule (rules.py
+bytes and hash (docs/contract/lmx2-v1.md#parameters, docs/contract/identity.md#params-hash),
+and which fields belong to which rule (rules.py
 parses a field mapping of either rule into its type)."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ KEY_ID = "poly64-fmix-xxh3_64-word/1"
 PREFERENCE_ON = "paragraph-sentence/1"
 PREFERENCE_OFF = "off"
 PREFERENCES = (PREFERENCE_ON, PREFERENCE_OFF)
-# SPEC-lmx2 §1: every integer field is bounded by 2^32, so a margin or a gate fits int64
+# Every integer field is bounded by 2^32 (docs/contract/lmx2-v1.md#parameters), so a margin or a gate fits int64
 # whatever the document.
 LMX2_INT_LIMIT = 2**32
 LMX2_INT_FIELDS = ("min_tokens", "max_tokens", "horizon", "fill_horizon", "key_tokens")
@@ -40,7 +41,7 @@ LMX2_INT_RANGES: dict[str, tuple[int, int]] = {
 @dataclass(frozen=True)
 class Lmx2Params:
     """lmx2-v1 parameters. Invalid values raise ParameterError on construction, the
-    fields checked in the order of SPEC-lmx2 §1's table."""
+    fields checked in the order of the table in docs/contract/lmx2-v1.md#parameters."""
 
     token_counter: str = "chars4/1"
     min_tokens: int = 96
@@ -51,6 +52,8 @@ class Lmx2Params:
     boundary_preference: str = PREFERENCE_ON
 
     boundary_rule = LMX2_RULE  # a class constant, not a field: the type is the rule
+    # the text of JSON exports and reports, which tests pin: the section it names is
+    # docs/contract/lmx2-v1.md#locality
     margin_formula = "fill_horizon + gate + horizon + key_tokens (SPEC-lmx2 §7)"
 
     def __post_init__(self) -> None:
@@ -59,12 +62,12 @@ class Lmx2Params:
     # -- derived -------------------------------------------------------------------
     @property
     def gate(self) -> int:
-        """G: how far from every edge and primary cut a fill cut must be (SPEC-lmx2 §1)."""
+        """G: how far from every edge and primary cut a fill cut must be (docs/contract/lmx2-v1.md#parameters)."""
         return (self.max_tokens + 1 - self.min_tokens) // 2
 
     @property
     def margin(self) -> int:
-        """M of SPEC-lmx2 §7: chunks farther than this from an edit keep their hash."""
+        """M (docs/contract/lmx2-v1.md#locality): chunks farther than this from an edit keep their hash."""
         return self.fill_horizon + self.gate + self.horizon + self.key_tokens
 
     @property
@@ -95,7 +98,7 @@ class Lmx2Params:
         return xxhash.xxh3_128_hexdigest(self.canonical_bytes())
 
     def to_dict(self) -> dict[str, int | str]:
-        """The SPEC-lmx2 §1 fields, `boundary_rule` first, so that
+        """The fields of docs/contract/lmx2-v1.md#parameters, `boundary_rule` first, so that
         `rules.params_from_mapping(p.to_dict()) == p`."""
         return {"boundary_rule": LMX2_RULE, **{f.name: getattr(self, f.name) for f in fields(self)}}
 
@@ -120,7 +123,7 @@ RULE_FIELDS: dict[str, frozenset[str]] = {
 
 
 def _reject_foreign_names(values: Mapping[str, Any], rule: str) -> None:
-    """SPEC-lmx2 §1: unknown names and the other rule's fields, before any value."""
+    """Unknown names and the other rule's fields, before any value (docs/contract/lmx2-v1.md#parameters)."""
     own = RULE_FIELDS[rule]
     every = frozenset().union(*RULE_FIELDS.values())
     for name in values:

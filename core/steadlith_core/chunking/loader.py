@@ -1,4 +1,5 @@
-"""Loading documents from files (SPEC §1: UTF-8, no newline translation, one BOM stripped)."""
+"""Loading documents from files: UTF-8, no newline translation, one BOM stripped
+(docs/contract/normalizer.md#loading)."""
 
 from __future__ import annotations
 

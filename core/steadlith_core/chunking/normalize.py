@@ -1,4 +1,4 @@
-"""Text -> word stream (`steadlith-norm/1`, SPEC §1).
+"""Text -> word stream (`steadlith-norm/1`, docs/contract/normalizer.md#words).
 
 The scan itself runs in the text kernel (kernel/select.py: compiled, or numpy on the UTF-8
 bytes): word offsets and paragraph flags come back as arrays, and the words as Python
@@ -18,7 +18,8 @@ from ..kernel.bytescan import RawScan
 
 NORMALIZER_VERSION = "steadlith-norm/1"
 
-# SPEC §1: exactly the 29 code points that Python 3.11's str.isspace() matches.
+# Whitespace (docs/contract/normalizer.md#whitespace): exactly the 29 code points that
+# Python 3.11's str.isspace() matches.
 WHITESPACE = (
     tuple(range(0x09, 0x0E))
     + tuple(range(0x1C, 0x20))
@@ -63,8 +64,9 @@ class WordStream:
 
     @cached_property
     def texts(self) -> tuple[str, ...]:
-        texts = tuple(self.source.split())  # SPEC §1 whitespace is exactly str.isspace()
-        if len(texts) != self.starts.size:  # both follow SPEC §1; a mismatch is a bug
+        # whitespace is exactly str.isspace() (docs/contract/normalizer.md#whitespace)
+        texts = tuple(self.source.split())
+        if len(texts) != self.starts.size:  # both follow docs/contract/normalizer.md#words; a mismatch is a bug
             raise AssertionError("word split disagrees with the text kernel")
         return texts
 
@@ -91,7 +93,8 @@ class WordStream:
         return list(zip(bounds, bounds[1:]))
 
     def canonical_text(self, a: int, b: int) -> str:
-        """SPEC §1.5: words [a, b) joined by "\n\n" before paragraph starts, " " otherwise."""
+        """Words [a, b) joined by "\n\n" before paragraph starts, " " otherwise
+        (docs/contract/normalizer.md#canonical-text)."""
         if a >= b:
             return ""
         src = self.source
@@ -105,9 +108,10 @@ def code_points(text: str) -> np.ndarray:
 
 
 def has_words(text: str) -> bool:
-    """True when `text` holds at least one word (SPEC §1: anything but whitespace).
+    """True when `text` holds at least one word (docs/contract/normalizer.md#whitespace: anything but whitespace).
     A text without words chunks to nothing; clients refuse it before chunking."""
-    return not (text == "" or text.isspace())  # SPEC §1 whitespace is exactly str.isspace()
+    # whitespace is exactly str.isspace() (docs/contract/normalizer.md#whitespace)
+    return not (text == "" or text.isspace())
 
 
 def normalize(text: str) -> WordStream:

@@ -1,4 +1,5 @@
-"""ChunkerParams: the frozen, validated parameter set, its canonical bytes and hash (SPEC §6-7)."""
+"""ChunkerParams: the frozen, validated parameter set, its canonical bytes and hash
+(docs/contract/tttd-v1.md#parameters, docs/contract/identity.md#canonical-parameters)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ STR_FIELDS = ("token_counter", "snap_mode")
 
 
 def enc(x: str | bytes | int) -> bytes:
-    """SPEC §7: 8-byte big-endian length, then the bytes (ints as decimal ASCII)."""
+    """8-byte big-endian length, then the bytes (ints as decimal ASCII): docs/contract/identity.md#enc."""
     if isinstance(x, int):
         x = str(x)
     if isinstance(x, str):
@@ -33,15 +34,15 @@ def enc(x: str | bytes | int) -> bytes:
     return len(x).to_bytes(8, "big") + x
 
 
-# No SPEC §6 field can mean anything past 64 bits (the polynomial has degree <= 63); a
+# No field of docs/contract/tttd-v1.md#parameters can mean anything past 64 bits (the polynomial has degree <= 63); a
 # bound also keeps error messages and decimal encoding away from 4300-digit integers.
 INT_LIMIT = 2**64
 
 
 def require_int(name: str, value: Any) -> int:
     """`value` if it is an int (not a bool) below 2^64 in magnitude, else a
-    ParameterError naming `name`: the type rule of SPEC §6, shared by every rule."""
-    if type(value) is not int:  # bool is an int subclass; SPEC §6 rejects it too
+    ParameterError naming `name`: the type rule of docs/contract/tttd-v1.md#parameters, shared by every rule."""
+    if type(value) is not int:  # bool is an int subclass; docs/contract/tttd-v1.md#parameters rejects it too
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ParameterError(name, f"must be an integer, not {type(value).__name__} {shown}", value)
     if not -INT_LIMIT < value < INT_LIMIT:
@@ -49,7 +50,7 @@ def require_int(name: str, value: Any) -> int:
     return value
 
 
-# The range each integer field accepts on its own (SPEC §6), bounds included: the one
+# The range each integer field accepts on its own (docs/contract/tttd-v1.md#parameters), bounds included: the one
 # table an editor of these fields reads its limits from. Relations between fields
 # (max_tokens >= min_tokens, masks under the polynomial's degree, a snap window while
 # snapping is on) are checked on construction.
@@ -73,7 +74,7 @@ class ChunkerParams:
 
     `snap_window_words` keeps the value given even when snapping is off, so a user's
     choice survives toggling snapping; identity (canonical bytes, params hash) and the
-    chunker treat it as 0 while snapping is off, as SPEC §6 asks.
+    chunker treat it as 0 while snapping is off, as docs/contract/tttd-v1.md#parameters asks.
     """
 
     window_words: int = 16
@@ -89,6 +90,8 @@ class ChunkerParams:
     snap_window_words: int = 0
 
     boundary_rule = BOUNDARY_RULE  # a class constant, not a field: the type is the rule
+    # the text of JSON exports and reports, which tests pin: the section it names is
+    # docs/contract/tttd-v1.md#locality
     margin_formula = "max_tokens + window_words + snap_window_words (SPEC §9)"
 
     def __post_init__(self) -> None:
@@ -109,7 +112,7 @@ class ChunkerParams:
 
     @property
     def margin(self) -> int:
-        """SPEC §9 locality margin, in tokens (window and snap window counted as given)."""
+        """The locality margin (docs/contract/tttd-v1.md#locality), in tokens (window and snap window counted as given)."""
         return self.max_tokens + self.window_words + self.effective_snap_window
 
     def canonical_fields(self) -> list[tuple[str, str]]:
@@ -140,7 +143,7 @@ class ChunkerParams:
         return params_hash(self)
 
     def to_dict(self) -> dict[str, int | str]:
-        """`boundary_rule` first, then the SPEC §6 fields as canonically meant (snap
+        """`boundary_rule` first, then the fields of docs/contract/tttd-v1.md#parameters as canonically meant (snap
         window 0 when snapping is off): the same shape as Lmx2Params.to_dict, so a
         mapping says which rule it is for (rules.params_from_mapping reads it back)."""
         d: dict[str, int | str] = {"boundary_rule": BOUNDARY_RULE}

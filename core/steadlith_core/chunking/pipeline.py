@@ -1,6 +1,6 @@
 """chunk(): the staged, memoized pipeline from text and parameters to a Chunking.
 
-Stages and what each depends on (ARCHITECTURE.md):
+Stages and what each depends on:
     words        text
     symbols      text
     tokens       text, token_counter
@@ -12,7 +12,7 @@ Each stage is cached per document under exactly those inputs, so moving min_toke
 re-runs only the cuts and the hashes.
 
 The first three stages belong to the text, whatever the boundary rule; the others are
-tttd-v1's. lmx2-v1 (SPEC-lmx2, lmx2.py) has its own:
+tttd-v1's. lmx2-v1 (docs/contract/lmx2-v1.md, lmx2.py) has its own:
     classes      text                                        (shared: every rule's Chunk.boundary)
     lmx2-keys    text, token_counter, key_tokens, boundary_preference
     lmx2-maxima  keys + horizon (the key maxima primary cuts are drawn from)
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
+import cachetools
 import numpy as np
 
 from ..kernel.segment import SnapPoints
@@ -56,21 +56,35 @@ from .tokens import TokenCounter
 
 
 class LRU:
-    """A small least-recently-used cache: `get(key, make)` returns the cached value or makes it."""
+    """A bounded least-recently-used cache owned by one object (a Pipeline's documents, a
+    document's stages, an Analysis's diffs): instances, never module-level caches, so
+    dropping a Pipeline lets its documents go. `get(key, make)` returns the cached value
+    or makes and keeps it, evicting the least recently used past `size` entries.
+
+    The entries are a `cachetools.LRUCache` (`data`); reading one through `peek` neither
+    makes it nor refreshes its recency."""
 
     def __init__(self, size: int):
         self.size = size
-        self.data: OrderedDict[Any, Any] = OrderedDict()
+        self.data: cachetools.LRUCache = cachetools.LRUCache(maxsize=size)
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        if key in self.data:
-            self.data.move_to_end(key)
+        try:
             return self.data[key]
+        except KeyError:
+            pass
         value = make()
-        self.data[key] = value
-        while len(self.data) > self.size:
-            self.data.popitem(last=False)
+        if self.size > 0:  # a cache of size 0 keeps nothing: the value is only returned
+            self.data[key] = value
         return value
+
+    def peek(self, key: Any) -> Any:
+        """The cached value of `key`, or None."""
+        return cachetools.Cache.__getitem__(self.data, key) if key in self.data else None
+
+    def peek_items(self) -> list[tuple[Any, Any]]:
+        """Every (key, value) cached."""
+        return [(key, cachetools.Cache.__getitem__(self.data, key)) for key in self.data]
 
 
 class Document:
@@ -102,7 +116,7 @@ class Document:
 
     @property
     def symbols(self) -> np.ndarray:
-        """s_k of every word (SPEC §3), scanned again if they were let go."""
+        """s_k of every word (docs/contract/tttd-v1.md#symbols), scanned again if they were let go."""
         if self._symbols is None:
             self._symbols = scan_text(self.document, sentence_ends=False).symbols
         return self._symbols
@@ -168,8 +182,8 @@ class Pipeline:
 
     `pause_gc=True` pauses Python's cyclic garbage collector during each run. A run
     allocates many small acyclic objects while a large document's word list is alive,
-    and each full collection would walk it all (a cold run on 1 MB of prose: 149 ms
-    paused against 165 ms, medians of 7 on a busy machine). The collector is
+    and each full collection would walk it all, a cost that grows with the document.
+    The collector is
     process-wide, so this is for callers that own their process: the inspector's
     analysis worker, the `steadlith` command, the benchmark. A library embedded in
     someone else's program leaves it off.
@@ -208,7 +222,7 @@ class Pipeline:
 
 
 def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
-    """tttd-v1 (SPEC §2-5) over a document's cached stages."""
+    """tttd-v1 (docs/contract/tttd-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     fingerprints = LazyFingerprints(doc, p.window_words, p.polynomial)
@@ -217,7 +231,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         # A str document is what the inspector re-chunks: its fingerprints are kept, so a
         # mask change is one pass of mask tests. A bytes one (one-shot, lean) stores none:
         # one pass rolls the window and tests the masks, unless they were asked for.
-        fp = doc.stage("fingerprints", 4).data.get((p.window_words, p.polynomial))
+        fp = doc.stage("fingerprints", 4).peek((p.window_words, p.polynomial))
         if fp is None and isinstance(doc.document, str):
             # the pass that keeps the fingerprints also tests this first set of masks
             fp, *found = fingerprints_and_candidates(doc.symbols, p.window_words, p.polynomial, *masks)
@@ -256,7 +270,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
-    """lmx2-v1 (SPEC-lmx2 §2-§8) over a document's cached stages."""
+    """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     tok, cum = doc.tokens(counter)
@@ -287,7 +301,7 @@ def lmx2_maxima(doc: Document, keys: Any, cum: np.ndarray, key_inputs: tuple, ho
     cache = doc.stage("lmx2-maxima", 4)
 
     def make() -> np.ndarray:
-        narrower = [(h, m) for (inputs, h), m in cache.data.items() if inputs == key_inputs and h < horizon]
+        narrower = [(h, m) for (inputs, h), m in cache.peek_items() if inputs == key_inputs and h < horizon]
         return _frozen(key_maxima(keys, cum, horizon, max(narrower, key=itemgetter(0))[1] if narrower else None))
 
     return cache.get((key_inputs, horizon), make)

@@ -3,7 +3,7 @@ parameters: a mapping (`params_from_mapping`), `NAME=VALUE` strings as from `--s
 (`parse_assignments`), or one set of strings applied to several rules at once
 (`parse_rule_assignments`, for `steadlith compare --rules`).
 
-Each rule owns its parameter type (SPEC-lmx2 §1): `tttd-v1` ChunkerParams, `lmx2-v1`
+Each rule owns its parameter type (docs/contract/lmx2-v1.md#parameters): `tttd-v1` ChunkerParams, `lmx2-v1`
 Lmx2Params. A mapping without `boundary_rule` is tttd-v1's. Unknown names and fields of
 the other rule are rejected before any value is looked at, and every error is a
 ParameterError naming the field.

@@ -1,4 +1,4 @@
-"""Token counters by id (SPEC §2).
+"""Token counters by id (docs/contract/tokens.md#builtin).
 
 A counter maps each word to a positive integer. Built-in counters work on the whole
 word stream at once; a registered counter may be a plain per-word function. Whatever

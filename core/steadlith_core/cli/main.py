@@ -51,7 +51,8 @@ class _Parser(argparse.ArgumentParser):
 def _add_params_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
     p.add_argument(
         "--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
-        help="change a parameter (SPEC §6 / SPEC-lmx2 §1 name; integers in decimal or 0x hex); repeatable. "
+        help="change a parameter (a name of docs/contract/tttd-v1.md#parameters or docs/contract/lmx2-v1.md#parameters; "
+             "integers in decimal or 0x hex); repeatable. "
              "boundary_rule=lmx2-v1 selects the strictly local rule and its fields (horizon, fill_horizon, "
              "key_tokens, boundary_preference); a field of the other rule is an error",
     )
@@ -109,7 +110,7 @@ def format_diagnostics(result: Chunking) -> str:
         lines += [
             f"kinds         primary {d.primary}  fill {d.fill}  long-word {d.long_word}  end {d.end}",
             f"sizes         under min_tokens {d.chunks_under_min}   over max_tokens {d.chunks_over_max}"
-            "   (SPEC-lmx2 §5: measured, not guaranteed)",
+            "   (docs/contract/lmx2-v1.md#sizes: measured, not guaranteed)",
             f"cuts at       paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})  sentence ends "
             f"{d.sentence_boundaries} ({d.sentence_share:.1%})  other {d.word_boundaries}  of {interior} cuts",
             f"locality      gate {d.gate}  margin {d.margin} tokens ({result.params.margin_formula})",
@@ -185,7 +186,7 @@ def cmd_params(args: argparse.Namespace) -> int:
         for key, value in params.canonical_fields():
             print(f"{key:<18} {value}")
         print(f"{'params_hash':<18} {params.params_hash}")
-        if lmx2:  # the derived values SPEC-lmx2 §1 and §7 define
+        if lmx2:  # the derived values of docs/contract/lmx2-v1.md (parameters, locality)
             print(f"{'gate':<18} {params.gate}")
             print(f"{'margin':<18} {params.margin}  ({params.margin_formula})")
     return 0
@@ -505,7 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
     p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
-                        "exceptions, SPEC-lmx2 §5) or over max_tokens, both rules at defaults on MB streams "
+                        "exceptions, docs/contract/lmx2-v1.md#sizes) or over max_tokens, both rules at defaults "
+                        "on MB streams "
                         "of 1 MB of generated prose (seeds 1..MB; default 4)")
     p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
                    help="size of the --memory document in MB (default 10)")

@@ -66,7 +66,7 @@ class Analysis:
         side, their comparison) and may raise Cancelled; what was done stays cached."""
         key = _baseline_churn_key(a, b)
         with self._lock:
-            hit = self._baseline_churns.data.get(key)
+            hit = self._baseline_churns.peek(key)
         if hit is not None:
             return hit
         report(progress, 0, 4)
@@ -85,7 +85,7 @@ class Analysis:
     def cached_baseline_churn(self, a: Chunking, b: Chunking) -> BaselineChurn | None:
         """The baseline's churn of the pair if it is cached (nothing is computed)."""
         with self._lock:
-            return self._baseline_churns.data.get(_baseline_churn_key(a, b))
+            return self._baseline_churns.peek(_baseline_churn_key(a, b))
 
     def _ops(self, a: Chunking, b: Chunking) -> tuple[DiffOp, ...]:
         with self._lock, gc_paused(self.pipeline.pause_gc):

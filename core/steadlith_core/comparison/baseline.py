@@ -7,7 +7,8 @@ on absolute token positions, so one inserted word moves every later boundary: ex
 the churn content-defined chunking exists to avoid. `steadlith compare` reports its
 churn beside tttd-v1's so users see what CDC saves.
 
-It has its own identity (SPEC §7 style, but its own strategy id and field list) and its
+It has its own identity (a params hash as in docs/contract/identity.md#params-hash, but its
+own strategy id and field list) and its
 own chunk-hash family, so its hashes can never be mistaken for tttd-v1 hashes.
 """
 

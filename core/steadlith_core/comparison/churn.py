@@ -27,8 +27,9 @@ Definitions (the docstrings of the result types repeat the details):
   lie before the edit that caused it (the edit removed the candidate a chunk ended at),
   so its distances are measured from the edit in both directions: `resync_distance_tokens`
   after it, `starts_before_edit_tokens` before it (PhaseShiftRegion; docs/comparison.md).
-- **Locality check** (SPEC §9): see `LocalityViolation`. The margin is the rule's own
-  (`params.margin`: SPEC §9's formula for tttd-v1, SPEC-lmx2 §7's for lmx2-v1, which
+- **Locality check** (docs/contract/tttd-v1.md#locality): see `LocalityViolation`. The
+  margin is the rule's own (`params.margin`: the formula of docs/contract/tttd-v1.md#locality
+  for tttd-v1, of docs/contract/lmx2-v1.md#locality for lmx2-v1, which
   the rule guarantees); `margin_formula` says which.
 """
 
@@ -51,8 +52,8 @@ SCHEMA = "steadlith-compare/1"
 
 # The three outcomes of the locality check. "nothing to check" is not a pass: when no
 # shared range is long enough (2 x margin tokens) nothing was tested, and a reviewer
-# must not read a heavy rewrite as proof of locality. `locality_held` stays true then
-# (no violation was found), for the callers written before the third outcome.
+# must not read a heavy rewrite as proof of locality. `locality_held` stays true then:
+# it says only that no violation was found, and `verdict` tells the three apart.
 HELD, VIOLATED, NOTHING_TO_CHECK = "held", "violated", "nothing to check"
 VERDICTS = (HELD, VIOLATED, NOTHING_TO_CHECK)
 
@@ -161,12 +162,12 @@ class PhaseShiftRegion:
 
 @dataclass(frozen=True)
 class LocalityViolation:
-    """A B chunk inside the interior of a long equal range that is not reused (SPEC §9).
+    """A B chunk inside the interior of a long equal range that is not reused (docs/contract/tttd-v1.md#locality).
 
     An equal range of at least 2 * margin tokens is checked; its interior is its B token
     range minus `margin` tokens at both ends; every B chunk lying wholly in the interior
-    should be reused if the strategy were strictly local. tttd-v1 is not (SPEC §9);
-    lmx2-v1 is, at its margin (SPEC-lmx2 §7), so a violation there is a defect.
+    should be reused if the strategy were strictly local. tttd-v1 is not (docs/contract/tttd-v1.md#locality);
+    lmx2-v1 is, at its margin (docs/contract/lmx2-v1.md#locality), so a violation there is a defect.
     """
 
     equal_a_words: Range
@@ -417,7 +418,7 @@ class _Analysis:
 def _analyse(ops: tuple[DiffOp, ...], a: _ChunkedStream, b: _ChunkedStream, margin: int, strategy: str,
              margin_formula: str) -> _Analysis:
     # Column-wise over the chunks (numpy): a 10 MB pair has ~10,000 chunks a side, and a
-    # Python loop per chunk and stage was most of a parameter change in the inspector.
+    # Python loop per chunk and stage would be most of a parameter change in the inspector.
     cols_a, cols_b = _Columns.of(a), _Columns.of(b)
     equal = [op for op in ops if op.tag == EQUAL]
     eq = np.array([(op.a_start, op.a_end, op.b_start, op.b_end) for op in equal], dtype=np.int64).reshape(-1, 4)

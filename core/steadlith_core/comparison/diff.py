@@ -107,7 +107,8 @@ def _equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> b
             return False
         text_a = a.source[int(a.starts[a0]) : int(a.ends[a1 - 1])]
         text_b = b.source[int(b.starts[b0]) : int(b.ends[b1 - 1])]
-        if text_a != text_b and text_a.split() != text_b.split():  # SPEC §1 whitespace is str.isspace()
+        # whitespace is str.isspace() (docs/contract/normalizer.md#whitespace)
+        if text_a != text_b and text_a.split() != text_b.split():
             return False
     return True
 

@@ -4,13 +4,13 @@ Two layers, both computed on demand from what a chunking already holds (nothing 
 stored per document):
 
 - `explain_cuts(chunking, start_chunk, end_chunk)`: one decision record per chunk of
-  the range, saying why its end cut is there. tttd-v1 (SPEC §4-5): the cut is decided
+  the range, saying why its end cut is there. tttd-v1 (docs/contract/tttd-v1.md#segmentation): the cut is decided
   again by the pipeline's own walker (`segment._Walk`) over the same candidates
   (`kernel.candidates` on the chunking's fingerprints) and cumulative tokens, and the
   record adds what that decision read: where min and max fell, which candidate won, the
   candidate's fingerprint, whether snapping moved the cut and to what. The record is
   checked against the real chunk: a record that disagrees is a defect and raises.
-  lmx2-v1 (SPEC-lmx2 §3): the cut's level and key, the neighbourhood it had to win
+  lmx2-v1 (docs/contract/lmx2-v1.md#cuts): the cut's level and key, the neighbourhood it had to win
   (its horizon, in tokens, and the cuts inside it) and the competitor that came next.
 - `explain_comparison(comparison)`: for each phase-shift region, the chain of causes
   as data (the edit, the candidate it removed or created, the first cut that moved,
@@ -49,7 +49,7 @@ class ExplainError(SteadlithError, ValueError):
 
 @dataclass(frozen=True)
 class TttdDecision:
-    """Why a tttd-v1 chunk [start_word, cut_word) ends where it does (SPEC §4-5).
+    """Why a tttd-v1 chunk [start_word, cut_word) ends where it does (docs/contract/tttd-v1.md#segmentation).
 
     min_word: the word whose inclusion brings the chunk to min_tokens (candidates count
       from it on); None when the document ends first.
@@ -113,7 +113,7 @@ class TttdDecision:
 
 @dataclass(frozen=True)
 class Lmx2Decision:
-    """Why an lmx2-v1 chunk [start_word, cut_word) ends where it does (SPEC-lmx2 §3).
+    """Why an lmx2-v1 chunk [start_word, cut_word) ends where it does (docs/contract/lmx2-v1.md#cuts).
 
     level: 1 for a primary cut (key_1 among every interior cut within `horizon` tokens),
       2 for a fill cut (key_2 among the fill zone's cuts within `fill_horizon`), None for
@@ -274,7 +274,7 @@ class _Lmx2Explainer:
         return lo, hi
 
     def zone(self, cuts: np.ndarray) -> np.ndarray:
-        """Which of `cuts` lie in the fill zone Z (SPEC-lmx2 §3.3)."""
+        """Which of `cuts` lie in the fill zone Z (docs/contract/lmx2-v1.md#cuts)."""
         chosen = np.flatnonzero(self.cuts.edges | self.cuts.primary)
         at = self.cum[chosen]
         x = self.cum[cuts]
@@ -587,7 +587,7 @@ class _Context:
         return (LOCAL_CHANGE if lost or created else SAME_CUTS), tuple(lost), tuple(created)
 
     def key_covers(self, cut_b: int | None, edit: DiffOp | None, key_tokens: int) -> bool:
-        """Does cut `cut_b`'s key window (key_tokens back from it, SPEC-lmx2 §2) or its
+        """Does cut `cut_b`'s key window (key_tokens back from it, docs/contract/lmx2-v1.md#keys) or its
         class (word cut_b) read a word of the edit?"""
         if edit is None or cut_b is None:
             return edit is not None

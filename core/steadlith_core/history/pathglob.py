@@ -4,8 +4,14 @@
 (none included), `[...]` is a character class. A pattern without `/` matches the file
 name in any directory (`*.md` is every markdown file, `README.md` every README.md); with
 `/` it matches the whole path from the repository's root (`docs/*.md` is docs' own
-files only, `/README.md` the top-level README alone). Python 3.11's
-fnmatch lets `*` cross `/`, and pathlib's match has no `**`; hence this small translator.
+files only, `/README.md` the top-level README alone).
+
+The patterns are pathspec's gitignore patterns (`gitwildmatch`), with what a list of
+files to read needs: a pattern matches files, not directories (gitignore's `docs` also
+takes everything below a `docs` directory; here it is a file named `docs`, and `docs/*`
+is docs' own files), each pattern matches on its own (a leading `!` or `#` is part of the
+name, not a negation or a comment, and so are trailing spaces), and `\\` separates
+directories as `/` does, for paths typed on Windows.
 """
 
 from __future__ import annotations
@@ -13,58 +19,39 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
+from pathspec.patterns.gitwildmatch import _DIR_MARK, GitWildMatchPattern, GitWildMatchPatternError
+
 from ..errors import ParameterError
 
 DEFAULT_PATHS = ("**/*.md",)  # what an audit reads unless told: every markdown file
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """The compiled regular expression of one pattern (see the module's rules)."""
+def path_pattern(pattern: str) -> GitWildMatchPattern:
+    """One pattern, compiled (see the module's rules)."""
     if not pattern or not pattern.strip():
         raise ParameterError("--paths", "empty path pattern")
     pattern = pattern.replace("\\", "/")
-    if pattern.startswith("/"):  # anchored at the repository's root
-        pattern = pattern.lstrip("/")
-    elif "/" not in pattern:
-        pattern = "**/" + pattern
-    out, i, n = [], 0, len(pattern)
-    while i < n:
-        ch = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif ch == "*":
-            out.append("[^/]*")
-            i += 1
-        elif ch == "?":
-            out.append("[^/]")
-            i += 1
-        elif ch == "[":
-            end = pattern.find("]", i + 2 if pattern[i + 1:i + 2] in ("!", "]") else i + 1)
-            if end == -1:
-                out.append(re.escape(ch))
-                i += 1
-                continue
-            body = pattern[i + 1:end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(ch))
-            i += 1
+    if pattern[0] in "!#":  # a name, not a negation or a comment
+        pattern = "\\" + pattern
+    if pattern.endswith(" ") and not pattern.endswith("\\ "):  # trailing spaces are part of the name
+        pattern = pattern[:-1] + "\\ "
     try:
-        return re.compile("".join(out) + r"\Z")
-    except re.error as e:
+        return GitWildMatchPattern(pattern)
+    except GitWildMatchPatternError as e:
         raise ParameterError("--paths", f"invalid pattern {pattern!r}: {e}") from None
 
 
 def path_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
     """A predicate: does a repo-relative path match any of `patterns`?"""
-    regexes = [glob_regex(p) for p in patterns]
-    if not regexes:
+    compiled = [path_pattern(p) for p in patterns]
+    if not compiled:
         raise ParameterError("--paths", "give at least one path pattern")
-    return lambda path: any(r.match(path) for r in regexes)
+    regexes = [p.regex for p in compiled]
+    return lambda path: any(_matches_as_file(r, path) for r in regexes)
+
+
+def _matches_as_file(regex: re.Pattern[str] | None, path: str) -> bool:
+    # pathspec marks the `/` after a matched directory with the _DIR_MARK group: such a
+    # match is of a directory above the path, not of the path itself
+    m = regex.match(path) if regex is not None else None  # None: a pattern that matches nothing
+    return m is not None and (_DIR_MARK not in regex.groupindex or m.group(_DIR_MARK) is None)

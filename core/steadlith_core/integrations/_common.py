@@ -39,7 +39,7 @@ def params_of(params: AnyParams | None, fields: Mapping[str, Any]) -> AnyParams:
 
 def chunk_metadata(result: Chunking, c: Chunk, *, position: bool = False) -> dict[str, Any]:
     """The metadata a chunk carries. An embedding cache keys on steadlith_chunk_hash and
-    the embedding model's id beside it: the model is not part of the hash (SPEC §7).
+    the embedding model's id beside it: the model is not part of the hash (docs/contract/identity.md#chunk-hash).
     `position` adds the offsets (code points), the index and how the chunk was cut."""
     meta: dict[str, Any] = {
         "steadlith_chunk_hash": c.hash,

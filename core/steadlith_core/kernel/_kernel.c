@@ -1,11 +1,11 @@
 /* The text-only stages of steadlith-norm/1 and tttd-v1 in one pass over UTF-8 bytes.
  *
  * scan(data) walks the bytes once and writes, per word: code-point offsets, the
- * paragraph flag, the xxh3_64 symbol (SPEC §3) and the word's place in the canonical
- * text (SPEC §1.5), which it writes as it goes. No Python object is made per word:
+ * paragraph flag, the xxh3_64 symbol (docs/contract/tttd-v1.md#symbols) and the word's place in the canonical
+ * text (docs/contract/normalizer.md#canonical-text), which it writes as it goes. No Python object is made per word:
  * the results are byte buffers that select.py views as numpy arrays.
  *
- * fingerprints(...) is the rolling form of the Rabin window of SPEC §3, with byte
+ * fingerprints(...) is the rolling form of the Rabin window of docs/contract/tttd-v1.md#fingerprint, with byte
  * tables that select.py derives from the polynomial (rabin.ConstMul).
  *
  * xxh3_64 is written from the published xxHash specification (doc/xxhash_spec.md,
@@ -227,7 +227,7 @@ static void init_tables(void) {
 }
 
 /* Length in bytes of the whitespace character at p (0 when p starts no whitespace
- * character), for the multi-byte whitespace of SPEC §1: U+0085, U+00A0, U+1680,
+ * character), for the multi-byte whitespace of docs/contract/normalizer.md#whitespace: U+0085, U+00A0, U+1680,
  * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. */
 static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     ptrdiff_t left = end - p;
@@ -246,7 +246,7 @@ static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     return 0;
 }
 
-/* SPEC §5.2 on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
+/* Sentence ends (docs/contract/tttd-v1.md#snapping) on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
  * U+2019 U+00BB), it ends with a sentence mark (. ! ? U+2026 U+3002 U+FF01 U+FF1F).
  * UTF-8 is self-synchronizing, so matching the encoded characters at the end of the
  * bytes is matching the characters at the end of the word (segment.ends_sentence). */
@@ -868,7 +868,7 @@ static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
 
 /* candidates(fingerprints, primary_mask, primary_remainder, backup_mask, backup_remainder)
  *   -> (primary, backup): bytes of int64 word positions k with F_k & mask == remainder
- * (SPEC §3), in one read of the fingerprints, with no whole-array temporaries. */
+ * (docs/contract/tttd-v1.md#fingerprint), in one read of the fingerprints, with no whole-array temporaries. */
 static PyObject *candidates(PyObject *self, PyObject *args) {
     PyObject *o_fp;
     unsigned long long pm, pr, bm, br;
@@ -896,7 +896,7 @@ static PyObject *candidates(PyObject *self, PyObject *args) {
 
 static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what);
 
-/* ---- token counts (SPEC §2) ---------------------------------------------------- */
+/* ---- token counts (docs/contract/tokens.md#builtin) ---------------------------- */
 
 /* chars4_totals(starts, ends, want_counts) -> (counts or None, cum)
  * chars4/1 of every word, ceil(code points / 4), as int32, and their running total
@@ -939,7 +939,7 @@ done:
     return result;
 }
 
-/* ---- tttd-v1 segmentation (SPEC §4, without snapping) --------------------------- */
+/* ---- tttd-v1 segmentation (docs/contract/tttd-v1.md#segmentation, no snapping) - */
 
 /* First index i in [lo, hi) with a[i] >= v (or > v when `right`), else hi. */
 static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t v, int right) {
@@ -1015,7 +1015,7 @@ done:
     return result;
 }
 
-/* ---- lmx2-v1 (SPEC-lmx2 §2, §3) ------------------------------------------------- */
+/* ---- lmx2-v1 (docs/contract/lmx2-v1.md#keys, docs/contract/lmx2-v1.md#cuts) ---- */
 
 static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
@@ -1035,8 +1035,8 @@ static inline u64 fmix64(u64 z) {
 
 /* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit) -> (h, key_1, key_2)
  * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
- * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of SPEC-lmx2
- * §2 (0 at both edges). Outputs: uint64 arrays of n + 1.
+ * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of
+ * docs/contract/lmx2-v1.md#keys (0 at both edges). Outputs: uint64 arrays of n + 1.
  *
  * `cum` must be a running total (0 first, never decreasing) and base_inverse base's
  * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
@@ -1045,8 +1045,8 @@ static inline u64 fmix64(u64 z) {
  * of s_i B^-i, and a(c) is looked up in a table of the first word
  * at or past every token position: no branch depends on the data. Otherwise (long words
  * make the table large) the window slides: append s_(c-1), then drop the symbols that
- * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which was
- * most of the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
+ * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which
+ * dominates the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
 /* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
  * slots: 64 per word or position and a megabyte's worth. It bounds memory and time, and
  * keeps every offset on the line far inside int64. */
@@ -1179,7 +1179,7 @@ done:
  * a prefix maximum of the second. Two blocks are held at a time. No branch depends on
  * the values. Otherwise (a sparse line, or a window over 65,535 wide) a monotonic queue
  * of indices whose values decrease keeps each window's maximum at its head (its pops
- * mispredict about once an index, which was most of the stage). */
+ * mispredict about once an index, which dominates the stage). */
 #define MAX_BLOCK_REACH 32767
 
 static int strictly_increasing(const int64_t *pos, Py_ssize_t m) {
@@ -1296,7 +1296,8 @@ done:
     return out;
 }
 
-/* ---- xxh3_128 (seed 0, the default secret): the chunk hash of SPEC §7 ---------- */
+/* ---- xxh3_128 (seed 0, the default secret): the chunk hash --------------------- */
+/* (docs/contract/identity.md#chunk-hash) */
 
 static inline void mix_two(u64 acc[2], const u8 *d1, const u8 *d2, const u8 *secret, u64 seed) {
     acc[0] += mix_step(d1, secret, seed);

@@ -6,9 +6,8 @@ most of them about as large as the text or its word count (1 MB of prose: 1 MB o
 bytes, 142,000 words). glibc gives every block above its mmap threshold (128 KB at
 start, raised only up to the largest block freed so far) fresh pages from the system and
 returns them when it is freed, and trims the top of its heap whenever more than twice
-that threshold is free. Each temporary then pays its page faults again: on 1 MB of
-prose a cold numpy chunking measured 42-46 ms with the settings below against 48-52 ms
-without, and 77 ms with every temporary mapped afresh (separate processes, alternated).
+that threshold is free. Each temporary then pays its page faults again, on every
+chunking.
 
 `keep_freed_memory()` fixes the mmap threshold at 32 MB, the largest glibc accepts
 (larger blocks, a long document's text, still come from the system and go back to it),

@@ -26,11 +26,11 @@ class RawScan(NamedTuple):
 
     starts: np.ndarray  # int64 code-point offset of each word in the source
     ends: np.ndarray  # int64
-    para: np.ndarray  # bool: the word starts a paragraph (SPEC §1.4)
+    para: np.ndarray  # bool: the word starts a paragraph (docs/contract/normalizer.md#paragraphs)
     symbols: np.ndarray  # uint64 xxh3_64 of the word's UTF-8, seed 1 at paragraph starts
-    canonical: bytes  # the canonical UTF-8 text of the whole stream (SPEC §1.5)
+    canonical: bytes  # the canonical UTF-8 text of the whole stream (docs/contract/normalizer.md#canonical-text)
     canonical_ends: np.ndarray  # int64 end of each word in `canonical`
-    sentence_ends: np.ndarray  # bool: the word ends a sentence (SPEC §5.2, segment.ends_sentence)
+    sentence_ends: np.ndarray  # bool: the word ends a sentence (docs/contract/tttd-v1.md#snapping, segment.ends_sentence)
 
 
 # ---- xxh3_64 for many short inputs at once -----------------------------------------
@@ -229,7 +229,7 @@ _U8 = np.uint8
 
 
 def _whitespace(b: np.ndarray, ascii: bool = False) -> np.ndarray:
-    """True at every byte of a whitespace character (SPEC §1), with one True more at
+    """True at every byte of a whitespace character (docs/contract/normalizer.md#whitespace), with one True more at
     each end (the text is as if between two spaces: every word then has an edge before
     and after it in the flags). `ascii`: no byte is above 0x7F, so no multi-byte ones."""
     # the single-byte ones: U+0009..U+000D, U+001C..U+001F, U+0020

@@ -1,4 +1,4 @@
-"""GF(2) polynomial arithmetic and vectorized Rabin window fingerprints (SPEC §3).
+"""GF(2) polynomial arithmetic and vectorized Rabin window fingerprints (docs/contract/tttd-v1.md#fingerprint).
 
 Polynomials are Python ints, bit i the coefficient of x^i. Multiplying by a constant
 modulo P is linear over GF(2), so for a whole array it is a few byte-table lookups:
@@ -230,7 +230,7 @@ WHOLE_WORDS = 1 << 18
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
-    """F_k for every word k (SPEC §3), as a uint64 array of values below 2^deg(p).
+    """F_k for every word k (docs/contract/tttd-v1.md#fingerprint), as a uint64 array of values below 2^deg(p).
     A long stream runs in blocks, on numpy_threads' threads when there are several."""
     symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
     n = symbols.size

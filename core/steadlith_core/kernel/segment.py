@@ -1,6 +1,7 @@
-"""tttd-v1 boundary selection and bounded snapping (SPEC §4-5).
+"""tttd-v1 boundary selection and bounded snapping (docs/contract/tttd-v1.md#segmentation).
 
-The rule of SPEC §4 walks words one by one; this walks chunks. For a chunk starting
+The rule (docs/contract/tttd-v1.md#segmentation) walks words one by one; this walks
+chunks. For a chunk starting
 at word s it finds, by binary search over cumulative token counts and sorted candidate
 positions: the first word whose inclusion reaches min_tokens, the first word whose
 inclusion would overflow max_tokens, the first primary candidate in between, and the
@@ -36,12 +37,12 @@ class Cut(NamedTuple):
 
 
 def ends_sentence(word: str) -> bool:
-    """SPEC §5.2: the word, stripped of trailing closers, ends with a sentence mark."""
+    """The word, stripped of trailing closers, ends with a sentence mark (docs/contract/tttd-v1.md#snapping)."""
     return word.rstrip(SENTENCE_CLOSERS).endswith(SENTENCE_ENDS)
 
 
 class SnapPoints(NamedTuple):
-    """Where snapping may move a cut (SPEC §5.2), as sorted cut positions c in [1, n-1]:
+    """Where snapping may move a cut (docs/contract/tttd-v1.md#snapping), as sorted cut positions c in [1, n-1]:
     `paragraphs` where word c starts a paragraph, `sentences` where word c-1 ends one."""
 
     paragraphs: list[int]
@@ -86,7 +87,7 @@ def snap(
     min_tokens: int,
     max_tokens: int,
 ) -> int:
-    """SPEC §5: the kept cut for raw cut `e` of a chunk starting at `s`. Binary search
+    """Snapping (docs/contract/tttd-v1.md#snapping): the kept cut for raw cut `e` of a chunk starting at `s`. Binary search
     over the document's snap points, so a wide window costs no more than a narrow one."""
     lo, hi = max(1, e - window), min(n - 1, e + window)
     pick = _nearest(points.paragraphs, lo, hi, e)
@@ -103,7 +104,7 @@ _KIND_CODES = {PRIMARY: 0, BACKUP: 1, HARD: 2, END: 3}  # the order of KINDS
 
 
 class _Walk:
-    """The decision of SPEC §4 for a chunk starting at word s, one chunk at a time."""
+    """The decision (docs/contract/tttd-v1.md#segmentation) for a chunk starting at word s, one chunk at a time."""
 
     def __init__(self, cum: np.ndarray, primary: Sequence[int], backup: Sequence[int], min_tokens: int,
                  max_tokens: int):

@@ -90,7 +90,8 @@ OFFSET = np.int32
 
 
 def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of `text` (SPEC §1, §3): a
+    """Words, paragraph flags, symbols and canonical text of `text`
+    (docs/contract/normalizer.md#words, docs/contract/tttd-v1.md#symbols): a
     str, or UTF-8 bytes that check_utf8 accepted (offsets are code points either way).
     Both kernels return the same dtypes: int32 offsets, bool flags, uint64 symbols.
 
@@ -149,7 +150,7 @@ _CHECK_PIECE = 1 << 20
 
 
 def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
-    """F_k for every word (SPEC §3): a rolling window in C, by doubling in numpy."""
+    """F_k for every word (docs/contract/tttd-v1.md#fingerprint): a rolling window in C, by doubling in numpy."""
     symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
     if KERNEL != "c":
         return numpy_fingerprints(symbols, window, p)
@@ -176,7 +177,7 @@ def fingerprints_and_candidates(symbols: np.ndarray, window: int, p: int, primar
 
 def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup_mask: int,
                backup_remainder: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions (int64) of the primary and the backup candidates (SPEC §3) among the
+    """Positions (int64) of the primary and the backup candidates (docs/contract/tttd-v1.md#candidates) among the
     fingerprints `fp`: one pass in C, two masked compares in numpy."""
     if KERNEL == "c":
         primary, backup = _kernel.candidates(np.ascontiguousarray(fp, dtype=np.uint64), primary_mask,
@@ -337,8 +338,8 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
 
 
 def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str] | None:
-    """The SPEC §7 hash of every chunk data[byte_starts[k]:byte_ends[k]] under `prefix`,
-    as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
+    """The chunk hash (docs/contract/identity.md#chunk-hash) of every chunk
+    data[byte_starts[k]:byte_ends[k]] under `prefix`, as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
     if KERNEL != "c":
         return None
     hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),

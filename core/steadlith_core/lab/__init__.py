@@ -1,4 +1,4 @@
-"""The locality lab (issue 11): thousands of realistic edits of one document, the
+"""The locality lab: thousands of realistic edits of one document, the
 distribution of what each costs every chunker, and the worst edit a search can find.
 
     >>> from steadlith_core.lab import run_lab

@@ -90,7 +90,7 @@ class TttdChunker(LabChunker):
         super().__init__(doc, params, pipeline)
         self.name = name
         self.margin = params.margin
-        # the last word each chunk's decision read (SPEC §4-5): the word that would overflow
+        # the last word each chunk's decision read (docs/contract/tttd-v1.md#segmentation): the word that would overflow
         # it, or its own last word, and the snapping window past its cut
         cum, starts = self.cum, self.chunk_starts
         over = np.searchsorted(cum, cum[starts] + params.max_tokens, "right") - 1

@@ -75,7 +75,7 @@ class LabDocument:
         self.starts = self.words.starts.tolist()
         self.ends = self.words.ends.tolist()
         classes = boundary_classes(text, self.words)
-        # whether each word ends a sentence (SPEC §5.2), to class the edited stream's cuts.
+        # whether each word ends a sentence (docs/contract/tttd-v1.md#snapping), to class the edited stream's cuts.
         # Before a paragraph start it reads False: the class there is 2 whatever it is, and
         # an edit never takes a paragraph start away from a word it does not re-scan.
         self.sentence_end = classes[1:] == 1
@@ -85,8 +85,8 @@ class LabDocument:
 
     @cached_property
     def canonical(self) -> CanonicalText:
-        """The canonical UTF-8 of every word (SPEC §1.5): chunks away from an edit are hashed
-        from slices of it."""
+        """The canonical UTF-8 of every word (docs/contract/normalizer.md#canonical-text):
+        chunks away from an edit are hashed from slices of it."""
         return CanonicalText(self.words, utf8_words(self.words))
 
     def word(self, k: int) -> str:

@@ -4,7 +4,7 @@ A budget of trials is spent in two ways: random restarts (an edit of the realist
 anywhere), and local perturbation of the worst edits found so far (the same kind moved
 a little, made a little longer or shorter, with other inserted text). Reach rewards an
 edit that knocks a rule's cuts out of phase, so for `tttd-v1` the search climbs towards
-a phase shift that runs past the margin; for `lmx2-v1` no edit can (SPEC-lmx2 §7), and
+a phase shift that runs past the margin; for `lmx2-v1` no edit can (docs/contract/lmx2-v1.md#locality), and
 the hunt is an attempt to find one.
 """
 

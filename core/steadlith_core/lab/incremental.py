@@ -8,7 +8,7 @@ document's chunks equal the original's away from the edit:
   scan restarts at the first one that did, and stops at the first cut both versions
   share past the edit (far enough past it that fingerprints and snapping read only
   unchanged words): from there on it would repeat the original's decisions.
-- `lmx2-v1` decides each cut from words within its margin M (SPEC-lmx2 §7). Cuts more than
+- `lmx2-v1` decides each cut from words within its margin M (docs/contract/lmx2-v1.md#locality). Cuts more than
   M tokens from every changed word are the original's; the rest are recomputed by the
   rule's own stages on a stretch of the edited words reaching M tokens (and some) past
   that zone, whose ends therefore cannot sway any decision kept from it.

@@ -14,8 +14,8 @@ Definitions (the README's lab section repeats them for readers):
 - **Depth**: the same with the chunk's near end: how far from the edit the farthest
   re-embedded chunk begins. A rule whose margin holds keeps it below the margin, away
   from the document's ends, so the hunt climbs it as well as the reach.
-- **Margin held**: compare()'s locality check (SPEC §9, SPEC-lmx2 §7) at the rule's own
-  margin M: in every stretch between edits (the document's ends count) of at least 2M
+- **Margin held**: compare()'s locality check (docs/contract/tttd-v1.md#locality,
+  docs/contract/lmx2-v1.md#locality) at the rule's own margin M: in every stretch between edits (the document's ends count) of at least 2M
   tokens, no chunk lying wholly M tokens inside it is re-embedded. None for a chunker
   without a margin (the fixed-size baseline).
 """

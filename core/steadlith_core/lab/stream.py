@@ -44,7 +44,7 @@ class _Piece(NamedTuple):
     words: WordStream | None  # None: the original's words, unchanged; else offsets into the piece's text
     symbols: np.ndarray | None
     texts: tuple[str, ...] = ()
-    sentence_end: np.ndarray | None = None  # whether each word ends a sentence (SPEC §5.2)
+    sentence_end: np.ndarray | None = None  # whether each word ends a sentence (docs/contract/tttd-v1.md#snapping)
 
     @property
     def size(self) -> int:
@@ -266,7 +266,7 @@ class EditedStream:
         return self.text_slice(start, int(self.ends_of(hi - 1, hi)[0])), start
 
     def canonical(self, s: int, e: int, original_canonical) -> bytes:
-        """SPEC §1.5 canonical UTF-8 of edited words [s, e): slices of the original's
+        """The canonical UTF-8 (docs/contract/normalizer.md#canonical-text) of edited words [s, e): slices of the original's
         canonical text where the words are the original's, joined words elsewhere."""
         out = []
         for p in self.pieces[bisect_right(self._piece_starts, s) - 1:]:

@@ -15,7 +15,7 @@ STATISTICS = ("mean", "p50", "p95", "p99", "max")
 
 def distribution(values: Sequence[int]) -> dict[str, float]:
     """mean, p50, p95, p99 and max; percentiles by nearest rank (the ceil(q n)-th smallest,
-    as SPEC §8's p90), so every figure but the mean is a value some edit really had."""
+    as the p90 of docs/contract/index.md#diagnostics), so every figure but the mean is a value some edit really had."""
     if not values:
         return {k: 0.0 for k in STATISTICS}
     ordered = sorted(values)

@@ -54,7 +54,7 @@ def chunks_jsonl(result: Chunking) -> str:
       index, start_word, end_word (half-open word range), start, end (code points of the
       first word's start and the last word's end in the source text), kind (tttd-v1:
       "primary" | "backup" | "hard" | "end"; lmx2-v1: "primary" | "fill" | "long-word" |
-      "end"), snapped (bool), tokens (int), hash (32 hex, SPEC §7), boundary
+      "end"), snapped (bool), tokens (int), hash (32 hex, docs/contract/identity.md#chunk-hash), boundary
       ("paragraph" | "sentence" | "word" | "end": the class of the end cut),
       text (the canonical chunk text: the string the hash is computed over),
       params_hash (32 hex: the parameters that produced the cut and salt the hash).

@@ -7,8 +7,9 @@ module of the package that reaches into other parts of the core (the rest reads 
 returns).
 
 What a chunk *embeds* (the text a retriever sees) is the text its own pipeline would
-index: a rule's or the baseline's canonical text (SPEC §1.5: words joined by single
-spaces, paragraphs by a blank line), an external splitter's span exactly. Its *range* is
+index: a rule's or the baseline's canonical text (docs/contract/normalizer.md#canonical-text:
+words joined by single spaces, paragraphs by a blank line), an external splitter's span
+exactly. Its *range* is
 always [start, end) in the original corpus: from the first word's start to the last
 word's end for the rules and the baseline, the span for external splitters. Chroma's
 evaluation instead finds each chunk by searching its text in the corpus (first match,

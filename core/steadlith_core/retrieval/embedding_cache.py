@@ -1,7 +1,8 @@
 """Embedding vectors kept across runs, keyed by (embedding model id, chunk hash).
 
-The chunk hash commits to the chunk's text and to how it was cut (SPEC §7); the
-embedding model is not part of it, so the key adds the model id outside (an Embedder's
+The chunk hash commits to the chunk's text and to how it was cut
+(docs/contract/identity.md#chunk-hash); the embedding model is not part of it, so the
+key adds the model id outside (an Embedder's
 `model_id` pins its weights). A third key part, the kind, keeps question vectors
 (keyed by a hash of the question's text) apart from chunk vectors: a model may embed
 queries differently.

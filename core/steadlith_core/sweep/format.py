@@ -7,12 +7,12 @@ Everything here is a function of the rows: the same sweep gives the same bytes.
 from __future__ import annotations
 
 import csv
-import html
 import io
 from dataclasses import fields
 from typing import Sequence
 
 from ..comparison.external import EXTERNAL_KIND
+from ..report.pages import render
 from ..report.style import KIND_COLOURS
 from .results import SetRow
 
@@ -123,10 +123,12 @@ def _plural(n: int, noun: str) -> str:
 _W, _H, _PAD = 640, 380, 56
 
 
-def sweep_svg(rows: Sequence[SetRow]) -> str:
+def _scatter(rows: Sequence[SetRow]) -> dict | None:
+    """The scatter's geometry (templates/sweep.html.j2 draws it), None without a
+    complete row."""
     points = [r for r in rows if r.complete]
     if not points:
-        return ""
+        return None
     xs = [r.mean_chunk_tokens for r in points]
     ys = [r.tokens_to_embed for r in points]
     x0, x1 = _span(min(xs), max(xs))
@@ -138,39 +140,27 @@ def sweep_svg(rows: Sequence[SetRow]) -> str:
     def py(y: float) -> float:
         return _H - _PAD - (y - y0) / (y1 - y0) * (_H - 2 * _PAD)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" '
-           f'role="img" aria-label="tokens re-embedded against mean chunk size, one point per parameter set" '
-           f'font-family="sans-serif">',
-           f'<rect width="{_W}" height="{_H}" fill="#ffffff"/>',  # readable on a dark page too
-           f'<rect x="{_PAD}" y="{_PAD}" width="{_W - 2 * _PAD}" height="{_H - 2 * _PAD}" fill="none" stroke="#999"/>']
+    ticks = []
     for i in range(5):
         gx, gy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
-        out.append(f'<text x="{px(gx):.1f}" y="{_H - _PAD + 16}" font-size="11" text-anchor="middle">{gx:.0f}</text>')
-        out.append(f'<text x="{_PAD - 6}" y="{py(gy) + 4:.1f}" font-size="11" text-anchor="end">{gy:.0f}</text>')
-    out.append(f'<text x="{_W / 2}" y="{_H - 12}" font-size="12" text-anchor="middle">mean chunk size (tokens)</text>')
-    out.append(f'<text x="14" y="{_H / 2}" font-size="12" text-anchor="middle" '
-               f'transform="rotate(-90 14 {_H / 2})">tokens re-embedded</text>')
+        ticks.append((f"{px(gx):.1f}", f"{gx:.0f}", f"{py(gy) + 4:.1f}", f"{gy:.0f}"))
     front = sorted((r for r in points if r.pareto), key=lambda r: r.mean_chunk_tokens)
-    if len(front) > 1:
-        path = " ".join(f"{px(r.mean_chunk_tokens):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
-        out.append(f'<polyline points="{path}" fill="none" stroke="#222" stroke-width="1.5" stroke-dasharray="5 3"/>')
+    markers = []
     for r in points:
-        cx, cy = px(r.mean_chunk_tokens), py(r.tokens_to_embed)
-        tip = html.escape(f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk "
-                          f"{r.mean_chunk_tokens:.1f}" + (" (Pareto front)" if r.pareto else ""))
-        ring = ' stroke="#000" stroke-width="2"' if r.pareto else ""
-        out.append(_marker(series(r), r.boundary_rule, cx, cy, ring, f"<title>{tip}</title>"))
+        tip = (f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk "
+               f"{r.mean_chunk_tokens:.1f}" + (" (Pareto front)" if r.pareto else ""))
+        markers.append(_marker(series(r), r.boundary_rule, px(r.mean_chunk_tokens), py(r.tokens_to_embed), r.pareto, tip))
     entries = sorted({(series(r), r.boundary_rule) for r in points}, key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
-    rows = _legend_rows(entries)
-    for n, row in enumerate(rows):
-        legend_y = _PAD - 18 - 17 * (len(rows) - 1 - n)
+    legend_rows = _legend_rows(entries)
+    legend = []
+    for n, row in enumerate(legend_rows):
+        legend_y = _PAD - 18 - 17 * (len(legend_rows) - 1 - n)
         for x, (name, rule) in row:
-            out.append(_marker(name, rule, x + 5, legend_y, "", "")
-                       + f'<text x="{x + 14}" y="{legend_y + 4}" font-size="12">{html.escape(name)}</text>')
-    out.append(f'<text x="{_W - _PAD}" y="{_PAD - 18 - 17 * (len(rows) - 1) + 4}" font-size="12" '
-               'text-anchor="end">ringed, dashed: Pareto front</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+            legend.append((_marker(name, rule, x + 5, legend_y, False, None), x + 14, legend_y + 4, name))
+    return {"width": _W, "height": _H, "pad": _PAD, "ticks": ticks, "middle_x": _W / 2, "middle_y": _H / 2,
+            "front": " ".join(f"{px(r.mean_chunk_tokens):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
+            if len(front) > 1 else None,
+            "points": markers, "legend": legend, "note_y": _PAD - 18 - 17 * (len(legend_rows) - 1) + 4}
 
 
 _NOTE_WIDTH = 170  # "ringed, dashed: Pareto front", right-aligned on the legend's first row
@@ -192,17 +182,17 @@ def _legend_rows(entries: Sequence[tuple[str, str]]) -> list[list[tuple[float, t
     return rows
 
 
-def _marker(name: str, rule: str, cx: float, cy: float, ring: str, inner: str) -> str:
+def _marker(name: str, rule: str, cx: float, cy: float, ring: bool, tip: str | None) -> dict:
     """A point's shape, as the window draws it: circle tttd-v1, square lmx2-v1, triangle
-    an external splitter (its colour tells the splitters apart)."""
-    colour = rule_colour(name)
+    an external splitter (its colour tells the splitters apart); `ring` marks the front."""
+    marker = {"colour": rule_colour(name), "ring": ring, "tip": tip, "shape": "circle",
+              "cx": f"{cx:.1f}", "cy": f"{cy:.1f}"}
     if rule == "lmx2-v1":
-        return (f'<rect x="{cx - 4.5:.1f}" y="{cy - 4.5:.1f}" width="9" height="9" fill="{colour}"{ring}>'
-                f'{inner}</rect>')
-    if rule == EXTERNAL_KIND:
-        corners = f"{cx:.1f},{cy - 6:.1f} {cx + 5.5:.1f},{cy + 4:.1f} {cx - 5.5:.1f},{cy + 4:.1f}"
-        return f'<polygon points="{corners}" fill="{colour}"{ring}>{inner}</polygon>'
-    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}"{ring}>{inner}</circle>'
+        marker.update(shape="rect", x=f"{cx - 4.5:.1f}", y=f"{cy - 4.5:.1f}")
+    elif rule == EXTERNAL_KIND:
+        marker.update(shape="polygon",
+                      corners=f"{cx:.1f},{cy - 6:.1f} {cx + 5.5:.1f},{cy + 4:.1f} {cx - 5.5:.1f},{cy + 4:.1f}")
+    return marker
 
 
 def _span(lo: float, hi: float) -> tuple[float, float]:
@@ -214,30 +204,10 @@ def _span(lo: float, hi: float) -> tuple[float, float]:
 
 def sweep_html(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int, total: int,
                unit: str) -> str:
-    e = html.escape
-    title = "Steadlith parameter sweep" + (" (partial)" if done < total else "")
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{e(title)}</title>",
-           "<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
-           "table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right}"
-           "td:first-child,th:first-child,td:nth-child(2),th:nth-child(2){text-align:left}"
-           "tr.front td{font-weight:600}svg{max-width:100%;height:auto}.partial{color:#a40}</style>",
-           f"</head><body><h1>{e(title)}</h1>"]
-    if done < total:
-        out.append(f'<p class="partial">{done} of {total} tasks done: rows marked ~ are incomplete.</p>')
-    out.append(f"<p>{_plural(len(sources), 'source')}: {e(', '.join(sources[:8]))}"
-               f"{' …' if len(sources) > 8 else ''}. Counted per {e(unit)}.</p>")
-    for message in skipped:
-        out.append(f"<p>Skipped: {e(message)}</p>")
-    out.append(sweep_svg(rows))
-    out.append("<table><thead><tr><th>front</th><th>set</th>"
-               + "".join(f"<th>{e(name)}</th>" for name, _ in columns(rows)) + "</tr></thead><tbody>")
-    for r in rows:
-        cls = ' class="front"' if r.pareto else ""
-        label = r.label + ("" if r.complete else " ~")
-        out.append(f"<tr{cls}><td>{'★' if r.pareto else ''}</td><td>{e(label)}</td>"
-                   + "".join(f"<td>{e(cell(r))}</td>" for _, cell in columns(rows)) + "</tr>")
-    out.append("</tbody></table></body></html>\n")
-    return "\n".join(out)
+    """The page (templates/sweep.html.j2 of report/): the scatter, then the table."""
+    shown = columns(rows)
+    return render("sweep.html.j2", title="Steadlith parameter sweep" + (" (partial)" if done < total else ""),
+                  partial=done < total, done=done, total=total, sources=list(sources), skipped=list(skipped),
+                  unit=unit, svg=_scatter(rows), columns=[name for name, _ in shown],
+                  rows=[{"front": r.pareto, "label": r.label + ("" if r.complete else " ~"),
+                         "cells": [cell(r) for _, cell in shown]} for r in rows])
