@@ -51,13 +51,14 @@ def build(dist: Path) -> tuple[Path, Path]:
     """sdists, then wheels built from those sdists (so a file missing from an sdist fails
     here), then the core wheel repaired to a manylinux tag where auditwheel applies."""
     raw = dist / "raw"
+    shutil.rmtree(raw, ignore_errors=True)  # a reused --keep folder must not offer an older wheel
     for project in (CORE, ROOT):
         run([sys.executable, "-m", "build", "--outdir", raw, project])
     core_wheel = next(raw.glob("steadlith_core-*.whl"))
     gui_wheel = next(raw.glob("steadlith_gui-*.whl"))
     if sys.platform.startswith("linux") and core_wheel.name.endswith("linux_x86_64.whl"):
         run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", dist, core_wheel])
-        core_wheel = next(dist.glob("steadlith_core-*manylinux*.whl"))
+        core_wheel = max(dist.glob("steadlith_core-*manylinux*.whl"), key=lambda p: p.stat().st_mtime)
     else:
         core_wheel = Path(shutil.copy(core_wheel, dist))
     return core_wheel, Path(shutil.copy(gui_wheel, dist))
@@ -82,13 +83,19 @@ def minimum_constraints(folder: Path) -> Path:
 
 
 def build_docs() -> int:
-    """The documentation site, strictly: a broken link or anchor fails the build."""
-    try:
-        pip("-r", str(ROOT / "docs" / "requirements.txt"))
-    except subprocess.CalledProcessError as e:
-        return e.returncode
-    with tempfile.TemporaryDirectory(prefix="steadlith-site-") as site:
-        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site]
+    """The documentation site, strictly: a broken link or anchor fails the build. In a
+    virtualenv of its own, so that the site's tools (mkdocs-material wants a recent
+    pygments) never change what the tests run against (--minimum pins the lowest)."""
+    with tempfile.TemporaryDirectory(prefix="steadlith-docs-") as work:
+        venv, site = Path(work) / "venv", Path(work) / "site"
+        python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+        try:
+            run([sys.executable, "-m", "venv", venv])
+            run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r",
+                 ROOT / "docs" / "requirements.txt"])
+        except subprocess.CalledProcessError as e:
+            return e.returncode
+        cmd = [str(python), "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)]
         print("+ " + " ".join(cmd), flush=True)
         # NO_MKDOCS_2_WARNING: mkdocs 1.6 announces its successor on every build
         return subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1")).returncode
