@@ -212,3 +212,9 @@ def test_dense_retrieval_embeds_only_texts_it_has_not_seen(bench, capsys, tmp_pa
                          "--retriever", "dense", *SIZES)
     assert code == 0, err
     assert f"embedded 0, reused {first['embedded']}" in out
+
+
+def test_a_budget_and_a_top_k_together_are_refused(capsys, bench):
+    folder, questions = bench
+    code, out, err = run(capsys, "retrieval", folder, "--questions", questions, "--budget", "500", "--top-k", "3")
+    assert code == 2 and out == "" and "--top-k" in err and err.count("\n") == 1

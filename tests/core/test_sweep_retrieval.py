@@ -92,3 +92,9 @@ def test_with_recall_the_front_trades_tokens_against_recall_not_chunk_size():
     by_recall = [r.pareto for r in mark_front(rows)]
     assert by_size == [False, True, True]
     assert by_recall == [True, True, False]
+
+
+def test_top_k_without_retrieval_is_refused(capsys, inputs):
+    old, new, _, _ = inputs
+    code, _, err = run(capsys, "sweep", "--pair", old, new, *GRID, "--top-k", "3")
+    assert code == 2 and "--top-k" in err and "--retrieval" in err

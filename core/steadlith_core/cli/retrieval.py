@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
                         "corpora come closest to the first rule's")
     p.add_argument("--retriever", default="bm25", metavar="NAME",
                    help=f"what ranks the chunks ({', '.join(known_retrievers())}; default bm25)")
-    p.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, metavar="K",
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
                    help=f"chunks retrieved per question (default {DEFAULT_TOP_K})")
     p.add_argument("--budget", type=int, metavar="CHARS",
                    help="instead of --top-k: hand every question the best-ranked chunks up to this many code points "
@@ -63,10 +63,12 @@ def add_parser(sub) -> None:
 
 
 def cmd_retrieval(args: argparse.Namespace) -> int:
-    if args.top_k < 1:
+    if args.top_k is not None and args.top_k < 1:
         raise ParameterError("--top-k", f"must be >= 1, got {args.top_k}", args.top_k)
     if args.budget is not None and args.budget < 1:
         raise ParameterError("--budget", f"must be >= 1 code point, got {args.budget}", args.budget)
+    if args.budget is not None and args.top_k is not None:
+        raise ParameterError("--top-k", "a --budget of code points replaces the top k: give one of them", args.top_k)
     rules = args.rules if args.rules is not None else ("" if args.chunkers else DEFAULT_RULES)
     specs = chunking_specs(rules, args.chunkers, args.assignments, args.preset)
     retriever = get_retriever(args.retriever)
@@ -77,7 +79,8 @@ def cmd_retrieval(args: argparse.Namespace) -> int:
         with progress_bar("matching sizes", "splitters") as bar:
             specs = match_sizes(specs, corpora, cache, progress=bar)
     with progress_bar("retrieval", "steps") as bar:
-        run = evaluate(specs, corpora, questions, retriever, args.top_k, progress=bar, cache=cache,
+        run = evaluate(specs, corpora, questions, retriever, DEFAULT_TOP_K if args.top_k is None else args.top_k,
+                       progress=bar, cache=cache,
                        budget=args.budget)
     if args.json_path is not None or args.format == "json":
         data = run_json(run)

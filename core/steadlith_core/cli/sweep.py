@@ -67,7 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         "front drawn on tokens re-embedded against recall")
     p.add_argument("--retrieval-corpora", metavar="DIR",
                    help="the corpora the questions refer to (default: the folder corpora/ beside QUESTIONS)")
-    p.add_argument("--top-k", type=int, default=5, metavar="K", help="with --retrieval: chunks retrieved (default 5)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help="with --retrieval: chunks retrieved (default 5)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--html", metavar="PATH", help="also write the table and a scatter plot as one HTML page")
     p.set_defaults(func=cmd_sweep)
@@ -148,8 +149,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                                 token_counter=base.token_counter, default_size=base.max_tokens)
     if args.retrieval is None and args.retrieval_corpora is not None:
         raise ParameterError("--retrieval-corpora", "goes with --retrieval QUESTIONS")
-    if args.top_k < 1:
-        raise ParameterError("--top-k", f"must be >= 1, got {args.top_k}")
+    if args.top_k is not None and args.retrieval is None:
+        raise ParameterError("--top-k", "goes with --retrieval QUESTIONS")
+    top_k = 5 if args.top_k is None else args.top_k
+    if top_k < 1:
+        raise ParameterError("--top-k", f"must be >= 1, got {top_k}")
     benchmark = None
     if args.retrieval is not None:
         from ..sweep.retrieval import load_benchmark
@@ -180,7 +184,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         from ..sweep.retrieval import with_retrieval
 
         with progress_bar("retrieval", "steps") as progress:
-            rows = with_retrieval(rows, plan.sets, *benchmark, args.top_k, progress)
+            rows = with_retrieval(rows, plan.sets, *benchmark, top_k, progress)
     _output(args, run, rows, unit)
     return EXIT_INTERRUPTED if interrupted else 0
 

@@ -125,7 +125,8 @@ class PhaseShiftRegion:
     resync_a: int | None
     resync_distance_tokens: int
     resynced: bool
-    # added after the fields above, with defaults, so positional construction still reads
+    # fields with defaults come last: a region built positionally from the fields above
+    # stays valid
     a_chunk_words: Range = (0, 0)
     a_chunk_tokens: Range = (0, 0)
     run_b_chunks: Range = (0, 0)

@@ -251,8 +251,7 @@ class AuditResult:
 
 SORT_ORDERS = ("tokens", "cost-per-word")
 
-# the edit's size and cost per word come last, so a reader of the older columns by
-# position still reads them
+# new columns go last: a reader that takes the columns by position keeps working
 CSV_FIELDS = ("commit", "short", "when", "author", "subject", "path", "old_path", "status", "rule", "tokens",
               "chunks", "tokens_to_embed", "chunks_to_embed", "reused_share", "phase_shift_regions",
               "locality_violations", "words_changed", "cost_per_word")

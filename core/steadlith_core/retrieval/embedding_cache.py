@@ -1,9 +1,9 @@
-"""Embedding vectors kept across runs, keyed by (embedding model id, chunk hash).
+"""Embedding vectors kept across runs, keyed by (embedding model id, the caller's key).
 
-The chunk hash commits to the chunk's text and to how it was cut
-(docs/contract/identity.md#chunk-hash); the embedding model is not part of it, so the
-key adds the model id outside (an Embedder's
-`model_id` pins its weights). A third key part, the kind, keeps question vectors
+The key names what was embedded: the retrieval evaluation passes a hash of each chunk's
+text (an embedding depends on the model and the text alone), a pipeline may pass chunk
+hashes (docs/contract/identity.md#chunk-hash). The embedding model is in neither, so the
+cache key adds the model id (an Embedder's `model_id` pins its weights). A third key part, the kind, keeps question vectors
 (keyed by a hash of the question's text) apart from chunk vectors: a model may embed
 queries differently.
 
