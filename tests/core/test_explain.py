@@ -153,8 +153,8 @@ def test_the_counterexample_names_the_lost_candidate_the_fallback_and_the_resync
     assert x.text == (
         "The edit (replace) at B word 810 removed the backup candidate at A word 824 whose 16-word window "
         "covered it; B's chunk 6 (from word 492) had no primary before max (512 t), so it fell back to the backup "
-        "at word 750 — before the edit; that cut is 74 words earlier than A's (A word 825, B word 825); the next "
-        "cut followed from that start (primary at 1,001); both versions meet again at the primary cut at A 1,002 "
+        "at word 750 — before the edit; B cuts at its word 751, 74 words earlier than A's cut (A word 825, "
+        "which is B word 825); the next cut followed from that start (primary at 1,001); both versions meet again at the primary cut at A 1,002 "
         "/ B 1,002 (A chunk 8, B chunk 8), 277 tokens after the edit.")
     d = x.to_dict()
     assert d["lost"][0]["a_word"] == 824 and d["decision_b"]["candidate_word"] == 750 and d["text"] == x.text

@@ -709,8 +709,8 @@ def _moved(x: RegionExplanation) -> str:
     if x.cause == SAME_CUTS or x.a_cut_b_word is None or x.a_cut_b_word == x.decision_b.cut_word:
         return ""
     words = abs(x.decision_b.cut_word - x.a_cut_b_word)
-    return (f"that cut is {_n(words, 'word')} {x.cut_moved} than A's (A word {x.decision_a.cut_word:,}, "
-            f"B word {x.a_cut_b_word:,}); ")
+    return (f"B cuts at its word {x.decision_b.cut_word:,}, {_n(words, 'word')} {x.cut_moved} than A's cut "
+            f"(A word {x.decision_a.cut_word:,}, which is B word {x.a_cut_b_word:,}); ")
 
 
 def _render_lmx2(x: RegionExplanation) -> str:
