@@ -30,10 +30,10 @@ def test_each_rule_is_checked_at_its_own_margin():
     text_a, text_b, tttd = phase_shift_counterexample()
     c = compare(chunk(text_a, LMX2_SMALL), chunk(text_b, LMX2_SMALL))
     assert c.margin == c.summary.margin == LMX2_SMALL.margin == 8 + 16 + 10 + 6
-    assert c.summary.margin_formula == "fill_horizon + gate + horizon + key_tokens (SPEC-lmx2 §7)"
+    assert c.summary.margin_formula == "fill_horizon + gate + horizon + key_tokens (docs/contract/lmx2-v1.md#locality)"
     assert c.baseline.summary.margin == LMX2_SMALL.margin  # the baseline is held to the same bar
     t = compare(chunk(text_a, tttd), chunk(text_b, tttd))
-    assert t.margin == 40 + 4 + 0 and "SPEC §9" in t.summary.margin_formula
+    assert t.margin == 40 + 4 + 0 and "docs/contract/tttd-v1.md#locality" in t.summary.margin_formula
     assert c.to_dict()["margin_formula"] == LMX2_SMALL.margin_formula
 
 
@@ -72,7 +72,7 @@ def test_cli_rules_side_by_side_text(capsys, pair):
     assert row["reused chunks"][:4] == ["6", "(31.6%)", "33", "(94.3%)"]
     assert row["locality"][:2] == ["NOT", "HELD"] and row["locality"][2] == "held"
     assert row["margin"][:2] == ["44", "40"]
-    assert any(line.startswith("lmx2-v1") and "SPEC-lmx2 §7" in line for line in lines)
+    assert any(line.startswith("lmx2-v1") and "docs/contract/lmx2-v1.md#locality" in line for line in lines)
 
 
 def test_cli_rules_json_carries_one_summary_per_rule(capsys, pair):

@@ -92,7 +92,7 @@ def test_cli_params_prints_lmx2_identity_gate_and_margin(capsys):
     code, out, _ = run(capsys, "params", "--preset", "lmx2-default", "--format", "json")
     doc = json.loads(out)
     assert (doc["params_hash"], doc["gate"], doc["margin"]) == (Lmx2Params().params_hash, 208, 464)
-    assert "SPEC-lmx2 §7" in doc["margin_formula"]
+    assert "docs/contract/lmx2-v1.md#locality" in doc["margin_formula"]
 
 
 @pytest.mark.parametrize("command", ["params", "chunk", "compare"])

@@ -52,9 +52,8 @@ class Lmx2Params:
     boundary_preference: str = PREFERENCE_ON
 
     boundary_rule = LMX2_RULE  # a class constant, not a field: the type is the rule
-    # the text of JSON exports and reports, which tests pin: the section it names is
-    # docs/contract/lmx2-v1.md#locality
-    margin_formula = "fill_horizon + gate + horizon + key_tokens (SPEC-lmx2 §7)"
+    # the margin's formula as exports and reports print it, with the section that proves it
+    margin_formula = "fill_horizon + gate + horizon + key_tokens (docs/contract/lmx2-v1.md#locality)"
 
     def __post_init__(self) -> None:
         _validate(self)

@@ -90,9 +90,8 @@ class ChunkerParams:
     snap_window_words: int = 0
 
     boundary_rule = BOUNDARY_RULE  # a class constant, not a field: the type is the rule
-    # the text of JSON exports and reports, which tests pin: the section it names is
-    # docs/contract/tttd-v1.md#locality
-    margin_formula = "max_tokens + window_words + snap_window_words (SPEC §9)"
+    # the margin's formula as exports and reports print it, with the section that proves it
+    margin_formula = "max_tokens + window_words + snap_window_words (docs/contract/tttd-v1.md#locality)"
 
     def __post_init__(self) -> None:
         _validate(self)
