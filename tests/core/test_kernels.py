@@ -445,19 +445,26 @@ def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
     report = _bench_json(tmp_path, "--peers")
     names = set(report["peers"]["chunkers"])
     installed = {
+        "langchain RecursiveCharacterTextSplitter": importlib.util.find_spec("langchain_text_splitters") is not None,
         "chonkie RecursiveChunker": importlib.util.find_spec("chonkie") is not None,
+        "chonkie FastChunker": importlib.util.find_spec("chonkie") is not None,
         "semchunk": importlib.util.find_spec("semchunk") is not None,
-        "semantic-text-splitter": importlib.util.find_spec("semantic_text_splitter") is not None,
     }
-    assert names == {f"steadlith ({kernel.active()})"} | {n for n, present in installed.items() if present}
+    ours = {f"steadlith {rule} {form}" for rule in ("tttd-v1", "lmx2-v1") for form in ("str", "bytes")}
+    assert names == ours | {n for n, present in installed.items() if present}
+    for name in names - ours:  # every peer sized to tttd-v1's mean chunk, and a ratio for each
+        assert report["peers"]["chunkers"][name]["chunk_size"] > 0
+        assert f"str tttd-v1 / {name}" in report["peers"]["ratios"]
 
 
 @pytest.mark.bench
 def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path):
     report = _bench_json(tmp_path, "--memory", "--memory-mb", "1")
-    m = report["memory"]
-    assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
-    assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
+    rows = report["memory"]
+    assert {(m["form"], m["rule"]) for m in rows} == {(f, r) for f in ("str", "bytes") for r in ("tttd-v1", "lmx2-v1")}
+    for m in rows:
+        assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
+        assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
