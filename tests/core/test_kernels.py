@@ -515,7 +515,7 @@ def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
     pipeline = Pipeline()
     with pytest.raises(UnicodeDecodeError, match="position 5"):
         pipeline.chunk(b"word \xff word")
-    assert not pipeline._docs.data
+    assert len(pipeline._docs) == 0
     with pytest.raises(TypeError, match="str or UTF-8 bytes"):
         pipeline.chunk(12)  # type: ignore[arg-type]
     assert pipeline.chunk(bytearray(b"a b")).word_count == 2
