@@ -323,6 +323,24 @@ def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach
         assert got.tolist() == want.tolist(), layout
 
 
+@settings(max_examples=200)
+@given(st.lists(st.integers(1, 30), min_size=0, max_size=300), st.data(), st.integers(0, 90))
+def test_local_maxima_of_every_index_equal_those_of_all_candidates_listed(gaps, data, reach):
+    """candidates=None (every index, no array of them made) answers as the full list,
+    on every kernel and, for the compiled one, both layouts."""
+    from steadlith_core.chunking import lmx2
+
+    m = len(gaps)
+    values = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m)), dtype=np.uint64)
+    pos = np.cumsum(np.array(gaps, dtype=np.int64))
+    every = np.arange(m, dtype=np.int64)
+    for name in kernel.KERNELS:
+        for dense in ((True, False) if name == "c" else (True,)):
+            with kernel.using(name), dense_layout(dense):
+                assert lmx2.local_maxima(values, pos, reach, None).tolist() == \
+                    lmx2.local_maxima(values, pos, reach, every).tolist(), (name, dense)
+
+
 @needs_c
 def test_compiled_lmx2_stages_refuse_what_they_cannot_answer_and_survive_extremes():
     """Called directly (the wrappers never send such input), the kernel's lmx2 stages

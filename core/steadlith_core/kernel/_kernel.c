@@ -1168,7 +1168,8 @@ done:
 /* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
  * candidate: values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos`
  * must increase strictly and `candidates` (indices into values) must increase
- * (ValueError otherwise); `reach` is unsigned, and any int64 positions are exact.
+ * (ValueError otherwise), or be None: every index, with no array of them made;
+ * `reach` is unsigned, and any int64 positions are exact.
  *
  * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
  * whatever the caller asks), the values are laid out by
@@ -1194,7 +1195,7 @@ static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m,
                                const int64_t *cand, Py_ssize_t n_cand, Py_ssize_t *queue, u8 *flag) {
     Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
     for (Py_ssize_t k = 0; k < n_cand; k++) {
-        Py_ssize_t i = cand[k];
+        Py_ssize_t i = cand ? (Py_ssize_t)cand[k] : k;
         while (next < m && (next <= i || (u64)pos[next] - (u64)pos[i] <= reach)) {
             while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
             queue[tail++] = next++;
@@ -1219,6 +1220,9 @@ static Py_ssize_t fill_block(u64 *raw, Py_ssize_t width, Py_ssize_t b, const u64
     return next;
 }
 
+/* candidate k: cand[k], or k itself when cand is NULL (every index is a candidate) */
+#define CAND(k) (cand ? (Py_ssize_t)cand[k] : (Py_ssize_t)(k))
+
 /* `reach` is at most the span and MAX_BLOCK_REACH; `work` holds 4 (2 reach + 1) + 1 values */
 static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, Py_ssize_t reach,
                                 const int64_t *cand, Py_ssize_t n_cand, u64 *work, u8 *flag) {
@@ -1229,7 +1233,7 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
     for (Py_ssize_t b = 0; k < n_cand; b++) {
         next = fill_block(nxt, width, b + 1, val, pos, m, next, reach);
         u64 block_start = (u64)b * (u64)width, block_stop = block_start + (u64)width;
-        if ((u64)pos[cand[k]] - (u64)pos[0] < block_stop) {
+        if ((u64)pos[CAND(k)] - (u64)pos[0] < block_stop) {
             /* two independent running maxima in one loop: each waits on its own last step only */
             u64 back = 0, ahead = 0;
             prefix[0] = 0;
@@ -1240,11 +1244,11 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
                 prefix[j + 1] = ahead;
             }
             for (; k < n_cand; k++) {
-                u64 x = (u64)pos[cand[k]] - (u64)pos[0];
+                u64 x = (u64)pos[CAND(k)] - (u64)pos[0];
                 if (x >= block_stop) break;
                 Py_ssize_t j = (Py_ssize_t)(x - block_start);
                 u64 most = suffix[j] > prefix[j] ? suffix[j] : prefix[j];
-                flag[k] = val[cand[k]] >= most;
+                flag[k] = val[CAND(k)] >= most;
             }
         }
         u64 *t = cur; cur = nxt; nxt = t;
@@ -1257,17 +1261,18 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     long long dense_limit;
     /* reach unsigned: a window as wide as any span of int64 positions must be expressible */
     if (!PyArg_ParseTuple(args, "OOKOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
-    Py_buffer vv, pv, cv;
+    Py_buffer vv, pv, cv = {0};
     if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
     if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
-    if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
-    Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
+    int all = o_cand == Py_None;
+    if (!all && get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t m = vv.len / 8, n_cand = all ? m : cv.len / 8;
     PyObject *out = NULL;
     void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
-    const int64_t *cand = cv.buf, *pos = pv.buf;
+    const int64_t *cand = all ? NULL : cv.buf, *pos = pv.buf;
     if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
-    for (Py_ssize_t k = 0; k < n_cand; k++) {
+    for (Py_ssize_t k = 0; cand && k < n_cand; k++) {
         if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
             goto done;
@@ -1292,7 +1297,8 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     }
 done:
     PyMem_Free(work);
-    PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv);
+    if (!all) PyBuffer_Release(&cv);
     return out;
 }
 
