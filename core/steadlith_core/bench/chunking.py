@@ -369,19 +369,22 @@ def bench_cold(texts: dict[str, str], repeat: int, peers: bool = False) -> dict:
         for name, peer in matched.items():
             contenders[name] = (peer.make(), text)
         times: dict[str, list[float]] = {k: [] for k in contenders}
+        cpu: dict[str, list[float]] = {k: [] for k in contenders}
         keys = list(contenders)
         for r in range(repeat):
             for k in keys[r % len(keys):] + keys[:r % len(keys)]:
                 run, source = contenders[k]
                 x = fresh(source)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 run(x)
+                cpu[k].append((time.process_time() - c0) * 1000)
                 times[k].append((time.perf_counter() - t0) * 1000)
                 del x
         rows = {}
         for k, ts in times.items():
             ms = statistics.median(ts)
-            row = {"ms": round(ms, 2), "mb_per_s": round(mb / (ms / 1000), 1)}
+            row = {"ms": round(ms, 2), "mb_per_s": round(mb / (ms / 1000), 1),
+                   "cpu_ms": round(statistics.median(cpu[k]), 2)}
             if k.startswith("steadlith "):
                 rule = k.split()[1]
                 row.update(chunks=len(firsts[rule].chunks), mean_tokens=means[rule])
@@ -389,15 +392,17 @@ def bench_cold(texts: dict[str, str], repeat: int, peers: bool = False) -> dict:
                 found = matched[k].texts(text[:1_000_000])
                 row.update(chunk_size=matched[k].chunk_size, mean_tokens=round(mean_tokens(found), 1))
             rows[k] = row
-        ratios = {}
-        for form in ("str", "bytes"):
-            t = rows[f"steadlith tttd-v1 {form}"]["ms"]
-            m = rows[f"steadlith lmx2-v1 {form}"]["ms"]
-            ratios[f"{form} lmx2-v1 / tttd-v1"] = round(m / t, 3)
-            for name in matched:
-                for rule in rules:
-                    ratios[f"{form} {rule} / {name}"] = round(rows[f"steadlith {rule} {form}"]["ms"] / rows[name]["ms"], 3)
-        out["documents"][label] = {"size_mb": round(mb, 3), "rows": rows, "ratios": ratios}
+        ratios, cpu_ratios = {}, {}
+        for field, into in (("ms", ratios), ("cpu_ms", cpu_ratios)):
+            for form in ("str", "bytes"):
+                t = rows[f"steadlith tttd-v1 {form}"][field]
+                m = rows[f"steadlith lmx2-v1 {form}"][field]
+                into[f"{form} lmx2-v1 / tttd-v1"] = round(m / max(t, 1e-3), 3)
+                for name in matched:
+                    for rule in rules:
+                        into[f"{form} {rule} / {name}"] = round(
+                            rows[f"steadlith {rule} {form}"][field] / max(rows[name][field], 1e-3), 3)
+        out["documents"][label] = {"size_mb": round(mb, 3), "rows": rows, "ratios": ratios, "cpu_ratios": cpu_ratios}
     return out
 
 
@@ -568,15 +573,18 @@ def _ratio_target(name: str) -> float | None:
 
 def format_cold(cold: dict) -> list[str]:
     """One `cold` line per contender and document, one `ratio` line per ratio."""
-    lines = [f"cold          interleaved rounds: {cold['rounds']}, a fresh text object every call; medians"]
+    lines = [f"cold          interleaved rounds: {cold['rounds']}, a fresh text object every call; medians of wall "
+             "time and of this process's CPU time (all threads); ratios of medians, ours / theirs, the target "
+             "judged on wall time"]
     for label, d in cold["documents"].items():
         for name, r in d["rows"].items():
             size = f"chunk_size {r['chunk_size']}" if "chunk_size" in r else f"{r['chunks']} chunks"
             lines.append(f"cold          {label:<9} {d['size_mb']:7.2f} MB  {name:<42} {r['ms']:9.1f} ms "
-                         f"{r['mb_per_s']:8.1f} MB/s  mean {r['mean_tokens']:6.1f} tokens  {size}")
+                         f"{r['mb_per_s']:8.1f} MB/s  cpu {r['cpu_ms']:9.1f} ms  mean {r['mean_tokens']:6.1f} tokens  "
+                         f"{size}")
         for name, value in d["ratios"].items():
             limit = _ratio_target(name)
-            lines.append(f"ratio         {label:<9} {name:<62} {value:6.3f}"
+            lines.append(f"ratio         {label:<9} {name:<62} {value:6.3f}  cpu {d['cpu_ratios'][name]:6.3f}"
                          + (f"  {_verdict(value, limit)}" if limit is not None else ""))
     lines += [f"note          {n}" for n in cold.get("notes", [])]
     return lines
