@@ -522,8 +522,10 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     int breaks = 0, prev_cr = 0;
     while (p < end) {
         const u8 *g0 = p;
-        /* the gap: whitespace up to the next word, counting its line breaks */
-        while (p < end) {
+        /* the gap: whitespace up to the next word, counting its line breaks. Most gaps
+         * are one space before printable ASCII: taken without the class table */
+        if (end - p >= 2 && p[0] == ' ' && (u8)(p[1] - 0x21) < 0x5F) p++;
+        else while (p < end) {
             int cls = BYTE_CLASS[*p];
             if (cls == C_SPACE) { prev_cr = 0; p++; }
             else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
@@ -547,6 +549,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
             }
             if (p >= end) break;
             u8 b = *p;
+            if (b == ' ') break; /* the usual end of a word, known without the table */
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
             if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
