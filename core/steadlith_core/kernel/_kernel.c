@@ -1071,27 +1071,39 @@ static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cu
 static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
                                 u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
     int64_t total = cum[n];
-    /* first_at[t]: the first cut a with cum[a] >= t; the smallest a wins a shared value */
-    for (int64_t t = 0; t <= total; t++) first_at[t] = (int32_t)n;
-    for (Py_ssize_t a = n; a >= 0; a--) first_at[cum[a]] = (int32_t)a;
-    int32_t least = (int32_t)n;
-    for (int64_t t = total; t >= 0; t--) {
-        least = first_at[t] < least ? first_at[t] : least;
-        first_at[t] = least;
+    /* first_at[t]: the first cut a with cum[a] >= t, which (cum never decreasing) is the
+     * count of cuts with cum[a] < t: a histogram of cum[a] + 1, then its running sum */
+    memset(first_at, 0, ((size_t)total + 2) * sizeof(int32_t)); /* total + 2 slots: the last is never read */
+    for (Py_ssize_t a = 0; a < n; a++) first_at[cum[a] + 1]++;
+    int32_t count = 0;
+    for (int64_t t = 0; t <= total; t++) {
+        count += first_at[t];
+        first_at[t] = count;
     }
-    u64 acc = 0, inv_pow = 1;
+    /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
+     * each stepped by the square: a multiply's latency is paid every other word. */
+    const u64 inv2 = base_inv * base_inv, base2 = base * base;
+    u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
     prefix[0] = 0;
-    for (Py_ssize_t c = 1; c <= n; c++) {
-        acc += sym[c - 1] * inv_pow;
-        inv_pow *= base_inv;
-        prefix[c] = acc;
+    Py_ssize_t c = 1;
+    for (; c + 1 <= n; c += 2) {
+        u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
+        inv_e *= inv2;
+        inv_o *= inv2;
+        prefix[c] = acc + x;
+        acc += x + y;
+        prefix[c + 1] = acc;
     }
-    u64 scale = 1; /* B^(c-1) */
+    if (c <= n) prefix[c] = acc + sym[c - 1] * inv_e;
+    u64 scale_e = 1, scale_o = base; /* B^(c-1) for c odd, c even */
     h[0] = 0;
-    for (Py_ssize_t c = 1; c <= n; c++) {
-        h[c] = scale * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
-        scale *= base;
+    for (c = 1; c + 1 <= n; c += 2) {
+        h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+        h[c + 1] = scale_o * (prefix[c + 1] - prefix[window_start(first_at, cum, key_tokens, c + 1)]);
+        scale_e *= base2;
+        scale_o *= base2;
     }
+    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1141,7 +1153,7 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     if (!b_h || !b_k1 || !b_k2) goto done;
     /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
     int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
-    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 1))) { PyErr_NoMemory(); goto done; }
+    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 2))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
