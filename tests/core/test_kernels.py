@@ -323,6 +323,24 @@ def test_compiled_local_maxima_equal_the_sparse_table_of_numpy(gaps, data, reach
         assert got.tolist() == want.tolist(), layout
 
 
+@settings(max_examples=200)
+@given(st.lists(st.integers(1, 30), min_size=0, max_size=300), st.data(), st.integers(0, 90))
+def test_local_maxima_of_every_index_equal_those_of_all_candidates_listed(gaps, data, reach):
+    """candidates=None (every index, no array of them made) answers as the full list,
+    on every kernel and, for the compiled one, both layouts."""
+    from steadlith_core.chunking import lmx2
+
+    m = len(gaps)
+    values = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m)), dtype=np.uint64)
+    pos = np.cumsum(np.array(gaps, dtype=np.int64))
+    every = np.arange(m, dtype=np.int64)
+    for name in kernel.KERNELS:
+        for dense in ((True, False) if name == "c" else (True,)):
+            with kernel.using(name), dense_layout(dense):
+                assert lmx2.local_maxima(values, pos, reach, None).tolist() == \
+                    lmx2.local_maxima(values, pos, reach, every).tolist(), (name, dense)
+
+
 @needs_c
 def test_compiled_lmx2_stages_refuse_what_they_cannot_answer_and_survive_extremes():
     """Called directly (the wrappers never send such input), the kernel's lmx2 stages
@@ -445,19 +463,26 @@ def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
     report = _bench_json(tmp_path, "--peers")
     names = set(report["peers"]["chunkers"])
     installed = {
+        "langchain RecursiveCharacterTextSplitter": importlib.util.find_spec("langchain_text_splitters") is not None,
         "chonkie RecursiveChunker": importlib.util.find_spec("chonkie") is not None,
+        "chonkie FastChunker": importlib.util.find_spec("chonkie") is not None,
         "semchunk": importlib.util.find_spec("semchunk") is not None,
-        "semantic-text-splitter": importlib.util.find_spec("semantic_text_splitter") is not None,
     }
-    assert names == {f"steadlith ({kernel.active()})"} | {n for n, present in installed.items() if present}
+    ours = {f"steadlith {rule} {form}" for rule in ("tttd-v1", "lmx2-v1") for form in ("str", "bytes")}
+    assert names == ours | {n for n, present in installed.items() if present}
+    for name in names - ours:  # every peer sized to tttd-v1's mean chunk, and a ratio for each
+        assert report["peers"]["chunkers"][name]["chunk_size"] > 0
+        assert f"str tttd-v1 / {name}" in report["peers"]["ratios"]
 
 
 @pytest.mark.bench
 def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path):
     report = _bench_json(tmp_path, "--memory", "--memory-mb", "1")
-    m = report["memory"]
-    assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
-    assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
+    rows = report["memory"]
+    assert {(m["form"], m["rule"]) for m in rows} == {(f, r) for f in ("str", "bytes") for r in ("tttd-v1", "lmx2-v1")}
+    for m in rows:
+        assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
+        assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
@@ -508,7 +533,7 @@ def test_chunking_bytes_that_are_not_utf8_is_a_clear_error_and_caches_nothing():
     pipeline = Pipeline()
     with pytest.raises(UnicodeDecodeError, match="position 5"):
         pipeline.chunk(b"word \xff word")
-    assert not pipeline._docs.data
+    assert len(pipeline._docs) == 0
     with pytest.raises(TypeError, match="str or UTF-8 bytes"):
         pipeline.chunk(12)  # type: ignore[arg-type]
     assert pipeline.chunk(bytearray(b"a b")).word_count == 2

@@ -108,7 +108,7 @@ def _exactly(text: str, size: int) -> str:
     return cut + "x" * (size - len(cut.encode()))
 
 
-def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the_compiled_kernel():
+def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the_compiled_kernel(monkeypatch):
     """A 600 kB document with paragraphs, CRLF lines and astral characters, cut in
     pieces of the default sizes (two on two threads, four on four), the cut between the
     first two falling between the two line breaks of a paragraph break: the same words,
@@ -119,6 +119,9 @@ def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the
     from steadlith_core.kernel import select as kernel
     from steadlith_core.bench.examples import generate_prose, scattered_edits
 
+    # threads even at this size (by default a document this small runs on one)
+    monkeypatch.setattr(numpy_threads, "MIN_THREADED_BYTES", 0)
+    monkeypatch.setattr(numpy_threads, "MIN_THREADED_WORDS", 0)
     prose = scattered_edits(generate_prose(620_000, seed=3), n_edits=20).replace("\n\n", "\r\n\r\n", 50)
     half = 300_000
     # two threads cut at the first space, tab or \n from half the bytes on: the first
@@ -136,3 +139,16 @@ def test_a_document_chunked_on_threads_gives_the_chunks_of_one_thread_and_of_the
     first = runs["numpy", 1]
     assert len(first[0]) > 300
     assert all(run == first for run in runs.values()), [key for key, run in runs.items() if run != first]
+
+
+def test_documents_below_the_threshold_run_on_one_thread():
+    """The default thread count is never slower than one thread: below the measured
+    threshold the numpy path does not hand pieces to threads."""
+    with numpy_threads.using(2):
+        assert numpy_threads.for_bytes(numpy_threads.MIN_THREADED_BYTES - 1) == 1
+        assert numpy_threads.for_bytes(numpy_threads.MIN_THREADED_BYTES) == 2
+        assert numpy_threads.for_words(numpy_threads.MIN_THREADED_WORDS - 1) == 1
+        assert numpy_threads.for_words(numpy_threads.MIN_THREADED_WORDS) == 2
+        seen = set()
+        numpy_threads.run(lambda k: seen.add(__import__("threading").current_thread()), range(4), threads=1)
+        assert seen == {__import__("threading").current_thread()}

@@ -30,13 +30,13 @@ def test_a_bytes_document_makes_fingerprints_only_when_read_and_they_are_the_rol
     """(A str document keeps them: the inspector's mask changes test masks on them.)"""
     pipeline = Pipeline()
     result = pipeline.chunk(TEXT.encode(), PARAMS)
-    stage = pipeline._docs.data[TEXT.encode()].stage("fingerprints", 4)
+    stage = pipeline._docs.find(TEXT.encode()).stage("fingerprints", 4)
     assert not stage.data  # the cuts needed none: 8 bytes a word were never stored
     fp = result.fingerprints
     assert len(stage.data) == 1 and result.fingerprints is fp
     str_pipeline = Pipeline()
     str_pipeline.chunk(TEXT, PARAMS)
-    assert len(str_pipeline._docs.data[TEXT].stage("fingerprints", 4).data) == 1
+    assert len(str_pipeline._docs.find(TEXT).stage("fingerprints", 4).data) == 1
     assert fp.tolist() == kernel.window_fingerprints(kernel.scan(TEXT).symbols, PARAMS.window_words,
                                                      PARAMS.polynomial).tolist()
     primary = np.flatnonzero(fp & np.uint64(PARAMS.primary_mask) == np.uint64(PARAMS.primary_remainder))
@@ -73,7 +73,7 @@ def test_a_bytes_document_lets_its_symbols_go_and_rescans_when_a_change_needs_th
     with kernel.using(kernel_name):
         pipeline = Pipeline()
         first = pipeline.chunk(data, PARAMS)
-        doc = pipeline._docs.data[data]
+        doc = pipeline._docs.find(data)
         assert doc._symbols is None and all(tok is None for tok, _ in doc._tokens.data.values())
         for params in changes:
             got, want = pipeline.chunk(data, params), Pipeline().chunk(TEXT, params)
@@ -83,5 +83,5 @@ def test_a_bytes_document_lets_its_symbols_go_and_rescans_when_a_change_needs_th
     assert Pipeline().chunk(TEXT, PARAMS)  # a str document keeps them
     str_pipeline = Pipeline()
     str_pipeline.chunk(TEXT, PARAMS)
-    assert str_pipeline._docs.data[TEXT]._symbols is not None
+    assert str_pipeline._docs.find(TEXT)._symbols is not None
     assert first.fingerprints.tolist() == Pipeline().chunk(TEXT, PARAMS).fingerprints.tolist()

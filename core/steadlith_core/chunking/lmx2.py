@@ -117,18 +117,21 @@ def _reach_bounds(pos: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarr
     return below[np.maximum(rel - reach, 0)], below[np.minimum(rel + reach + 1, span + 1)]
 
 
-def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray:
-    """For each index i in `candidates`, whether values[i] >= values[j] for every j with
-    |pos[j] - pos[i]| <= reach (`pos` strictly increasing; equal values both qualify).
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray | None) -> np.ndarray:
+    """For each index i in `candidates` (None: every index), whether values[i] >=
+    values[j] for every j with |pos[j] - pos[i]| <= reach (`pos` strictly increasing;
+    equal values both qualify).
 
     A candidate smaller than a neighbour in reach is dropped first (two comparisons a
     cut remove most); the rest get a range-maximum query on a sparse table."""
     m = values.size
-    if candidates.size == 0:
+    if (m if candidates is None else candidates.size) == 0:
         return np.zeros(0, dtype=bool)
     compiled = kernel.local_maxima(values, pos, reach, candidates)
     if compiled is not None:
         return compiled
+    if candidates is None:
+        candidates = np.arange(m, dtype=np.int64)
     # Positions are taken relative to the first one and the reach is clamped to their
     # span (a wider reach sees no more), so that pos +- reach stays inside int64; only
     # spans of 2^62 or more, which no document has, fall back to Python integers.
@@ -219,7 +222,9 @@ def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray
     n = cum.size - 1
     if n < 2:
         return np.zeros(0, dtype=np.int64)
-    candidates = np.arange(n - 1, dtype=np.int64) if within is None else within - 1
+    if within is None:  # every interior cut: no array of their indices is made
+        return np.flatnonzero(local_maxima(keys.key_1[1:n], cum[1:n], horizon, None)) + 1
+    candidates = within - 1
     return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
 
 
@@ -253,8 +258,7 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
     chosen = edges | primary
     zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
-    every = np.arange(zone.size)
-    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, every)]] = True
+    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]] = True
     return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
 
 

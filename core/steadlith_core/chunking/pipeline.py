@@ -87,6 +87,52 @@ class LRU:
         return [(key, cachetools.Cache.__getitem__(self.data, key)) for key in self.data]
 
 
+class DocumentCache:
+    """The documents a Pipeline keeps, found by their text without hashing it.
+
+    A dict keyed by the text would hash all of it for every new document (a str caches
+    its hash, but a new object has none yet: a whole pass over the text before any
+    chunking). Here a lookup compares the text with the few cached ones: by identity,
+    then, only when the lengths agree, by equality (a memcmp that stops at the first
+    difference). The most recently used `size` documents are kept."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: list[tuple[str | bytes, Any]] = []  # least recently used first
+
+    def _index(self, text: str | bytes) -> int:
+        entries = self._entries
+        for i in range(len(entries) - 1, -1, -1):
+            cached = entries[i][0]
+            if cached is text or (len(cached) == len(text) and type(cached) is type(text) and cached == text):
+                return i
+        return -1
+
+    def find(self, text: str | bytes) -> Any:
+        """The cached value for `text`, or None (not counted as a use)."""
+        i = self._index(text)
+        return self._entries[i][1] if i >= 0 else None
+
+    def get(self, text: str | bytes, make: Callable[[], Any]) -> Any:
+        entries = self._entries
+        i = self._index(text)
+        if i >= 0:
+            if i != len(entries) - 1:
+                entries.append(entries.pop(i))
+            return entries[-1][1]
+        value = make()
+        entries.append((text, value))
+        if len(entries) > self.size:
+            del entries[: len(entries) - self.size]
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 class Document:
     """Cached stages of one text. The text-only stages are computed once, eagerly;
     token counts once per counter; a rule's own stages in its named `stage` caches.
@@ -190,13 +236,13 @@ class Pipeline:
     """
 
     def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
-        self._docs = LRU(max_documents)
+        self._docs = DocumentCache(max_documents)
         self._lock = threading.Lock()
         self.pause_gc = pause_gc
 
     def clear(self) -> None:
         with self._lock:
-            self._docs.data.clear()
+            self._docs.clear()
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:

@@ -194,7 +194,7 @@ def cmd_params(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..bench.chunking import run_bench
-    from ..bench.examples import generate_prose
+    from ..bench.chunking import default_documents
 
     if args.repeat < 1:
         raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
@@ -212,10 +212,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         text, name = load_text(args.file), visible(args.file)
         kernel_texts = {"this file": text}
     else:
-        text, name = generate_prose(1_000_000), "built-in generated prose (1 MB, seed 1)"
-        kernel_texts = {"1 MB": text, "10 MB": generate_prose(10_000_000)}
+        text, name, kernel_texts = default_documents()
     print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json",
-                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb))
+                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb, cold_texts=kernel_texts))
     return 0
 
 
@@ -501,9 +500,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("bench", help="benchmark chunking (both rules side by side), word diff and compare (medians)")
-    p.add_argument("file", nargs="?", help="document to chunk (default: built-in 1 MB prose)")
+    p.add_argument("file", nargs="?", help="document to chunk (default: the checkout's Markdown, or the shipped "
+                                           "tool library notes, repeated to 1 MB and 10 MB)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
-    p.add_argument("--memory", action="store_true", help="also measure peak RSS on a 10 MB document")
+    p.add_argument("--memory", action="store_true",
+                   help="also measure peak RSS of a fresh process on a --memory-mb Markdown document "
+                        "(str and bytes, both rules)")
     p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
                         "exceptions, docs/contract/lmx2-v1.md#sizes) or over max_tokens, both rules at defaults "
@@ -512,7 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
                    help="size of the --memory document in MB (default 10)")
     p.add_argument("--peers", action="store_true",
-                   help="also time the installed peer chunkers (chonkie, semchunk, semantic-text-splitter)")
+                   help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
+                        "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_sweep.add_parser(sub)

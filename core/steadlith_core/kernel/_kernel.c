@@ -522,8 +522,10 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     int breaks = 0, prev_cr = 0;
     while (p < end) {
         const u8 *g0 = p;
-        /* the gap: whitespace up to the next word, counting its line breaks */
-        while (p < end) {
+        /* the gap: whitespace up to the next word, counting its line breaks. Most gaps
+         * are one space before printable ASCII: taken without the class table */
+        if (end - p >= 2 && p[0] == ' ' && (u8)(p[1] - 0x21) < 0x5F) p++;
+        else while (p < end) {
             int cls = BYTE_CLASS[*p];
             if (cls == C_SPACE) { prev_cr = 0; p++; }
             else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
@@ -547,6 +549,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
             }
             if (p >= end) break;
             u8 b = *p;
+            if (b == ' ') break; /* the usual end of a word, known without the table */
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
             if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
@@ -1068,27 +1071,39 @@ static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cu
 static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
                                 u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
     int64_t total = cum[n];
-    /* first_at[t]: the first cut a with cum[a] >= t; the smallest a wins a shared value */
-    for (int64_t t = 0; t <= total; t++) first_at[t] = (int32_t)n;
-    for (Py_ssize_t a = n; a >= 0; a--) first_at[cum[a]] = (int32_t)a;
-    int32_t least = (int32_t)n;
-    for (int64_t t = total; t >= 0; t--) {
-        least = first_at[t] < least ? first_at[t] : least;
-        first_at[t] = least;
+    /* first_at[t]: the first cut a with cum[a] >= t, which (cum never decreasing) is the
+     * count of cuts with cum[a] < t: a histogram of cum[a] + 1, then its running sum */
+    memset(first_at, 0, ((size_t)total + 2) * sizeof(int32_t)); /* total + 2 slots: the last is never read */
+    for (Py_ssize_t a = 0; a < n; a++) first_at[cum[a] + 1]++;
+    int32_t count = 0;
+    for (int64_t t = 0; t <= total; t++) {
+        count += first_at[t];
+        first_at[t] = count;
     }
-    u64 acc = 0, inv_pow = 1;
+    /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
+     * each stepped by the square: a multiply's latency is paid every other word. */
+    const u64 inv2 = base_inv * base_inv, base2 = base * base;
+    u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
     prefix[0] = 0;
-    for (Py_ssize_t c = 1; c <= n; c++) {
-        acc += sym[c - 1] * inv_pow;
-        inv_pow *= base_inv;
-        prefix[c] = acc;
+    Py_ssize_t c = 1;
+    for (; c + 1 <= n; c += 2) {
+        u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
+        inv_e *= inv2;
+        inv_o *= inv2;
+        prefix[c] = acc + x;
+        acc += x + y;
+        prefix[c + 1] = acc;
     }
-    u64 scale = 1; /* B^(c-1) */
+    if (c <= n) prefix[c] = acc + sym[c - 1] * inv_e;
+    u64 scale_e = 1, scale_o = base; /* B^(c-1) for c odd, c even */
     h[0] = 0;
-    for (Py_ssize_t c = 1; c <= n; c++) {
-        h[c] = scale * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
-        scale *= base;
+    for (c = 1; c + 1 <= n; c += 2) {
+        h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+        h[c + 1] = scale_o * (prefix[c + 1] - prefix[window_start(first_at, cum, key_tokens, c + 1)]);
+        scale_e *= base2;
+        scale_o *= base2;
     }
+    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1138,7 +1153,7 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     if (!b_h || !b_k1 || !b_k2) goto done;
     /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
     int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
-    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 1))) { PyErr_NoMemory(); goto done; }
+    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 2))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
@@ -1168,7 +1183,8 @@ done:
 /* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
  * candidate: values[i] >= values[j] for every j with |pos[j] - pos[i]| <= reach. `pos`
  * must increase strictly and `candidates` (indices into values) must increase
- * (ValueError otherwise); `reach` is unsigned, and any int64 positions are exact.
+ * (ValueError otherwise), or be None: every index, with no array of them made;
+ * `reach` is unsigned, and any int64 positions are exact.
  *
  * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
  * whatever the caller asks), the values are laid out by
@@ -1194,7 +1210,7 @@ static void local_maxima_queue(const u64 *val, const int64_t *pos, Py_ssize_t m,
                                const int64_t *cand, Py_ssize_t n_cand, Py_ssize_t *queue, u8 *flag) {
     Py_ssize_t head = 0, tail = 0, next = 0; /* queue[head:tail]; indices below `next` were offered */
     for (Py_ssize_t k = 0; k < n_cand; k++) {
-        Py_ssize_t i = cand[k];
+        Py_ssize_t i = cand ? (Py_ssize_t)cand[k] : k;
         while (next < m && (next <= i || (u64)pos[next] - (u64)pos[i] <= reach)) {
             while (tail > head && val[queue[tail - 1]] <= val[next]) tail--;
             queue[tail++] = next++;
@@ -1219,6 +1235,9 @@ static Py_ssize_t fill_block(u64 *raw, Py_ssize_t width, Py_ssize_t b, const u64
     return next;
 }
 
+/* candidate k: cand[k], or k itself when cand is NULL (every index is a candidate) */
+#define CAND(k) (cand ? (Py_ssize_t)cand[k] : (Py_ssize_t)(k))
+
 /* `reach` is at most the span and MAX_BLOCK_REACH; `work` holds 4 (2 reach + 1) + 1 values */
 static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m, Py_ssize_t reach,
                                 const int64_t *cand, Py_ssize_t n_cand, u64 *work, u8 *flag) {
@@ -1229,7 +1248,7 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
     for (Py_ssize_t b = 0; k < n_cand; b++) {
         next = fill_block(nxt, width, b + 1, val, pos, m, next, reach);
         u64 block_start = (u64)b * (u64)width, block_stop = block_start + (u64)width;
-        if ((u64)pos[cand[k]] - (u64)pos[0] < block_stop) {
+        if ((u64)pos[CAND(k)] - (u64)pos[0] < block_stop) {
             /* two independent running maxima in one loop: each waits on its own last step only */
             u64 back = 0, ahead = 0;
             prefix[0] = 0;
@@ -1240,11 +1259,11 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
                 prefix[j + 1] = ahead;
             }
             for (; k < n_cand; k++) {
-                u64 x = (u64)pos[cand[k]] - (u64)pos[0];
+                u64 x = (u64)pos[CAND(k)] - (u64)pos[0];
                 if (x >= block_stop) break;
                 Py_ssize_t j = (Py_ssize_t)(x - block_start);
                 u64 most = suffix[j] > prefix[j] ? suffix[j] : prefix[j];
-                flag[k] = val[cand[k]] >= most;
+                flag[k] = val[CAND(k)] >= most;
             }
         }
         u64 *t = cur; cur = nxt; nxt = t;
@@ -1257,17 +1276,18 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     long long dense_limit;
     /* reach unsigned: a window as wide as any span of int64 positions must be expressible */
     if (!PyArg_ParseTuple(args, "OOKOL", &o_val, &o_pos, &reach, &o_cand, &dense_limit)) return NULL;
-    Py_buffer vv, pv, cv;
+    Py_buffer vv, pv, cv = {0};
     if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
     if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
-    if (get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
-    Py_ssize_t m = vv.len / 8, n_cand = cv.len / 8;
+    int all = o_cand == Py_None;
+    if (!all && get_int64s(o_cand, &cv, "candidates") < 0) { PyBuffer_Release(&vv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t m = vv.len / 8, n_cand = all ? m : cv.len / 8;
     PyObject *out = NULL;
     void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
-    const int64_t *cand = cv.buf, *pos = pv.buf;
+    const int64_t *cand = all ? NULL : cv.buf, *pos = pv.buf;
     if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
-    for (Py_ssize_t k = 0; k < n_cand; k++) {
+    for (Py_ssize_t k = 0; cand && k < n_cand; k++) {
         if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
             goto done;
@@ -1292,7 +1312,8 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     }
 done:
     PyMem_Free(work);
-    PyBuffer_Release(&vv); PyBuffer_Release(&pv); PyBuffer_Release(&cv);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv);
+    if (!all) PyBuffer_Release(&cv);
     return out;
 }
 

@@ -440,19 +440,20 @@ def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
     data = bytes(data)
     if len(data) > MAX_BYTES:
         raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
-    pieces = _pieces(data, _piece_size(len(data), numpy_threads.count()))
+    threads = numpy_threads.for_bytes(len(data))
+    pieces = _pieces(data, _piece_size(len(data), threads))
     ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
     if len(pieces) == 1:
         raw = _scan_piece(data, True, ascii, sentence_ends).raw
         return raw._replace(canonical=raw.canonical.tobytes())
     view = memoryview(data)  # pieces are slices of it, not copies
-    block_words = BLOCK_WORDS if numpy_threads.count() == 1 else numpy_threads.PASS_WORDS
+    block_words = BLOCK_WORDS if threads == 1 else numpy_threads.PASS_WORDS
 
     def scan_one(bounds: tuple[int, int]) -> _Piece:
         a, z = bounds
         return _scan_piece(view[a:z], a == 0, ascii or None, sentence_ends, block_words)
 
-    scanned = numpy_threads.run(scan_one, pieces)
+    scanned = numpy_threads.run(scan_one, pieces, threads)
     carried = scanned[0].still_open
     for k in range(1, len(scanned)):
         scanned[k] = _carried_into(scanned[k], carried, view[pieces[k][0]:pieces[k][1]])

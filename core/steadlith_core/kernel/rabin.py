@@ -237,7 +237,7 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
     # A window longer than the stream holds every symbol so far, like a window of n.
     w = max(1, min(window, n))
     steps = _doubling(w, p)
-    threads = numpy_threads.count()
+    threads = numpy_threads.for_words(n)
     if threads == 1:  # blocks only where they beat one pass
         block_words, whole = BLOCK_WORDS, max(WHOLE_WORDS, BLOCK_WORDS + BLOCK_WORDS // 2)
     else:  # a block a thread, no larger than a pass on threads
@@ -254,5 +254,5 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
         a = max(0, lo - (w - 1))
         out[lo : lo + block_words] = _window_pass(symbols[a : lo + block_words], p, steps)[lo - a :]
 
-    numpy_threads.run(fill, range(0, n, block_words))
+    numpy_threads.run(fill, range(0, n, block_words), threads)
     return out

@@ -323,8 +323,9 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
 
 
-def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray) -> np.ndarray | None:
-    """lmx2.local_maxima by the compiled kernel, or None when numpy runs."""
+def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray | None) -> np.ndarray | None:
+    """lmx2.local_maxima by the compiled kernel (candidates None: every index), or None
+    when numpy runs."""
     if KERNEL != "c":
         return None
     if reach < 0:
@@ -333,7 +334,7 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
         reach = min(reach, int(pos[-1]) - int(pos[0]))
     flags = _kernel.local_maxima(
         np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
-        np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))
+        None if candidates is None else np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))
     return np.frombuffer(flags, dtype=np.bool_)
 
 

@@ -35,6 +35,15 @@ MAX_DEFAULT = 4
 # of 16,384 words, 11.6 with 131,072).
 PASS_WORDS = 1 << 17
 
+# Below these sizes the numpy path runs in the calling thread whatever count() says:
+# handing pieces to threads and stitching them back can cost more than the second core
+# gives. Measured on real Markdown, tttd-v1 cold, one and two threads interleaved on a
+# shared two-core machine: two threads took 1.1-1.6x one thread's time at 0.1-0.3 MB,
+# 0.8-1.2x at 1 MB, 0.7-1.0x at 3-10 MB (docs/guide/speed-figures.md). A word of
+# Markdown is about 6 bytes.
+MIN_THREADED_BYTES = 2_000_000
+MIN_THREADED_WORDS = MIN_THREADED_BYTES // 6
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -69,6 +78,18 @@ def count() -> int:
     return _count
 
 
+def for_bytes(n_bytes: int) -> int:
+    """The threads to scan a text of `n_bytes` on: count(), or 1 below MIN_THREADED_BYTES."""
+    n = count()  # read (and checked) whatever the size
+    return n if n_bytes >= MIN_THREADED_BYTES else 1
+
+
+def for_words(n_words: int) -> int:
+    """The threads for a pass over `n_words` words: count(), or 1 below MIN_THREADED_WORDS."""
+    n = count()
+    return n if n_words >= MIN_THREADED_WORDS else 1
+
+
 def use(n: int) -> None:
     """Run the numpy path on `n` threads from now on (1: all in the calling thread)."""
     global _count
@@ -90,10 +111,11 @@ def using(n: int) -> Iterator[None]:
         use(previous)
 
 
-def run(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
-    """[fn(item) for item in items], on the threads when there are several."""
+def run(fn: Callable[[T], R], items: Iterable[T], threads: int | None = None) -> list[R]:
+    """[fn(item) for item in items], on the threads when there are several (`threads`,
+    default count(): 1 runs all in the calling thread)."""
     items = list(items)
-    if count() == 1 or len(items) < 2 or threading.current_thread() in _workers:
+    if (threads or count()) == 1 or len(items) < 2 or threading.current_thread() in _workers:
         return [fn(item) for item in items]  # (a worker waiting on its own pool would deadlock)
     try:
         futures = [_executor().submit(fn, item) for item in items]

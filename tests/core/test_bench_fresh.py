@@ -1,0 +1,54 @@
+"""The benchmark times what a caller with a new document pays: a fresh text object
+every call, real Markdown by default, interleaved rounds."""
+
+import json
+import sys
+
+from steadlith_core.bench import chunking as bench
+
+
+def test_fresh_copies_are_new_objects_equal_to_the_text():
+    for x in ("some text here", b"some bytes here"):
+        y = bench.fresh(x)
+        assert y == x and y is not x
+
+
+def test_the_default_document_is_markdown_repeated_to_size():
+    corpus, what = bench.markdown_corpus()
+    assert "#" in corpus and what
+    text = bench.repeated_to(corpus, 200_000)
+    assert 180_000 <= len(text.encode()) <= 204_000 and text.endswith("\n")  # cut by characters
+
+
+def test_every_cold_call_gets_a_fresh_object(monkeypatch):
+    seen = []
+    real = bench.Pipeline.chunk
+
+    def spy(self, text, params=None):
+        seen.append(text)
+        return real(self, text, params)
+
+    monkeypatch.setattr(bench.Pipeline, "chunk", spy)
+    text = "Words to chunk, over and over.\n\n" * 200
+    cold = bench.bench_cold({"doc": text}, 2)
+    timed = [x for x in seen if x is not text and x != text.encode()]  # the setup call gets the text itself
+    assert all(x == text or x == text.encode() for x in seen)
+    assert len({id(x) for x in timed}) >= 1 and sum(x is text for x in seen) <= 2
+    rows = cold["documents"]["doc"]["rows"]
+    assert set(rows) == {f"steadlith {r} {f}" for r in ("tttd-v1", "lmx2-v1") for f in ("str", "bytes")}
+    assert "str lmx2-v1 / tttd-v1" in cold["documents"]["doc"]["ratios"]
+
+
+def test_the_text_report_is_line_oriented_and_names_its_format(capsys, tmp_path):
+    from steadlith_core.cli.main import main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Title\n\nSome words to chunk, over and over.\n\n" * 300, encoding="utf-8")
+    assert main(["bench", str(doc), "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"format        {bench.FORMAT}\n")
+    assert any(line.startswith("load average") for line in out.splitlines())
+    assert sum(line.startswith("cold          this file") for line in out.splitlines()) == 4
+    assert main(["bench", str(doc), "--repeat", "1", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["format"] == bench.FORMAT and report["python"] == sys.version.split()[0]
