@@ -31,4 +31,5 @@ def test_a_pipeline_keeps_at_most_max_documents():
     pipeline = Pipeline(max_documents=2)
     for text in ("one two", "three four", "five six"):
         pipeline.chunk(text)
-    assert list(pipeline._docs.data) == ["three four", "five six"]
+    kept = [text for text in ("one two", "three four", "five six") if pipeline._docs.find(text) is not None]
+    assert kept == ["three four", "five six"]
