@@ -6,6 +6,7 @@ functions the inspector's exports call, so the two clients cannot disagree."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
@@ -449,8 +450,16 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+EXIT_STATUSES = (
+    "exit status: 0 done; 1 a check failed (--fail-on-violation) or a batch is incomplete (a file or directory "
+    "could not be read or chunked: each is named on stderr); 2 an error (one line on stderr), including output "
+    "that could not be written (a full disk, a closed standard output); 130 interrupted (Ctrl+C); 141 the reader "
+    "of the output went away (`steadlith ... | head`), quietly, as git and rg do")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).")
+    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).",
+                     epilog=EXIT_STATUSES)
     parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="show the version, the kernel in use and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -579,17 +588,42 @@ def _drop_stdout() -> None:
         pass
 
 
+def _buffered(stream):
+    """`stream`, or the same descriptor behind a buffered writer when Python runs
+    unbuffered (PYTHONUNBUFFERED, -u): there, a write the reader cut short (a pipe whose
+    reader left) loses the rest of the text without an error, so a lost output would
+    exit 0. A buffered writer finishes a short write or raises."""
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        return stream
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors,
+                            line_buffering=stream.line_buffering, write_through=True)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """parser.parse_args, whose --help, --version and usage paths print and exit inside
+    it: what they printed is flushed before the exit, so a write that fails there is
+    reported like any other output (_ClosedPipe, OutputError) instead of exit 0."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit:
+        sys.stdout.flush()
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show a character gets an escape, not a traceback
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
     real_stdout = sys.stdout
-    sys.stdout = _GuardedOutput(real_stdout)
+    # guarded from the start: argparse writes --help and --version itself, and swallows
+    # an OSError there (an OutputError is not one)
+    sys.stdout = _GuardedOutput(_buffered(real_stdout) if real_stdout is not None else None)
+    args = None
     try:
+        args = _parse(build_parser(), argv)
+        keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
         code = args.func(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
@@ -604,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SteadlithError as e:
         return _error(str(e))
     except MemoryError:
-        return _error(out_of_memory_message(_documents_of(args)))
+        return _error(out_of_memory_message(_documents_of(args) if args is not None else []))
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
