@@ -146,7 +146,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     if len(args.file) > 1 or _is_batch_arg(args.file[0]):
         from .batch import run_batch
 
-        return run_batch(args.file, params, args.format, args.jobs)
+        return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
     text, name = read_document(args.file[0], utf8=True)
     result = _analysis().chunk(text, params)
     if args.format == "json":
@@ -472,6 +472,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_params_options(p, ("text", "json", "jsonl"))
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes for a batch (default: the number of cores; 1 chunks in this process)")
+    p.add_argument("--follow-links", action="store_true",
+                   help="in a directory, also follow symbolic links leading outside it (by default they are skipped, "
+                        "each named on stderr; links inside it are followed); a directory that cannot be read is "
+                        "named on stderr and makes the exit status 1")
     p.set_defaults(func=cmd_chunk)
 
     p = sub.add_parser("params", help="show canonical parameters and the params hash")
