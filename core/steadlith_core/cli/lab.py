@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..chunking.loader import load_text
 from ..chunking.presets import RULE_PRESETS
 from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
 from ..comparison.baseline import BASELINE_STRATEGY
@@ -22,6 +21,7 @@ from ..lab.run import COUNT_REASON, MAX_EDITS, MAX_HUNT_TRIALS
 from ..lab.summary import STATISTICS
 from ..report.comparison import render_lab_report
 from ..report.export import to_json_text, write_text_atomic
+from .documents import read_document
 from .progress import progress_bar
 
 DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
@@ -30,7 +30,7 @@ DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
 def add_parser(sub) -> None:
     p = sub.add_parser("lab", help="the locality lab: many realistic edits of one document, what each costs "
                                    "every rule, and the worst edit found")
-    p.add_argument("file", help="the document to edit (UTF-8)")
+    p.add_argument("file", help="the document to edit (UTF-8 file, or PATH@REV: the file at a git revision)")
     p.add_argument("--edits", type=int, default=DEFAULT_EDITS, metavar="N",
                    help=f"edits of the realistic mix to draw (default {DEFAULT_EDITS}; at most {MAX_EDITS:,})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the edits and the hunt (default 0)")
@@ -104,15 +104,15 @@ def cmd_lab(args: argparse.Namespace) -> int:
     check_counts(args)
     rules = lab_params(args.rules, args.assignments, args.preset)
     rules.update(external_chunkers(args.chunkers, rules))
-    text = load_text(args.file)
+    text, name = read_document(args.file)  # a file, or PATH@REV as chunk and compare take it
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
-        write_text_atomic(args.html, render_lab_report(result, args.file))
+        write_text_atomic(args.html, render_lab_report(result, name))
     if args.format == "json":
         sys.stdout.write(to_json_text({"file": args.file, **result.to_dict()}))
     else:
-        print(format_lab(result, visible(args.file)))
+        print(format_lab(result, visible(name)))
     return 1 if args.fail_on_violation and violated(result) else 0
 
 

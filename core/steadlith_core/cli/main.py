@@ -18,7 +18,7 @@ from ..bench import git as bench_git
 from ..chunking.chunks import AnyParams, Chunking
 from ..chunking.diagnostics import Lmx2Diagnostics
 from ..chunking.lmx2_params import BOUNDARY_RULES, Lmx2Params
-from ..chunking.loader import load_text, load_utf8, out_of_memory_message
+from ..chunking.loader import load_text, out_of_memory_message
 from ..chunking.presets import RULE_PRESETS, preset
 from ..chunking.rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
 from ..comparison.analysis import Analysis
@@ -33,6 +33,7 @@ from ..report.comparison import locality_verdict, render_report
 from ..report.export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                              write_text_atomic)
 from . import audit as cli_audit
+from .documents import document_size, read_document
 from . import explain as cli_explain
 from . import lab as cli_lab
 from . import retrieval as cli_retrieval
@@ -125,20 +126,6 @@ def format_diagnostics(result: Chunking) -> str:
             f"  snapping {'on' if d.snapping else 'off'}",
         ]
     return "\n".join(lines)
-
-
-def read_document(arg: str, utf8: bool = False) -> tuple[str, str]:
-    """(text, name to show) of a document argument: a file, or PATH@REV (a file at a
-    revision of its repository; see history.revisions for the rule), titled `path @ short — subject`."""
-    if "@" in arg and not os.path.isfile(arg):
-        from ..history.repository import read_text_at
-        from ..history.revisions import parse_revision_arg
-
-        ref = parse_revision_arg(arg)
-        if ref is not None:
-            return read_text_at(ref), ref.title()
-    # `utf8`: a file's checked UTF-8 bytes (loader.load_utf8), for commands that only chunk
-    return (load_utf8(arg) if utf8 else load_text(arg)), arg
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
@@ -642,7 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SteadlithError as e:
         return _error(str(e))
     except MemoryError:
-        return _error(out_of_memory_message(_documents_of(args) if args is not None else []))
+        return _error(out_of_memory_message(_documents_of(args)))
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
@@ -650,19 +637,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = real_stdout
 
 
-def _documents_of(args: argparse.Namespace) -> list[tuple[str, int]]:
-    """The documents a command reads, with their sizes (0 when unknown): what an
-    out-of-memory message names."""
-    out = []
-    paths = [*(getattr(args, "file", None) or [])[:1], getattr(args, "a", None), getattr(args, "b", None)]
-    for path in paths:
-        if path:
-            try:
-                size = os.stat(path).st_size
-            except (OSError, ValueError):
-                size = 0
-            out.append((path, size))
-    return out
+def _documents_of(args: argparse.Namespace | None) -> list[tuple[str, int | None]]:
+    """The documents a command reads (`file`: one path for some commands, a list for
+    chunk, of which the first; `a` and `b`), files or PATH@REV, with their sizes (None
+    when unknown): what an out-of-memory message names."""
+    if args is None:
+        return []
+    files = getattr(args, "file", None)
+    files = [files] if isinstance(files, str) else list(files or [])[:1]
+    return [(path, document_size(path)) for path in [*files, getattr(args, "a", None), getattr(args, "b", None)]
+            if path]
 
 
 def _error(message: str) -> int:

@@ -411,6 +411,15 @@ def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str
         raise GitError(f"{ref.repo}: {e}", repo=ref.repo, path=ref.path, revision=ref.commit) from None
 
 
+def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Optional[int]:
+    """The size in bytes of `ref`'s blob, None when it cannot be read."""
+    try:
+        r = repo if repo is not None else open_repository(ref.repo)
+        return int(r[_entry(r, r[ref.commit].peel(pygit2.Commit), ref.path, ref.short).id].size)
+    except (KeyError, ValueError, pygit2.GitError, SteadlithError):
+        return None
+
+
 # -- history -----------------------------------------------------------------------------------
 
 
