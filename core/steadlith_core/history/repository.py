@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
 import pygit2
-from pygit2.enums import DeltaStatus, SortMode
+from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
 from ..errors import LoadError, SteadlithError, visible
@@ -426,23 +426,13 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
 def first_parent_walk(repo: pygit2.Repository, head: pygit2.Commit,
                       hide: pygit2.Commit | None = None) -> Iterator[pygit2.Commit]:
     """`head` and its first parents, newest first (a merge's side branch is not entered),
-    stopping before `hide` and whatever it can reach."""
-    try:
-        walker = repo.walk(head.id, SortMode.TOPOLOGICAL)
-        walker.simplify_first_parent()
-        if hide is not None:
-            walker.hide(hide.id)
-        commits = list(walker)  # a topological walk reads the whole line before its first commit anyway
-    except (pygit2.GitError, SteadlithError):
-        # some commit cannot be read: walk again one commit at a time, which names it
-        return _checked_first_parents(repo, head, hide)
-    return iter(commits)
+    stopping before `hide` and whatever it can reach. A commit that cannot be read
+    raises UnreadableCommitError naming it, after the commits newer than it (its
+    ancestors are out of reach).
 
-
-def _checked_first_parents(repo: pygit2.Repository, head: pygit2.Commit,
-                           hide: pygit2.Commit | None) -> Iterator[pygit2.Commit]:
-    """first_parent_walk reading each first parent itself: the commits it can read, then
-    UnreadableCommitError naming the first one it cannot (its ancestors are out of reach)."""
+    Each first parent is read here, not by libgit2's revision walker: pygit2 releases
+    the GIL around the walker's step, and the loose objects are read by Python code
+    (_CheckedLooseObjects), which must hold it."""
     name = repo_name(repo)
     commit: pygit2.Commit | None = head
     while commit is not None:
