@@ -141,3 +141,17 @@ def test_damaged_index_does_not_matter(tmp_path):
     (tmp_path / ".git" / "index").write_bytes(b"garbage, not an index")
     r = run(tmp_path, "chunk", "doc.md@HEAD~1")
     assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_objects_written_through_an_opened_repository_are_git_objects(tmp_path):
+    """The checking reader also writes (libgit2 gives new objects to the first backend):
+    what it writes, git and a fresh libgit2 read back."""
+    from steadlith_core.history.repository import open_repository
+
+    build(tmp_path, 2)
+    oid = open_repository(tmp_path).create_blob(b"a new blob\n")
+    assert pygit2.Repository(str(tmp_path))[oid].data == b"a new blob\n"
+    if shutil.which("git"):
+        shown = subprocess.run(["git", "-C", str(tmp_path), "cat-file", "-p", str(oid)], capture_output=True,
+                               timeout=TIMEOUT)
+        assert shown.stdout == b"a new blob\n"

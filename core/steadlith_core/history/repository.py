@@ -190,6 +190,22 @@ class _CheckedLooseObjects(pygit2.OdbBackend):
         kind, body = self._load(str(oid))
         return kind, body, oid
 
+    def write_cb(self, oid, data: bytes, kind: int) -> None:
+        """A new loose object, as git writes one (compressed, then renamed into place)."""
+        hex_id = str(oid)
+        path = self._path(hex_id)
+        if os.path.exists(path):
+            return
+        names = {v: k for k, v in _LOOSE_TYPES.items()}
+        body = bytes(data)
+        raw = zlib.compress(names[int(kind)] + b" " + str(len(body)).encode() + b"\0" + body)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.steadlith-tmp-{os.getpid()}"
+        with open(temporary, "wb") as f:
+            f.write(raw)
+        os.chmod(temporary, 0o444)
+        os.replace(temporary, path)
+
     def refresh_cb(self) -> None:
         pass
 
@@ -224,7 +240,8 @@ def _check_loose_objects(repo: pygit2.Repository) -> None:
     except (KeyError, pygit2.GitError, ValueError):
         pass
     odb = pygit2.Odb()
-    for n, objects in enumerate(_object_dirs(os.path.join(repo.path, "objects"))):
+    dirs = _object_dirs(os.path.join(repo.path, "objects"))
+    for n, objects in enumerate(dirs):
         odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
         odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
     repo.set_odb(odb)
