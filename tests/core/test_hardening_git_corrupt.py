@@ -155,3 +155,26 @@ def test_objects_written_through_an_opened_repository_are_git_objects(tmp_path):
         shown = subprocess.run(["git", "-C", str(tmp_path), "cat-file", "-p", str(oid)], capture_output=True,
                                timeout=TIMEOUT)
         assert shown.stdout == b"a new blob\n"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="repacking needs git")
+def test_batch_names_a_damaged_blob_of_a_pack_and_goes_on(tmp_path):
+    """REPO@REV:GLOB whose pack holds one damaged blob: that document is one error line
+    naming it and "corrupt", the others are chunked, exit 1 (the batch is incomplete)."""
+    h, ids = build(tmp_path, 4)
+    subprocess.run(["git", "-C", str(tmp_path), "repack", "-adq"], check=True, timeout=TIMEOUT)
+    blob = str(h.repo.revparse_single("HEAD:notes/n2.md").id)
+    (pack,) = (tmp_path / ".git" / "objects" / "pack").glob("*.pack")
+    listing = subprocess.run(["git", "verify-pack", "-v", str(pack.with_suffix(".idx"))], capture_output=True,
+                             text=True, check=True, timeout=TIMEOUT).stdout
+    fields = next(line.split() for line in listing.splitlines() if line.startswith(blob))
+    size_in_pack, offset = int(fields[3]), int(fields[4])
+    pack.chmod(0o644)
+    data = bytearray(pack.read_bytes())
+    data[offset + size_in_pack - 3] ^= 0xFF  # inside its zlib stream: the checksum fails
+    pack.write_bytes(bytes(data))
+    r = run(tmp_path, "chunk", f"{tmp_path}@HEAD:notes/*.md", "--format", "jsonl", "--jobs", "1")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    errors = [line for line in r.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and blob in errors[0] and "corrupt" in errors[0], r.stderr
+    assert len({json.loads(line)["path"] for line in r.stdout.splitlines()}) == 3

@@ -30,7 +30,8 @@ from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from ..report.export import chunk_record
 from .pathglob import path_matcher
-from .repository import MODE_TREE, GitError, decode_blob, open_repository, repo_name, resolve_commit
+from .repository import (MODE_TREE, CorruptObjectError, GitError, decode_blob, open_repository, repo_name,
+                         resolve_commit)
 from .revisions import parse_revision_arg, repo_relative
 
 GLOB_CHARS = frozenset("*?[")
@@ -245,6 +246,11 @@ class _Worker:
             repo = cls.repos[doc.repo] = open_repository(doc.repo)
         try:
             return decode_blob(repo[doc.blob], doc.name)
+        except CorruptObjectError:
+            raise
+        except (KeyError, ValueError, pygit2.GitError) as e:  # a damaged pack: libgit2 does not name the object
+            raise CorruptObjectError(f"{doc.repo}: {doc.name}: object {doc.blob} cannot be read, it is corrupt ({e}); "
+                                     "git fsck lists the damage", repo=doc.repo, obj=doc.blob) from None
         except LoadError as e:
             raise GitError(f"{doc.repo}: {e}", repo=doc.repo, path=doc.path, revision=doc.commit) from None
 
