@@ -178,3 +178,17 @@ def test_batch_names_a_damaged_blob_of_a_pack_and_goes_on(tmp_path):
     errors = [line for line in r.stderr.splitlines() if "error:" in line]
     assert len(errors) == 1 and blob in errors[0] and "corrupt" in errors[0], r.stderr
     assert len({json.loads(line)["path"] for line in r.stdout.splitlines()}) == 3
+
+
+def test_a_revision_argument_keeps_the_corrupt_object_error(tmp_path, monkeypatch):
+    """PATH@REV names the argument and stays a CorruptObjectError carrying the object,
+    so a caller (the window, a batch) can tell damage from an unknown revision."""
+    from steadlith_core.history.repository import CorruptObjectError
+    from steadlith_core.history.revisions import parse_revision_arg
+
+    _, ids = build(tmp_path, 4)
+    damage(loose(tmp_path, ids[0]), "truncate")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(CorruptObjectError) as e:
+        parse_revision_arg("doc.md@HEAD~3")
+    assert e.value.obj == ids[0] and str(e.value).startswith("doc.md@HEAD~3: ")
