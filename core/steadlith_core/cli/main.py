@@ -6,6 +6,7 @@ functions the inspector's exports call, so the two clients cannot disagree."""
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -629,12 +630,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SteadlithError as e:
         return _error(str(e))
     except MemoryError:
-        return _error(out_of_memory_message(_documents_of(args)))
+        pass  # the message is made below, once this traceback and the frames holding the documents are gone
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     finally:
         sys.stdout = real_stdout
+    gc.collect()
+    return _error(out_of_memory_message(_documents_of(args)))
 
 
 def _documents_of(args: argparse.Namespace | None) -> list[tuple[str, int | None]]:

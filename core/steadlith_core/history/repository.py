@@ -432,7 +432,8 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
     """The size in bytes of `ref`'s blob, None when it cannot be read."""
     try:
         r = repo if repo is not None else open_repository(ref.repo)
-        return int(r[_entry(r, r[ref.commit].peel(pygit2.Commit), ref.path, ref.short).id].size)
+        entry = _entry(r, r[ref.commit].peel(pygit2.Commit), ref.path, ref.short)
+        return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
     except (KeyError, ValueError, pygit2.GitError, SteadlithError):
         return None
 
