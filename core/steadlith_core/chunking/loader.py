@@ -38,11 +38,18 @@ def human_bytes(n: float) -> str:
     raise AssertionError("unreachable")
 
 
-def out_of_memory_message(documents: "list[tuple[str, int]]") -> str:
+def out_of_memory_message(documents: "list[tuple[str, int | None]]") -> str:
     """The one line shown when memory runs out: which document(s), how large, and about
-    how much memory they would need. `documents` holds (name, size in bytes) pairs."""
-    need = sum(memory_needed(size) for _, size in documents)
-    what = " and ".join(f"{name} ({human_bytes(size)})" for name, size in documents)
+    how much memory they would need. `documents` holds (name, size in bytes) pairs; a
+    size of None is unknown, and is said so rather than counted as nothing."""
+    if not documents:
+        return "out of memory; free some memory or give the command a smaller document"
+    what = " and ".join(f"{name} ({'size unknown' if size is None else human_bytes(size)})"
+                        for name, size in documents)
+    sizes = [size for _, size in documents if size is not None]
+    if not sizes:
+        return f"out of memory chunking {what}; free some memory or split the document"
+    need = sum(memory_needed(size) for size in sizes)
     return (f"out of memory chunking {what}: this needs about {human_bytes(need)} of memory "
             f"({MEMORY_PER_INPUT_BYTE} bytes per byte of text); free some memory or split the document")
 

@@ -55,6 +55,9 @@ def add_parser(sub: Any) -> None:
                         "embed per changed word, so small edits that cost much come first (json and csv keep "
                         "history order and carry both figures)")
     p.add_argument("--html", metavar="PATH", help="also write a self-contained HTML page of the audit to PATH")
+    p.add_argument("--skip-unreadable", action="store_true",
+                   help="leave out a commit that cannot be read (a damaged object; a damaged commit also ends the "
+                        "history there) and count it in the summary, instead of stopping at it with an error")
     p.set_defaults(func=cmd_audit)
 
 
@@ -74,7 +77,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with progress_bar("auditing", "commits") as progress:
         result = audit(args.repo, tuple(args.paths or DEFAULT_PATHS), args.revs, args.max_commits, params, progress,
-                       keep_partial=True)
+                       keep_partial=True, skip_unreadable=args.skip_unreadable)
     elapsed = time.perf_counter() - started
     if args.html is not None:  # before any output: a failed write is one error line, nothing else
         write_text_atomic(args.html, render_audit_html(result))
@@ -146,6 +149,13 @@ def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = N
             day = time.strftime("%Y-%m-%d", time.gmtime(c.when))
             lines.append(f"  {c.short:<9} {day:<10} {c.words_changed(first):>7} {_per_word(c.cost_per_word(first)):>8} "
                          + "".join(f"{c.tokens_to_embed(n):>{width}}" for n in names) + f"  {visible(c.subject)[:60]}")
+    if result.unreadable:
+        lines += ["", f"unreadable  {len(result.unreadable)} commit{'' if len(result.unreadable) == 1 else 's'} "
+                      "left out (--skip-unreadable):"]
+        for s in result.unreadable[:10]:
+            lines.append(f"  {s.commit[:7]}: {visible(s.reason)}")
+        if len(result.unreadable) > 10:
+            lines.append(f"  ... and {len(result.unreadable) - 10} more (see --format json)")
     if result.skipped:
         lines += ["", f"skipped     {len(result.skipped)} file versions or commits that cannot be measured:"]
         for s in result.skipped[:10]:

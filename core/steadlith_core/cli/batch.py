@@ -2,7 +2,10 @@
 
 JSON Lines go to stdout as the pool delivers them, in input order; each failed document
 is one error line on stderr and the others go on. Exit status 0 when every document was
-chunked, 1 when some failed (their names are on stderr), 2 for a usage error.
+chunked, 1 when the batch is incomplete: some document failed, or a directory of a walked
+tree could not be read (each named on stderr); 2 for a usage error. A symbolic link
+leading out of a walked directory is skipped, with a line on stderr, unless
+--follow-links (a deliberate choice, not a failure: the status stays 0).
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from .progress import progress_bar
 EXIT_SOME_FAILED = 1
 
 
-def run_batch(args: Sequence[str], params: AnyParams, fmt: str, jobs: int | None) -> int:
+def run_batch(args: Sequence[str], params: AnyParams, fmt: str, jobs: int | None, follow_links: bool = False) -> int:
     if fmt == "json":
         raise ParameterError("--format", "json describes one file; for several, use jsonl (every chunk with its "
                                          "path) or text (one line a file)")
-    docs, failed = expand_inputs(args)
+    notices: list[str] = []
+    docs, failed = expand_inputs(args, follow_links, notices)
+    for notice in notices:
+        print(f"steadlith: {visible(notice)}", file=sys.stderr)
     for outcome in failed:
         _report_failure(outcome.error or "")
     chunked = words = tokens = chunks = 0

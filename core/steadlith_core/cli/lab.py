@@ -11,16 +11,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..chunking.loader import load_text
 from ..chunking.presets import RULE_PRESETS
 from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
 from ..comparison.baseline import BASELINE_STRATEGY
 from ..comparison.external import SplitterChunker, parse_chunker
 from ..errors import ParameterError, visible
 from ..lab import DEFAULT_EDITS, DEFAULT_HUNT_TRIALS, FIXED, LabResult, run_lab
+from ..lab.run import COUNT_REASON, MAX_EDITS, MAX_HUNT_TRIALS
 from ..lab.summary import STATISTICS
 from ..report.comparison import render_lab_report
 from ..report.export import to_json_text, write_text_atomic
+from .documents import read_document
 from .progress import progress_bar
 
 DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
@@ -29,9 +30,9 @@ DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
 def add_parser(sub) -> None:
     p = sub.add_parser("lab", help="the locality lab: many realistic edits of one document, what each costs "
                                    "every rule, and the worst edit found")
-    p.add_argument("file", help="the document to edit (UTF-8)")
+    p.add_argument("file", help="the document to edit (UTF-8 file, or PATH@REV: the file at a git revision)")
     p.add_argument("--edits", type=int, default=DEFAULT_EDITS, metavar="N",
-                   help=f"edits of the realistic mix to draw (default {DEFAULT_EDITS})")
+                   help=f"edits of the realistic mix to draw (default {DEFAULT_EDITS}; at most {MAX_EDITS:,})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the edits and the hunt (default 0)")
     p.add_argument("--rules", default=DEFAULT_CHUNKERS, metavar="NAME,NAME",
                    help=f"chunkers to measure (default {DEFAULT_CHUNKERS}; fixed is the fixed-size baseline at "
@@ -42,7 +43,7 @@ def add_parser(sub) -> None:
     p.add_argument("--preset", metavar="NAME", help=f"start its rule from a named set ({', '.join(names)})")
     p.add_argument("--hunt", type=int, nargs="?", const=DEFAULT_HUNT_TRIALS, default=0, metavar="TRIALS",
                    help=f"also search each chunker for its worst edit with this many trials ({DEFAULT_HUNT_TRIALS} "
-                        "when not given; default: no hunt)")
+                        f"when not given, at most {MAX_HUNT_TRIALS:,}; default: no hunt)")
     p.add_argument("--chunker", dest="chunkers", action="append", default=[], metavar="NAME[:chunk_size=N]",
                    help="also measure an external splitter (langchain-recursive, llama-index-sentence, "
                         "chonkie-recursive, semchunk, fixed-tokens; sized in the rules' tokens, default chunk_size "
@@ -90,18 +91,28 @@ def external_chunkers(specs: list[str], rules: dict) -> dict:
     return out
 
 
+def check_counts(args: argparse.Namespace) -> None:
+    """--edits and --hunt within what a run can finish (lab.run's bounds): a larger
+    count is refused with the reason before any work, not hours into a run that never
+    ends (run_lab refuses the counts below its bounds)."""
+    for flag, value, high in (("--edits", args.edits, MAX_EDITS), ("--hunt", args.hunt, MAX_HUNT_TRIALS)):
+        if value > high:
+            raise ParameterError(flag, f"must be <= {high:,}, got {value:,} ({COUNT_REASON})", value)
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
+    check_counts(args)
     rules = lab_params(args.rules, args.assignments, args.preset)
     rules.update(external_chunkers(args.chunkers, rules))
-    text = load_text(args.file)
+    text, name = read_document(args.file)  # a file, or PATH@REV as chunk and compare take it
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
-        write_text_atomic(args.html, render_lab_report(result, args.file))
+        write_text_atomic(args.html, render_lab_report(result, name))
     if args.format == "json":
         sys.stdout.write(to_json_text({"file": args.file, **result.to_dict()}))
     else:
-        print(format_lab(result, visible(args.file)))
+        print(format_lab(result, visible(name)))
     return 1 if args.fail_on_violation and violated(result) else 0
 
 

@@ -6,6 +6,8 @@ functions the inspector's exports call, so the two clients cannot disagree."""
 from __future__ import annotations
 
 import argparse
+import gc
+import io
 import json
 import os
 import platform
@@ -17,7 +19,7 @@ from ..bench import git as bench_git
 from ..chunking.chunks import AnyParams, Chunking
 from ..chunking.diagnostics import Lmx2Diagnostics
 from ..chunking.lmx2_params import BOUNDARY_RULES, Lmx2Params
-from ..chunking.loader import load_text, load_utf8, out_of_memory_message
+from ..chunking.loader import load_text, out_of_memory_message
 from ..chunking.presets import RULE_PRESETS, preset
 from ..chunking.rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
 from ..comparison.analysis import Analysis
@@ -32,6 +34,7 @@ from ..report.comparison import locality_verdict, render_report
 from ..report.export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
                              write_text_atomic)
 from . import audit as cli_audit
+from .documents import document_size, read_document
 from . import explain as cli_explain
 from . import lab as cli_lab
 from . import plan as cli_plan
@@ -128,26 +131,12 @@ def format_diagnostics(result: Chunking) -> str:
     return "\n".join(lines)
 
 
-def read_document(arg: str, utf8: bool = False) -> tuple[str, str]:
-    """(text, name to show) of a document argument: a file, or PATH@REV (a file at a
-    revision of its repository; see history.revisions for the rule), titled `path @ short — subject`."""
-    if "@" in arg and not os.path.isfile(arg):
-        from ..history.repository import read_text_at
-        from ..history.revisions import parse_revision_arg
-
-        ref = parse_revision_arg(arg)
-        if ref is not None:
-            return read_text_at(ref), ref.title()
-    # `utf8`: a file's checked UTF-8 bytes (loader.load_utf8), for commands that only chunk
-    return (load_utf8(arg) if utf8 else load_text(arg)), arg
-
-
 def cmd_chunk(args: argparse.Namespace) -> int:
     params = _params(args)
     if len(args.file) > 1 or _is_batch_arg(args.file[0]):
         from .batch import run_batch
 
-        return run_batch(args.file, params, args.format, args.jobs)
+        return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
     text, name = read_document(args.file[0], utf8=True)
     result = _analysis().chunk(text, params)
     if args.format == "json":
@@ -450,8 +439,16 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+EXIT_STATUSES = (
+    "exit status: 0 done; 1 a check failed (--fail-on-violation) or a batch is incomplete (a file or directory "
+    "could not be read or chunked: each is named on stderr); 2 an error (one line on stderr), including output "
+    "that could not be written (a full disk, a closed standard output); 130 interrupted (Ctrl+C); 141 the reader "
+    "of the output went away (`steadlith ... | head`), quietly, as git and rg do")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).")
+    parser = _Parser(prog=PROG, description="Steadlith content-defined chunker (rules tttd-v1 and lmx2-v1).",
+                     epilog=EXIT_STATUSES)
     parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="show the version, the kernel in use and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -464,6 +461,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_params_options(p, ("text", "json", "jsonl"))
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes for a batch (default: the number of cores; 1 chunks in this process)")
+    p.add_argument("--follow-links", action="store_true",
+                   help="in a directory, also follow symbolic links leading outside it (by default they are skipped, "
+                        "each named on stderr; links inside it are followed); a directory that cannot be read is "
+                        "named on stderr and makes the exit status 1")
     p.set_defaults(func=cmd_chunk)
 
     p = sub.add_parser("params", help="show canonical parameters and the params hash")
@@ -586,17 +587,42 @@ def _drop_stdout() -> None:
         pass
 
 
+def _buffered(stream):
+    """`stream`, or the same descriptor behind a buffered writer when Python runs
+    unbuffered (PYTHONUNBUFFERED, -u): there, a write the reader cut short (a pipe whose
+    reader left) loses the rest of the text without an error, so a lost output would
+    exit 0. A buffered writer finishes a short write or raises."""
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        return stream
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors,
+                            line_buffering=stream.line_buffering, write_through=True)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """parser.parse_args, whose --help, --version and usage paths print and exit inside
+    it: what they printed is flushed before the exit, so a write that fails there is
+    reported like any other output (_ClosedPipe, OutputError) instead of exit 0."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit:
+        sys.stdout.flush()
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show a character gets an escape, not a traceback
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
     real_stdout = sys.stdout
-    sys.stdout = _GuardedOutput(real_stdout)
+    # guarded from the start: argparse writes --help and --version itself, and swallows
+    # an OSError there (an OutputError is not one)
+    sys.stdout = _GuardedOutput(_buffered(real_stdout) if real_stdout is not None else None)
+    args = None
     try:
+        args = _parse(build_parser(), argv)
+        keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
         code = args.func(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
@@ -611,27 +637,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SteadlithError as e:
         return _error(str(e))
     except MemoryError:
-        return _error(out_of_memory_message(_documents_of(args)))
+        pass  # the message is made below, once this traceback and the frames holding the documents are gone
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     finally:
         sys.stdout = real_stdout
+    gc.collect()
+    return _error(out_of_memory_message(_documents_of(args)))
 
 
-def _documents_of(args: argparse.Namespace) -> list[tuple[str, int]]:
-    """The documents a command reads, with their sizes (0 when unknown): what an
-    out-of-memory message names."""
-    out = []
-    paths = [*(getattr(args, "file", None) or [])[:1], getattr(args, "a", None), getattr(args, "b", None)]
-    for path in paths:
-        if path:
-            try:
-                size = os.stat(path).st_size
-            except (OSError, ValueError):
-                size = 0
-            out.append((path, size))
-    return out
+def _documents_of(args: argparse.Namespace | None) -> list[tuple[str, int | None]]:
+    """The documents a command reads (`file`: one path for some commands, a list for
+    chunk, of which the first; `a` and `b`), files or PATH@REV, with their sizes (None
+    when unknown): what an out-of-memory message names."""
+    if args is None:
+        return []
+    files = getattr(args, "file", None)
+    files = [files] if isinstance(files, str) else list(files or [])[:1]
+    return [(path, document_size(path)) for path in [*files, getattr(args, "a", None), getattr(args, "b", None)]
+            if path]
 
 
 def _error(message: str) -> int:

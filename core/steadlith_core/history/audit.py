@@ -35,8 +35,9 @@ from ..comparison.baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
 from ..comparison.churn import ChurnSummary, compare
 from ..comparison.diff import word_diff
 from ..errors import LoadError, ParameterError
-from .repository import (MODE_LINK, MODE_SUBMODULE, MODE_TREE, GitError, Repo, decode_blob, first_parent_walk,
-                         open_repository, path_before, repo_name, resolve_commit, subject_of)
+from .repository import (MODE_LINK, MODE_SUBMODULE, MODE_TREE, CorruptObjectError, GitError, Repo,
+                         UnreadableCommitError, decode_blob, first_parent_walk, open_repository, path_before,
+                         repo_name, resolve_commit, subject_of)
 from ..chunking.lmx2_params import BOUNDARY_RULES
 from ..chunking.pipeline import Pipeline
 from ..chunking.rules import check_rule, default_params, rule_of
@@ -223,6 +224,7 @@ class AuditResult:
     partial: bool
     skipped: list[Skipped]
     planned_commits: int = 0
+    unreadable: list[Skipped] = field(default_factory=list)
 
     def top_commits(self, rule: str, n: int = 10, by: str = "tokens") -> list[CommitCost]:
         """The `n` commits with the most tokens to embed under `rule` (`by` "tokens"), or
@@ -246,6 +248,7 @@ class AuditResult:
             "totals": {rule: t.to_dict() for rule, t in self.totals.items()},
             "commits": [c.to_dict() for c in self.commits],
             "skipped": [s.to_dict() for s in self.skipped],
+            "unreadable_commits": [s.to_dict() for s in self.unreadable],
         }
 
 
@@ -481,11 +484,15 @@ def _from_summary(commit: str, path: str, old_path: Optional[str], status: str, 
 # -- choosing commits ----------------------------------------------------------------------------
 
 
-def select_commits(repo: pygit2.Repository, revs: str | None = None,
-                   max_commits: int | None = None) -> list[pygit2.Commit]:
+def select_commits(repo: pygit2.Repository, revs: str | None = None, max_commits: int | None = None,
+                   unreadable: list[Skipped] | None = None) -> list[pygit2.Commit]:
     """The first-parent commits to replay, oldest first: those of `revs` (`A..B`: on B's
     first-parent line and not reachable from A; a single revision: its whole line;
-    default HEAD), the newest `max_commits` of them when given."""
+    default HEAD), the newest `max_commits` of them when given.
+
+    A commit of the line that cannot be read (a damaged object) raises
+    UnreadableCommitError naming it; given an `unreadable` list, the line ends there
+    instead (its ancestors are out of reach) and the commit is added to the list."""
     if max_commits is not None and max_commits < 1:
         raise ParameterError("--max-commits", f"must be >= 1, got {max_commits}")
     name = repo_name(repo)
@@ -503,10 +510,16 @@ def select_commits(repo: pygit2.Repository, revs: str | None = None,
     else:
         head = resolve_commit(repo, spec)
     commits = []
-    for commit in first_parent_walk(repo, head, hide):
-        commits.append(commit)
-        if max_commits is not None and len(commits) >= max_commits:
-            break
+    try:
+        for commit in first_parent_walk(repo, head, hide):
+            commits.append(commit)
+            if max_commits is not None and len(commits) >= max_commits:
+                break
+    except UnreadableCommitError as e:
+        if unreadable is None:
+            raise GitError(f"{e}; --skip-unreadable replays the commits after it", repo=name) from None
+        why = str(e).removeprefix(f"{name}: ")
+        unreadable.append(Skipped(e.commit or "", "", f"{why}; the history before it is out of reach"))
     commits.reverse()
     return commits
 
@@ -538,18 +551,23 @@ def _kind_problem(mode: int) -> str | None:
 
 def audit(repo: Repo, paths: Sequence[str] = DEFAULT_PATHS, revs: str | None = None, max_commits: int | None = None,
           params_by_rule: Mapping[str, AnyParams | None] | None = None, progress: Progress | None = None, *,
-          keep_partial: bool = False) -> AuditResult:
+          keep_partial: bool = False, skip_unreadable: bool = False) -> AuditResult:
     """Replay the first-parent history of `repo` (see the module) and return what every
     commit cost under each rule of `params_by_rule` ({rule: params or None for the
     defaults}; both rules at their defaults when None) and the fixed-size baseline.
 
     `progress(done, total)` is called per commit; `Cancelled` raised from it (or
     KeyboardInterrupt) propagates, unless `keep_partial`, in which case the commits
-    replayed so far come back with `partial=True` (what Ctrl+C in the command prints)."""
+    replayed so far come back with `partial=True` (what Ctrl+C in the command prints).
+
+    A commit that cannot be read (a damaged commit, tree or blob object) stops the replay
+    with a GitError naming it; with `skip_unreadable` it is left out and listed in the
+    result's `unreadable` (a damaged commit object also ends the history there)."""
     r = open_repository(repo)
     matches = path_matcher(paths)
     params = resolve_params(params_by_rule)
-    commits = select_commits(r, revs, max_commits)
+    unreadable: list[Skipped] = []
+    commits = select_commits(r, revs, max_commits, unreadable if skip_unreadable else None)
     engine = _Replayer(r, params)
     done: list[CommitCost] = []
     partial = False
@@ -557,7 +575,15 @@ def audit(repo: Repo, paths: Sequence[str] = DEFAULT_PATHS, revs: str | None = N
     report(progress, 0, total)
     try:
         for n, commit in enumerate(commits, 1):
-            done.append(_replay_commit(engine, r, commit, matches))
+            try:
+                done.append(_replay_commit(engine, r, commit, matches))
+            except (pygit2.GitError, CorruptObjectError) as e:  # a damaged (or missing) tree or blob
+                why = str(e).removeprefix(f"{repo_name(r)}: ")
+                if not skip_unreadable:
+                    raise GitError(f"{repo_name(r)}: commit {commit.short_id} ({subject_of(commit)[:60]}) cannot be "
+                                   f"read: {why}; --skip-unreadable leaves it out", repo=repo_name(r),
+                                   revision=str(commit.id)) from None
+                unreadable.append(Skipped(str(commit.id), "", f"cannot be read: {why}"))
             report(progress, n, total)
     except (Cancelled, KeyboardInterrupt):
         if not keep_partial:
@@ -569,7 +595,7 @@ def audit(repo: Repo, paths: Sequence[str] = DEFAULT_PATHS, revs: str | None = N
         repo=repo_name(r), paths=tuple(paths), rules=tuple(names),
         params={rule: p.to_dict() for rule, p in params.items()}, commits=done,
         totals={name: RuleTotals.of(name, all_files) for name in names}, partial=partial,
-        skipped=[s for c in done for s in c.skipped], planned_commits=total,
+        skipped=[s for c in done for s in c.skipped], planned_commits=total, unreadable=unreadable,
     )
 
 

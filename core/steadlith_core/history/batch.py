@@ -1,7 +1,8 @@
 """Batch chunking for indexing pipelines: many files, one process pool, JSON Lines out.
 
 `expand_inputs` turns what a user typed into documents: files, directories (every file
-below, hidden ones left out), quoted globs (`'docs/**/*.md'`), `PATH@REV`, and
+below, hidden ones left out; an unreadable directory is an error, a link leading out of
+the directory is skipped unless asked for), quoted globs (`'docs/**/*.md'`), `PATH@REV`, and
 `REPO@REV:GLOB` (the blobs of a commit whose path below REPO matches GLOB, read from the
 object database). `chunk_batch` chunks them on a pool of `jobs` worker processes, each
 taking groups of documents (a process per file would pay the interpreter's start-up
@@ -29,7 +30,8 @@ from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from ..report.export import chunk_record
 from .pathglob import path_matcher
-from .repository import MODE_TREE, GitError, decode_blob, open_repository, repo_name, resolve_commit
+from .repository import (MODE_TREE, CorruptObjectError, GitError, decode_blob, open_repository, repo_name,
+                         resolve_commit)
 from .revisions import parse_revision_arg, repo_relative
 
 GLOB_CHARS = frozenset("*?[")
@@ -119,32 +121,81 @@ def _tree_documents(repo: pygit2.Repository, below: str, commit: pygit2.Commit, 
             for rel, blob in _blobs_below(repo, tree, "") if matches(rel)]
 
 
-def _directory_files(root: str) -> list[str]:
-    out = []
-    for top, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out.extend(os.path.join(top, f) for f in sorted(files) if not f.startswith("."))
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _directory_files(root: str, follow_links: bool = False, problems: list[SteadlithError] | None = None,
+                     notices: list[str] | None = None) -> list[str]:
+    """Every file below `root` (hidden ones left out), each directory's files before its
+    subdirectories, in name order. Nothing is left out silently: a directory that cannot
+    be read is a LoadError added to `problems`; a symbolic link leading outside `root`
+    is followed only with `follow_links`, else skipped with a line in `notices` (a link
+    inside it is followed; a directory reached twice, as through a link back up, is
+    walked once)."""
+    problems = [] if problems is None else problems
+    notices = [] if notices is None else notices
+    real_root = os.path.realpath(root)
+    out: list[str] = []
+    seen: set[str] = set()
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        real = os.path.realpath(directory)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            problems.append(LoadError(directory, f"cannot read this directory: {e.strerror or e}; its files are "
+                                                 "not in the output"))
+            continue
+        files, subdirs = [], []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = os.path.join(directory, entry.name)
+            try:
+                if entry.is_symlink() and not follow_links:
+                    target = os.path.realpath(path)
+                    if not _inside(target, real_root):
+                        notices.append(f"{path}: skipped: a symbolic link leading outside {root} (to {target}); "
+                                       "--follow-links follows it")
+                        continue
+                (subdirs if entry.is_dir() else files).append(path)
+            except OSError as e:
+                problems.append(LoadError(path, f"cannot read: {e.strerror or e}"))
+        out.extend(files)
+        stack.extend(reversed(subdirs))
     return out
 
 
-def expand_inputs(args: Sequence[str]) -> tuple[list[Document], list[Outcome]]:
+def expand_inputs(args: Sequence[str], follow_links: bool = False,
+                  notices: list[str] | None = None) -> tuple[list[Document], list[Outcome]]:
     """The documents `args` name, in order, and an Outcome with an error for each
-    argument that names none (a glob matching nothing, an unknown revision…)."""
+    argument that names none (a glob matching nothing, an unknown revision…) and for
+    each directory of a walked tree that cannot be read. Symbolic links leading out of
+    a walked directory are skipped unless `follow_links`, each said in `notices`."""
     docs: list[Document] = []
     failed: list[Outcome] = []
     for arg in args:
+        problems: list[SteadlithError] = []
         try:
-            docs.extend(_expand(arg))
+            docs.extend(_expand(arg, follow_links, problems, notices))
         except SteadlithError as e:
             failed.append(Outcome(Document(arg), error=str(e)))
+        failed.extend(Outcome(Document(str(getattr(p, "path", arg))), error=str(p)) for p in problems)
     return docs, failed
 
 
-def _expand(arg: str) -> list[Document]:
+def _expand(arg: str, follow_links: bool = False, problems: list[SteadlithError] | None = None,
+            notices: list[str] | None = None) -> list[Document]:
     if os.path.isfile(arg):
         return [Document(arg)]
     if os.path.isdir(arg):
-        return [Document(p) for p in _directory_files(arg)]
+        return [Document(p) for p in _directory_files(arg, follow_links, problems, notices)]
     tree = parse_tree_glob(arg)
     if tree is not None:
         found = _tree_documents(*tree)
@@ -195,6 +246,11 @@ class _Worker:
             repo = cls.repos[doc.repo] = open_repository(doc.repo)
         try:
             return decode_blob(repo[doc.blob], doc.name)
+        except CorruptObjectError:
+            raise
+        except (KeyError, ValueError, pygit2.GitError) as e:  # a damaged pack: libgit2 does not name the object
+            raise CorruptObjectError(f"{doc.repo}: {doc.name}: object {doc.blob} cannot be read, it is corrupt ({e}); "
+                                     "git fsck lists the damage", repo=doc.repo, obj=doc.blob) from None
         except LoadError as e:
             raise GitError(f"{doc.repo}: {e}", repo=doc.repo, path=doc.path, revision=doc.commit) from None
 

@@ -14,12 +14,14 @@ full commit id, and what to show.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import zlib
 from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
 import pygit2
-from pygit2.enums import DeltaStatus, SortMode
+from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
 from ..errors import LoadError, SteadlithError, visible
@@ -40,6 +42,24 @@ class GitError(SteadlithError):
                  revision: str | None = None):
         self.repo, self.path, self.revision = repo, path, revision
         super().__init__(visible(message))
+
+
+class CorruptObjectError(GitError):
+    """An object of the repository cannot be read: its file or its pack is damaged.
+    `obj` is its full id when known."""
+
+    def __init__(self, message: str, *, repo: str | None = None, obj: str | None = None):
+        self.obj = obj
+        super().__init__(message, repo=repo)
+
+
+class UnreadableCommitError(CorruptObjectError):
+    """A history walk reached a commit it cannot read: the commits before it (its
+    ancestors) are out of reach. `commit` is its full id."""
+
+    def __init__(self, message: str, *, repo: str | None = None, commit: str | None = None):
+        self.commit = commit
+        super().__init__(message, repo=repo, obj=commit)
 
 
 @dataclass(frozen=True)
@@ -96,9 +116,141 @@ class CommitInfo:
 # -- repositories and revisions ------------------------------------------------------------
 
 
+_LOOSE_TYPES = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
+
+
+class _CheckedLooseObjects(pygit2.OdbBackend):
+    """The loose objects of a repository, read and checked here instead of by libgit2.
+
+    libgit2 (1.9) inflating a truncated loose object never returns: its read loop waits
+    for input zlib will never get, so one damaged object made every command that reached
+    it spin for ever. This reader inflates the whole file with zlib, checks the stream
+    ended, the header (type, size) and the SHA-1, and raises CorruptObjectError naming
+    the object otherwise. Packs are still read by libgit2, which reports their damage."""
+
+    def __init__(self, objects: str, name: str):
+        super().__init__()
+        self._objects, self._name = objects, name
+
+    def _path(self, hex_id: str) -> str:
+        return os.path.join(self._objects, hex_id[:2], hex_id[2:])
+
+    def _corrupt(self, hex_id: str, why: str) -> CorruptObjectError:
+        return CorruptObjectError(f"{self._name}: object {hex_id} is corrupt ({why}; its file is "
+                                  f"{self._path(hex_id)}); git fsck lists the damage", repo=self._name, obj=hex_id)
+
+    def _load(self, hex_id: str) -> tuple[int, bytes]:
+        try:
+            with open(self._path(hex_id), "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            raise KeyError(hex_id) from None
+        except OSError as e:
+            raise self._corrupt(hex_id, f"cannot read it: {e.strerror or e}") from None
+        inflate = zlib.decompressobj()
+        try:
+            data = inflate.decompress(raw)
+        except zlib.error as e:
+            raise self._corrupt(hex_id, f"zlib: {e}") from None
+        if not inflate.eof:
+            raise self._corrupt(hex_id, "truncated")
+        head, nul, body = data.partition(b"\0")
+        kind, _, size = head.partition(b" ")
+        if not nul or kind not in _LOOSE_TYPES or not size.isdigit() or int(size) != len(body):
+            raise self._corrupt(hex_id, "bad header")
+        if hashlib.sha1(data).hexdigest() != hex_id:
+            raise self._corrupt(hex_id, "its content does not match its id")
+        return _LOOSE_TYPES[kind], body
+
+    def read_cb(self, oid) -> tuple[int, bytes]:
+        return self._load(str(oid))
+
+    def read_header_cb(self, oid) -> tuple[int, int]:
+        kind, body = self._load(str(oid))
+        return kind, len(body)
+
+    def exists_cb(self, oid) -> bool:
+        return os.path.isfile(self._path(str(oid)))
+
+    def exists_prefix_cb(self, prefix: str) -> pygit2.Oid:
+        prefix = str(prefix).lower()
+        try:
+            names = os.listdir(os.path.join(self._objects, prefix[:2]))
+        except OSError:
+            names = []
+        found = [prefix[:2] + n for n in names if len(n) == 38 and (prefix[:2] + n).startswith(prefix)]
+        if not found:
+            raise KeyError(prefix)
+        if len(found) > 1:
+            raise ValueError(f"{prefix}: ambiguous")
+        return pygit2.Oid(hex=found[0])
+
+    def read_prefix_cb(self, prefix: str) -> tuple[int, bytes, pygit2.Oid]:
+        oid = self.exists_prefix_cb(prefix)
+        kind, body = self._load(str(oid))
+        return kind, body, oid
+
+    def write_cb(self, oid, data: bytes, kind: int) -> None:
+        """A new loose object, as git writes one (compressed, then renamed into place)."""
+        hex_id = str(oid)
+        path = self._path(hex_id)
+        if os.path.exists(path):
+            return
+        names = {v: k for k, v in _LOOSE_TYPES.items()}
+        body = bytes(data)
+        raw = zlib.compress(names[int(kind)] + b" " + str(len(body)).encode() + b"\0" + body)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.steadlith-tmp-{os.getpid()}"
+        with open(temporary, "wb") as f:
+            f.write(raw)
+        os.chmod(temporary, 0o444)
+        os.replace(temporary, path)
+
+    def refresh_cb(self) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[pygit2.Oid]:
+        for top in sorted(os.listdir(self._objects)):
+            if len(top) == 2 and os.path.isdir(os.path.join(self._objects, top)):
+                for n in sorted(os.listdir(os.path.join(self._objects, top))):
+                    if len(n) == 38:
+                        yield pygit2.Oid(hex=top + n)
+
+
+def _object_dirs(objects: str) -> list[str]:
+    """The object directory and those its alternates file names (one level, as listed)."""
+    dirs = [objects]
+    try:
+        with open(os.path.join(objects, "info", "alternates"), encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    dirs.append(line if os.path.isabs(line) else os.path.normpath(os.path.join(objects, line)))
+    except OSError:
+        pass
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def _check_loose_objects(repo: pygit2.Repository) -> None:
+    """Read the repository's loose objects with _CheckedLooseObjects, its packs with
+    libgit2. A SHA-256 repository keeps libgit2's own reader."""
+    try:
+        if str(repo.config["extensions.objectformat"]).lower() != "sha1":
+            return
+    except (KeyError, pygit2.GitError, ValueError):
+        pass
+    odb = pygit2.Odb()
+    dirs = _object_dirs(os.path.join(repo.path, "objects"))
+    for n, objects in enumerate(dirs):
+        odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
+        odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
+    repo.set_odb(odb)
+
+
 def open_repository(path: Repo) -> pygit2.Repository:
     """The repository holding `path` (a file or a directory; searched upward, as git
-    does). An already open Repository is returned as is."""
+    does). An already open Repository is returned as is. Its loose objects are read by
+    a checking reader (see _CheckedLooseObjects), so a damaged one is an error naming it."""
     if isinstance(path, pygit2.Repository):
         return path
     where = os.fspath(path)
@@ -110,9 +262,14 @@ def open_repository(path: Repo) -> pygit2.Repository:
     if found is None:
         raise GitError(f"{where}: not a git repository (nor inside one)", repo=where)
     try:
-        return pygit2.Repository(found)
+        repo = pygit2.Repository(found)
     except (pygit2.GitError, OSError) as e:
         raise GitError(f"{where}: cannot open the git repository: {e}", repo=where) from None
+    try:
+        _check_loose_objects(repo)
+    except (pygit2.GitError, OSError) as e:
+        raise GitError(f"{where}: cannot open the git repository's objects: {e}", repo=where) from None
+    return repo
 
 
 def repo_name(repo: pygit2.Repository) -> str:
@@ -129,8 +286,55 @@ def resolve_commit(repo: Repo, rev: str) -> pygit2.Commit:
     try:
         obj = r.revparse_single(rev)
         return obj.peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+    except CorruptObjectError:
+        raise
+    except (KeyError, ValueError):  # NotFoundError, InvalidSpecError: the revision names nothing
         raise GitError(f"{repo_name(r)}: unknown revision {rev!r}", repo=repo_name(r), revision=rev) from None
+    except pygit2.GitError as e:  # anything else is the object database failing (a damaged pack)
+        raise damaged(r, rev, e) from None
+
+
+def damaged(repo: pygit2.Repository, rev: str, error: BaseException) -> CorruptObjectError:
+    """The error for a revision libgit2 could not read (not an unknown one): it names the
+    first commit on the revision's first-parent line that cannot be read, when one can be
+    found (libgit2's messages about a damaged pack do not say which object)."""
+    name = repo_name(repo)
+    bad = _first_unreadable_commit(repo, rev)
+    what = f"object {bad} is corrupt" if bad else "the object database is corrupt"
+    return CorruptObjectError(f"{name}: cannot read {rev!r}: {what} ({error}); git fsck lists the damage",
+                              repo=name, obj=bad)
+
+
+def _first_unreadable_commit(repo: pygit2.Repository, rev: str, limit: int = 100_000) -> Optional[str]:
+    """The first commit from `rev`'s starting reference (HEAD, a branch, a tag, a hash)
+    back along first parents whose object cannot be read, read one by one from the
+    object database; None when none is found."""
+    base = rev
+    for mark in "~^@:":
+        base = base.split(mark, 1)[0]
+    oid: Optional[pygit2.Oid] = None
+    try:
+        oid = repo.lookup_reference_dwim(base or "HEAD").resolve().target
+    except (KeyError, ValueError, pygit2.GitError):
+        try:
+            oid = pygit2.Oid(hex=base) if len(base) == 40 else None
+        except ValueError:
+            oid = None
+    for _ in range(limit):
+        if oid is None:
+            return None
+        try:
+            kind, data = repo.odb.read(oid)[:2]
+        except KeyError:
+            return None
+        except (pygit2.GitError, SteadlithError):
+            return str(oid)
+        if kind != pygit2.enums.ObjectType.COMMIT:
+            return None
+        header = bytes(data).split(b"\n\n", 1)[0]
+        parents = [line[7:].decode("ascii", "replace") for line in header.split(b"\n") if line.startswith(b"parent ")]
+        oid = pygit2.Oid(hex=parents[0]) if parents else None
+    return None
 
 
 def normalize_repo_path(path: str) -> str:
@@ -167,6 +371,14 @@ def _entry(repo: pygit2.Repository, commit: pygit2.Commit, path: str, rev: str |
         raise GitError(f"{name}: {where}: name a file in the repository", repo=name, path=path, revision=rev)
     try:
         entry = commit.tree[path]
+    except CorruptObjectError:
+        raise
+    except pygit2.GitError as e:  # a damaged pack holding the tree (NotFoundError is a KeyError: caught below)
+        if isinstance(e, KeyError):
+            raise GitError(f"{name}: {where}: no such path in that revision", repo=name, path=path,
+                           revision=rev or str(commit.id)) from None
+        raise CorruptObjectError(f"{name}: {where}: the tree of commit {commit.id} cannot be read, it is corrupt "
+                                 f"({e}); git fsck lists the damage", repo=name, obj=str(commit.tree_id)) from None
     except KeyError:
         raise GitError(f"{name}: {where}: no such path in that revision", repo=name, path=path,
                        revision=rev or str(commit.id)) from None
@@ -198,13 +410,32 @@ def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str
     r = repo if repo is not None else open_repository(ref.repo)
     try:
         commit = r[ref.commit].peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
+    except CorruptObjectError:
+        raise
+    except (KeyError, ValueError):
         raise GitError(f"{ref.repo}: unknown revision {ref.commit!r}", repo=ref.repo, revision=ref.commit) from None
+    except pygit2.GitError as e:
+        raise damaged(r, ref.commit, e) from None
     entry = _entry(r, commit, ref.path, ref.short)
     try:
         return decode_blob(r[entry.id], f"{ref.path} @ {ref.short}")
+    except CorruptObjectError:
+        raise
+    except pygit2.GitError as e:
+        raise CorruptObjectError(f"{ref.repo}: {ref.path} @ {ref.short}: object {entry.id} cannot be read, it is "
+                                 f"corrupt ({e}); git fsck lists the damage", repo=ref.repo, obj=str(entry.id)) from None
     except LoadError as e:
         raise GitError(f"{ref.repo}: {e}", repo=ref.repo, path=ref.path, revision=ref.commit) from None
+
+
+def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Optional[int]:
+    """The size in bytes of `ref`'s blob, None when it cannot be read."""
+    try:
+        r = repo if repo is not None else open_repository(ref.repo)
+        entry = _entry(r, r[ref.commit].peel(pygit2.Commit), ref.path, ref.short)
+        return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
+    except (KeyError, ValueError, pygit2.GitError, SteadlithError):
+        return None
 
 
 # -- history -----------------------------------------------------------------------------------
@@ -213,12 +444,36 @@ def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str
 def first_parent_walk(repo: pygit2.Repository, head: pygit2.Commit,
                       hide: pygit2.Commit | None = None) -> Iterator[pygit2.Commit]:
     """`head` and its first parents, newest first (a merge's side branch is not entered),
-    stopping before `hide` and whatever it can reach."""
-    walker = repo.walk(head.id, SortMode.TOPOLOGICAL)
-    walker.simplify_first_parent()
-    if hide is not None:
-        walker.hide(hide.id)
-    return iter(walker)
+    stopping before `hide` and whatever it can reach. A commit that cannot be read
+    raises UnreadableCommitError naming it, after the commits newer than it (its
+    ancestors are out of reach).
+
+    Each first parent is read here, not by libgit2's revision walker: pygit2 releases
+    the GIL around the walker's step, and the loose objects are read by Python code
+    (_CheckedLooseObjects), which must hold it."""
+    name = repo_name(repo)
+    commit: pygit2.Commit | None = head
+    while commit is not None:
+        if hide is not None and (commit.id == hide.id or _reaches(repo, hide, commit)):
+            return
+        yield commit
+        if not commit.parent_ids:
+            return
+        parent = commit.parent_ids[0]
+        try:
+            commit = repo[parent].peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, SteadlithError) as e:
+            why = f"{e}" if isinstance(e, SteadlithError) else f"object {parent} is corrupt ({e})"
+            raise UnreadableCommitError(f"{name}: cannot read commit {parent}, the first parent of "
+                                        f"{commit.short_id}: {why.removeprefix(name + ': ')}", repo=name,
+                                        commit=str(parent)) from None
+
+
+def _reaches(repo: pygit2.Repository, hide: pygit2.Commit, commit: pygit2.Commit) -> bool:
+    try:
+        return repo.descendant_of(hide.id, commit.id)
+    except (pygit2.GitError, SteadlithError):
+        return False
 
 
 def path_before(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> tuple[Optional[str], bool]:

@@ -21,7 +21,7 @@ from typing import Iterator, Optional
 
 import pygit2
 
-from .repository import GitError, RevisionRef, open_repository, repo_name, resolve_revision
+from .repository import CorruptObjectError, GitError, RevisionRef, open_repository, repo_name, resolve_revision
 
 
 def _splits(arg: str) -> Iterator[tuple[str, str]]:
@@ -80,6 +80,8 @@ def parse_revision_arg(arg: str) -> RevisionRef | None:
             continue
         try:
             return resolve_revision(repo, path, rev)
+        except CorruptObjectError as e:  # still a corrupt-object error, with the argument named
+            raise CorruptObjectError(f"{arg}: {e}", repo=repo_name(repo), obj=e.obj) from None
         except GitError as e:
             raise GitError(f"{arg}: {e}", repo=repo_name(repo), path=path, revision=rev) from None
     return None

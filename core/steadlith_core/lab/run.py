@@ -54,9 +54,20 @@ def _sizes_from(rules: Mapping[str, object]) -> AnyParams | None:
     return ordered[0] if ordered else None
 
 
-def _count(name: str, value: object, low: int) -> int:
+# The most edits (and hunt trials) a run takes. Each one is chunked under every chunker
+# and its outcome kept (about 1 KB a chunker) at a few hundred a second on a 60 KB
+# document: a million is hours and a gigabyte; a larger count could never finish.
+MAX_EDITS = 1_000_000
+MAX_HUNT_TRIALS = 1_000_000
+COUNT_REASON = ("each edit or trial is chunked under every chunker and its outcome kept (about 1 KB a chunker), a few hundred "
+                "a second: a million already takes hours")
+
+
+def _count(name: str, value: object, low: int, high: int | None = None) -> int:
     if type(value) is not int or value < low:
         raise LabError(f"{name} must be an integer >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise LabError(f"{name} must be <= {high:,}, got {value:,} ({COUNT_REASON})")
     return value
 
 
@@ -76,9 +87,9 @@ def run_lab(text: str, rules: Mapping[str, AnyParams | FixedTokenParams | None],
     external.SplitterChunker, split again whole for every edit}); with `hunt_trials`, hunt
     each chunker's worst edit too. `progress(done, total)` counts edits then hunt trials;
     a `Cancelled` raised from it stops the run."""
-    edits = _count("edits", edits, 1)
+    edits = _count("edits", edits, 1, MAX_EDITS)
     seed = _count("seed", seed, 0)
-    hunt_trials = _count("hunt_trials", hunt_trials, 0)
+    hunt_trials = _count("hunt_trials", hunt_trials, 0, MAX_HUNT_TRIALS)
     doc = LabDocument(text)
     chunkers = build_chunkers(doc, rules)
     drawn = draw_edits(doc.n, edits, seed)
@@ -113,8 +124,8 @@ def hunt(text: str, params: AnyParams | FixedTokenParams | None, *, trials: int 
         name = FIXED if params is None or isinstance(params, FixedTokenParams) else \
             params.kind if isinstance(params, SplitterChunker) else params.boundary_rule
     chunker = build_chunkers(doc, {name: params})[0]
-    return hunt_chunker(chunker, DEFAULT_HUNT_TRIALS if trials is None else trials, seed=_count("seed", seed, 0),
-                        progress=progress)
+    trials = _count("hunt_trials", DEFAULT_HUNT_TRIALS if trials is None else trials, 0, MAX_HUNT_TRIALS)
+    return hunt_chunker(chunker, trials, seed=_count("seed", seed, 0), progress=progress)
 
 
 def _params_dict(c: LabChunker) -> dict:
