@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolBar, QToolButton, QWidget
 
-from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
-from .settings import THEME_CHOICES
-from .workspace import SUFFIX as WORKSPACE_SUFFIX
+from .controllers.settings import THEME_CHOICES
+from .model.demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
+from .model.workspace import SUFFIX as WORKSPACE_SUFFIX
 
 THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
 SEPARATOR = "-"

@@ -8,19 +8,20 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QMainWindow, QScrollArea, QVBoxLayout, QWidget
 from steadlith_core import ChunkerParams
 
-from .palette import Theme
-from .session import SIDES
+from .model.session import SIDES
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
+from .widgets.document_pane import DocumentPane
 from .widgets.find_bar import FindBar
 from .widgets.history_view import HistoryView
 from .widgets.lab_view import LabView
-from .widgets.document_pane import DocumentPane, PaneColumn
 from .widgets.legend import Legend
 from .widgets.link_map import LinkMap
 from .widgets.message_bar import MessageBar
 from .widgets.overview_map import OverviewMap
+from .widgets.palette import Theme
+from .widgets.pane_column import PaneColumn
 from .widgets.params_panel import ParamsPanel
 from .widgets.sweep_view import SweepView
 

@@ -26,27 +26,27 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 from steadlith_core import ChunkerParams
 
 from .actions import build_menus
-from .disk_watch import ReloadOnChange
-from .documents import DocumentController
-from .external_controller import ExternalController
-from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
-from .file_output import ExportController
-from .history_dock import HistoryController
-from .lab_dock import LabController
+from .controllers.disk_watch import ReloadOnChange
+from .controllers.documents import DocumentController
+from .controllers.editing import EditController
+from .controllers.external_controller import ExternalController
+from .controllers.file_output import ExportController
+from .controllers.navigation import NavigationController
+from .controllers.presenter import ResultPresenter
+from .controllers.recent import RecentFilesMenu
+from .controllers.revision_open import RevisionOpener
+from .controllers.settings import AppSettings
+from .controllers.theme import ThemeController, resolve
+from .controllers.workspace_controller import WorkspaceController
+from .docks.history_dock import HistoryController
+from .docks.lab_dock import LabController
+from .docks.sweep_dock import SweepDock
 from .layout import DocumentFocus, build_widgets, size_docks
-from .long_lines import LINE_LIMIT
-from .models import AnalysisResult, LoadedDocument
-from .navigation import NavigationController
-from .palette import LIGHT, Theme
-from .presenter import ResultPresenter
-from .recent import RecentFilesMenu
-from .revision_open import RevisionOpener
-from .session import SIDES, THEME_CHOICES, Session
-from .settings import AppSettings
-from .sweep_dock import SweepDock
-from .theme import ThemeController, resolve
-from .worker import Jobs
-from .workspace_controller import WorkspaceController
+from .model.long_lines import LINE_LIMIT
+from .model.session import SIDES, THEME_CHOICES, Session
+from .model.viewmodel import AnalysisResult, LoadedDocument
+from .widgets.palette import LIGHT, Theme
+from .workers.worker import Jobs
 
 
 class MainWindow(QMainWindow):

@@ -12,11 +12,11 @@ import numpy as np
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QWidget
-from steadlith_core.vocabulary import REUSED
+from steadlith_core.vocabulary import REUSED, STATUSES
 
-from ..palette import STATUS_GLYPHS, STATUSES
-from ..viewmodel import STATUS_CODES, PaneView
+from ..model.viewmodel import STATUS_CODES, PaneView
 from .chunk_painter import points_on_lines, visible_range
+from .palette import STATUS_GLYPHS
 from .pane_geometry import ABOVE, BELOW
 from .status_patterns import paint_pattern
 

@@ -16,8 +16,8 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 
-from ..palette import STATUSES
-from ..viewmodel import STATUS_CODES, PaneView
+from steadlith_core.vocabulary import STATUSES
+from ..model.viewmodel import STATUS_CODES, PaneView
 from .markers import paint_marker
 from .pane_geometry import VisibleBlocks
 from .status_patterns import pattern_brush

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLab
 from steadlith_core import BOUNDARY_RULES
 from steadlith_core.comparison.external import SPLITTERS, install_hint, installed_splitters
 
-from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
-from ..palette import LIGHT, Theme
-from ..viewmodel import BASELINE
+from ..model.external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
+from ..model.viewmodel import BASELINE
+from .palette import LIGHT, Theme
 
 #: Rows an external chunker has no number for: it has no word alignment, so nothing is
 #: "shifted", and no margin to check locality against.

@@ -29,17 +29,17 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
-from steadlith_core.report.style import BOUNDARY_LABELS
+from steadlith_core.report.style import BOUNDARY_LABELS, KIND_LABELS, STATUS_HELP
 
-from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
-from ..highlight import SyntaxSpans
-from ..long_lines import LINE_LIMIT, longest_line_after_insert, with_breaks, without_breaks
-from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
-from ..viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
+from ..model.edit_tracker import EditTracker
+from ..model.highlight import SyntaxSpans
+from ..model.long_lines import LINE_LIMIT, longest_line_after_insert, with_breaks, without_breaks
+from ..model.viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
 from .chunk_gutter import ChunkGutter
 from .chunk_painter import ChunkPainter
 from .file_drop import FileDropTarget
-from .pane_geometry import ABOVE, BELOW, PaneGeometry  # noqa: F401 - ABOVE, BELOW re-exported
+from .palette import LIGHT, Theme
+from .pane_geometry import PaneGeometry
 from .syntax_highlighter import PygmentsHighlighter
 
 NO_GHOSTS = np.zeros(0, dtype=np.int64)
@@ -547,5 +547,3 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
             self.gutter.update()
         return super().viewportEvent(event)
 
-
-from .pane_column import PaneColumn  # noqa: E402,F401 - re-exported (it needs DocumentPane defined)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ..names import name_html, plain_tooltip
-from ..palette import Theme
-from ..pane_header import PaneHeader
+from ..model.pane_header import PaneHeader
+from .names import name_html, plain_tooltip
+from .palette import Theme
 if TYPE_CHECKING:
     from .document_pane import DocumentPane
 

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStac
 from steadlith_core import BOUNDARY_RULES, RULE_PRESETS, ParameterError
 from steadlith_core.chunking.rules import default_params, rule_of
 
-from ..palette import LIGHT, Theme
 from .identity_box import IdentityBox
+from .palette import LIGHT, Theme
 from .rule_form import RuleForm
 
 CUSTOM = "Custom"

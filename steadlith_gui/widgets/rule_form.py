@@ -14,7 +14,7 @@ from steadlith_core import ParameterError
 from steadlith_core.chunking.params import check_polynomial
 from steadlith_core.chunking.rules import PARAMS_TYPES
 
-from ..palette import LIGHT, Theme
+from .palette import LIGHT, Theme
 from .param_fields import RULE_GROUPS, FieldSpec, IntField, derived_text, mask_bits, parse_hex
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 
-from ..highlight import SyntaxSpans, token_style
+from ..model.highlight import SyntaxSpans, token_style
 
 if TYPE_CHECKING:
     from .document_pane import DocumentPane

@@ -7,8 +7,9 @@ from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts, set_params
 from steadlith_gui.layout import fit_to_screen
-from steadlith_gui.palette import DARK, LIGHT, MARKER_KINDS
-from steadlith_gui.viewmodel import AnalysisResult, prepare_document
+from steadlith_gui.widgets.palette import DARK, LIGHT
+from steadlith_core.report.style import MARKER_KINDS
+from steadlith_gui.model.viewmodel import AnalysisResult, prepare_document
 from steadlith_gui.widgets.diagnostics import DiagnosticsView
 
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from steadlith_core.history.repository import resolve_revision
 
-from steadlith_gui import history_dock
-from steadlith_gui.history_state import COST_COLUMNS
+from steadlith_gui.docks import history_dock
+from steadlith_gui.model.history_state import COST_COLUMNS
 from steadlith_gui.widgets.history_view import COLUMNS
 
 

@@ -8,8 +8,8 @@ import pygit2
 from steadlith_core.history.audit import replay_file
 from steadlith_core.history.repository import file_log
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_gui.history_state import HistoryState, HistoryTarget, Revision, locate, read_history
-from steadlith_gui.workspace import WorkspaceError, workspace_from_dict
+from steadlith_gui.model.history_state import HistoryState, HistoryTarget, Revision, locate, read_history
+from steadlith_gui.model.workspace import WorkspaceError, workspace_from_dict
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from steadlith_core.errors import ParameterError
-from steadlith_gui.jobs import ProgressJob
+from steadlith_gui.workers.jobs import ProgressJob
 
 
 def counting(n, gate=None):

@@ -5,7 +5,7 @@ from steadlith_core import ChunkerParams, Lmx2Params, load_text
 from steadlith_core.lab import FIXED, run_lab
 
 from gui_helpers import GOLDEN
-from steadlith_gui.lab_state import DONE, LabRequest, LabState, bin_label, bin_of, distribution
+from steadlith_gui.model.lab_state import DONE, LabRequest, LabState, bin_label, bin_of, distribution
 
 
 def small_result(edits=40):

@@ -8,7 +8,7 @@ from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import SMALL, band_point, chunk_top_y, chunk_visible, small_pair
 from gui_helpers import load_texts, set_params
-from steadlith_gui.palette import DARK, LIGHT
+from steadlith_gui.widgets.palette import DARK, LIGHT
 from view_helpers import chunk_lines_y, link_views, over, same
 
 

@@ -1,5 +1,5 @@
-"""Very long lines (issue 17, defect 1): a paragraph without line breaks or a single
-huge word is shown with display breaks (steadlith_gui.long_lines) that never reach the
+"""Very long lines: a paragraph without line breaks or a single
+huge word is shown with display breaks (steadlith_gui.model.long_lines) that never reach the
 text: chunks, offsets, find, copy and the saved file are those of the text as loaded,
 and the GUI thread keeps beating while such a document loads and repaints."""
 
@@ -13,7 +13,7 @@ from steadlith_core import ChunkerParams, chunk
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
-from steadlith_gui.viewmodel import ChunkLayout, prepare_document
+from steadlith_gui.model.viewmodel import ChunkLayout, prepare_document
 from steadlith_gui.widgets.document_pane import DocumentPane
 
 PARAMS = ChunkerParams()
@@ -220,7 +220,7 @@ def test_a_paste_that_would_make_an_over_long_line_is_refused_with_a_message(qtb
 
 
 def test_pasting_ordinary_text_still_works_and_the_limit_counts_the_joined_line(qtbot, window):
-    from steadlith_gui.long_lines import LINE_LIMIT, longest_line_after_insert
+    from steadlith_gui.model.long_lines import LINE_LIMIT, longest_line_after_insert
 
     load_texts(qtbot, window, "alpha beta.\n", "alpha beta.\n")
     pane = window.panes["B"]

@@ -1,12 +1,12 @@
 """Display breaks without Qt: where they go, and that positions map through them both
-ways (steadlith_gui.long_lines, steadlith_gui.offsets)."""
+ways (steadlith_gui.model.long_lines, steadlith_gui.model.offsets)."""
 
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from steadlith_gui.long_lines import display_breaks, with_breaks, without_breaks
-from steadlith_gui.offsets import OffsetMap
+from steadlith_gui.model.long_lines import display_breaks, with_breaks, without_breaks
+from steadlith_gui.model.offsets import OffsetMap
 
 # small limits so that short texts exercise every branch
 LINE, RUN = 12, 5

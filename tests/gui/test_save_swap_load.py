@@ -95,7 +95,7 @@ def test_typing_during_a_swap_keeps_the_edits_on_no(qtbot, window):
 
 
 def test_save_as_writes_atomically_on_the_thread_pool(qtbot, window, tmp_path, monkeypatch):
-    import steadlith_gui.file_output as mw
+    import steadlith_gui.controllers.file_output as mw
 
     pa, pb, a, b = loaded_files(qtbot, window, tmp_path)
     threads = []

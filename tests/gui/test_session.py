@@ -17,9 +17,9 @@ import pytest
 from steadlith_core import ChunkerParams, chunk, compare
 from steadlith_core.bench.examples import generate_prose
 
-from steadlith_gui.demo import PAIR_EXAMPLES
-from steadlith_gui.session import EditedText, Session
-from steadlith_gui.workspace import CHUNK_FILTER_KEYS, DEFAULT_VIEW
+from steadlith_gui.model.demo import PAIR_EXAMPLES
+from steadlith_gui.model.session import EditedText, Session
+from steadlith_gui.model.workspace import CHUNK_FILTER_KEYS, DEFAULT_VIEW
 
 ALONE = "STEADLITH_SESSION_ALONE"  # set in the subprocess run
 
@@ -36,7 +36,7 @@ def test_the_session_runs_without_qt():
     """Importing the session loads no PySide6, and every test here passes without Qt."""
     if os.environ.get(ALONE):
         pytest.skip("this is the run it starts")
-    probe = "import sys, steadlith_gui.session; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+    probe = "import sys, steadlith_gui.model.session; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
     here = Path(__file__)

@@ -11,7 +11,7 @@ from steadlith_core import ChunkerParams
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, make_window
 from steadlith_gui.app import build_parser
-from steadlith_gui.settings import MAX_RECENT, AppSettings
+from steadlith_gui.controllers.settings import MAX_RECENT, AppSettings
 
 
 def write_pair(tmp_path, stem="doc"):

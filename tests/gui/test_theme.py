@@ -12,7 +12,7 @@ from steadlith_core.report import style
 from gui_helpers import make_window
 from pytestqt.exceptions import TimeoutError
 from steadlith_gui.main_window import MainWindow
-from steadlith_gui.palette import DARK, LIGHT, THEMES, system_theme_name
+from steadlith_gui.widgets.palette import DARK, LIGHT, THEMES, system_theme_name
 
 
 def window_colour() -> str:
@@ -114,7 +114,7 @@ def test_kind_and_status_colours_are_the_cores():
     import ast
     from pathlib import Path
 
-    import steadlith_gui.palette as palette
+    import steadlith_gui.widgets.palette as palette
 
     tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
     themes = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Theme"]

@@ -12,15 +12,15 @@ import numpy as np
 from steadlith_core import chunk, compare
 from steadlith_core.bench.examples import phase_shift_counterexample
 
-from steadlith_gui.edit_tracker import EditTracker
-from steadlith_gui.viewmodel import ChunkLayout, SideStatus, prepare_document, runs_overlapping
+from steadlith_gui.model.edit_tracker import EditTracker
+from steadlith_gui.model.viewmodel import ChunkLayout, SideStatus, prepare_document, runs_overlapping
 
 PROBE = r"""
 import json, sys
 from steadlith_core import chunk
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.edit_tracker import EditTracker
-from steadlith_gui.viewmodel import ChunkLayout, LinkList, SideStatus, map_position, prepare_document
+from steadlith_gui.model.edit_tracker import EditTracker
+from steadlith_gui.model.viewmodel import ChunkLayout, LinkList, SideStatus, map_position, prepare_document
 
 a, b, params = phase_shift_counterexample()
 doc_a, doc_b = prepare_document("A", a), prepare_document("B", b)

@@ -1,4 +1,4 @@
-"""The `.steadlith` workspace file (steadlith_gui.workspace): pure Python, no Qt used."""
+"""The `.steadlith` workspace file (steadlith_gui.model.workspace): pure Python, no Qt used."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from steadlith_core import ChunkerParams
-from steadlith_gui.workspace import (
+from steadlith_gui.model.workspace import (
     DEFAULT_VIEW,
     DocumentRef,
     Workspace,
@@ -218,7 +218,7 @@ def test_workspace_module_imports_no_qt():
     import ast
     import pathlib
 
-    import steadlith_gui.workspace as module
+    import steadlith_gui.model.workspace as module
 
     tree = ast.parse(pathlib.Path(module.__file__).read_text(encoding="utf-8"))
     roots = {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}

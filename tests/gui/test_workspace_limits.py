@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from steadlith_gui.workspace import (
+from steadlith_gui.model.workspace import (
     OTHER_STRING_LIMIT,
     STRING_LIMITS,
     Workspace,

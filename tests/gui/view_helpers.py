@@ -6,8 +6,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 from steadlith_core import chunk, compare
 
-from steadlith_gui.palette import LIGHT, qt_palette
-from steadlith_gui.viewmodel import ChunkLayout, LinkList, SideStatus, prepare_document
+from steadlith_gui.widgets.palette import LIGHT, qt_palette
+from steadlith_gui.model.viewmodel import ChunkLayout, LinkList, SideStatus, prepare_document
 from steadlith_gui.widgets.document_pane import DocumentPane
 from steadlith_gui.widgets.link_map import LinkMap
 

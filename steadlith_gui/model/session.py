@@ -195,7 +195,7 @@ class Session:
         self._held = 0
         # A pair example brings parameters of its own: they live only while the example is
         # shown. The user's own parameters wait here, come back when their documents load,
-        # and are what the settings remember (issue 15, defect 1).
+        # and are what the settings remember.
         self.example: str | None = None
         self._example_seq: int | None = None
         self._user_params: dict[str, Any] | None = None

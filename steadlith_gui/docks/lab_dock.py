@@ -11,9 +11,9 @@ from PySide6.QtCore import QObject, Qt
 from steadlith_core.lab import FIXED, run_lab
 from steadlith_core.chunking.rules import PARAMS_TYPES
 
-from .jobs import ProgressJob
-from .lab_state import LabRequest, LabSettings, LabState
-from .session import Session
+from ..model.lab_state import LabRequest, LabSettings, LabState
+from ..model.session import Session
+from ..workers.jobs import ProgressJob
 
 
 #: The height the dock asks for when opened from the View menu, in pixels.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-DEMO_DIR = Path(__file__).resolve().parent / "resources" / "demo"
+DEMO_DIR = Path(__file__).resolve().parent.parent / "resources" / "demo"
 
 EXAMPLES: dict[str, tuple[str, str]] = {
     "prose": ("chunking-guide-v1.md", "chunking-guide-v2.md"),

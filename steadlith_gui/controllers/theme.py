@@ -6,8 +6,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from .palette import THEMES, Theme, qt_palette, system_theme_name
-from .session import THEME_CHOICES, Session
+from ..model.session import THEME_CHOICES, Session
+from ..widgets.palette import THEMES, Theme, qt_palette, system_theme_name
 
 
 def apply_theme(app: QApplication, theme: Theme) -> None:

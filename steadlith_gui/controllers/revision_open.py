@@ -11,8 +11,8 @@ import os
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
-from .history_state import HistoryTarget, Revision, locate, read_history
-from .widgets.revision_dialog import RevisionDialog
+from ..model.history_state import HistoryTarget, Revision, locate, read_history
+from ..widgets.revision_dialog import RevisionDialog
 
 
 class RevisionOpener(QObject):

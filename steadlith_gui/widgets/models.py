@@ -2,7 +2,7 @@
 the rows of the chunk table, and `ChunkFilterProxy`, its filter.
 
 The Qt-free display types (documents, layouts, statuses, link bands, the analysis
-result) live in `viewmodel`; they are re-exported here so older imports keep working.
+result) live in `steadlith_gui.model.viewmodel`.
 """
 
 from __future__ import annotations
@@ -13,32 +13,11 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRegularExpression, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from steadlith_core import Chunk, Chunking
-from steadlith_core.report.style import BOUNDARY_LABELS
+from steadlith_core.report.style import BOUNDARY_LABELS, KIND_LABELS, STATUS_HELP
 from steadlith_core.vocabulary import is_changed
 
-from .palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
-from .viewmodel import (  # noqa: F401 - re-exported: the display logic's old home
-    NO_STATUS,
-    STATUS_CODES,
-    AnalysisResult,
-    ChunkFields,
-    ChunkLayout,
-    DocumentError,
-    LinkList,
-    LoadedDocument,
-    PaneView,
-    SideStatus,
-    _band_status,
-    _gap_bands,
-    _kind,
-    _runs,
-    map_position,
-    materialize,
-    prepare_document,
-    runs_overlapping,
-    span_at,
-    spans_overlapping,
-)
+from ..model.viewmodel import NO_STATUS, STATUS_CODES, ChunkFields
+from .palette import LIGHT, Theme
 
 # -- the chunk table (Qt item model) ------------------------------------------------------
 

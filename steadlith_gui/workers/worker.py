@@ -47,20 +47,21 @@ from steadlith_core.chunking.loader import out_of_memory_message
 from steadlith_core.chunking.pipeline import gc_paused
 from steadlith_core.progress import Cancelled
 
-from .models import (
+from ..model.external_choice import ExternalChoice
+from ..model.external_runs import ExternalRuns, lay_out
+from ..model.session import EditedText
+from ..model.viewmodel import (
+    BASELINE,
     AnalysisResult,
     ChunkLayout,
     DocumentError,
     LinkList,
     LoadedDocument,
     SideStatus,
+    WordMap,
     materialize,
     prepare_document,
 )
-from .external_choice import ExternalChoice
-from .external_runs import ExternalRuns, lay_out
-from .session import EditedText
-from .viewmodel import BASELINE, WordMap
 
 Source = LoadedDocument | EditedText | None
 

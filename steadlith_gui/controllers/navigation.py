@@ -15,11 +15,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core.vocabulary import SHIFTED, is_changed
 
-from .models import STATUS_CODES, map_position
-from .viewmodel import change_target
-from .session import OTHER, Session
-from .widgets.document_pane import ABOVE, BELOW
-from .widgets.link_map import Band
+from ..model.session import OTHER, Session
+from ..model.viewmodel import STATUS_CODES, change_target, map_position
+from ..widgets.link_map import Band
+from ..widgets.pane_geometry import ABOVE, BELOW
 
 CHANGED_CODES = [code for status, code in STATUS_CODES.items() if is_changed(status)]  # "next change" stops there
 

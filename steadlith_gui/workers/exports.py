@@ -21,7 +21,7 @@ from steadlith_core.report.export import chunks_jsonl, comparison_json, to_json_
 from steadlith_core.comparison.external import ExternalChunking, spans_jsonl
 from steadlith_core.report.comparison import render_report
 
-from . import __version__
+from .. import __version__
 
 GENERATED_BY = f"Steadlith Inspector {__version__}"
 REPORT_SUFFIX = ".steadlith-report.html"

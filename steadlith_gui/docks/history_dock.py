@@ -17,9 +17,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, Signal
 from steadlith_core.history.audit import replay_file
 
-from .history_state import HistoryState, HistoryTarget, locate, read_history
-from .jobs import ProgressJob
-from .session import Session
+from ..model.history_state import HistoryState, HistoryTarget, locate, read_history
+from ..model.session import Session
+from ..workers.jobs import ProgressJob
 
 
 class HistoryController(QObject):

@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
-from .names import plain_tooltip
+from ..widgets.names import plain_tooltip
 from .settings import AppSettings, entry_label, entry_paths, side_description
 
 

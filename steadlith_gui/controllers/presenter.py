@@ -9,12 +9,12 @@ import os
 
 from PySide6.QtCore import QObject
 
-from .long_lines import LINE_LIMIT
-from .names import shown_name
-from .pane_header import pane_header
-from .session import SIDES, Session
-from .viewmodel import few_spaces_warning, first_change, first_look_message
-from .widgets.overview_map import side_data
+from ..model.long_lines import LINE_LIMIT
+from ..model.pane_header import pane_header
+from ..model.session import SIDES, Session
+from ..model.viewmodel import few_spaces_warning, first_change, first_look_message
+from ..widgets.names import shown_name
+from ..widgets.overview_map import side_data
 
 
 def _completes(result, shown) -> bool:

@@ -13,8 +13,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 from steadlith_core.report.export import write_text_atomic
 
-from . import exports
-from .session import SIDES, Session
+from ..model.session import SIDES, Session
+from ..workers import exports
 
 NEEDS_COMPARISON = "it needs two analysed versions. Load A and B (or an example) and wait for the analysis."
 EXPORT_WHAT = {"report": "report", "comparison": "comparison", "chunks-A": "chunks of A", "chunks-B": "chunks of B",

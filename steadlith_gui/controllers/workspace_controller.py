@@ -16,12 +16,10 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from steadlith_core import ParameterError, parse_assignments
 
-from . import exports
-from .models import DocumentError, prepare_document
-from .names import shown_name
-from .session import SIDES, Session
-from .workspace import SUFFIX as WORKSPACE_SUFFIX
-from .workspace import (
+from ..model.session import SIDES, Session
+from ..model.viewmodel import DocumentError, prepare_document
+from ..model.workspace import SUFFIX as WORKSPACE_SUFFIX
+from ..model.workspace import (
     DocumentRef,
     Workspace,
     WorkspaceError,
@@ -31,6 +29,8 @@ from .workspace import (
     resolve_sources,
     save_workspace,
 )
+from ..widgets.names import shown_name
+from ..workers import exports
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """Latency of the inspector on a 1 MB pair (or --chars): long lines, parameter changes and typing.
 
-    python -m steadlith_gui.bench [--chars 1000000] [--changes 15] [--edits 10] [--keys 30]
+    python -m steadlith_gui.tools.bench [--chars 1000000] [--changes 15] [--edits 10] [--keys 30]
                                   [--no-params] [--no-typing] [--no-long-lines]
                                   [--only-long-lines] [--word-chars 2000000]
 
-Long lines (issue 17): the same `--chars` of prose loaded as a pair twice, as written
+Long lines: the same `--chars` of prose loaded as a pair twice, as written
 and with every line break made a space (one line), three times each: load to result on
 screen, and a repaint after scrolling both panes to the middle; target: the one-line
 pair within 2x of the ordinary one. Then a single word of `--word-chars` (a pair: the
@@ -110,7 +110,7 @@ def lmx2_changes(n: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m steadlith_gui.bench", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m steadlith_gui.tools.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--chars", type=int, default=1_000_000)
     ap.add_argument("--changes", type=int, default=15)
     ap.add_argument("--edits", type=int, default=10)
@@ -132,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
     from steadlith_core.bench.examples import generate_prose
 
-    from .gui_thread_gc import collect_in_gui_thread
-    from .main_window import MainWindow
-    from .palette import LIGHT
+    from ..workers.gui_thread_gc import collect_in_gui_thread
+    from ..main_window import MainWindow
+    from ..widgets.palette import LIGHT
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     collect_in_gui_thread()  # as the app does
@@ -331,7 +331,7 @@ def bench_typing(app, window, keys: int, machine: str) -> bool:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtTest import QTest
 
-    from .main_window import EDIT_PAUSE_MS
+    from ..controllers.editing import EDIT_PAUSE_MS
 
     pane = window.pane_b
     pane.setFocus()

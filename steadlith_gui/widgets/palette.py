@@ -12,18 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QPalette
-from steadlith_core.report.style import (  # noqa: F401 - re-exported for the widgets
-    KIND_COLOURS,
-    KIND_HELP,
-    KIND_LABELS,
-    KIND_SHAPES,
-    MARKER_KINDS,
-    STATUS_COLOURS,
-    STATUS_HELP,
-    STATUS_LABELS,
-    marker_kind,
-)
-from steadlith_core.vocabulary import REUSED, STATUSES  # noqa: F401 - STATUSES re-exported for the widgets
+from steadlith_core.report.style import KIND_COLOURS, STATUS_COLOURS
+from steadlith_core.vocabulary import REUSED
 
 # The kinds, statuses, their shapes, labels, help and colours are the core's
 # (steadlith_core.report.style), shared with the HTML report: one visual language, one copy.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from .session import Session
+from ..model.session import Session
 
 EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 

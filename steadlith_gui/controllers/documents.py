@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 from steadlith_core.history.repository import RevisionRef
 
-from .demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
-from .session import OTHER, SIDES, Session
+from ..model.demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
+from ..model.session import OTHER, SIDES, Session
+from ..workers.worker import Analyzer, DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
 from .settings import is_revision
-from .worker import Analyzer, DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
 
 
 def _source(where, label: str | None) -> FileSource | RevisionSource:

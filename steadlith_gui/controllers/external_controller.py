@@ -12,8 +12,8 @@ from typing import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from .external_choice import CHUNK_SIZE_RANGE, JSONL, ExternalChoice
-from .session import SIDES, Session
+from ..model.external_choice import CHUNK_SIZE_RANGE, JSONL, ExternalChoice
+from ..model.session import SIDES, Session
 
 
 class ExternalController(QObject):

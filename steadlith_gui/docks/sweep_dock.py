@@ -15,11 +15,11 @@ import dataclasses
 
 from PySide6.QtCore import QObject, Signal
 
-from .external_choice import CHUNK_SIZE_RANGE
-from .jobs import ProgressJob
-from .session import Session
-from .sweep_state import FOLDER, HISTORY, SweepSettings, SweepState, sweep_pair
-from .widgets.sweep_view import SweepView
+from ..model.external_choice import CHUNK_SIZE_RANGE
+from ..model.session import Session
+from ..model.sweep_state import FOLDER, HISTORY, SweepSettings, SweepState, sweep_pair
+from ..widgets.sweep_view import SweepView
+from ..workers.jobs import ProgressJob
 
 
 class SweepDock(QObject):
