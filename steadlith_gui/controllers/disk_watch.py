@@ -76,8 +76,8 @@ class ReloadOnChange(QObject):
         self.disk.changed.connect(self._changed)
         self.disk.vanished.connect(self._vanished)
         self._asking: set[str] = set()
-        session.document_replaced.connect(lambda _s: self.update_watch())
-        session.side_changed.connect(lambda _s: self.update_watch())
+        session.events.document_replaced.connect(lambda _s: self.update_watch())
+        session.events.side_changed.connect(lambda _s: self.update_watch())
 
     def update_watch(self) -> None:
         self.disk.watch(self.session.sides[s].path for s in SIDES)

@@ -43,7 +43,7 @@ class DocumentController(QObject):
         self.loader = DocumentLoader(window)
         self.loader.loaded.connect(self._on_loaded)
         self.analyzer.result_ready.connect(session.accept_result)
-        session.analysis_wanted.connect(self.submit)
+        session.events.analysis_wanted.connect(self.submit)
         self.example_note = ""  # the info shown with the example on screen
         self._recent_loads: dict[int, dict] = {}  # load seq -> the recent entry it opens
 

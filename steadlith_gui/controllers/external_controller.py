@@ -28,8 +28,8 @@ class ExternalController(QObject):
         churn.external_toggled.connect(self._on_toggled)
         churn.sizing_requested.connect(self._on_sizing)
         churn.external_shown.connect(self._on_shown)
-        session.external_changed.connect(self._show_choice)
-        session.rule_changed.connect(self._on_rule)
+        session.events.external_changed.connect(self._show_choice)
+        session.events.rule_changed.connect(self._on_rule)
         self._show_choice(session.external)
 
     def _on_rule(self, _rule: str) -> None:

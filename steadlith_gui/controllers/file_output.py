@@ -37,7 +37,7 @@ class ExportController(QObject):
         super().__init__(window)
         self.window = window
         self.session = session
-        session.document_replaced.connect(lambda _side: self.update_actions())
+        session.events.document_replaced.connect(lambda _side: self.update_actions())
 
     def shown_names(self) -> tuple[str | None, str | None]:
         return self.session.identity("A")[0], self.session.identity("B")[0]

@@ -41,7 +41,7 @@ class NavigationController(QObject):
         window.churn.region_activated.connect(self.show_region)
         window.find_bar.find_requested.connect(self.find)
         window.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
-        session.view_changed.connect(self._on_view_changed)
+        session.events.view_changed.connect(self._on_view_changed)
         self._sync_on = session.view.sync_scroll
 
     @contextlib.contextmanager

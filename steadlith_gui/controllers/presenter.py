@@ -32,11 +32,11 @@ class ResultPresenter(QObject):
         self.session = session
         self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces
         self._warning = ""  # the few-spaces warning shown last: it leaves with its document
-        session.document_replaced.connect(self._on_document_replaced)
-        session.side_changed.connect(self._on_side_changed)
+        session.events.document_replaced.connect(self._on_document_replaced)
+        session.events.side_changed.connect(self._on_side_changed)
         self._shown = None  # the result rendered last
-        session.result_changed.connect(self._on_result)
-        session.rule_changed.connect(self._on_rule)
+        session.events.result_changed.connect(self._on_result)
+        session.events.rule_changed.connect(self._on_rule)
         window.churn.rule_selected.connect(session.set_rule)
         window.churn.set_shown_rule(session.rule)
         window.legend.set_rule(session.rule)

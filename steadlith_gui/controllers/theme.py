@@ -31,7 +31,7 @@ class ThemeController(QObject):
         self.window = window
         self.session = session
         self._shown_choice = session.view.theme
-        session.view_changed.connect(self._on_view_changed)
+        session.events.view_changed.connect(self._on_view_changed)
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)

@@ -227,7 +227,7 @@ class WorkspaceController(QObject):
         self._remember(path)
         for side in SIDES:
             w.presenter.update_header(side)
-        session.documents_changed.emit()
+        session.events.documents_changed.emit()
         session.request_analysis()
         w.statusBar().showMessage(f"Opened the workspace {path}", 5000)
         renamed = renamed_documents(ws)

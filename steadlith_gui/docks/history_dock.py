@@ -49,8 +49,8 @@ class HistoryController(QObject):
         self.view.set_show_baseline(window.settings.history_baseline())
         self.view.baseline_toggled.connect(window.settings.set_history_baseline)
         self.dock.visibilityChanged.connect(lambda visible: visible and self.refresh())
-        session.document_replaced.connect(self._on_document_replaced)
-        session.params_changed.connect(lambda _p: self._note_stale())
+        session.events.document_replaced.connect(self._on_document_replaced)
+        session.events.params_changed.connect(lambda _p: self._note_stale())
         window.theme_changed.connect(lambda _name: self.view.set_theme(window.theme))
 
     # -- following A ----------------------------------------------------------------------

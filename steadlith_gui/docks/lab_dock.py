@@ -39,9 +39,9 @@ class LabController(QObject):
         self.job.finished.connect(self._finished)
         self.job.cancelled.connect(self.state.cancel)
         self.job.failed.connect(self.state.fail)
-        session.document_replaced.connect(lambda side: side == "A" and self._check())
-        session.result_changed.connect(lambda result, consistent: self._check())  # after A was typed into
-        session.params_changed.connect(lambda params: self._check())
+        session.events.document_replaced.connect(lambda side: side == "A" and self._check())
+        session.events.result_changed.connect(lambda result, consistent: self._check())  # after A was typed into
+        session.events.params_changed.connect(lambda params: self._check())
         window.theme_changed.connect(lambda name: self.view.set_theme(window.theme))
         window.lab_dock.toggleViewAction().triggered.connect(self._shown_from_menu)
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
-
-from .session import Event
+from psygnal import Signal
 
 IDLE, RUNNING, DONE, CANCELLED, FAILED = "idle", "running", "done", "cancelled", "failed"
 
@@ -105,6 +104,8 @@ class LabState:
 
     `changed` is emitted after every change (the dock re-renders from the state)."""
 
+    changed = Signal()
+
     def __init__(self) -> None:
         self.phase = IDLE
         self.result: Any = None  # the core's LabResult shown
@@ -113,7 +114,6 @@ class LabState:
         self.progress = (0, 0)
         self.error: str | None = None
         self.stale: str | None = None  # why `result` no longer describes the window (None: it does)
-        self.changed = Event()
 
     def start(self, request: LabRequest) -> None:
         self.pending = request

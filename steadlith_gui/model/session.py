@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
+from psygnal import Signal, SignalGroup
 from steadlith_core.chunking.rules import PARAMS_TYPES, check_rule, rule_of
 from steadlith_core.vocabulary import STATUSES
 
@@ -37,23 +38,24 @@ FILTER_STATUSES = ("", "changed", *STATUSES)
 __all__ = ["PARAMS_TYPES", "Session", "rule_of"]  # the rules and their parameter types are the core's
 
 
-class Event:
-    """A minimal observer (napari's EventEmitter, psygnal's SignalInstance, without a
-    dependency): callbacks run synchronously, in the order they were connected."""
+class SessionEvents(SignalGroup):
+    """What the session announces; controllers and widgets connect to these, the session
+    never calls them directly. psygnal holds a bound-method slot weakly (a deleted part
+    stops listening without disconnecting) and can block or pause the whole group."""
 
-    def __init__(self) -> None:
-        self._slots: list[Callable[..., Any]] = []
-
-    def connect(self, slot: Callable[..., Any]) -> Callable[..., Any]:
-        self._slots.append(slot)
-        return slot
-
-    def disconnect(self, slot: Callable[..., Any]) -> None:
-        self._slots.remove(slot)
-
-    def emit(self, *args: Any) -> None:
-        for slot in list(self._slots):
-            slot(*args)
+    document_replaced = Signal(str)  # (side): another document, or none; its chunks come with a result
+    side_changed = Signal(str)  # (side): its name, path or load state changed, not its text
+    documents_changed = Signal()  # (): a load or a workspace replaced documents
+    params_changed = Signal(object)  # (params): new parameters for their rule
+    rule_changed = Signal(str)  # (rule): the panes show another rule
+    view_changed = Signal(object)  # (ViewOptions)
+    analysis_wanted = Signal()  # (): the analysis inputs changed; see analysis_inputs()
+    result_changed = Signal(object, bool)  # (result, consistent)
+    message = Signal(str, str)  # (text, level): for the user
+    load_failed = Signal(str)  # (text)
+    display_changed = Signal(object)  # (Display): wrap or zoom changed, for both panes
+    example_left = Signal(object)  # (params | None): the user's own parameters to show again
+    external_changed = Signal(object)  # (ExternalChoice): chunkers compared with, or the one the panes show
 
 
 class EditedText(NamedTuple):
@@ -200,19 +202,7 @@ class Session:
         self._example_seq: int | None = None
         self._user_params: dict[str, Any] | None = None
 
-        self.document_replaced = Event()  # (side): another document, or none; its chunks come with a result
-        self.side_changed = Event()  # (side): its name, path or load state changed, not its text
-        self.documents_changed = Event()  # (): a load or a workspace replaced documents
-        self.params_changed = Event()  # (params): new parameters for their rule
-        self.rule_changed = Event()  # (rule): the panes show another rule
-        self.view_changed = Event()  # (ViewOptions)
-        self.analysis_wanted = Event()  # (): the analysis inputs changed; see analysis_inputs()
-        self.result_changed = Event()  # (result, consistent)
-        self.message = Event()  # (text, level): for the user
-        self.load_failed = Event()  # (text)
-        self.display_changed = Event()  # (Display): wrap or zoom changed, for both panes
-        self.example_left = Event()  # (params | None): the user's own parameters to show again
-        self.external_changed = Event()  # (ExternalChoice): chunkers compared with, or the one the panes show
+        self.events = SessionEvents()
 
     # -- sides ------------------------------------------------------------------------
     def documents(self) -> tuple[Any, Any]:
@@ -236,7 +226,7 @@ class Session:
         st.chunking = None
         self.consistent = False
         self.alignment = {}
-        self.document_replaced.emit(side)
+        self.events.document_replaced.emit(side)
 
     def note_edit(self, side: str, revision: int) -> None:
         """The user changed the text (O(1): called per keystroke)."""
@@ -255,7 +245,7 @@ class Session:
         st.origin_clean = False  # the clean state is now the saved text, not the loaded one
         if st.revision == revision:
             st.modified = False
-        self.side_changed.emit(side)
+        self.events.side_changed.emit(side)
         return True
 
     def source(self, side: str) -> Any:
@@ -315,27 +305,27 @@ class Session:
             docs = {s: d for s, d in docs.items() if s not in kept}
             message = (f"{'The swap' if info['swap'] else 'Loading ' + ' and '.join(typed)} was cancelled: "
                        "your edits are kept.")
-            self.message.emit(message, "info")
+            self.events.message.emit(message, "info")
         for side, doc in docs.items():
             self.set_document(side, doc, info["modified"].get(side, False))
         for side in SIDES:
             if self.sides[side].seq == seq and side not in docs:
-                self.side_changed.emit(side)
+                self.events.side_changed.emit(side)
         if errors:
             kept = [s for s, _ in errors if self.sides.get(s) is not None and self.sides[s].doc is not None]
             text = "\n".join(msg for _, msg in errors)
             if kept:
                 text += f"\n{' and '.join(kept)} still show{'s' if len(kept) == 1 else ''} the document loaded before."
             message = text
-            self.message.emit(text, "error")
-            self.load_failed.emit(text)
+            self.events.message.emit(text, "error")
+            self.events.load_failed.emit(text)
         if docs and self.example is not None and seq != self._example_seq:
             self.leave_example()
         if self._jump_seq == seq:
             self._jump_seq = None
             self._jump_docs = self.documents() if docs else None
         if docs:
-            self.documents_changed.emit()
+            self.events.documents_changed.emit()
             self.request_analysis()
         return LoadOutcome(tuple(docs), message, bool(docs) and info["remember"])
 
@@ -387,7 +377,7 @@ class Session:
         rule = rule_of(params)
         with self.hold_analysis():
             self._params[rule] = params
-            self.params_changed.emit(params)
+            self.events.params_changed.emit(params)
             if show:
                 self.set_rule(rule)
         self.request_analysis()
@@ -397,7 +387,7 @@ class Session:
         rule = check_rule(rule)
         if rule != self.rule:
             self.rule = rule
-            self.rule_changed.emit(rule)
+            self.events.rule_changed.emit(rule)
             self.request_analysis()
 
     def set_external(self, choice: ExternalChoice) -> None:
@@ -407,7 +397,7 @@ class Session:
         if choice == self.external:
             return
         self.external = choice
-        self.external_changed.emit(choice)
+        self.events.external_changed.emit(choice)
         self.request_analysis()
 
     # -- examples -----------------------------------------------------------------------
@@ -431,7 +421,7 @@ class Session:
         for rule, p in saved.items():
             if rule != self.rule:
                 self._params[rule] = p
-                self.params_changed.emit(p)  # the panel's form of that rule shows it again
+                self.events.params_changed.emit(p)  # the panel's form of that rule shows it again
         return saved.get(self.rule)
 
     def example_loading(self, seq: int) -> None:
@@ -447,7 +437,7 @@ class Session:
         params = self._take_user_params() if restore else None
         self.example, self._example_seq, self._user_params = None, None, None
         with self.hold_analysis():  # the caller (a load, a workspace) asks once, afterwards
-            self.example_left.emit(params)
+            self.events.example_left.emit(params)
 
     @property
     def persisted_params(self) -> Any:
@@ -472,7 +462,7 @@ class Session:
         with self.hold_analysis():
             for p in checked.values():
                 self._params[rule_of(p)] = p
-                self.params_changed.emit(p)
+                self.events.params_changed.emit(p)
             if rule is not None:
                 self.set_rule(rule)
         self.request_analysis()
@@ -482,14 +472,14 @@ class Session:
         new = dataclasses.replace(self.view, **changes)
         if new != self.view:
             self.view = new
-            self.view_changed.emit(new)
+            self.events.view_changed.emit(new)
 
     def set_display(self, wrap: bool | None = None, zoom: int | None = None) -> None:
         new = Display(self.display.wrap if wrap is None else wrap,
                       self.display.zoom if zoom is None else min(max(zoom, ZOOM_RANGE[0]), ZOOM_RANGE[1]))
         if new != self.display:
             self.display = new
-            self.display_changed.emit(new)
+            self.events.display_changed.emit(new)
 
     def zoom_by(self, steps: int) -> None:
         self.set_display(zoom=0 if steps == 0 else self.display.zoom + steps)
@@ -500,7 +490,7 @@ class Session:
             new = dataclasses.replace(new, theme=self.view.theme)
         if new != self.view:
             self.view = new
-            self.view_changed.emit(new)
+            self.events.view_changed.emit(new)
 
     # -- analysis -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -514,7 +504,7 @@ class Session:
 
     def request_analysis(self) -> None:
         if not self._held and self.documents() != (None, None):
-            self.analysis_wanted.emit()
+            self.events.analysis_wanted.emit()
 
     def analysis_inputs(self) -> tuple[Any, Any, Any]:
         """A, B and the shown rule's parameters (see params_by_rule for the others)."""
@@ -550,7 +540,7 @@ class Session:
                                   "B": np.fromiter((j for _, j in c.alignment), np.int64, len(c.alignment))}
         else:
             self.alignment = {}
-        self.result_changed.emit(result, self.consistent)
+        self.events.result_changed.emit(result, self.consistent)
         return taken
 
     @property

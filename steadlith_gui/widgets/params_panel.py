@@ -104,8 +104,8 @@ class ParamsPanel(QWidget):
     def bind(self, session) -> None:
         """Show the session's parameters and rule from now on, and hand it the user's."""
         self.session = session
-        session.params_changed.connect(self._on_session_params)
-        session.rule_changed.connect(self._show_rule)
+        session.events.params_changed.connect(self._on_session_params)
+        session.events.rule_changed.connect(self._show_rule)
         self.params_changed.connect(lambda p: session.set_params(p))
         self.rule_selected.connect(session.set_rule)
         for rule in BOUNDARY_RULES:

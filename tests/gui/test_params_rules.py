@@ -28,7 +28,7 @@ def bound(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     applied = []
-    session.params_changed.connect(applied.append)
+    session.events.params_changed.connect(applied.append)
     return session, panel, applied
 
 

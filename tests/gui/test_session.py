@@ -77,7 +77,7 @@ class Recorder:
         self.events: list[tuple] = []
         for name in ("document_replaced", "side_changed", "documents_changed", "params_changed", "view_changed",
                      "analysis_wanted", "result_changed", "message", "load_failed"):
-            getattr(session, name).connect(lambda *args, n=name: self.events.append((n, *args)))
+            getattr(session.events, name).connect(lambda *args, n=name: self.events.append((n, *args)))
 
     def names(self) -> list[str]:
         return [e[0] for e in self.events]
@@ -94,6 +94,42 @@ def loaded_session(text_a="Alpha text here. " * 40, text_b="Beta text here. " * 
     s.loaded(1, {"A": a, "B": b}, [])
     texts.update(A=text_a, B=text_b)
     return s, a, b, texts
+
+
+def test_a_deleted_listener_is_not_called():
+    """Slots are weakly referenced: a part that is gone stops listening without having
+    to disconnect, and the session never keeps it alive."""
+
+    class Listener:
+        def __init__(self, calls: list):
+            self.calls = calls
+
+        def on_params(self, params) -> None:
+            self.calls.append(params)
+
+    s = Session()
+    kept, dropped = [], []
+    listener, gone = Listener(kept), Listener(dropped)
+    s.events.params_changed.connect(listener.on_params)
+    s.events.params_changed.connect(gone.on_params)
+    del gone
+    s.set_params(ChunkerParams(min_tokens=40))
+    assert len(kept) == 1 and dropped == []
+
+
+def test_blocked_events_are_not_emitted():
+    s = Session()
+    rec = Recorder(s)
+    with s.events.params_changed.blocked():
+        s.set_params(ChunkerParams(min_tokens=40))
+    assert "params_changed" not in rec.names()
+    rec.clear()
+    with s.events.blocked():  # the whole group
+        s.set_params(ChunkerParams(min_tokens=48))
+        s.set_view(syntax_colour=False)
+    assert rec.names() == []
+    s.set_params(ChunkerParams(min_tokens=56))
+    assert "params_changed" in rec.names()
 
 
 def test_a_load_shows_both_documents_and_asks_for_one_analysis():
