@@ -375,7 +375,7 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.export_failed.connect(on_export_failed)
     from PySide6.QtCore import QRect
 
-    from .layout import fit_to_screen
+    from .dock_layout import fit_to_screen
 
     # laid out as on a screen of that size (default: a 1080p screen, where the window
     # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window

@@ -1,9 +1,10 @@
 """The inspector window: two versions of a document, their cuts by kind, how their
 chunks line up, what the edit cost, live parameters and live editing.
 
-Layout (layout.py): the central widget holds the message bar, the legend and a row
-`panes_row` = [pane A | link map | pane B | overview map]. Parameters (left), churn
-(right), diagnostics and the chunk table (bottom) are docks.
+Layout (built in __init__ by _build_widgets; dock_layout.py fits it to the screen): the
+central widget holds the message bar, the legend and a row `panes_row` = [pane A | link
+map | pane B | overview map]. Parameters (left), churn (right), diagnostics and the chunk
+table (bottom) are docks.
 
 The state lives in a Qt-free `Session` (session.py); this window builds the widgets and
 the parts that connect them to it, and keeps the public API the app and tests use:
@@ -21,8 +22,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QThreadPool, Signal
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+from PySide6.QtCore import QThreadPool, Qt, Signal
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QScrollArea,
+                               QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
 from .actions import build_menus
@@ -41,11 +43,25 @@ from .controllers.workspace_controller import WorkspaceController
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.sweep_dock import SweepDock
-from .layout import DocumentFocus, build_widgets, size_docks
+from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
 from .model.long_lines import LINE_LIMIT
 from .model.session import SIDES, THEME_CHOICES, Session
 from .model.viewmodel import AnalysisResult, LoadedDocument
+from .widgets.chunk_table import ChunkTable
+from .widgets.churn import ChurnPanel
+from .widgets.diagnostics import DiagnosticsView
+from .widgets.document_pane import DocumentPane
+from .widgets.find_bar import FindBar
+from .widgets.history_view import HistoryView
+from .widgets.lab_view import LabView
+from .widgets.legend import Legend
+from .widgets.link_map import LinkMap
+from .widgets.message_bar import MessageBar
+from .widgets.overview_map import OverviewMap
 from .widgets.palette import LIGHT, Theme
+from .widgets.pane_column import PaneColumn
+from .widgets.params_panel import ParamsPanel
+from .widgets.sweep_view import SweepView
 from .workers.worker import Jobs
 
 
@@ -83,7 +99,7 @@ class MainWindow(QMainWindow):
         # asked before edits are discarded (close, reload, load over them); tests replace it
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
-        build_widgets(self, params, theme)
+        self._build_widgets(params, theme)
         self.document_focus = DocumentFocus(self)
         self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
@@ -96,6 +112,90 @@ class MainWindow(QMainWindow):
         size_docks(self)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
+
+    def _build_widgets(self, params: ChunkerParams | None, theme: Theme) -> None:
+        """The widget tree: the central row of panes and maps, the docks and the status
+        bar label. Only construction and placement; _build_parts wires them to the session."""
+        self._build_central(theme)
+        self._build_docks(params, theme)
+        self.busy_label = QLabel("")
+        self.busy_label.setObjectName("busyLabel")
+        self.statusBar().addPermanentWidget(self.busy_label)
+
+    def _build_central(self, theme: Theme) -> None:
+        """Message bar, legend, then [pane A | link map | pane B | overview] (`panes_row`)."""
+        self.message_bar = MessageBar(theme)
+        self.legend = Legend(theme)
+        self.pane_a = DocumentPane("A", theme)
+        self.pane_b = DocumentPane("B", theme)
+        self.pane_b.set_editable(True)
+        self.panes = {"A": self.pane_a, "B": self.pane_b}
+        self.columns = {s: PaneColumn(self.panes[s]) for s in SIDES}
+        self.link_map = LinkMap(self.pane_a, self.pane_b, theme)
+        self.overview = OverviewMap(self.pane_a, self.pane_b, theme)
+        central = QWidget()
+        central.setObjectName("central")
+        v = QVBoxLayout(central)
+        v.setContentsMargins(6, 4, 6, 2)
+        v.setSpacing(4)
+        v.addWidget(self.message_bar)
+        v.addWidget(self.legend)
+        self.find_bar = FindBar()
+        v.addWidget(self.find_bar)
+        self.panes_row = QHBoxLayout()
+        self.panes_row.setSpacing(0)
+        self.panes_row.addWidget(self.columns["A"], 1)
+        self.panes_row.addWidget(self.link_map)
+        self.panes_row.addWidget(self.columns["B"], 1)
+        self.panes_row.addSpacing(4)
+        self.panes_row.addWidget(self.overview)
+        v.addLayout(self.panes_row, 1)
+        self.setCentralWidget(central)
+
+    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self, params: ChunkerParams | None, theme: Theme) -> None:
+        """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
+        self.params_panel = ParamsPanel(params, theme)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.params_panel)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
+        self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, AREA.LeftDockWidgetArea)
+        self.churn = ChurnPanel(theme)
+        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", self.churn, AREA.RightDockWidgetArea)
+        self.diagnostics = DiagnosticsView(theme)
+        self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
+        # scrolled, not squeezed: two side-by-side panels must not hold the window wide
+        diag_scroll = QScrollArea()
+        diag_scroll.setWidgetResizable(True)
+        diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        diag_scroll.setWidget(self.diagnostics)
+        diag_scroll.setMinimumWidth(200)
+        diag_scroll.setMinimumHeight(self.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
+        self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
+                                               AREA.BottomDockWidgetArea)
+        self.lab_view = LabView(theme)
+        self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view, AREA.BottomDockWidgetArea)
+        self.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
+        self.table = ChunkTable(theme)
+        self.chunk_table = self.table.view
+        self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
+        standard_docks(self)
+        self.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
+        self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history, AREA.BottomDockWidgetArea)
+        self.history_dock.hide()
+        self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
+        self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
+        self.sweep_dock.hide()
+        self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
+        self.setDockNestingEnabled(True)
 
     def _build_parts(self) -> None:
         s = self.session

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QLabel
 from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts, set_params
-from steadlith_gui.layout import fit_to_screen
+from steadlith_gui.dock_layout import fit_to_screen
 from steadlith_gui.widgets.palette import DARK, LIGHT
 from steadlith_core.report.style import MARKER_KINDS
 from steadlith_gui.model.viewmodel import AnalysisResult, prepare_document

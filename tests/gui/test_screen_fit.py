@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.layout import fit_to_screen
+from steadlith_gui.dock_layout import fit_to_screen
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
