@@ -201,9 +201,9 @@ class MainWindow(QMainWindow):
         s = self.session
         self.documents_ctl = DocumentController(self, s)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
-        self.editing = EditController(self, s)
-        self.presenter = ResultPresenter(self, s)
+        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(self, s)
+        self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
         self.exports = ExportController(self, s)
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(self, s)
@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
         if params is not None:
             self.set_params(params)
         if self.message_bar.isVisible() and self.message_bar.level == "info" \
-                and self.message_bar.text() == self.documents_ctl.example_note:
+                and self.message_bar.text() == self.session.example_note:
             self.message_bar.dismiss()
 
     def _show_view(self, view) -> None:

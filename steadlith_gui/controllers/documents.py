@@ -44,11 +44,9 @@ class DocumentController(QObject):
         self.loader.loaded.connect(self._on_loaded)
         self.analyzer.result_ready.connect(session.accept_result)
         session.events.analysis_wanted.connect(self.submit)
-        self.example_note = ""  # the info shown with the example on screen
         self._recent_loads: dict[int, dict] = {}  # load seq -> the recent entry it opens
 
     def submit(self) -> None:
-        self.window.editing.cancel_pause()
         a, b, params = self.session.analysis_inputs()
         if a is not None or b is not None:
             others = {r: p for r, p in self.session.params_by_rule.items() if r != self.session.rule}
@@ -129,7 +127,7 @@ class DocumentController(QObject):
         seq = self._start(sources)
         self.session.example_loading(seq)
         self.session.jump_to_first_shift_after(seq if jump else None)
-        self.example_note = note
+        self.session.set_example_note(note)
         if note:
             self.window.show_message(note, "info")
 

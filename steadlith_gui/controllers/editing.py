@@ -1,57 +1,56 @@
 """Typing into the panes: each keystroke is O(1) here and tells the session the new
-revision; the analysis waits until the typing pauses for EDIT_PAUSE_MS."""
+revision; the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
+the title follow the session's edit_state_changed, not this controller."""
 
 from __future__ import annotations
+
+from typing import Callable, Mapping
 
 from PySide6.QtCore import QObject, QTimer
 
 from ..model.session import Session
+from ..widgets.document_pane import DocumentPane
 
 EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 
 
 class EditController(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    """`panes`: the document panes by side; `active_side`: the side navigation acts on
+    (Undo and Redo prefer it)."""
+
+    def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
+                 pause_ms: int = EDIT_PAUSE_MS, parent: QObject | None = None):
+        super().__init__(parent)
+        self.panes = panes
         self.session = session
+        self.active_side = active_side
         self.pause = QTimer(self)
         self.pause.setObjectName("editPause")
         self.pause.setSingleShot(True)
-        self.pause.setInterval(EDIT_PAUSE_MS)
+        self.pause.setInterval(pause_ms)
         self.pause.timeout.connect(session.request_analysis)
-        for side, pane in window.panes.items():
+        session.events.analysis_wanted.connect(self.cancel_pause)  # asked for already: the pause is moot
+        for side, pane in panes.items():
             pane.edited.connect(lambda s=side: self._on_edited(s))
-            pane.document().modificationChanged.connect(lambda m, s=side: self._on_modified(s, m))
+            pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
 
     def cancel_pause(self) -> None:
         self.pause.stop()
 
     def _on_edited(self, side: str) -> None:
-        pane = self.window.panes[side]
-        self.session.note_edit(side, pane.revision)
+        self.session.note_edit(side, self.panes[side].revision)
         self.pause.start()
-        st = self.session.sides[side]
-        if st.revision == st.shown_revision + 1:  # the first edit since the shown result
-            self.window.presenter.update_header(side)
-
-    def _on_modified(self, side: str, modified: bool) -> None:
-        self.session.note_modified(side, modified)
-        self.window.presenter.update_header(side)
-        self.window.presenter.update_title()
 
     def set_editable(self, side: str, editable: bool) -> None:
-        self.window.panes[side].set_editable(editable)
-        self.session.set_view(**{f"edit_{side.lower()}": editable})
-        self.window.presenter.update_header(side)
+        self.panes[side].set_editable(editable)
+        self.session.set_editable(side, editable)
 
-    def active_editor(self):
+    def active_editor(self) -> DocumentPane | None:
         """The pane Undo/Redo act on: the focused one if editable, else an editable one."""
-        panes = self.window.panes
-        pane = panes[self.window.active_side]
+        pane = self.panes[self.active_side()]
         if pane.editable:
             return pane
-        return next((p for p in (panes["B"], panes["A"]) if p.editable), None)
+        return next((p for p in (self.panes["B"], self.panes["A"]) if p.editable), None)
 
     def undo(self) -> None:
         pane = self.active_editor()

@@ -38,6 +38,7 @@ class ExportController(QObject):
         self.window = window
         self.session = session
         session.events.document_replaced.connect(lambda _side: self.update_actions())
+        session.events.result_changed.connect(lambda _result, _consistent: self.update_actions())
 
     def shown_names(self) -> tuple[str | None, str | None]:
         return self.session.identity("A")[0], self.session.identity("B")[0]

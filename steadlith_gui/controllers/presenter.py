@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html
 import os
+from typing import TYPE_CHECKING, Mapping, Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, SignalInstance
+from PySide6.QtWidgets import QLabel, QStatusBar
 
 from ..model.long_lines import LINE_LIMIT
 from ..model.pane_header import pane_header
@@ -15,6 +17,48 @@ from ..model.session import SIDES, Session
 from ..model.viewmodel import few_spaces_warning, first_change, first_look_message
 from ..widgets.names import shown_name
 from ..widgets.overview_map import side_data
+
+if TYPE_CHECKING:
+    from ..widgets.chunk_table import ChunkTable
+    from ..widgets.churn import ChurnPanel
+    from ..widgets.diagnostics import DiagnosticsView
+    from ..widgets.document_pane import DocumentPane
+    from ..widgets.legend import Legend
+    from ..widgets.link_map import LinkMap
+    from ..widgets.message_bar import MessageBar
+    from ..widgets.overview_map import OverviewMap
+    from ..widgets.palette import Theme
+    from ..widgets.pane_column import PaneColumn
+    from ..workers.worker import Analyzer
+    from .navigation import NavigationController
+
+
+class PresenterView(Protocol):
+    """What the presenter draws on (the main window provides it): the widgets a result
+    reaches, the window's title and status bar, and the signals that announce a result."""
+
+    panes: Mapping[str, DocumentPane]
+    columns: Mapping[str, PaneColumn]
+    link_map: LinkMap
+    overview: OverviewMap
+    legend: Legend
+    churn: ChurnPanel
+    table: ChunkTable
+    diagnostics: DiagnosticsView
+    message_bar: MessageBar
+    busy_label: QLabel
+    shown_label: QLabel
+    theme: Theme
+    result_shown: SignalInstance
+    analysis_ready: SignalInstance
+
+    def show_message(self, text: str, level: str = "error") -> None: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+
+    def setWindowTitle(self, title: str) -> None: ...  # noqa: N802
+
+    def setWindowModified(self, modified: bool) -> None: ...  # noqa: N802
 
 
 def _completes(result, shown) -> bool:
@@ -26,10 +70,15 @@ def _completes(result, shown) -> bool:
 
 
 class ResultPresenter(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    """Draws on `view`; `navigation` keeps the selection across results and lands on
+    the first change; `analyzer` reports failures and when it is busy."""
+
+    def __init__(self, view: PresenterView, session: Session, analyzer: Analyzer,
+                 navigation: NavigationController, parent: QObject | None = None):
+        super().__init__(parent)
+        self.window = view
         self.session = session
+        self.navigation = navigation
         self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces
         self._warning = ""  # the few-spaces warning shown last: it leaves with its document
         session.events.document_replaced.connect(self._on_document_replaced)
@@ -37,11 +86,12 @@ class ResultPresenter(QObject):
         self._shown = None  # the result rendered last
         session.events.result_changed.connect(self._on_result)
         session.events.rule_changed.connect(self._on_rule)
-        window.churn.rule_selected.connect(session.set_rule)
-        window.churn.set_shown_rule(session.rule)
-        window.legend.set_rule(session.rule)
-        window.analyzer.failed.connect(self._on_analysis_failed)
-        window.analyzer.busy_changed.connect(self._on_busy)
+        session.events.edit_state_changed.connect(self._on_edit_state)
+        view.churn.rule_selected.connect(session.set_rule)
+        view.churn.set_shown_rule(session.rule)
+        view.legend.set_rule(session.rule)
+        analyzer.failed.connect(self._on_analysis_failed)
+        analyzer.busy_changed.connect(self._on_busy)
 
     def _on_document_replaced(self, side: str) -> None:
         w, st = self.window, self.session.sides[side]
@@ -57,8 +107,8 @@ class ResultPresenter(QObject):
                 w.show_message(f"{side} has lines of more than {LINE_LIMIT:,} characters: they are shown in pieces "
                                "(↪ marks where a piece goes on; the text has no break there) and are read-only "
                                "here. Chunks, copies and saved files are those of the text.", "info")
-        if w.selection is not None:
-            w.select_chunk(w.selection[0], None, scroll=False)
+        if self.navigation.selection is not None:
+            self.navigation.select_chunk(self.navigation.selection[0], None, scroll=False)
         w.link_map.set_links(None)
         self.update_header(side, "analysing…" if st.doc is not None else "")
         self.update_title()
@@ -81,7 +131,6 @@ class ResultPresenter(QObject):
         """The second phase of the result on screen: only the churn panel's columns change."""
         self._show_churn(result, result.comparison if consistent else None)
         self.update_status()
-        self.window.exports.update_actions()
 
     def _show_churn(self, result, comparison) -> None:
         self.window.churn.show_rules(result.rules if comparison is not None else None, result.params.boundary_rule,
@@ -119,19 +168,18 @@ class ResultPresenter(QObject):
                                                             ("B", result.b, result.layout_b))))
         for side in SIDES:
             self.update_header(side)
-        if w.selection is not None:
-            w.select_chunk(*w.selection, scroll=False)
+        if self.navigation.selection is not None:
+            self.navigation.select_chunk(*self.navigation.selection, scroll=False)
         w.diagnostics.show_result(result)
         self._warn_few_spaces(result)
         if session.take_jump():
             first = first_change(comparison)
             if first is not None:
-                w.navigation.show_first_change(first)
-                if not w.documents_ctl.example_note:  # an example with a note of its own keeps it
-                    w.documents_ctl.example_note = first_look_message(comparison, first)
-                    w.show_message(w.documents_ctl.example_note, "info")
+                self.navigation.show_first_change(first)
+                if not session.example_note:  # an example with a note of its own keeps it
+                    session.set_example_note(first_look_message(comparison, first))
+                    w.show_message(session.example_note, "info")
         self.update_status()
-        w.exports.update_actions()
 
     def _warn_few_spaces(self, result) -> None:
         """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""
@@ -168,6 +216,10 @@ class ResultPresenter(QObject):
 
     def _on_busy(self, busy: bool) -> None:
         self.window.busy_label.setText("● analysing…" if busy else "")
+
+    def _on_edit_state(self, side: str) -> None:
+        self.update_header(side)
+        self.update_title()
 
     def update_header(self, side: str, status: str = "") -> None:
         st = self.session.sides[side]

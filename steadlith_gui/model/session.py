@@ -56,6 +56,7 @@ class SessionEvents(SignalGroup):
     display_changed = Signal(object)  # (Display): wrap or zoom changed, for both panes
     example_left = Signal(object)  # (params | None): the user's own parameters to show again
     external_changed = Signal(object)  # (ExternalChoice): chunkers compared with, or the one the panes show
+    edit_state_changed = Signal(str)  # (side): first edit since the shown result, modified flag or editability
 
 
 class EditedText(NamedTuple):
@@ -199,6 +200,7 @@ class Session:
         # shown. The user's own parameters wait here, come back when their documents load,
         # and are what the settings remember.
         self.example: str | None = None
+        self.example_note = ""  # the info shown with the example on screen ("": none)
         self._example_seq: int | None = None
         self._user_params: dict[str, Any] | None = None
 
@@ -230,10 +232,24 @@ class Session:
 
     def note_edit(self, side: str, revision: int) -> None:
         """The user changed the text (O(1): called per keystroke)."""
-        self.sides[side].revision = revision
+        st = self.sides[side]
+        st.revision = revision
+        if st.revision == st.shown_revision + 1:  # the first edit since the shown result
+            self.events.edit_state_changed.emit(side)
 
     def note_modified(self, side: str, modified: bool) -> None:
         self.sides[side].modified = modified
+        self.events.edit_state_changed.emit(side)
+
+    def set_editable(self, side: str, editable: bool) -> None:
+        """Whether the user may type into a side (a view option a workspace saves)."""
+        self.set_view(**{f"edit_{side.lower()}": editable})
+        self.events.edit_state_changed.emit(side)
+
+    def set_example_note(self, note: str) -> None:
+        """The info shown with the example on screen ("": none); the message bar's
+        info is dismissed with the example only while it still shows this note."""
+        self.example_note = note
 
     def mark_saved(self, side: str, path: str, origin: Any, revision: int) -> bool:
         """Save as… wrote the side's text taken at `revision`: the side is now that file.
