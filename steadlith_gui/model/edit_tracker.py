@@ -65,15 +65,12 @@ class EditTracker:
             self._view = None  # positions moved: shift at the next paint
         return True
 
-    def show(self, revision: int) -> bool:
-        """A result made from the text at `revision` is now shown; False (and nothing
-        changes) if it is older than the one shown."""
-        if revision < self.shown_revision:
-            return False
+    def show(self, revision: int) -> None:
+        """A result made from the text at `revision` is now shown (the session took it:
+        never older than the one shown): the edits up to it are in its positions."""
         self.shown_revision = revision
         self._edits = [e for e in self._edits if e[0] > revision]
         self.invalidate()
-        return True
 
     def invalidate(self) -> None:
         """The shown layout or statuses changed: rebuild the view at the next paint."""

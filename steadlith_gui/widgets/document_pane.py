@@ -233,12 +233,12 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.show_result(None, None, None, None)
 
     def show_result(self, doc: LoadedDocument | None, chunking: Chunking | None, layout: ChunkLayout | None,
-                    status: SideStatus | None) -> bool:
+                    status: SideStatus | None) -> None:
         """Show an analysis of this pane's document (as loaded, or edited at revision
-        doc.revision). Returns False (and shows nothing) for another document."""
+        doc.revision). Whether it applies is the session's decision (Session.accept_result),
+        made before the presenter hands it here."""
         if doc is not None:
-            if self.origin is None or doc.root is not self.origin or not self.edits.show(doc.revision):
-                return False
+            self.edits.show(doc.revision)
             self.document_info = doc
             if doc.syntax is not None and self.syntax_active:
                 self._highlighter.configure(doc.syntax, self.theme.pygments_style)
@@ -253,7 +253,6 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self._update_gutter_width()
         self.viewport().update()
         self.gutter.update()
-        return True
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
