@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject
+from superqt.utils import qdebounced
 
 from ..model.session import Session
 from ..widgets.document_pane import DocumentPane
@@ -24,22 +25,20 @@ class EditController(QObject):
         self.panes = panes
         self.session = session
         self.active_side = active_side
-        self.pause = QTimer(self)
+        # each keystroke restarts the pause; the analysis is asked for once it runs out
+        self.pause = qdebounced(session.request_analysis, timeout=pause_ms, parent=self)
         self.pause.setObjectName("editPause")
-        self.pause.setSingleShot(True)
-        self.pause.setInterval(pause_ms)
-        self.pause.timeout.connect(session.request_analysis)
         session.events.analysis_wanted.connect(self.cancel_pause)  # asked for already: the pause is moot
         for side, pane in panes.items():
             pane.edited.connect(lambda s=side: self._on_edited(s))
             pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
 
     def cancel_pause(self) -> None:
-        self.pause.stop()
+        self.pause.cancel()
 
     def _on_edited(self, side: str) -> None:
         self.session.note_edit(side, self.panes[side].revision)
-        self.pause.start()
+        self.pause()
 
     def set_editable(self, side: str, editable: bool) -> None:
         self.panes[side].set_editable(editable)

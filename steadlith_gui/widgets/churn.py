@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLab
                                QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
 from steadlith_core.comparison.external import SPLITTERS, install_hint, installed_splitters
+from superqt.utils import signals_blocked
 
 from ..model.external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
 from ..model.viewmodel import BASELINE
@@ -371,9 +372,8 @@ class ChurnPanel(QWidget):
         """The session's choice: menu checks, columns and the pane selector follow."""
         self.choice = choice
         for key, act in self.external_actions.items():
-            blocked = act.blockSignals(True)
-            act.setChecked(key in choice.chunkers)
-            act.blockSignals(blocked)
+            with signals_blocked(act):
+                act.setChecked(key in choice.chunkers)
         self.sizing_actions[choice.sizing].setChecked(True)
         self.sizing_actions["own"].setText(f"Size: chunk_size {choice.chunk_size:,} t for every splitter…")
         n = len(choice.chunkers)
@@ -414,15 +414,14 @@ class ChurnPanel(QWidget):
     def _sync_pane_combo(self) -> None:
         """The selector lists the rules, then the chosen external chunkers; it shows what the panes show."""
         combo = self.rule_combo
-        blocked = combo.blockSignals(True)
-        combo.clear()
-        for rule in BOUNDARY_RULES:
-            combo.addItem(rule, f"rule:{rule}")
-        for key in self.choice.chunkers:
-            combo.addItem(f"{SHORT_LABELS.get(key, key)} (ext.)", f"external:{key}")
-        shown = f"external:{self.choice.shown}" if self.choice.shown else f"rule:{self.shown_rule}"
-        combo.setCurrentIndex(max(0, combo.findData(shown)))
-        combo.blockSignals(blocked)
+        with signals_blocked(combo):
+            combo.clear()
+            for rule in BOUNDARY_RULES:
+                combo.addItem(rule, f"rule:{rule}")
+            for key in self.choice.chunkers:
+                combo.addItem(f"{SHORT_LABELS.get(key, key)} (ext.)", f"external:{key}")
+            shown = f"external:{self.choice.shown}" if self.choice.shown else f"rule:{self.shown_rule}"
+            combo.setCurrentIndex(max(0, combo.findData(shown)))
         for r in BOUNDARY_RULES:
             if r in self.heads:
                 mark = " ◂" if r == self.shown_rule and not self.choice.shown else ""

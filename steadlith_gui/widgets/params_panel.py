@@ -18,6 +18,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 from steadlith_core import BOUNDARY_RULES, RULE_PRESETS, ParameterError
 from steadlith_core.chunking.rules import default_params, rule_of
+from superqt.utils import signals_blocked
 
 from .identity_box import IdentityBox
 from .palette import LIGHT, Theme
@@ -124,9 +125,8 @@ class ParamsPanel(QWidget):
 
     def _show_rule(self, rule: str) -> None:
         self.rule = rule
-        blocked = self.rule_combo.blockSignals(True)
-        self.rule_combo.setCurrentText(rule)
-        self.rule_combo.blockSignals(blocked)
+        with signals_blocked(self.rule_combo):
+            self.rule_combo.setCurrentText(rule)
         self.stack.setCurrentWidget(self.forms[rule])
         for r, form in self.forms.items():  # the stack takes the shown form's height, not the tallest's
             ignored = QSizePolicy.Policy.Ignored
@@ -136,10 +136,9 @@ class ParamsPanel(QWidget):
         self.error = None
         self.forms[rule].write(self._valid[rule])  # an invalid value left typed is dropped
         self.forms[rule].show_error(None)
-        blocked = self.preset.blockSignals(True)
-        self.preset.clear()
-        self.preset.addItems([*RULE_PRESETS[rule], CUSTOM])
-        self.preset.blockSignals(blocked)
+        with signals_blocked(self.preset):
+            self.preset.clear()
+            self.preset.addItems([*RULE_PRESETS[rule], CUSTOM])
         self._refresh()
 
     # -- public --------------------------------------------------------------------------------
@@ -210,6 +209,5 @@ class ParamsPanel(QWidget):
         p = self._valid[self.rule]
         self.identity.show_params(p, self.error)
         name = next((n for n, q in RULE_PRESETS[self.rule].items() if q.params_hash == p.params_hash), CUSTOM)
-        blocked = self.preset.blockSignals(True)
-        self.preset.setCurrentText(name)
-        self.preset.blockSignals(blocked)
+        with signals_blocked(self.preset):
+            self.preset.setCurrentText(name)
