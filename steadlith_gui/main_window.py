@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self.pane_b = DocumentPane("B", theme)
         self.pane_b.set_editable(True)
         self.panes = {"A": self.pane_a, "B": self.pane_b}
-        self.columns = {s: PaneColumn(self.panes[s]) for s in SIDES}
+        self.columns = {s: PaneColumn(self.panes[s], s, theme) for s in SIDES}
         self.link_map = LinkMap(self.pane_a, self.pane_b, theme)
         self.overview = OverviewMap(self.pane_a, self.pane_b, theme)
         central = QWidget()

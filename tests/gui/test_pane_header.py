@@ -8,7 +8,7 @@ from steadlith_gui.widgets.pane_column import PaneColumn
 
 
 def column(qtbot):
-    c = PaneColumn(DocumentPane("B"))  # an empty pane: whatever the header shows came from the value
+    c = PaneColumn(DocumentPane("B"), "B", LIGHT)  # an empty pane: whatever the header shows came from the value
     qtbot.addWidget(c)
     return c
 
