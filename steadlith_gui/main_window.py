@@ -40,13 +40,14 @@ from .controllers.revision_open import RevisionOpener
 from .controllers.settings import AppSettings
 from .controllers.theme import ThemeController, resolve
 from .controllers.workspace_controller import WorkspaceController
+from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.sweep_dock import SweepDock
-from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
+from .model.documents import LoadedDocument
 from .model.long_lines import LINE_LIMIT
 from .model.session import SIDES, THEME_CHOICES, Session
-from .model.viewmodel import AnalysisResult, LoadedDocument
+from .model.viewmodel import AnalysisResult
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView

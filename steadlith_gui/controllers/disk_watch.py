@@ -8,8 +8,8 @@ import os
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from steadlith_core import load_text
 
+from ..model.documents import prepare_document
 from ..model.session import SIDES, Session
-from ..model.viewmodel import prepare_document
 
 DISK_CHANGE_PAUSE_MS = 150  # a change on disk is handled once the file was quiet this long
 DISK_MISSING_RETRIES = 6  # a vanished file is looked for again this often (editors replace files)

@@ -15,8 +15,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core.vocabulary import SHIFTED, is_changed
 
+from ..model.layouts import STATUS_CODES
+from ..model.links import map_position
 from ..model.session import OTHER, Session
-from ..model.viewmodel import STATUS_CODES, change_target, map_position
+from ..model.viewmodel import change_target
 from ..widgets.link_map import Band
 from ..widgets.pane_geometry import ABOVE, BELOW
 

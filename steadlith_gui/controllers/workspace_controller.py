@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from steadlith_core import ParameterError, parse_assignments
 
+from ..model.documents import DocumentError, prepare_document
 from ..model.session import SIDES, Session
-from ..model.viewmodel import DocumentError, prepare_document
 from ..model.workspace import SUFFIX as WORKSPACE_SUFFIX
 from ..model.workspace import (
     DocumentRef,

@@ -15,7 +15,7 @@ from typing import Iterable
 import numpy as np
 
 from .highlight import SyntaxSpans
-from .viewmodel import ChunkLayout, PaneView, SideStatus
+from .layouts import ChunkLayout, PaneView, SideStatus
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 

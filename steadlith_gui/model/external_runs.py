@@ -34,7 +34,8 @@ from steadlith_core.comparison.external import (
 )
 
 from .external_choice import JSONL, SHORT_LABELS, ExternalChoice
-from .viewmodel import STATUS_CODES, ChunkLayout, LinkList, SideStatus
+from .layouts import STATUS_CODES, ChunkLayout, SideStatus
+from .links import LinkList
 
 EXTERNAL_MARKER = "external"
 _EMPTY = np.zeros(0, dtype=np.int64)

@@ -14,7 +14,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QTextDocument
 from PySide6.QtWidgets import QWidget
 from steadlith_core.vocabulary import REUSED, STATUSES
 
-from ..model.viewmodel import STATUS_CODES, ChunkLayout, LoadedDocument, PaneView
+from ..model.documents import LoadedDocument
+from ..model.layouts import STATUS_CODES, ChunkLayout, PaneView
 from .chunk_painter import points_on_lines, visible_range
 from .palette import STATUS_GLYPHS, Theme
 from .pane_geometry import ABOVE, BELOW, VisibleBlocks

@@ -17,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 
 from steadlith_core.vocabulary import STATUSES
-from ..model.viewmodel import STATUS_CODES, PaneView
+from ..model.layouts import STATUS_CODES, PaneView
 from .markers import paint_marker
 from .palette import Theme
 from .pane_geometry import VisibleBlocks

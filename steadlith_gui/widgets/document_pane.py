@@ -31,10 +31,11 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
 from steadlith_core import Chunking
 from steadlith_core.report.style import BOUNDARY_LABELS, KIND_LABELS, STATUS_HELP
 
+from ..model.documents import LoadedDocument
 from ..model.edit_tracker import EditTracker
 from ..model.highlight import SyntaxSpans
+from ..model.layouts import ChunkLayout, PaneView, SideStatus
 from ..model.long_lines import LINE_LIMIT, longest_line_after_insert, with_breaks, without_breaks
-from ..model.viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
 from .chunk_gutter import ChunkGutter
 from .chunk_painter import ChunkPainter
 from .file_drop import FileDropTarget

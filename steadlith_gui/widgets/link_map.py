@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from steadlith_core.vocabulary import REUSED
 from steadlith_core.report.style import STATUS_HELP
 
-from ..model.viewmodel import LinkList, WordMap
+from ..model.links import LinkList, WordMap
 from .document_pane import DocumentPane
 from .palette import LIGHT, Theme
 from .pane_geometry import ABOVE, BELOW

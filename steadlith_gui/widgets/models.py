@@ -16,7 +16,7 @@ from steadlith_core import Chunk, Chunking
 from steadlith_core.report.style import BOUNDARY_LABELS, KIND_LABELS, STATUS_HELP
 from steadlith_core.vocabulary import is_changed
 
-from ..model.viewmodel import NO_STATUS, STATUS_CODES, ChunkFields
+from ..model.layouts import NO_STATUS, STATUS_CODES, ChunkFields
 from .palette import LIGHT, Theme
 
 # -- the chunk table (Qt item model) ------------------------------------------------------

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
 from steadlith_core.vocabulary import REUSED, STATUSES
 
-from ..model.viewmodel import STATUS_CODES, SideStatus
+from ..model.layouts import STATUS_CODES, SideStatus
 from .document_pane import DocumentPane
 from .palette import LIGHT, Theme, blend
 from .status_patterns import paint_pattern

@@ -47,21 +47,13 @@ from steadlith_core.chunking.loader import out_of_memory_message
 from steadlith_core.chunking.pipeline import gc_paused
 from steadlith_core.progress import Cancelled
 
+from ..model.documents import DocumentError, LoadedDocument, materialize, prepare_document
 from ..model.external_choice import ExternalChoice
 from ..model.external_runs import ExternalRuns, lay_out
+from ..model.layouts import ChunkLayout, SideStatus
+from ..model.links import LinkList, WordMap
 from ..model.session import EditedText
-from ..model.viewmodel import (
-    BASELINE,
-    AnalysisResult,
-    ChunkLayout,
-    DocumentError,
-    LinkList,
-    LoadedDocument,
-    SideStatus,
-    WordMap,
-    materialize,
-    prepare_document,
-)
+from ..model.viewmodel import BASELINE, AnalysisResult
 
 Source = LoadedDocument | EditedText | None
 

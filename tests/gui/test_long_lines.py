@@ -13,7 +13,8 @@ from steadlith_core import ChunkerParams, chunk
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
-from steadlith_gui.model.viewmodel import ChunkLayout, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout
 from steadlith_gui.widgets.document_pane import DocumentPane
 
 PARAMS = ChunkerParams()

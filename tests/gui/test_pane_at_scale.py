@@ -9,8 +9,8 @@ from steadlith_core import ChunkerParams
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts, set_params
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus
 from steadlith_gui.widgets.models import COLUMNS
-from steadlith_gui.model.viewmodel import ChunkLayout, SideStatus
 from steadlith_gui.widgets.overview_map import side_data
 
 TEXT_A = generate_prose(60_000, seed=5)

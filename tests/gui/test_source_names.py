@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from gui_helpers import load_files
-from steadlith_gui.model.viewmodel import source_name
+from steadlith_gui.model.documents import source_name
 
 TEXT = "A revision of the guide, read through a pipe the way git show hands it over. " * 30
 

@@ -12,15 +12,18 @@ import numpy as np
 from steadlith_core import chunk, compare
 from steadlith_core.bench.examples import phase_shift_counterexample
 
+from steadlith_gui.model.documents import prepare_document
 from steadlith_gui.model.edit_tracker import EditTracker
-from steadlith_gui.model.viewmodel import ChunkLayout, SideStatus, prepare_document, runs_overlapping
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus, runs_overlapping
 
 PROBE = r"""
 import json, sys
 from steadlith_core import chunk
 from steadlith_core.bench.examples import phase_shift_counterexample
+from steadlith_gui.model.documents import prepare_document
 from steadlith_gui.model.edit_tracker import EditTracker
-from steadlith_gui.model.viewmodel import ChunkLayout, LinkList, SideStatus, map_position, prepare_document
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus
+from steadlith_gui.model.links import LinkList, map_position
 
 a, b, params = phase_shift_counterexample()
 doc_a, doc_b = prepare_document("A", a), prepare_document("B", b)

@@ -9,7 +9,9 @@ import numpy as np
 from steadlith_core import Analysis, ChunkerParams
 from steadlith_core.bench.examples import phase_shift_counterexample
 
-from steadlith_gui.model.viewmodel import ChunkLayout, WordMap, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout
+from steadlith_gui.model.links import WordMap
 
 BIG = ChunkerParams(min_tokens=300, max_tokens=900)
 LINES = [f"    value_{i} = compute(record[{i}], weight={i * 7 % 13})  # step {i}" for i in range(160)]

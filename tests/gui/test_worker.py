@@ -9,8 +9,8 @@ from steadlith_core import ChunkerParams, chunk
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
+from steadlith_gui.model.documents import prepare_document
 from steadlith_gui.workers import worker
-from steadlith_gui.model.viewmodel import prepare_document
 from steadlith_gui.workers.worker import Analyzer, analyze
 
 TEXT = generate_prose(20_000, seed=5)

@@ -6,10 +6,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 from steadlith_core import chunk, compare
 
-from steadlith_gui.widgets.palette import LIGHT, qt_palette
-from steadlith_gui.model.viewmodel import ChunkLayout, LinkList, SideStatus, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus
+from steadlith_gui.model.links import LinkList
 from steadlith_gui.widgets.document_pane import DocumentPane
 from steadlith_gui.widgets.link_map import LinkMap
+from steadlith_gui.widgets.palette import LIGHT, qt_palette
 
 
 def shown_pane(qtbot, text: str, params, theme=LIGHT, size=(700, 500)):
