@@ -19,16 +19,9 @@ from steadlith_core import ParameterError, parse_assignments
 from ..model.documents import DocumentError, prepare_document
 from ..model.session import SIDES, Session
 from ..model.workspace import SUFFIX as WORKSPACE_SUFFIX
-from ..model.workspace import (
-    DocumentRef,
-    Workspace,
-    WorkspaceError,
-    load_workspace,
-    outside_documents,
-    renamed_documents,
-    resolve_sources,
-    save_workspace,
-)
+from ..model.workspace import DocumentRef, Workspace, WorkspaceError, save_workspace
+from ..model.workspace_documents import outside_documents, renamed_documents, resolve_sources
+from ..model.workspace_loading import load_workspace
 from ..widgets.names import shown_name
 from ..workers import exports
 

@@ -9,7 +9,8 @@ from steadlith_core.history.audit import replay_file
 from steadlith_core.history.repository import file_log
 from steadlith_core import ChunkerParams, Lmx2Params
 from steadlith_gui.model.history_state import HistoryState, HistoryTarget, Revision, locate, read_history
-from steadlith_gui.model.workspace import WorkspaceError, workspace_from_dict
+from steadlith_gui.model.workspace import WorkspaceError
+from steadlith_gui.model.workspace_loading import workspace_from_dict
 
 
 @pytest.fixture

@@ -9,15 +9,9 @@ from dataclasses import replace
 import pytest
 
 from steadlith_core import ChunkerParams
-from steadlith_gui.model.workspace import (
-    DEFAULT_VIEW,
-    DocumentRef,
-    Workspace,
-    WorkspaceError,
-    load_workspace,
-    resolve_documents,
-    save_workspace,
-)
+from steadlith_gui.model.workspace import DEFAULT_VIEW, DocumentRef, Workspace, WorkspaceError, save_workspace
+from steadlith_gui.model.workspace_documents import resolve_documents
+from steadlith_gui.model.workspace_loading import load_workspace
 
 PARAMS = ChunkerParams(min_tokens=32, max_tokens=256, snap_mode="paragraph-sentence/1", snap_window_words=12)
 EDITED = "First line\r\nsecond line 🚀 naïve\r\n\r\n<b>not html</b> \"quoted\"\n"

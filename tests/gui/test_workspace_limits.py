@@ -10,14 +10,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from steadlith_gui.model.workspace import (
-    OTHER_STRING_LIMIT,
-    STRING_LIMITS,
-    Workspace,
-    WorkspaceError,
-    load_workspace,
-    workspace_from_dict,
-)
+from steadlith_gui.model.workspace import OTHER_STRING_LIMIT, STRING_LIMITS, Workspace, WorkspaceError
+from steadlith_gui.model.workspace_loading import load_workspace, workspace_from_dict
 
 MESSAGE_LIMIT = 400  # a message fits a message bar, whatever the file holds
 

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from steadlith_gui.model.workspace import DocumentRef, Workspace, outside_documents, save_workspace
+from steadlith_gui.model.workspace import DocumentRef, Workspace, save_workspace
+from steadlith_gui.model.workspace_documents import outside_documents
 
 
 @pytest.fixture()
