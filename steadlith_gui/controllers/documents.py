@@ -16,7 +16,8 @@ from steadlith_core.history.repository import RevisionRef
 
 from ..model.demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from ..model.session import OTHER, SIDES, Session
-from ..workers.worker import Analyzer, DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
+from ..workers.loading import DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
+from ..workers.worker import Analyzer
 from .settings import is_revision
 
 
