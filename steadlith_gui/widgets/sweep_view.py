@@ -20,7 +20,7 @@ from steadlith_core.comparison.external import SPLITTERS, install_hint, installe
 from steadlith_core.sweep.results import SetRow
 
 from ..model.sweep_state import FOLDER, SOURCE_TITLES
-from .churn import SPLITTER_TITLES
+from .churn_cells import SPLITTER_TITLES
 from .palette import Theme
 
 #: Marker per rule: shape as well as colour, so the rules stay apart without colour.
