@@ -63,7 +63,7 @@ def compare_rules(window) -> None:
 
 
 def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
-    return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
+    return ActionSpec(key, text, lambda w: w.navigation.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
 
 
 ACTIONS = (
@@ -80,7 +80,7 @@ ACTIONS = (
     ActionSpec("save_workspace", "Save wor&kspace", lambda w: w.save_workspace(), "Ctrl+Alt+W",
                "Save the documents (with edited or pasted text), parameters and view options to the "
                "workspace file (asked the first time)"),
-    ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.save_workspace_as(),
+    ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.workspaces.save_as(),
                tip="Save the workspace to a new file"),
     ActionSpec("export_report", "Export re&port (HTML)…", lambda w: w.export_report(), "Ctrl+E"),
     ActionSpec("export_chunks_a", "Export chunks of A as &JSONL…", lambda w: w.export_chunks("A")),

@@ -6,15 +6,18 @@ central widget holds the message bar, the legend and a row `panes_row` = [pane A
 map | pane B | overview map]. Parameters (left), churn (right), diagnostics and the chunk
 table (bottom) are docks.
 
-The state lives in a Qt-free `Session` (session.py); this window builds the widgets and
-the parts that connect them to it, and keeps the public API the app and tests use:
+The state lives in a Qt-free `Session` (model/session.py); this window builds the widgets
+and the parts that connect them to it (controllers/, docks/), and keeps the public API
+the app and tests use:
 - documents.py: loading and analysis requests; editing.py: typing and the edit pause;
 - presenter.py: renders documents and results; navigation.py: selection, navigation,
-  synchronized scrolling; file_output.py: Save as… and exports; workspace_controller.py;
-  disk_watch.py: reload on change; recent.py; theme.py; actions.py: menus as data.
+  synchronized scrolling; view_options.py: the widgets follow the view options;
+  file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
+  on change; recent.py; theme.py; actions.py (beside this module): menus as data.
+Parts talk through the session's events (session.events), not through the window.
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
-Session.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
-Analyzer.result_ready(result) → Session.accept_result → Session.result_changed →
+events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
+Analyzer.result_ready(result) → Session.accept_result → events.result_changed →
 ResultPresenter renders the result's chunkings and layouts.
 """
 
@@ -39,6 +42,7 @@ from .controllers.recent import RecentFilesMenu
 from .controllers.revision_open import RevisionOpener
 from .controllers.settings import AppSettings
 from .controllers.theme import ThemeController, resolve
+from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
 from .docks.history_dock import HistoryController
@@ -105,7 +109,6 @@ class MainWindow(QMainWindow):
         self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
-        self._view_shown = None  # the view options last applied to the widgets (see _show_view)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
         self._build_parts()
@@ -217,11 +220,12 @@ class MainWindow(QMainWindow):
         self.lab = LabController(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
-        s.events.view_changed.connect(self._show_view)
+        self.view_follower = ViewOptionsController(
+            s, self.panes, {name: getattr(self, f"act_{key}") for name, key in VIEW_ACTIONS.items()},
+            self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
         s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)
         s.events.example_left.connect(self._on_example_left)
-        s.events.display_changed.connect(self._show_display)
         for pane in self.panes.values():
             pane.zoom_requested.connect(s.zoom_by)
         s.events.documents_changed.connect(self.documents_changed.emit)
@@ -235,14 +239,6 @@ class MainWindow(QMainWindow):
                 f"{sd} to inspect it. The clipboard still holds it.", "warning"))
         self.presenter.update_status()
 
-    def _show_display(self, display) -> None:
-        """Both panes wrap and zoom alike, so their lines stay comparable."""
-        self.act_wrap.setChecked(display.wrap)
-        for pane in self.panes.values():
-            pane.set_display(display.wrap, display.zoom)
-        self.link_map.update()
-        self.navigation.sync_from(self.navigation.active_side)
-
     def _on_example_left(self, params) -> None:
         """The user's documents replaced an example: their parameters come back, and the
         example's note no longer describes what is shown."""
@@ -251,29 +247,6 @@ class MainWindow(QMainWindow):
         if self.message_bar.isVisible() and self.message_bar.level == "info" \
                 and self.message_bar.text() == self.session.example_note:
             self.message_bar.dismiss()
-
-    def _show_view(self, view) -> None:
-        """Widgets follow the session's view options (a workspace, or a menu toggle).
-        Only what changed since the last call is applied: some of it is O(document)
-        (syntax colouring), and a key typed in the table filter changes the view too."""
-        shown, self._view_shown = self._view_shown, view
-        def changed(name: str) -> bool:
-            return shown is None or getattr(shown, name) != getattr(view, name)
-
-        for act, name in ((self.act_sync, "sync_scroll"), (self.act_syntax, "syntax_colour"),
-                          (self.act_legend, "legend"), (self.act_edit_a, "edit_a"), (self.act_edit_b, "edit_b")):
-            if changed(name):
-                act.setChecked(getattr(view, name))  # its handler sets the same value again: no loop
-        for side, name in (("A", "edit_a"), ("B", "edit_b")):
-            if changed(name) and self.panes[side].editable != getattr(view, name):
-                self.set_editable(side, getattr(view, name))
-        if changed("syntax_colour"):
-            for pane in self.panes.values():
-                pane.set_syntax_enabled(view.syntax_colour)
-        if changed("legend"):
-            self.legend.setVisible(view.legend)
-        if changed("chunk_filter"):
-            self.table.set_filter_state(view.chunk_filter)
 
     # -- state, read from the session ------------------------------------------------------
     @property
@@ -355,12 +328,6 @@ class MainWindow(QMainWindow):
     def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
         self.navigation.select_chunk(side, index, scroll, from_table)
 
-    def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
-        return self.navigation.navigate(what, direction, side)
-
-    def show_region(self, k: int) -> None:
-        self.navigation.show_region(k)
-
     def shown_names(self) -> tuple[str | None, str | None]:
         return self.exports.shown_names()
 
@@ -379,23 +346,14 @@ class MainWindow(QMainWindow):
     def export_png(self, path=None) -> int | None:
         return self.exports.export_png(path)
 
-    def document_ref(self, side: str):
-        return self.workspaces.document_ref(side)
-
     def save_workspace(self, path=None) -> int | None:
         return self.workspaces.save(path)
-
-    def save_workspace_as(self) -> int | None:
-        return self.workspaces.save_as()
 
     def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=(), trust=None) -> int | None:
         return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments, trust=trust)
 
     def recent_entries(self) -> list[dict]:
         return self.recent_menu.entries()
-
-    def remember_documents(self) -> None:
-        self.recent_menu.remember(self.session.sides)
 
     def open_recent(self, entry: dict) -> None:
         """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""

@@ -169,7 +169,7 @@ class DocumentController(QObject):
         if entry is not None and batch.errors:
             self.window.recent_menu.forget(entry)
         elif outcome.remember:
-            self.window.remember_documents()
+            self.window.recent_menu.remember(self.session.sides)
 
     def open_dialog(self, side: str) -> None:
         path = self.session.identity(side)[1]
