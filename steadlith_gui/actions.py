@@ -216,15 +216,15 @@ def _theme(window, menu: QMenu) -> None:
     window.theme_menu = menu.addMenu("&Theme")
     group = QActionGroup(window)
     group.setExclusive(True)
-    window._theme_actions = {}
+    window.theme_actions = {}
     for name in THEME_CHOICES:
         act = QAction(THEME_TITLES[name], window, checkable=True)
         act.setChecked(name == window.theme_choice)
         act.triggered.connect(lambda _c=False, n=name: window.set_theme_choice(n, remember=True))
         group.addAction(act)
         window.theme_menu.addAction(act)
-        window._theme_actions[name] = act
-    window._theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
+        window.theme_actions[name] = act
+    window.theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
 
 
 def _docks(window, menu: QMenu) -> None:

@@ -66,7 +66,7 @@ class ThemeController(QObject):
         for side in ("A", "B"):
             w.presenter.update_header(side)
         w.presenter.update_status()
-        if hasattr(w, "_theme_actions"):
-            w._theme_actions[self.session.view.theme].setChecked(True)
+        if hasattr(w, "theme_actions"):
+            w.theme_actions[self.session.view.theme].setChecked(True)
         if changed:
             w.theme_changed.emit(theme.name)

@@ -58,7 +58,7 @@ def test_display_logic_runs_without_loading_qt():
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["qt"] == []
-    assert report["qt_seen"] in (True, None)
+    assert report["qt_seen"] is True  # the probe does see Qt once it is loaded (PySide6 is installed)
     assert report["bands"] > 1 and report["shifted_start"] == 5  # the typed 5 characters moved chunk 1
     assert report["mapped"] == report["partner_start"]  # a reused chunk's start maps to its partner's
 

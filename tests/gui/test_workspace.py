@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -208,13 +210,24 @@ def test_documents_need_a_path_or_text():
         Workspace({"c": None})
 
 
-def test_workspace_module_imports_no_qt():
-    import ast
-    import pathlib
+WORKSPACE_PROBE = r"""
+import sys
+from steadlith_core import ChunkerParams
+from steadlith_gui.model.workspace import DocumentRef, Workspace, save_workspace
+from steadlith_gui.model.workspace_documents import resolve_documents
+from steadlith_gui.model.workspace_loading import load_workspace
 
-    import steadlith_gui.model.workspace as module
+path = sys.argv[1]
+save_workspace(Workspace({"a": DocumentRef.pasted("Alpha.", "a.txt"), "b": None}, ChunkerParams()), path)
+assert resolve_documents(load_workspace(path))["a"][0] == "Alpha."
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "shiboken6", "PyQt5", "PyQt6")))
+"""
 
-    tree = ast.parse(pathlib.Path(module.__file__).read_text(encoding="utf-8"))
-    roots = {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    roots |= {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert not roots & {"PySide6", "shiboken6", "PyQt5", "PyQt6"}
+
+def test_workspace_files_are_saved_and_read_without_loading_qt(tmp_path):
+    """Saving, loading and resolving a workspace runs in a fresh interpreter that never
+    imports Qt (the window maps its state to a Workspace and back)."""
+    proc = subprocess.run([sys.executable, "-c", WORKSPACE_PROBE, str(tmp_path / "w.steadlith")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
