@@ -196,5 +196,6 @@ def grab_history(qtbot, window, history):
     view = window.history
     view.table.clearSelection()
     view.table.setCurrentIndex(view.model.index(-1, -1))
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: not view.table.selectionModel().hasSelection()
+                    and not view.table.currentIndex().isValid())
     return view, view.table.viewport().grab().toImage(), ids
