@@ -6,7 +6,7 @@ Widgets never hold truth of their own: they report what the user did (a load arr
 a key was typed, a parameter changed) and render what the session's events say. The
 Qt-side controllers (loader, analyzer, timers, file watcher, dialogs) call into the
 session; the session never calls Qt. It imports nothing from PySide6, so it is tested
-without a QApplication (tests/gui/test_session.py), as napari's ViewerModel is.
+without a QApplication (tests/gui/model/), as napari's ViewerModel is.
 
 The editor buffer keeps the text while the user types (copying it per keystroke would
 cost O(document)); the session reads it through `text_provider` when it is due: for an

@@ -1,6 +1,6 @@
 """The inspector's display logic, free of Qt: what the widgets show, computed from
 core results in plain Python and numpy (mostly in the worker thread; immutable once
-built). Importing it loads no PySide6 (tests/gui/test_viewmodel.py checks in a fresh
+built). Importing it loads no PySide6 (tests/gui/model/test_viewmodel.py checks in a fresh
 interpreter), so these rules of presentation are testable without a QApplication.
 
 It is split by concern: `documents` (a document as shown), `layouts` (a chunking in Qt

@@ -1,11 +1,14 @@
 """The lab dock's state and figures, without Qt: the shared bins hold every edit once,
 and a result says when it no longer describes document A or the parameters."""
 
+from pathlib import Path
+
 from steadlith_core import ChunkerParams, Lmx2Params, load_text
 from steadlith_core.lab import FIXED, run_lab
 
-from gui_helpers import GOLDEN
 from steadlith_gui.model.lab_state import DONE, LabRequest, LabState, bin_label, bin_of, distribution
+
+GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "golden"
 
 
 def small_result(edits=40):

@@ -1,8 +1,9 @@
 """The session model alone: no window, no widgets, no QApplication, no PySide6.
 
-Everything here runs twice: in the suite's process (fast to read when it fails), and in
-a fresh interpreter with neither the GUI conftest nor pytest-qt loaded, where every test
-is also checked to have loaded no PySide6 module (test_the_session_runs_without_qt)."""
+Every model test (this folder) runs twice: in the suite's process (fast to read when it
+fails), and in a fresh interpreter with neither the GUI conftest nor pytest-qt loaded,
+where every test is also checked to have loaded no PySide6 module (model_qt_probe.py,
+started by test_the_model_runs_without_qt)."""
 
 from __future__ import annotations
 
@@ -21,29 +22,24 @@ from steadlith_gui.model.demo import PAIR_EXAMPLES
 from steadlith_gui.model.session import EditedText, Session
 from steadlith_gui.model.workspace import CHUNK_FILTER_KEYS, DEFAULT_VIEW
 
-ALONE = "STEADLITH_SESSION_ALONE"  # set in the subprocess run
+ALONE = "STEADLITH_SESSION_ALONE"  # set in the subprocess run (model_qt_probe.py reads it)
 
 
-@pytest.fixture(autouse=True)
-def no_qt_when_alone():
-    yield
-    if os.environ.get(ALONE):
-        loaded = sorted(m for m in sys.modules if m.split(".")[0] == "PySide6")
-        assert not loaded, f"the session test loaded Qt: {loaded[:5]}"
-
-
-def test_the_session_runs_without_qt():
-    """Importing the session loads no PySide6, and every test here passes without Qt."""
+def test_the_model_runs_without_qt():
+    """Importing the session loads no PySide6, and every model test passes without Qt."""
     if os.environ.get(ALONE):
         pytest.skip("this is the run it starts")
     probe = "import sys, steadlith_gui.model.session; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-    here = Path(__file__)
+    folder = Path(__file__).parent  # every model test, not only this file's
+    helpers = str(folder.parent)  # git_helpers
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:pytest-qt", "-p", "no:cacheprovider", "--noconftest",
-         "-c", os.devnull, "--rootdir", str(here.parent), str(here)],
-        capture_output=True, text=True, env={**os.environ, ALONE: "1"}, cwd=here.parent)
+         "-c", os.devnull, "--rootdir", str(folder), "-p", "model_qt_probe", str(folder)],
+        capture_output=True, text=True, cwd=folder,
+        env={**os.environ, ALONE: "1", "PYTHONPATH": os.pathsep.join(filter(None, (helpers, str(folder),
+                                                                                   os.environ.get("PYTHONPATH"))))})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "failed" not in run.stdout
 
