@@ -225,10 +225,10 @@ class ResultPresenter(QObject):
         st = self.session.sides[side]
         if st.has_pending_edits and not status:
             status = "edited: analysis after a pause"
-        pane = self.window.panes[side]
+        # the session's state; editable is the pane's own (a text shown in pieces stays read-only)
         self.window.columns[side].update_header(pane_header(
-            side, pane.document_info, st.identity if st.doc is not None else None, pane.chunking, pane.status_info, modified=pane.modified,
-            editable=pane.editable, status=status), self.window.theme)
+            side, st.doc, st.identity if st.doc is not None else None, st.chunking, st.status, modified=st.modified,
+            editable=self.window.panes[side].editable, status=status), self.window.theme)
 
     def update_title(self) -> None:
         # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"

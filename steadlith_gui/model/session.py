@@ -82,6 +82,7 @@ class SideState:
     shown_revision: int = 0  # the revision the shown chunks were made from
     modified: bool = False  # differs from the clean state (the editor's modified flag)
     chunking: Any = None  # the Chunking on screen (None: none yet)
+    status: Any = None  # the SideStatus on screen with it (None: not compared, or no layout)
 
     @property
     def identity(self) -> tuple[str | None, str | None]:
@@ -225,6 +226,7 @@ class Session(SessionParams):
         st.revision = st.shown_revision = doc.revision if doc is not None else 0
         st.modified = modified if doc is not None else False
         st.chunking = None
+        st.status = None
         self.consistent = False
         self.alignment = {}
         self.events.document_replaced.emit(side)
@@ -431,6 +433,9 @@ class Session(SessionParams):
                     st.shown_revision = doc.revision
             if taken[side]:
                 st.chunking = chunking
+                # the pane shows statuses only over a layout of its chunks
+                layout = getattr(result, f"layout_{side.lower()}", None)
+                st.status = result.side_status(side) if layout is not None else None
         self.result = result
         self.taken = taken
         c = result.comparison
