@@ -15,8 +15,8 @@ from typing import Iterator, Protocol
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
-
 from steadlith_core.vocabulary import STATUSES
+
 from ..model.layouts import STATUS_CODES, PaneView
 from .markers import paint_marker
 from .palette import Theme
