@@ -213,9 +213,9 @@ class MainWindow(QMainWindow):
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
-        self.external_ctl = ExternalController(self, s)
+        self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(self, s)
-        self.revisions = RevisionOpener(self)
+        self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
         self.sweep_ctl = SweepDock(self, s)
         self.lab = LabController(self, s)
         self.params_panel.bind(s)

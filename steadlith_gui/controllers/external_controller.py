@@ -10,21 +10,25 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QInputDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 
 from ..model.external_choice import CHUNK_SIZE_RANGE, JSONL, ExternalChoice
 from ..model.session import SIDES, Session
+from ..widgets.churn import ChurnPanel
 
 
 class ExternalController(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    """`churn`: the panel whose menu and selector it serves; `dialogs`: the parent of the
+    file and size dialogs (the window)."""
+
+    def __init__(self, churn: ChurnPanel, session: Session, dialogs: QWidget):
+        super().__init__(dialogs)
+        self.churn = churn
+        self.dialogs = dialogs
         self.session = session
         # (A, B) span files, or None when the user cancels; tests replace these two
         self.choose_files: Callable[[], tuple[str, str] | None] = self._ask_files
         self.choose_size: Callable[[int], int | None] = self._ask_size
-        churn = window.churn
         churn.external_toggled.connect(self._on_toggled)
         churn.sizing_requested.connect(self._on_sizing)
         churn.external_shown.connect(self._on_shown)
@@ -63,13 +67,13 @@ class ExternalController(QObject):
         self.session.set_external(dataclasses.replace(self.session.external, shown=key))
 
     def _show_choice(self, choice: ExternalChoice) -> None:
-        self.window.churn.set_external_choice(choice)
+        self.churn.set_external_choice(choice)
 
     def _ask_files(self) -> tuple[str, str] | None:
         paths = []
         start = ""
         for side in SIDES:
-            path, _ = QFileDialog.getOpenFileName(self.window, f"Spans of {side} (JSONL)", start,
+            path, _ = QFileDialog.getOpenFileName(self.dialogs, f"Spans of {side} (JSONL)", start,
                                                   "JSONL spans (*.jsonl *.json *.txt);;All files (*)")
             if not path:
                 return None
@@ -79,7 +83,7 @@ class ExternalController(QObject):
 
     def _ask_size(self, current: int) -> int | None:
         lo, hi = CHUNK_SIZE_RANGE
-        size, ok = QInputDialog.getInt(self.window, "Chunk size of the splitters",
+        size, ok = QInputDialog.getInt(self.dialogs, "Chunk size of the splitters",
                                        "chunk_size for every splitter, in tokens of the rule's counter:",
                                        current, lo, hi)
         return size if ok else None
