@@ -32,8 +32,8 @@ from .palette import LIGHT, Theme
 
 class _StagedLabel:
     """A label's text, tooltip, style and visibility, collected first and applied once
-    where they changed: the panel used to blank every cell and fill it again, and each
-    change of a label's text, style or visibility re-lays the dock out."""
+    where they changed: each change of a label's text, style or visibility re-lays the
+    dock out, so blanking every cell and filling it again would do that twice per cell."""
 
     __slots__ = ("label", "text", "tip", "style", "visible")
 
