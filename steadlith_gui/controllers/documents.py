@@ -58,8 +58,6 @@ class DocumentController(QObject):
             return None
         seq = self.loader.load(sources)
         self.session.begin_load(seq, tuple(sources), **kw)
-        for side in sources:
-            self.window.presenter.update_header(side, "loading…")
         return seq
 
     def load_texts(self, text_a: str | None, text_b: str | None, name_a: str | None = None,

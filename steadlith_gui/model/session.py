@@ -52,6 +52,7 @@ class SessionEvents(SignalGroup):
     result_changed = Signal(object, bool)  # (result, consistent)
     message = Signal(str, str)  # (text, level): for the user
     load_failed = Signal(str)  # (text)
+    load_started = Signal(str)  # (side): a load for it is under way
     display_changed = Signal(object)  # (Display): wrap or zoom changed, for both panes
     example_left = Signal(object)  # (params | None): the user's own parameters to show again
     external_changed = Signal(object)  # (ExternalChoice): chunkers compared with, or the one the panes show
@@ -309,6 +310,8 @@ class Session(SessionParams):
                               "modified": dict(modified or {}), "swap": swap}
         for s in sides:
             self.sides[s].seq = seq
+        for s in sides:
+            self.events.load_started.emit(s)
 
     def loaded(self, seq: int, documents: Mapping[str, Any], errors) -> LoadOutcome:
         """A loader batch arrived: show what is still wanted (asking again for sides typed
