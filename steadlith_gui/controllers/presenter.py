@@ -88,6 +88,7 @@ class ResultPresenter(QObject):
         session.events.rule_changed.connect(self._on_rule)
         session.events.edit_state_changed.connect(self._on_edit_state)
         session.events.load_started.connect(lambda side: self.update_header(side, "loading…"))
+        session.events.workspace_changed.connect(lambda _path: self.update_title())
         view.churn.rule_selected.connect(session.set_rule)
         view.churn.set_shown_rule(session.rule)
         view.legend.set_rule(session.rule)

@@ -115,10 +115,9 @@ class WorkspaceController(QObject):
         return self._write(path)
 
     def _remember(self, path: str) -> None:
-        self.session.workspace_path = os.path.abspath(path)
+        self.session.set_workspace_path(os.path.abspath(path))
         self.window.settings.set_folder("open", os.path.dirname(self.session.workspace_path))
         self.window.recent_menu.add({"workspace": self.session.workspace_path})
-        self.window.presenter.update_title()
 
     def _write(self, path: str) -> int:
         ws = self.current_workspace()  # the texts are taken now; JSON and the write run below

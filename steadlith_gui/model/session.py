@@ -53,6 +53,7 @@ class SessionEvents(SignalGroup):
     message = Signal(str, str)  # (text, level): for the user
     load_failed = Signal(str)  # (text)
     load_started = Signal(str)  # (side): a load for it is under way
+    workspace_changed = Signal(str)  # (path): the workspace file opened or saved last
     display_changed = Signal(object)  # (Display): wrap or zoom changed, for both panes
     example_left = Signal(object)  # (params | None): the user's own parameters to show again
     external_changed = Signal(object)  # (ExternalChoice): chunkers compared with, or the one the panes show
@@ -247,6 +248,11 @@ class Session(SessionParams):
         """Whether the user may type into a side (a view option a workspace saves)."""
         self.set_view(**{f"edit_{side.lower()}": editable})
         self.events.edit_state_changed.emit(side)
+
+    def set_workspace_path(self, path: str) -> None:
+        """The .steadlith file opened or saved last (the title names it)."""
+        self.workspace_path = path
+        self.events.workspace_changed.emit(path)
 
     def set_example_note(self, note: str) -> None:
         """The info shown with the example on screen ("": none); the message bar's
