@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolBar, QToolButton, QWidget
 
-from .demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
-from .settings import THEME_CHOICES
-from .workspace import SUFFIX as WORKSPACE_SUFFIX
+from .controllers.settings import THEME_CHOICES
+from .model.demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
+from .model.workspace import SUFFIX as WORKSPACE_SUFFIX
 
 THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
 SEPARATOR = "-"
@@ -63,7 +63,7 @@ def compare_rules(window) -> None:
 
 
 def _nav(key: str, text: str, shortcut: str, what: str, direction: int) -> ActionSpec:
-    return ActionSpec(key, text, lambda w: w.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
+    return ActionSpec(key, text, lambda w: w.navigation.navigate(what, direction), shortcut, NAV_TIP, window_shortcut=True)
 
 
 ACTIONS = (
@@ -80,7 +80,7 @@ ACTIONS = (
     ActionSpec("save_workspace", "Save wor&kspace", lambda w: w.save_workspace(), "Ctrl+Alt+W",
                "Save the documents (with edited or pasted text), parameters and view options to the "
                "workspace file (asked the first time)"),
-    ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.save_workspace_as(),
+    ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.workspaces.save_as(),
                tip="Save the workspace to a new file"),
     ActionSpec("export_report", "Export re&port (HTML)…", lambda w: w.export_report(), "Ctrl+E"),
     ActionSpec("export_chunks_a", "Export chunks of A as &JSONL…", lambda w: w.export_chunks("A")),
@@ -216,15 +216,15 @@ def _theme(window, menu: QMenu) -> None:
     window.theme_menu = menu.addMenu("&Theme")
     group = QActionGroup(window)
     group.setExclusive(True)
-    window._theme_actions = {}
+    window.theme_actions = {}
     for name in THEME_CHOICES:
         act = QAction(THEME_TITLES[name], window, checkable=True)
         act.setChecked(name == window.theme_choice)
         act.triggered.connect(lambda _c=False, n=name: window.set_theme_choice(n, remember=True))
         group.addAction(act)
         window.theme_menu.addAction(act)
-        window._theme_actions[name] = act
-    window._theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
+        window.theme_actions[name] = act
+    window.theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
 
 
 def _docks(window, menu: QMenu) -> None:

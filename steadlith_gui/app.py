@@ -46,7 +46,7 @@ from steadlith_core.history.repository import GitError
 from steadlith_core.history.revisions import parse_revision_arg
 
 from . import __version__
-from .demo import ALL_EXAMPLES, PAIR_EXAMPLES
+from .model.demo import ALL_EXAMPLES, PAIR_EXAMPLES
 
 EXIT_OK, EXIT_RENDER, EXIT_INPUT = 0, 1, 2
 SCREENSHOT_SIZE = (1500, 950)
@@ -158,7 +158,7 @@ def fail(message: str, code: int = EXIT_INPUT) -> int:
 
 def system_theme() -> str:
     """"dark" if the desktop prefers a dark colour scheme, else "light"."""
-    from .palette import system_theme_name
+    from .widgets.palette import system_theme_name
 
     return system_theme_name()
 
@@ -241,9 +241,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from .gui_thread_gc import collect_in_gui_thread
+    from .workers.gui_thread_gc import collect_in_gui_thread
     from .main_window import MainWindow
-    from .settings import APPLICATION, ORGANIZATION, AppSettings
+    from .controllers.settings import APPLICATION, ORGANIZATION, AppSettings
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "steadlith-gui"])
     collect_in_gui_thread()
@@ -375,7 +375,7 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.export_failed.connect(on_export_failed)
     from PySide6.QtCore import QRect
 
-    from .layout import fit_to_screen
+    from .dock_layout import fit_to_screen
 
     # laid out as on a screen of that size (default: a 1080p screen, where the window
     # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window

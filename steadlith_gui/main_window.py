@@ -1,19 +1,23 @@
 """The inspector window: two versions of a document, their cuts by kind, how their
 chunks line up, what the edit cost, live parameters and live editing.
 
-Layout (layout.py): the central widget holds the message bar, the legend and a row
-`panes_row` = [pane A | link map | pane B | overview map]. Parameters (left), churn
-(right), diagnostics and the chunk table (bottom) are docks.
+Layout (built in __init__ by _build_widgets; dock_layout.py fits it to the screen): the
+central widget holds the message bar, the legend and a row `panes_row` = [pane A | link
+map | pane B | overview map]. Parameters (left), churn (right), diagnostics and the chunk
+table (bottom) are docks.
 
-The state lives in a Qt-free `Session` (session.py); this window builds the widgets and
-the parts that connect them to it, and keeps the public API the app and tests use:
+The state lives in a Qt-free `Session` (model/session.py); this window builds the widgets
+and the parts that connect them to it (controllers/, docks/), and keeps the public API
+the app and tests use:
 - documents.py: loading and analysis requests; editing.py: typing and the edit pause;
 - presenter.py: renders documents and results; navigation.py: selection, navigation,
-  synchronized scrolling; file_output.py: Save as… and exports; workspace_controller.py;
-  disk_watch.py: reload on change; recent.py; theme.py; actions.py: menus as data.
+  synchronized scrolling; view_options.py: the widgets follow the view options;
+  file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
+  on change; recent.py; theme.py; actions.py (beside this module): menus as data.
+Parts talk through the session's events (session.events), not through the window.
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
-Session.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
-Analyzer.result_ready(result) → Session.accept_result → Session.result_changed →
+events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
+Analyzer.result_ready(result) → Session.accept_result → events.result_changed →
 ResultPresenter renders the result's chunkings and layouts.
 """
 
@@ -21,32 +25,49 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QThreadPool, Signal
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+from PySide6.QtCore import QThreadPool, Qt, Signal
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QScrollArea,
+                               QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
 from .actions import build_menus
-from .disk_watch import ReloadOnChange
-from .documents import DocumentController
-from .external_controller import ExternalController
-from .editing import EDIT_PAUSE_MS, EditController  # noqa: F401 - EDIT_PAUSE_MS is read by bench.py
-from .file_output import ExportController
-from .history_dock import HistoryController
-from .lab_dock import LabController
-from .layout import DocumentFocus, build_widgets, size_docks
-from .long_lines import LINE_LIMIT
-from .models import AnalysisResult, LoadedDocument
-from .navigation import NavigationController
-from .palette import LIGHT, Theme
-from .presenter import ResultPresenter
-from .recent import RecentFilesMenu
-from .revision_open import RevisionOpener
-from .session import SIDES, THEME_CHOICES, Session
-from .settings import AppSettings
-from .sweep_dock import SweepDock
-from .theme import ThemeController, resolve
-from .worker import Jobs
-from .workspace_controller import WorkspaceController
+from .controllers.disk_watch import ReloadOnChange
+from .controllers.documents import DocumentController
+from .controllers.editing import EditController
+from .controllers.external_controller import ExternalController
+from .controllers.file_output import ExportController
+from .controllers.navigation import NavigationController
+from .controllers.presenter import ResultPresenter
+from .controllers.recent import RecentFilesMenu
+from .controllers.revision_open import RevisionOpener
+from .controllers.settings import AppSettings
+from .controllers.theme import ThemeController, resolve
+from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
+from .controllers.workspace_controller import WorkspaceController
+from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
+from .docks.history_dock import HistoryController
+from .docks.lab_dock import LabController
+from .docks.sweep_dock import SweepDock
+from .model.documents import LoadedDocument
+from .model.long_lines import LINE_LIMIT
+from .model.session import SIDES, THEME_CHOICES, Session
+from .model.viewmodel import AnalysisResult
+from .widgets.chunk_table import ChunkTable
+from .widgets.churn import ChurnPanel
+from .widgets.diagnostics import DiagnosticsView
+from .widgets.document_pane import DocumentPane
+from .widgets.find_bar import FindBar
+from .widgets.history_view import HistoryView
+from .widgets.lab_view import LabView
+from .widgets.legend import Legend
+from .widgets.link_map import LinkMap
+from .widgets.message_bar import MessageBar
+from .widgets.overview_map import OverviewMap
+from .widgets.palette import LIGHT, Theme
+from .widgets.pane_column import PaneColumn
+from .widgets.params_panel import ParamsPanel
+from .widgets.sweep_view import SweepView
+from .workers.worker import Jobs
 
 
 class MainWindow(QMainWindow):
@@ -83,12 +104,11 @@ class MainWindow(QMainWindow):
         # asked before edits are discarded (close, reload, load over them); tests replace it
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
-        build_widgets(self, params, theme)
+        self._build_widgets(params, theme)
         self.document_focus = DocumentFocus(self)
         self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
-        self._view_shown = None  # the view options last applied to the widgets (see _show_view)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
         self._build_parts()
@@ -97,33 +117,118 @@ class MainWindow(QMainWindow):
         self.theme_ctl.show(theme)
         self.exports.update_actions()
 
+    def _build_widgets(self, params: ChunkerParams | None, theme: Theme) -> None:
+        """The widget tree: the central row of panes and maps, the docks and the status
+        bar label. Only construction and placement; _build_parts wires them to the session."""
+        self._build_central(theme)
+        self._build_docks(params, theme)
+        self.busy_label = QLabel("")
+        self.busy_label.setObjectName("busyLabel")
+        self.statusBar().addPermanentWidget(self.busy_label)
+
+    def _build_central(self, theme: Theme) -> None:
+        """Message bar, legend, then [pane A | link map | pane B | overview] (`panes_row`)."""
+        self.message_bar = MessageBar(theme)
+        self.legend = Legend(theme)
+        self.pane_a = DocumentPane("A", theme)
+        self.pane_b = DocumentPane("B", theme)
+        self.pane_b.set_editable(True)
+        self.panes = {"A": self.pane_a, "B": self.pane_b}
+        self.columns = {s: PaneColumn(self.panes[s], s, theme) for s in SIDES}
+        self.link_map = LinkMap(self.pane_a, self.pane_b, theme)
+        self.overview = OverviewMap(self.pane_a, self.pane_b, theme)
+        central = QWidget()
+        central.setObjectName("central")
+        v = QVBoxLayout(central)
+        v.setContentsMargins(6, 4, 6, 2)
+        v.setSpacing(4)
+        v.addWidget(self.message_bar)
+        v.addWidget(self.legend)
+        self.find_bar = FindBar()
+        v.addWidget(self.find_bar)
+        self.panes_row = QHBoxLayout()
+        self.panes_row.setSpacing(0)
+        self.panes_row.addWidget(self.columns["A"], 1)
+        self.panes_row.addWidget(self.link_map)
+        self.panes_row.addWidget(self.columns["B"], 1)
+        self.panes_row.addSpacing(4)
+        self.panes_row.addWidget(self.overview)
+        v.addLayout(self.panes_row, 1)
+        self.setCentralWidget(central)
+
+    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self, params: ChunkerParams | None, theme: Theme) -> None:
+        """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
+        self.params_panel = ParamsPanel(params, theme)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.params_panel)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
+        self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, AREA.LeftDockWidgetArea)
+        self.churn = ChurnPanel(theme)
+        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", self.churn, AREA.RightDockWidgetArea)
+        self.diagnostics = DiagnosticsView(theme)
+        self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
+        # scrolled, not squeezed: two side-by-side panels must not hold the window wide
+        diag_scroll = QScrollArea()
+        diag_scroll.setWidgetResizable(True)
+        diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        diag_scroll.setWidget(self.diagnostics)
+        diag_scroll.setMinimumWidth(200)
+        diag_scroll.setMinimumHeight(self.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
+        self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
+                                               AREA.BottomDockWidgetArea)
+        self.lab_view = LabView(theme)
+        self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view, AREA.BottomDockWidgetArea)
+        self.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
+        self.table = ChunkTable(theme)
+        self.chunk_table = self.table.view
+        self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
+        standard_docks(self)
+        self.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
+        self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history, AREA.BottomDockWidgetArea)
+        self.history_dock.hide()
+        self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
+        self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
+        self.sweep_dock.hide()
+        self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
+        self.setDockNestingEnabled(True)
+
     def _build_parts(self) -> None:
         s = self.session
         self.documents_ctl = DocumentController(self, s)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
-        self.editing = EditController(self, s)
-        self.presenter = ResultPresenter(self, s)
+        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(self, s)
+        self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
         self.exports = ExportController(self, s)
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
         self.theme_ctl = ThemeController(self, s)
-        self.external_ctl = ExternalController(self, s)
+        self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(self, s)
-        self.revisions = RevisionOpener(self)
+        self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
         self.sweep_ctl = SweepDock(self, s)
         self.lab = LabController(self, s)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
-        s.view_changed.connect(self._show_view)
-        s.message.connect(self.show_message)
-        s.load_failed.connect(self.load_failed.emit)
-        s.example_left.connect(self._on_example_left)
-        s.display_changed.connect(self._show_display)
+        self.view_follower = ViewOptionsController(
+            s, self.panes, {name: getattr(self, f"act_{key}") for name, key in VIEW_ACTIONS.items()},
+            self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
+        s.events.message.connect(self.show_message)
+        s.events.load_failed.connect(self.load_failed.emit)
+        s.events.example_left.connect(self._on_example_left)
         for pane in self.panes.values():
             pane.zoom_requested.connect(s.zoom_by)
-        s.documents_changed.connect(self.documents_changed.emit)
+        s.events.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
@@ -134,45 +239,14 @@ class MainWindow(QMainWindow):
                 f"{sd} to inspect it. The clipboard still holds it.", "warning"))
         self.presenter.update_status()
 
-    def _show_display(self, display) -> None:
-        """Both panes wrap and zoom alike, so their lines stay comparable."""
-        self.act_wrap.setChecked(display.wrap)
-        for pane in self.panes.values():
-            pane.set_display(display.wrap, display.zoom)
-        self.link_map.update()
-        self.navigation.sync_from(self.navigation.active_side)
-
     def _on_example_left(self, params) -> None:
         """The user's documents replaced an example: their parameters come back, and the
         example's note no longer describes what is shown."""
         if params is not None:
             self.set_params(params)
         if self.message_bar.isVisible() and self.message_bar.level == "info" \
-                and self.message_bar.text() == self.documents_ctl.example_note:
+                and self.message_bar.text() == self.session.example_note:
             self.message_bar.dismiss()
-
-    def _show_view(self, view) -> None:
-        """Widgets follow the session's view options (a workspace, or a menu toggle).
-        Only what changed since the last call is applied: some of it is O(document)
-        (syntax colouring), and a key typed in the table filter changes the view too."""
-        shown, self._view_shown = self._view_shown, view
-        def changed(name: str) -> bool:
-            return shown is None or getattr(shown, name) != getattr(view, name)
-
-        for act, name in ((self.act_sync, "sync_scroll"), (self.act_syntax, "syntax_colour"),
-                          (self.act_legend, "legend"), (self.act_edit_a, "edit_a"), (self.act_edit_b, "edit_b")):
-            if changed(name):
-                act.setChecked(getattr(view, name))  # its handler sets the same value again: no loop
-        for side, name in (("A", "edit_a"), ("B", "edit_b")):
-            if changed(name) and self.panes[side].editable != getattr(view, name):
-                self.set_editable(side, getattr(view, name))
-        if changed("syntax_colour"):
-            for pane in self.panes.values():
-                pane.set_syntax_enabled(view.syntax_colour)
-        if changed("legend"):
-            self.legend.setVisible(view.legend)
-        if changed("chunk_filter"):
-            self.table.set_filter_state(view.chunk_filter)
 
     # -- state, read from the session ------------------------------------------------------
     @property
@@ -254,12 +328,6 @@ class MainWindow(QMainWindow):
     def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
         self.navigation.select_chunk(side, index, scroll, from_table)
 
-    def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
-        return self.navigation.navigate(what, direction, side)
-
-    def show_region(self, k: int) -> None:
-        self.navigation.show_region(k)
-
     def shown_names(self) -> tuple[str | None, str | None]:
         return self.exports.shown_names()
 
@@ -278,23 +346,14 @@ class MainWindow(QMainWindow):
     def export_png(self, path=None) -> int | None:
         return self.exports.export_png(path)
 
-    def document_ref(self, side: str):
-        return self.workspaces.document_ref(side)
-
     def save_workspace(self, path=None) -> int | None:
         return self.workspaces.save(path)
-
-    def save_workspace_as(self) -> int | None:
-        return self.workspaces.save_as()
 
     def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=(), trust=None) -> int | None:
         return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments, trust=trust)
 
     def recent_entries(self) -> list[dict]:
         return self.recent_menu.entries()
-
-    def remember_documents(self) -> None:
-        self.recent_menu.remember(self.session.sides)
 
     def open_recent(self, entry: dict) -> None:
         """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""

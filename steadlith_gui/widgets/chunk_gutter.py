@@ -5,23 +5,50 @@ without colour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable, Protocol
 
 import numpy as np
 
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QTextDocument
 from PySide6.QtWidgets import QWidget
-from steadlith_core.vocabulary import REUSED
+from steadlith_core.vocabulary import REUSED, STATUSES
 
-from ..palette import STATUS_GLYPHS, STATUSES
-from ..viewmodel import STATUS_CODES, PaneView
+from ..model.documents import LoadedDocument
+from ..model.layouts import STATUS_CODES, ChunkLayout, PaneView
 from .chunk_painter import points_on_lines, visible_range
-from .pane_geometry import ABOVE, BELOW
+from .palette import STATUS_GLYPHS, Theme
+from .pane_geometry import ABOVE, BELOW, VisibleBlocks
 from .status_patterns import paint_pattern
 
-if TYPE_CHECKING:
-    from .document_pane import DocumentPane
+
+
+class GutterHost(Protocol):
+    """What the gutter reads from the pane it sits beside (a DocumentPane)."""
+
+    side: str
+    theme: Theme
+    layout_info: ChunkLayout | None
+    document_info: LoadedDocument | None
+    soft_breaks: np.ndarray
+    hovered: int | None
+    selected: int | None
+
+    def font(self) -> QFont: ...
+
+    def fontMetrics(self) -> QFontMetrics: ...  # noqa: N802
+
+    def document(self) -> QTextDocument: ...
+
+    def viewport(self) -> QWidget: ...
+
+    def view(self) -> PaneView | None: ...
+
+    def visible_blocks(self) -> VisibleBlocks: ...
+
+    def y_locator(self) -> Callable[[int], tuple[float, float]]: ...
+
+    def line_height(self) -> float: ...
 
 
 class ChunkGutter(QWidget):
@@ -30,7 +57,7 @@ class ChunkGutter(QWidget):
     STRIPE = 7  # width of the status stripe at the gutter's right edge (wide enough for its pattern)
     GLYPH = 12  # room for the status glyph left of the stripe
 
-    def __init__(self, pane: "DocumentPane"):
+    def __init__(self, pane: GutterHost):
         super().__init__(pane)
         self.pane = pane
         self.setObjectName(f"gutter{pane.side}")

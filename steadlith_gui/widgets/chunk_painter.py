@@ -10,20 +10,35 @@ Tints go under the text, the rest above it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator, Protocol
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
+from steadlith_core.vocabulary import STATUSES
 
-from ..palette import STATUSES
-from ..viewmodel import STATUS_CODES, PaneView
+from ..model.layouts import STATUS_CODES, PaneView
 from .markers import paint_marker
+from .palette import Theme
 from .pane_geometry import VisibleBlocks
 from .status_patterns import pattern_brush
 
-if TYPE_CHECKING:
-    from .document_pane import DocumentPane
+
+
+class PainterHost(Protocol):
+    """What the painter reads from the pane it paints over (a DocumentPane): the theme,
+    hover and selection, the other version's cuts, and where the text sits."""
+
+    theme: Theme
+    hovered: int | None
+    selected: int | None
+    partner_selected: int | None
+    ghosts: np.ndarray
+    has_pending_edits: bool
+
+    def contentOffset(self) -> QPointF: ...  # noqa: N802
+
+    def fontMetrics(self) -> QFontMetrics: ...  # noqa: N802
 
 GHOST_ALPHA = 130  # faint: a hint beside the real markers, never mistaken for one
 
@@ -79,7 +94,7 @@ def points_on_lines(visible: VisibleBlocks, positions: np.ndarray) -> Iterator[t
 class ChunkPainter:
     """Paints one pane's chunks; reads the pane's theme, hover and selection."""
 
-    def __init__(self, pane: "DocumentPane"):
+    def __init__(self, pane: PainterHost):
         self.pane = pane
 
     def paint_under_text(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:

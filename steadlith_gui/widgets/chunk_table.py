@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..models import COLUMNS, ChunkFilterProxy, ChunkTableModel
-from ..palette import LIGHT, Theme
-from ..session import FILTER_STATUSES, FILTER_VERSIONS
+from ..model.session import FILTER_STATUSES, FILTER_VERSIONS
+from .models import COLUMNS, ChunkFilterProxy, ChunkTableModel
+from .palette import LIGHT, Theme
 
 _VERSION_LABELS = {"": "A and B"}
 _STATUS_LABELS = {"": "any status", "changed": "changed (not reused)"}

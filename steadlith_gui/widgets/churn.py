@@ -19,125 +19,21 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget)
+                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
-from steadlith_core.comparison.external import SPLITTERS, install_hint, installed_splitters
 
-from ..external_choice import JSONL, SHORT_LABELS, ExternalChoice, sizing_label
-from ..palette import LIGHT, Theme
-from ..viewmodel import BASELINE
-
-#: Rows an external chunker has no number for: it has no word alignment, so nothing is
-#: "shifted", and no margin to check locality against.
-NOT_EXTERNAL = {"shifted", "resync", "regions"}
-SPLITTER_TITLES = {"langchain-recursive": "LangChain RecursiveCharacterTextSplitter",
-                   "llama-index-sentence": "LlamaIndex SentenceSplitter", "chonkie-recursive": "chonkie RecursiveChunker",
-                   "semchunk": "semchunk", "fixed-tokens": "fixed-size windows, sized like the splitters"}
-
-ROWS = (
-    ("reused_chunks", "reused chunks", "B chunks whose embedding is reused (paired with an equal A chunk)"),
-    ("reused_tokens", "reused tokens", "tokens (t) of the reused B chunks, and their share of B's tokens"),
-    ("to_embed", "to re-embed", "tokens (t) and chunks of B that need a new embedding"),
-    ("shifted", "shifted", "B chunks with no changed word but a new hash: the phase shift (and their tokens)"),
-    ("resync", "resync after edit", "the longest distance, in tokens, from an edit to where the cuts are in phase "
-                                    "again, beside the rule's locality margin. Past the margin is not a violation: "
-                                    "the locality check below counts those"),
-    ("regions", "shift regions", "runs of consecutive shifted B chunks"),
-)
-
-
-def _pct(x: float) -> str:
-    return f"{x * 100:.1f} %"
-
-
-def summary_cells(s, margin: int) -> dict[str, str]:
-    """The panel's cells for one ChurnSummary (plain text)."""
-    return {
-        "reused_chunks": f"{s.reused_chunks:,} / {s.chunks_b:,} · {_pct(s.reused_chunk_ratio)}",
-        "reused_tokens": f"{s.reused_tokens:,} t · {_pct(s.reused_token_ratio)}",
-        "to_embed": f"{s.tokens_to_embed:,} t · {s.chunks_to_embed:,} chunks",
-        "shifted": f"{s.shifted_chunks_b:,} · {s.shifted_tokens_b:,} t",
-        "resync": f"resync {s.longest_resync_tokens:,} t after the edit, {_side(s.longest_resync_tokens, margin)} "
-                  f"margin of {margin:,} t (not a violation by itself: the locality check decides)",
-        "regions": f"{s.phase_shift_regions:,}",
-    }
-
-
-def _side(tokens: int, margin: int) -> str:
-    return "past the" if tokens > margin else "within the"
-
-
-def compact_cells(s, margin: int) -> dict[str, str]:
-    """The cells as three columns beside the panes have room for (summary_cells, with the
-    shares, is each cell's tooltip)."""
-    return {
-        "reused_chunks": f"{s.reused_chunks:,}/{s.chunks_b:,}",
-        "reused_tokens": f"{s.reused_tokens:,} t",
-        "to_embed": f"{s.tokens_to_embed:,} t",
-        "shifted": f"{s.shifted_chunks_b:,}",
-        "resync": f"{s.longest_resync_tokens:,} t · margin {margin:,}",
-        "regions": f"{s.phase_shift_regions:,}",
-    }
-
-
-def external_cells(row) -> dict[str, str]:
-    """An external chunker's compact cells (ChunkerChurn, by hash)."""
-    return {
-        "reused_chunks": f"{row.reused_chunks:,}/{row.chunks_b:,}",
-        "reused_tokens": f"{row.reused_tokens:,} t",
-        "to_embed": f"{row.tokens_to_embed:,} t",
-        **{key: "n/a" for key in NOT_EXTERNAL},
-    }
-
-
-def external_tips(row) -> dict[str, str]:
-    share = row.reused_chunks / row.chunks_b if row.chunks_b else 1.0
-    return {
-        "reused_chunks": f"{row.reused_chunks:,} / {row.chunks_b:,} · {_pct(share)}: B chunks whose hash occurs in A",
-        "reused_tokens": f"{row.reused_tokens:,} t · {_pct(row.reused_token_ratio)} of B's {row.tokens_b:,} t",
-        "to_embed": f"{row.tokens_to_embed:,} t · {row.chunks_to_embed:,} chunks",
-        **{key: "does not apply: an external chunker has no word alignment or locality margin, "
-                "only hashes" for key in NOT_EXTERNAL},
-    }
-
-
-def verdict_text(comparison) -> tuple[str, str]:
-    """(verdict, one line) for the locality check (SPEC §9); the verdict is the core's
-    "held", "violated" or "nothing to check"."""
-    s = comparison.summary
-    if s.violations:
-        n = s.violations
-        return s.verdict, (f"✗ locality did not hold: {n:,} chunk{'s' if n != 1 else ''} inside shared "
-                           f"regions changed")
-    if s.checked_ranges == 0:  # no test ran: say so, neither a pass nor a failure
-        return s.verdict, (f"– locality: nothing to check (no shared region of 2 × margin = "
-                           f"{2 * comparison.margin:,} t)")
-    n = s.checked_ranges
-    return s.verdict, f"✓ locality held: every chunk deep inside {n:,} shared region{'s' if n != 1 else ''} was reused"
-
-
-def region_label(r, k: int) -> str:
-    b0, b1 = r.b_chunks
-    a0, a1 = r.a_chunks
-    chunks = f"B {b0}" if b1 - b0 == 1 else f"B {b0}–{b1 - 1}"
-    a = f"A {a0}" if a1 - a0 == 1 else f"A {a0}–{a1 - 1}"
-    n = r.shifted_chunks
-    tokens = r.b_tokens[1] - r.b_tokens[0]
-    if r.resynced:
-        resync = f"resync {r.resync_distance_tokens:,} t after the edit at B {r.resync_b}"
-    else:
-        resync = f"never resyncs (≥ {r.resync_distance_tokens:,} t)"
-    if r.starts_before_edit:
-        resync = f"starts {r.starts_before_edit_tokens:,} t before the edit; {resync}"
-    return f"#{k + 1}  {chunks} ↔ {a}: {n} shifted, {tokens:,} t; {resync}"
+from ..model.external_choice import SHORT_LABELS, ExternalChoice
+from ..model.viewmodel import BASELINE
+from .churn_cells import ROWS, compact_cells, region_label, summary_cells, verdict_text
+from .churn_external import ExternalColumns
+from .palette import LIGHT, Theme
 
 
 class _StagedLabel:
     """A label's text, tooltip, style and visibility, collected first and applied once
-    where they changed: the panel used to blank every cell and fill it again, and each
-    change of a label's text, style or visibility re-lays the dock out."""
+    where they changed: each change of a label's text, style or visibility re-lays the
+    dock out, so blanking every cell and filling it again would do that twice per cell."""
 
     __slots__ = ("label", "text", "tip", "style", "visible")
 
@@ -168,7 +64,7 @@ class _StagedLabel:
             label.setVisible(self.visible)
 
 
-class ChurnPanel(QWidget):
+class ChurnPanel(ExternalColumns, QWidget):
     region_activated = Signal(int)  # index in the shown rule's comparison.phase_shift_regions
     rule_selected = Signal(str)  # "Panes show": the user chose the rule the panes show
     external_shown = Signal(object)  # "Panes show": an external chunker's key, or None for a rule
@@ -317,183 +213,6 @@ class ChurnPanel(QWidget):
         """The panes show `rule` (the selector follows; the table keeps every rule)."""
         self.shown_rule = rule
         self._sync_pane_combo()
-
-    # -- external chunkers ------------------------------------------------------------------
-    def _build_compare_menu(self) -> QMenu:
-        menu = QMenu(self)
-        menu.setObjectName("churnCompareMenu")
-        menu.setToolTipsVisible(True)
-        self.external_actions: dict[str, QAction] = {}
-        for key in SPLITTERS:
-            act = QAction(f"{key}", menu)
-            act.setCheckable(True)
-            act.setToolTip(SPLITTER_TITLES.get(key, key))
-            act.toggled.connect(lambda on, k=key: self.external_toggled.emit(k, on))
-            menu.addAction(act)
-            self.external_actions[key] = act
-        act = QAction("JSONL spans…", menu)
-        act.setCheckable(True)
-        act.setToolTip("Spans your own pipeline wrote, one file for A and one for B: one JSON object a line, "
-                       '{"start": s, "end": e} in code points, or {"text": …}')
-        act.toggled.connect(lambda on: self.external_toggled.emit(JSONL, on))
-        menu.addAction(act)
-        self.external_actions[JSONL] = act
-        menu.addSeparator()
-        group = QActionGroup(menu)
-        self.sizing_actions: dict[str, QAction] = {}
-        for sizing, text, tip in (
-                ("matched", "Size: match the shown rule's mean chunk",
-                 "Each splitter gets the chunk_size whose mean chunk on A comes closest to the rule's: like with like"),
-                ("own", "Size: one chunk_size for every splitter…",
-                 "Every splitter runs at the chunk_size you give (tokens of the rule's counter)")):
-            act = QAction(text, group)
-            act.setCheckable(True)
-            act.setToolTip(tip)
-            act.triggered.connect(lambda _=False, z=sizing: self.sizing_requested.emit(z))
-            menu.addAction(act)
-            self.sizing_actions[sizing] = act
-        self.set_installed(None)
-        return menu
-
-    def set_installed(self, installed) -> None:
-        """Mark the splitters whose library is missing (None: ask the core)."""
-        if installed is None:
-            installed = installed_splitters()
-        for key, act in self.external_actions.items():
-            if key == JSONL:
-                continue
-            present = key in installed
-            act.setEnabled(present or act.isChecked())  # a chosen one can always be unchecked
-            act.setText(key if present else f"{key} — not installed")
-            act.setToolTip(SPLITTER_TITLES.get(key, key) + ("" if present else f". {install_hint(key)}"))
-
-    def set_external_choice(self, choice: ExternalChoice) -> None:
-        """The session's choice: menu checks, columns and the pane selector follow."""
-        self.choice = choice
-        for key, act in self.external_actions.items():
-            blocked = act.blockSignals(True)
-            act.setChecked(key in choice.chunkers)
-            act.blockSignals(blocked)
-        self.sizing_actions[choice.sizing].setChecked(True)
-        self.sizing_actions["own"].setText(f"Size: chunk_size {choice.chunk_size:,} t for every splitter…")
-        n = len(choice.chunkers)
-        self.compare_button.setText(f"Compare with… ({n})" if n else "Compare with…")
-        self.set_installed(None)
-        if choice.chunkers != self.external_keys:
-            self._set_external_columns(choice.chunkers)
-        self._sync_pane_combo()
-
-    def _set_external_columns(self, keys: tuple[str, ...]) -> None:
-        for w in self._external_widgets:
-            self.grid.removeWidget(w)
-            w.deleteLater()
-        self._external_widgets = []
-        for old in self.external_keys:
-            for key, _, _ in ROWS:
-                self.values.pop((old, key), None)
-            self.heads.pop(old, None)
-        self.external_keys = tuple(keys)
-        first = 1 + len(self.columns)
-        for c, column in enumerate(self.external_keys, start=first):
-            head = QLabel(f"<b>{SHORT_LABELS.get(column, column)}</b>")
-            head.setObjectName(f"churnHead_{column}")
-            self.heads[column] = head
-            self.grid.addWidget(head, 0, c)
-            self.grid.setColumnStretch(c, 1)
-            self._external_widgets.append(head)
-            for r, (key, _, _) in enumerate(ROWS, start=1):
-                v = QLabel("–")
-                v.setObjectName(f"churn_{column}_{key}")
-                v.setWordWrap(True)
-                v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                self.values[(column, key)] = v
-                self.grid.addWidget(v, r, c)
-                self._external_widgets.append(v)
-        self._fit_grid()
-
-    def _sync_pane_combo(self) -> None:
-        """The selector lists the rules, then the chosen external chunkers; it shows what the panes show."""
-        combo = self.rule_combo
-        blocked = combo.blockSignals(True)
-        combo.clear()
-        for rule in BOUNDARY_RULES:
-            combo.addItem(rule, f"rule:{rule}")
-        for key in self.choice.chunkers:
-            combo.addItem(f"{SHORT_LABELS.get(key, key)} (ext.)", f"external:{key}")
-        shown = f"external:{self.choice.shown}" if self.choice.shown else f"rule:{self.shown_rule}"
-        combo.setCurrentIndex(max(0, combo.findData(shown)))
-        combo.blockSignals(blocked)
-        for r in BOUNDARY_RULES:
-            if r in self.heads:
-                mark = " ◂" if r == self.shown_rule and not self.choice.shown else ""
-                self.heads[r].setText(f"<b>{r}</b>{mark}")
-                self.heads[r].setToolTip(f"{r}{' (shown in the panes)' if mark else ''}, with its parameters in force")
-        for key in self.external_keys:
-            mark = " ◂" if key == self.choice.shown else ""
-            self.heads[key].setText(f"<b>{SHORT_LABELS.get(key, key)}</b>{mark}")
-
-    def _on_pane_choice(self, index: int) -> None:
-        what, _, name = self.rule_combo.itemData(index).partition(":")
-        if what == "rule":
-            self.external_shown.emit(None)
-            self.rule_selected.emit(name)
-        else:
-            self.external_shown.emit(name)
-
-    def _show_externals(self, columns, values: dict) -> None:
-        self.externals = {col.key: col for col in columns}
-        notes, sizes = [], []
-        for key in self.external_keys:
-            col = self.externals.get(key)
-            head = self.heads[key]
-            if col is None:  # the rules' result comes first; the splitters follow
-                values[(key, "reused_chunks")].setText("…")
-                values[(key, "reused_chunks")].setToolTip(f"{key}: running in the background")
-                head.setToolTip(f"{key}: running in the background")
-                continue
-            if col.row is None:
-                short = "not installed" if col.error.startswith("not installed") else "error"
-                values[(key, "reused_chunks")].setText(short)
-                for k, _, _ in ROWS:
-                    values[(key, k)].setToolTip(f"{key}: {col.error}")
-                values[(key, "reused_chunks")].setStyleSheet(f"color: {self.theme.error_text}")
-                head.setToolTip(f"{key}: {col.error}")
-                notes.append(f"<b>{SHORT_LABELS.get(key, key)}</b>: {col.error}")
-                continue
-            tips = external_tips(col.row)
-            for k, text in external_cells(col.row).items():
-                cell = values[(key, k)]
-                cell.setText(text)
-                cell.setToolTip(f"{col.name}: {tips[k]}")
-                if k in NOT_EXTERNAL:
-                    cell.setStyleSheet(f"color: {self.theme.muted}")
-            head.setToolTip(f"{col.name}\n{col.sizing}\nmeasured by hash: a B chunk is reused when its hash "
-                            "occurs among A's (what an embedding cache keyed by chunk hash hits)")
-            size = re.search(r"chunk_size=(\d+)", col.name)
-            if size:
-                sizes.append(f"{SHORT_LABELS.get(key, key)} {int(size.group(1)):,} t")
-        if self.external_keys:
-            muted = self.theme.muted
-            summary = f"External columns, by hash; {sizing_label(self.choice, self.shown_rule)}"
-            if self.choice.sizing == "matched" and self.comparison is not None:
-                chunks = self.comparison.a.chunks
-                summary += f" ({sum(c.tokens for c in chunks) / max(len(chunks), 1):,.1f} t)"
-            notes.insert(0, f"<span style='color:{muted}'>{summary}"
-                            + (": " + " · ".join(sizes) if sizes else "") + ".</span>")
-        self.external_note.setText("<br>".join(notes))
-        self.external_note.setVisible(bool(self.external_keys) and self.comparison is not None)
-
-    def _fit_grid(self) -> None:
-        """The scroll area is as tall as the grid at the width it gets (it scrolls only
-        sideways; wrapped labels make the grid taller when it is narrow)."""
-        box, scroll = self.grid_box, self.grid_scroll
-        box.layout().activate()
-        width = max(scroll.viewport().width(), box.minimumSizeHint().width())
-        height = box.heightForWidth(width) if box.hasHeightForWidth() else -1
-        height = max(height, box.minimumSizeHint().height())
-        bar = scroll.horizontalScrollBar()
-        extra = bar.sizeHint().height() if box.minimumSizeHint().width() > scroll.viewport().width() else 0
-        scroll.setFixedHeight(height + extra + 2)
 
     def show_comparison(self, comparison, message: str | None = None) -> None:
         """One rule's comparison (or None: the empty state with `message`)."""

@@ -9,11 +9,12 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from steadlith_core import Chunking
+from steadlith_core.report.style import KIND_HELP, KIND_LABELS, MARKER_KINDS
 
-from ..names import name_html
-from ..palette import KIND_HELP, KIND_LABELS, LIGHT, MARKER_KINDS, Theme
 from .histogram import Histogram
 from .legend import MarkerSwatch
+from .names import name_html
+from .palette import LIGHT, Theme
 
 
 def _fmt_num(x) -> str:

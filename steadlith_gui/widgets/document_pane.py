@@ -21,25 +21,24 @@ next analysis arrives. Nothing per keystroke touches the whole document.
 
 from __future__ import annotations
 
-import html
-import re
-
 import numpy as np
-from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextCursor, QTextDocument, QTextOption
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip, QWidget
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QPainter, QTextOption
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
 from steadlith_core import Chunking
-from steadlith_core.report.style import BOUNDARY_LABELS
 
-from ..edit_tracker import EditTracker, shift_positions  # noqa: F401 - shift_positions re-exported
-from ..highlight import SyntaxSpans
-from ..long_lines import LINE_LIMIT, longest_line_after_insert, with_breaks, without_breaks
-from ..palette import KIND_LABELS, LIGHT, STATUS_HELP, Theme
-from ..viewmodel import ChunkLayout, LoadedDocument, PaneView, SideStatus
+from ..model.documents import LoadedDocument
+from ..model.edit_tracker import EditTracker
+from ..model.highlight import SyntaxSpans
+from ..model.layouts import ChunkLayout, PaneView, SideStatus
+from ..model.long_lines import with_breaks
 from .chunk_gutter import ChunkGutter
 from .chunk_painter import ChunkPainter
 from .file_drop import FileDropTarget
-from .pane_geometry import ABOVE, BELOW, PaneGeometry  # noqa: F401 - ABOVE, BELOW re-exported
+from .palette import LIGHT, Theme
+from .pane_geometry import PaneGeometry
+from .pane_mouse import PaneMouse
+from .pane_text import PaneText
 from .syntax_highlighter import PygmentsHighlighter
 
 NO_GHOSTS = np.zeros(0, dtype=np.int64)
@@ -51,38 +50,7 @@ def document_font() -> QFont:
     return font
 
 
-def chunk_tooltip(chunking: Chunking, status: SideStatus | None, index: int, side: str, theme: Theme,
-                  stale: bool) -> str:
-    """Rich text for a chunk: index, status (and partner), kind, snapped, tokens, words, hash.
-    `stale`: the text was edited since the result was made."""
-    c = chunking.chunks[index]
-    kind = KIND_LABELS[c.kind]
-    snapped = "yes: moved to a paragraph or sentence end" if c.snapped else "no"
-    color = theme.kind["snapped" if c.snapped else c.kind]
-    rows = []
-    if status is not None and 0 <= index < len(status.statuses):
-        st = status.statuses[index]
-        partner = status.partner[index]
-        other = "B" if side == "A" else "A"
-        extra = f" (= {other} chunk {partner})" if partner is not None else ""
-        rows.append(
-            f"<tr><td>status</td><td><b style='color:{theme.status[st]}'>{st}</b>{extra}</td></tr>"
-            f"<tr><td></td><td><i>{html.escape(STATUS_HELP[st])}</i></td></tr>")
-    edited = " <i>(before your latest edits)</i>" if stale else ""
-    return (
-        f"<b>Chunk {c.index}</b> of {len(chunking.chunks)}{edited}"
-        f"<table cellspacing='0' cellpadding='1'>"
-        + "".join(rows) +
-        f"<tr><td>cut kind&nbsp;</td><td><b style='color:{color}'>{html.escape(kind)}</b></td></tr>"
-        f"<tr><td>ends at</td><td>{BOUNDARY_LABELS.get(c.boundary, c.boundary)}</td></tr>"
-        f"<tr><td>snapped</td><td>{snapped}</td></tr>"
-        f"<tr><td>tokens</td><td>{c.tokens:,}</td></tr>"
-        f"<tr><td>words</td><td>{c.word_count:,}</td></tr>"
-        f"<tr><td>hash</td><td><code>{c.hash}</code></td></tr></table>"
-    )
-
-
-class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
+class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainTextEdit):
     """One document, its chunks, statuses and cuts. Displays; computes nothing about chunking."""
 
     files_dropped = Signal(list)  # local paths dropped onto the pane
@@ -233,12 +201,12 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self.show_result(None, None, None, None)
 
     def show_result(self, doc: LoadedDocument | None, chunking: Chunking | None, layout: ChunkLayout | None,
-                    status: SideStatus | None) -> bool:
+                    status: SideStatus | None) -> None:
         """Show an analysis of this pane's document (as loaded, or edited at revision
-        doc.revision). Returns False (and shows nothing) for another document."""
+        doc.revision). Whether it applies is the session's decision (Session.accept_result),
+        made before the presenter hands it here."""
         if doc is not None:
-            if self.origin is None or doc.root is not self.origin or not self.edits.show(doc.revision):
-                return False
+            self.edits.show(doc.revision)
             self.document_info = doc
             if doc.syntax is not None and self.syntax_active:
                 self._highlighter.configure(doc.syntax, self.theme.pygments_style)
@@ -253,7 +221,6 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
         self._update_gutter_width()
         self.viewport().update()
         self.gutter.update()
-        return True
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -292,90 +259,6 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
     def has_pending_edits(self) -> bool:
         """The text differs from the one the shown result was made from."""
         return self.edits.has_pending_edits
-
-    def current_text(self) -> str:
-        """The editor's text (O(document): call it when the analysis is due, not per key).
-        Line ends become "\\n"; everything else is kept (a no-break space too); display
-        breaks are left out."""
-        if self.soft_breaks.size:
-            return self.text_between(0, self.document().characterCount() - 1)
-        return self.document().toRawText().replace("\u2029", "\n")
-
-    def text_between(self, start: int, end: int) -> str:
-        """The text of Qt positions [start, end) as in the document: line ends "\\n",
-        display breaks left out."""
-        cursor = QTextCursor(self.document())
-        breaks = self.soft_breaks
-        cuts = breaks[int(np.searchsorted(breaks, start, "left")):int(np.searchsorted(breaks, end, "left"))]
-        pieces = []
-        for a, b in zip([start, *(int(c) + 1 for c in cuts)], [*map(int, cuts), end]):
-            if b > a:
-                cursor.setPosition(a)
-                cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-                pieces.append(cursor.selectedText())
-        return "".join(pieces).replace("\u2029", "\n")
-
-    def find_text(self, needle: str, start: QTextCursor, flags: QTextDocument.FindFlag) -> QTextCursor:
-        """QTextDocument.find, except that a match may straddle display breaks (they are
-        not in the text). The found cursor selects the match (null if none)."""
-        doc = self.document()
-        if not self.soft_breaks.size or not needle:
-            return doc.find(needle, start, flags)
-        raw = doc.toRawText()
-        cp = np.frombuffer(raw.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        qt = np.concatenate(([0], np.cumsum(1 + (cp > 0xFFFF)))).astype(np.int64)  # code point -> Qt position
-        seps = np.searchsorted(qt, self.soft_breaks)  # the display breaks' code points in `raw`
-        plain = without_breaks(raw, seps - np.arange(seps.size))
-        in_plain = seps - np.arange(seps.size)  # where each break was, as an index of `plain`
-
-        def to_plain(pos: int) -> int:
-            r = int(np.searchsorted(qt, pos))
-            return r - int(np.searchsorted(seps, r, "left"))
-
-        def to_qt(i: int, side: str) -> int:
-            return int(qt[i + int(np.searchsorted(in_plain, i, side))])
-
-        case = 0 if flags & QTextDocument.FindFlag.FindCaseSensitively else re.IGNORECASE
-        pattern = re.compile(re.escape(needle), case)
-        if flags & QTextDocument.FindFlag.FindBackward:
-            match = None
-            for match in pattern.finditer(plain, 0, to_plain(start.selectionStart())):
-                pass
-        else:
-            match = pattern.search(plain, to_plain(start.selectionEnd()))
-        found = QTextCursor()
-        if match is not None:
-            found = QTextCursor(doc)
-            found.setPosition(to_qt(match.start(), "right"))
-            found.setPosition(to_qt(match.end(), "left"), QTextCursor.MoveMode.KeepAnchor)
-        return found
-
-    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802
-        """Paste and drop, except text that would make a line longer than LINE_LIMIT: Qt
-        lays out such a line as a whole (a pasted 200,000-character word froze the window
-        for 12 s), and a loaded document shows it in read-only display pieces instead.
-        The clipboard keeps the text; the window says how to open it as a document."""
-        if source.hasText():
-            cursor = self.textCursor()
-            block = cursor.block()
-            start = min(cursor.position(), cursor.anchor()) - block.position()
-            end_block = self.document().findBlock(max(cursor.position(), cursor.anchor()))
-            after = end_block.length() - 1 - (max(cursor.position(), cursor.anchor()) - end_block.position())
-            text = source.text().replace("\r\n", "\n").replace("\r", "\n")
-            longest = longest_line_after_insert(text, max(start, 0), max(after, 0))
-            if longest > LINE_LIMIT:
-                self.long_paste_refused.emit(longest)
-                return
-        super().insertFromMimeData(source)
-
-    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
-        """Copy and drag leave the display breaks out: they are not in the text."""
-        if not self.soft_breaks.size:
-            return super().createMimeDataFromSelection()
-        c = self.textCursor()
-        data = QMimeData()
-        data.setText(self.text_between(c.selectionStart(), c.selectionEnd()))
-        return data
 
     @property
     def syntax_active(self) -> bool:
@@ -488,64 +371,3 @@ class DocumentPane(PaneGeometry, FileDropTarget, QPlainTextEdit):
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
     # -- hover, click ------------------------------------------------------------------
-    def chunk_at_point(self, point) -> int | None:
-        v = self.view()
-        if v is None:
-            return None
-        pos = self.cursorForPosition(point).position()
-        return v.chunk_at(pos)
-
-    def chunk_tooltip(self, index: int) -> str:
-        """Rich text for the hovered chunk: index, status, kind, snapped, tokens, words, hash."""
-        return chunk_tooltip(self.chunking, self.status_info, index, self.side, self.theme, self.has_pending_edits)
-
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
-        super().mouseMoveEvent(event)
-        idx = self.chunk_at_point(event.position().toPoint())
-        if idx != self.hovered:
-            self.hovered = idx
-            self.viewport().update()
-            self.gutter.update()
-
-    def mousePressEvent(self, event) -> None:  # noqa: N802
-        self._press_pos = event.position().toPoint()
-        super().mousePressEvent(event)
-
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
-        super().mouseReleaseEvent(event)
-        press, self._press_pos = self._press_pos, None
-        point = event.position().toPoint()
-        if (event.button() == Qt.MouseButton.LeftButton and press is not None
-                and (point - press).manhattanLength() < 4 and not self.textCursor().hasSelection()):
-            idx = self.chunk_at_point(point)
-            if idx is not None:
-                self.chunk_clicked.emit(idx)
-
-    def focusInEvent(self, event) -> None:  # noqa: N802
-        super().focusInEvent(event)
-        self.focused.emit()
-
-    def leaveEvent(self, event) -> None:  # noqa: N802
-        super().leaveEvent(event)
-        if self.hovered is not None:
-            self.hovered = None
-            self.viewport().update()
-            self.gutter.update()
-
-    def viewportEvent(self, event) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.ToolTip:
-            idx = self.chunk_at_point(event.pos())
-            if idx is not None and self.chunking is not None:
-                QToolTip.showText(event.globalPos(), self.chunk_tooltip(idx), self.viewport())
-            else:
-                QToolTip.hideText()
-                event.ignore()
-            return True
-        if event.type() == QEvent.Type.Leave and self.hovered is not None:
-            self.hovered = None
-            self.viewport().update()
-            self.gutter.update()
-        return super().viewportEvent(event)
-
-
-from .pane_column import PaneColumn  # noqa: E402,F401 - re-exported (it needs DocumentPane defined)

@@ -1,6 +1,10 @@
 """A layout that wraps its items onto further lines when the row is too narrow (the idea
 of Qt's Flow Layout example), so a legend costs one line on a wide window and never sets
-the window's minimum width on a narrow one."""
+the window's minimum width on a narrow one.
+
+superqt's QFlowLayout does the same wrapping, but a hidden item still takes its spacing
+there and items sit on the line's top edge; the legend hides the kinds of the rule not
+shown and mixes swatches with labels of another height, so it keeps this layout."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
-from ..palette import LIGHT, Theme
+from .palette import LIGHT, Theme
 from .themed_plot import ThemedPlot
 
 #: The over-max bin stands apart from the others by this share of a bin's width, so it

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..history_state import COST_COLUMNS, FIXED, HistoryState
-from ..names import plain_tooltip, shown_name
-from ..palette import Theme
+from ..model.history_state import COST_COLUMNS, FIXED, HistoryState
+from .names import plain_tooltip, shown_name
+from .palette import Theme
 
 COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Subject")
 COST_ROLE = Qt.ItemDataRole.UserRole + 1  # tokens to re-embed (int) or None

@@ -12,8 +12,8 @@ from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QTextBrowser, QToolButton, QVBoxLayout
 from steadlith_core import NORMALIZER_VERSION, ParameterError
 
-from ..highlight import json_html
-from ..palette import LIGHT, Theme
+from ..model.highlight import json_html
+from .palette import LIGHT, Theme
 
 
 class IdentityBox(QGroupBox):

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QHBoxLayout, QHea
                                QPushButton, QScrollArea, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from ..lab_state import (CANCELLED, DONE, FAILED, MAX_EDITS, MAX_SEED, METRICS, RUNNING, Distribution, LabSettings,
+from ..model.lab_state import (CANCELLED, DONE, FAILED, MAX_EDITS, MAX_SEED, METRICS, RUNNING, Distribution, LabSettings,
                          LabState, bin_label, bin_of, distribution, position, rule_style, summary_table, tokens_at,
                          worst_edits)
-from ..palette import LIGHT, Theme
+from .palette import LIGHT, Theme
 from .themed_plot import ThemedPlot
 
 PEN_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}

@@ -8,11 +8,12 @@ from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 from steadlith_core.chunking.rules import PARAMS_TYPES
-from steadlith_core.report.style import EXTERNAL, kind_help, marker_kinds
+from steadlith_core.report.style import EXTERNAL, KIND_HELP, KIND_LABELS, KIND_SHAPES, STATUS_HELP, kind_help, marker_kinds
+from steadlith_core.vocabulary import STATUSES
 
-from ..palette import KIND_HELP, KIND_LABELS, KIND_SHAPES, LIGHT, STATUS_GLYPHS, STATUS_HELP, STATUSES, Theme
 from .flow_layout import FlowLayout
 from .markers import paint_marker
+from .palette import LIGHT, STATUS_GLYPHS, Theme
 from .status_patterns import paint_pattern
 
 

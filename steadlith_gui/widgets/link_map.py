@@ -25,10 +25,12 @@ from PySide6.QtCore import QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from steadlith_core.vocabulary import REUSED
+from steadlith_core.report.style import STATUS_HELP
 
-from ..viewmodel import LinkList, WordMap
-from ..palette import LIGHT, STATUS_HELP, Theme
-from .document_pane import ABOVE, BELOW, DocumentPane
+from ..model.links import LinkList, WordMap
+from .document_pane import DocumentPane
+from .palette import LIGHT, Theme
+from .pane_geometry import ABOVE, BELOW
 
 LINK_MAP_WIDTH = 56
 STUB = 22  # length of a stub towards an off-screen end, in pixels

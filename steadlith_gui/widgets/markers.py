@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
-
-from ..palette import KIND_SHAPES
+from steadlith_core.report.style import KIND_SHAPES
 
 
 def marker_path(kind: str, center: QPointF, size: float, height: float | None = None) -> QPainterPath:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
-from ..names import visible_lines
-from ..palette import LIGHT, Theme
+from .names import visible_lines
+from .palette import LIGHT, Theme
 
 ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 

@@ -16,11 +16,11 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QAbstractSlider, QSizePolicy, QWidget
-from steadlith_core.vocabulary import REUSED
+from steadlith_core.vocabulary import REUSED, STATUSES
 
-from ..viewmodel import STATUS_CODES, SideStatus
-from ..palette import LIGHT, STATUSES, Theme, blend
+from ..model.layouts import STATUS_CODES, SideStatus
 from .document_pane import DocumentPane
+from .palette import LIGHT, Theme, blend
 from .status_patterns import paint_pattern
 
 OVERVIEW_WIDTH = 34

@@ -5,27 +5,25 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ..names import name_html, plain_tooltip
-from ..palette import Theme
-from ..pane_header import PaneHeader
-if TYPE_CHECKING:
-    from .document_pane import DocumentPane
+from ..model.pane_header import PaneHeader
+from .names import name_html, plain_tooltip
+from .palette import Theme
 
 
 class PaneColumn(QWidget):
     """A pane with its header (side, file name, modified mark, chunk and status counts)."""
 
-    def __init__(self, pane: "DocumentPane", parent: QWidget | None = None):
+    def __init__(self, pane: QWidget, side: str, theme: Theme, parent: QWidget | None = None):
+        """`pane`: the document pane shown under the header, for side `side`."""
         super().__init__(parent)
         self.pane = pane
         self.header = QLabel()
-        self.header.setObjectName(f"header{pane.side}")
-        self.header.setAccessibleName(f"Header of {pane.side}")
+        self.header.setObjectName(f"header{side}")
+        self.header.setAccessibleName(f"Header of {side}")
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setContentsMargins(4, 2, 4, 2)
         # long names are clipped rather than widening the window
@@ -36,7 +34,7 @@ class PaneColumn(QWidget):
         lay.setSpacing(2)
         lay.addWidget(self.header)
         lay.addWidget(pane, 1)
-        self.update_header(PaneHeader(pane.side), pane.theme)
+        self.update_header(PaneHeader(side), theme)
 
     def update_header(self, header: PaneHeader, theme: Theme) -> None:
         side, muted = header.side, theme.muted

@@ -21,6 +21,7 @@ from steadlith_core.chunking.lmx2_params import PREFERENCES
 from steadlith_core.chunking.params import parse_int
 from steadlith_core.chunking.rules import INT_RANGES_BY_RULE
 from steadlith_core.chunking.tokens import known_counters
+from superqt.utils import signals_blocked
 
 COMMIT_PAUSE_MS = 600
 PAGE_STEP = 10
@@ -188,9 +189,8 @@ class IntField(QLineEdit):
         text = self.format(value)
         self._shown = text
         if self.text() != text:
-            blocked = self.blockSignals(True)
-            self.setText(text)
-            self.blockSignals(blocked)
+            with signals_blocked(self):
+                self.setText(text)
 
     @property
     def pending(self) -> bool:

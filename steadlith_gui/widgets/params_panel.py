@@ -18,9 +18,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 from steadlith_core import BOUNDARY_RULES, RULE_PRESETS, ParameterError
 from steadlith_core.chunking.rules import default_params, rule_of
+from superqt.utils import signals_blocked
 
-from ..palette import LIGHT, Theme
 from .identity_box import IdentityBox
+from .palette import LIGHT, Theme
 from .rule_form import RuleForm
 
 CUSTOM = "Custom"
@@ -45,7 +46,8 @@ class ParamsPanel(QWidget):
         self.setAccessibleName("Chunker parameters")
         self.theme = theme
         self.session = None
-        self._valid = {rule: default_params(rule) for rule in BOUNDARY_RULES}
+        # the panel's own parameters until a session is bound; then the session's are shown
+        self._own = {rule: default_params(rule) for rule in BOUNDARY_RULES}
         self.rule = "tttd-v1"
         self.error: ParameterError | None = None
 
@@ -70,7 +72,7 @@ class ParamsPanel(QWidget):
         for rule, form in self.forms.items():
             self.stack.addWidget(form)
             form.committed.connect(lambda _field, r=rule: self._on_commit(r))
-            form.write(self._valid[rule])
+            form.write(self._own[rule])
         outer.addWidget(self.stack)
         self.identity = IdentityBox(theme)
         outer.addWidget(self.identity, 1)
@@ -82,7 +84,7 @@ class ParamsPanel(QWidget):
         self.rule_combo.activated.connect(lambda i: self._choose_rule(self.rule_combo.itemText(i)))
         self.preset.activated.connect(lambda i: self._on_preset(self.preset.itemText(i)))
         if params is not None:
-            self._valid[rule_of(params)] = params
+            self._own[rule_of(params)] = params
             self.rule = rule_of(params)
         self._show_rule(self.rule)
 
@@ -104,18 +106,22 @@ class ParamsPanel(QWidget):
     def bind(self, session) -> None:
         """Show the session's parameters and rule from now on, and hand it the user's."""
         self.session = session
-        session.params_changed.connect(self._on_session_params)
-        session.rule_changed.connect(self._show_rule)
+        session.events.params_changed.connect(self._on_session_params)
+        session.events.rule_changed.connect(self._show_rule)
         self.params_changed.connect(lambda p: session.set_params(p))
         self.rule_selected.connect(session.set_rule)
         for rule in BOUNDARY_RULES:
-            self._valid[rule] = session.params_for(rule)
-            self.forms[rule].write(self._valid[rule])
+            self.forms[rule].write(session.params_for(rule))
         self._show_rule(session.rule)
+
+    def _params_of(self, rule: str):
+        """A rule's last valid parameters: the session's once bound (it owns them)."""
+        return self.session.params_for(rule) if self.session is not None else self._own[rule]
 
     def _on_session_params(self, params) -> None:
         rule = rule_of(params)
-        self._valid[rule] = params
+        if self.session is None:
+            self._own[rule] = params
         self.forms[rule].write(params)
         if rule == self.rule:
             self.error = None
@@ -124,9 +130,8 @@ class ParamsPanel(QWidget):
 
     def _show_rule(self, rule: str) -> None:
         self.rule = rule
-        blocked = self.rule_combo.blockSignals(True)
-        self.rule_combo.setCurrentText(rule)
-        self.rule_combo.blockSignals(blocked)
+        with signals_blocked(self.rule_combo):
+            self.rule_combo.setCurrentText(rule)
         self.stack.setCurrentWidget(self.forms[rule])
         for r, form in self.forms.items():  # the stack takes the shown form's height, not the tallest's
             ignored = QSizePolicy.Policy.Ignored
@@ -134,19 +139,18 @@ class ParamsPanel(QWidget):
         self.stack.adjustSize()
         self.rule_help.setText(RULE_HELP[rule])
         self.error = None
-        self.forms[rule].write(self._valid[rule])  # an invalid value left typed is dropped
+        self.forms[rule].write(self._params_of(rule))  # an invalid value left typed is dropped
         self.forms[rule].show_error(None)
-        blocked = self.preset.blockSignals(True)
-        self.preset.clear()
-        self.preset.addItems([*RULE_PRESETS[rule], CUSTOM])
-        self.preset.blockSignals(blocked)
+        with signals_blocked(self.preset):
+            self.preset.clear()
+            self.preset.addItems([*RULE_PRESETS[rule], CUSTOM])
         self._refresh()
 
     # -- public --------------------------------------------------------------------------------
     @property
     def params(self):
         """The shown rule's last valid parameters (in force while a field is invalid)."""
-        return self._valid[self.rule]
+        return self._params_of(self.rule)
 
     @property
     def invalid(self) -> bool:
@@ -196,7 +200,7 @@ class ParamsPanel(QWidget):
             return
         self.error = None
         form.show_error(None)
-        if params != self._valid[self.rule]:
+        if params != self._params_of(self.rule):
             self._apply(params)
         else:
             self._refresh()
@@ -207,9 +211,8 @@ class ParamsPanel(QWidget):
         self.params_changed.emit(params)
 
     def _refresh(self) -> None:
-        p = self._valid[self.rule]
+        p = self._params_of(self.rule)
         self.identity.show_params(p, self.error)
         name = next((n for n, q in RULE_PRESETS[self.rule].items() if q.params_hash == p.params_hash), CUSTOM)
-        blocked = self.preset.blockSignals(True)
-        self.preset.setCurrentText(name)
-        self.preset.blockSignals(blocked)
+        with signals_blocked(self.preset):
+            self.preset.setCurrentText(name)

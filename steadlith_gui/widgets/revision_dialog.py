@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 from steadlith_core.history.repository import CommitInfo
 
-from ..names import plain_tooltip, shown_name
+from .names import plain_tooltip, shown_name
 
 
 def commit_line(c: CommitInfo) -> str:

@@ -13,8 +13,9 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 from steadlith_core import ParameterError
 from steadlith_core.chunking.params import check_polynomial
 from steadlith_core.chunking.rules import PARAMS_TYPES
+from superqt.utils import signals_blocked
 
-from ..palette import LIGHT, Theme
+from .palette import LIGHT, Theme
 from .param_fields import RULE_GROUPS, FieldSpec, IntField, derived_text, mask_bits, parse_hex
 
 
@@ -53,9 +54,8 @@ class MaskField(QWidget):
         self._show_bits(value)
 
     def _show_bits(self, value: int | None) -> None:
-        blocked = self.bits.blockSignals(True)
-        self.bits.setValue(mask_bits(value) if value is not None else -1)
-        self.bits.blockSignals(blocked)
+        with signals_blocked(self.bits):
+            self.bits.setValue(mask_bits(value) if value is not None else -1)
 
     def _on_bits(self, k: int) -> None:
         if k < 0:  # "custom": the hex field rules
@@ -161,9 +161,8 @@ class RuleForm(QWidget):
         for name, w in self.fields.items():
             value = getattr(params, name)
             if isinstance(w, QComboBox):
-                blocked = w.blockSignals(True)
-                w.setCurrentText(value)
-                w.blockSignals(blocked)
+                with signals_blocked(w):
+                    w.setCurrentText(value)
             else:
                 w.set_value(value)
         self._update_active()

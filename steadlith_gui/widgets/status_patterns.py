@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter
 
-from ..palette import STATUS_PATTERNS, Theme
+from .palette import STATUS_PATTERNS, Theme
 
 
 def pattern_brush(status: str, theme: Theme, alpha: int = 210) -> QBrush | None:

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLin
 from steadlith_core.comparison.external import SPLITTERS, install_hint, installed_splitters
 from steadlith_core.sweep.results import SetRow
 
-from ..palette import Theme
-from ..sweep_state import FOLDER, SOURCE_TITLES
-from .churn import SPLITTER_TITLES
+from ..model.sweep_state import FOLDER, SOURCE_TITLES
+from .churn_cells import SPLITTER_TITLES
+from .palette import Theme
 
 #: Marker per rule: shape as well as colour, so the rules stay apart without colour.
 #: Every external splitter is a triangle (no rule's shape); colour tells them apart.

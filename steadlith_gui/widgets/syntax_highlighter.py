@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
-from ..highlight import SyntaxSpans, token_style
+from ..model.highlight import SyntaxSpans, token_style
 
-if TYPE_CHECKING:
-    from .document_pane import DocumentPane
+
+
+class HighlightHost(Protocol):
+    """The pane whose document is coloured (a DocumentPane): its document, and the
+    syntax spans moved by the edits since they were computed."""
+
+    def document(self) -> QTextDocument: ...
+
+    def current_syntax(self, spans: SyntaxSpans) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 class PygmentsHighlighter(QSyntaxHighlighter):
     """Applies precomputed pygments token spans (Qt positions) block by block."""
 
-    def __init__(self, pane: "DocumentPane"):
+    def __init__(self, pane: HighlightHost):
         super().__init__(None)  # not the document overload: that would install it at once
         self._owner = pane.document()
         self._own()

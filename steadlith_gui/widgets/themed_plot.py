@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSize
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ..palette import LIGHT, Theme
+from .palette import LIGHT, Theme
 
 #: describe_at(x, y) in data coordinates: the tooltip text, or None where there is nothing.
 Describe = Callable[[float, float], "str | None"]

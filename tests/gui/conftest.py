@@ -51,7 +51,7 @@ from PySide6.QtCore import QSettings, QThreadPool
 @pytest.fixture(autouse=True, scope="session")
 def gui_thread_gc(qapp):
     """As in the app: cycles are collected in the GUI thread only (gui_thread_gc)."""
-    from steadlith_gui.gui_thread_gc import collect_in_gui_thread
+    from steadlith_gui.workers.gui_thread_gc import collect_in_gui_thread
 
     return collect_in_gui_thread()
 

@@ -21,9 +21,9 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     (default: in memory only)."""
     from PySide6.QtCore import QRect
 
-    from steadlith_gui.layout import fit_to_screen
+    from steadlith_gui.dock_layout import fit_to_screen
     from steadlith_gui.main_window import MainWindow
-    from steadlith_gui.palette import THEMES
+    from steadlith_gui.widgets.palette import THEMES
 
     w = MainWindow(params, THEMES.get(theme, theme), settings=settings)
     # never a modal prompt in tests: edits are discarded on close unless a test says otherwise

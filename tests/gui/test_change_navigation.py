@@ -1,4 +1,4 @@
-"""F7/F8 land on the change, not on the chunk's first word (issue 15, defect 5): in a
+"""F7/F8 land on the change, not on the chunk's first word: in a
 one-word typo inside a long chunk the changed word is under the caret and centred; at the
 last change the status bar says so (no wrap: see navigation.py)."""
 

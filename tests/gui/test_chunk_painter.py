@@ -7,7 +7,7 @@ from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import position_point
 from gui_helpers import color_near
-from steadlith_gui.palette import LIGHT
+from steadlith_gui.widgets.palette import LIGHT
 from view_helpers import compared_pane
 
 

@@ -6,7 +6,7 @@ from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import load_texts, make_window
-from steadlith_gui.models import COLUMNS, ChunkTableModel
+from steadlith_gui.widgets.models import COLUMNS, ChunkTableModel
 
 
 def load_counterexample(qtbot, window):
@@ -107,7 +107,7 @@ def test_model_and_filter_alone_over_a_comparison(qtbot):
     (through the model's public `chunk`), the filter keeps what a user asks for."""
     from steadlith_core import chunk, compare
 
-    from steadlith_gui.models import ChunkFilterProxy
+    from steadlith_gui.widgets.models import ChunkFilterProxy
 
     a, b, params = phase_shift_counterexample()
     c = compare(chunk(a, params), chunk(b, params))

@@ -9,8 +9,8 @@ from steadlith_core.bench.examples import counterexample_params, phase_shift_ans
 
 from compare_helpers import chunk_visible, position_point
 from gui_helpers import color_near
-from steadlith_gui.demo import PAIR_EXAMPLES
-from steadlith_gui.viewmodel import change_target
+from steadlith_gui.model.demo import PAIR_EXAMPLES
+from steadlith_gui.model.viewmodel import change_target
 
 
 def load_example(qtbot, window, name):

@@ -6,8 +6,8 @@ from steadlith_core import Analysis, ChunkerParams, Lmx2Params
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts, set_params
-from steadlith_gui.viewmodel import BASELINE
-from steadlith_gui.widgets.churn import ROWS, compact_cells
+from steadlith_gui.model.viewmodel import BASELINE
+from steadlith_gui.widgets.churn_cells import ROWS, compact_cells
 
 TEXT_A = generate_prose(30_000, seed=11)
 TEXT_B = TEXT_A[:9_000] + " a few words inserted here " + TEXT_A[9_000:20_000] + TEXT_A[20_500:]

@@ -1,11 +1,11 @@
 """The churn panel's verdict: a check that tested nothing reads as neither a pass nor a
-failure (issue 15, defect 7)."""
+failure."""
 
 from PySide6.QtGui import QColor
 from steadlith_core import ChunkerParams, chunk, compare
 from steadlith_core.bench.examples import generate_prose
 
-from steadlith_gui.palette import LIGHT
+from steadlith_gui.widgets.palette import LIGHT
 from steadlith_gui.widgets.churn import ChurnPanel
 
 

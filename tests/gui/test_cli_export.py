@@ -13,8 +13,8 @@ from html.parser import HTMLParser
 import pytest
 from steadlith_core import ChunkerParams, parse_assignments
 
-from steadlith_gui.demo import PAIR_EXAMPLES
-from steadlith_gui.workspace import DocumentRef, Workspace, save_workspace
+from steadlith_gui.model.demo import PAIR_EXAMPLES
+from steadlith_gui.model.workspace import DocumentRef, Workspace, save_workspace
 
 GUI = [sys.executable, "-m", "steadlith_gui"]
 

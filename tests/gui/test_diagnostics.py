@@ -6,9 +6,11 @@ from PySide6.QtWidgets import QLabel
 from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts, set_params
-from steadlith_gui.layout import fit_to_screen
-from steadlith_gui.palette import DARK, LIGHT, MARKER_KINDS
-from steadlith_gui.viewmodel import AnalysisResult, prepare_document
+from steadlith_gui.dock_layout import fit_to_screen
+from steadlith_gui.widgets.palette import DARK, LIGHT
+from steadlith_core.report.style import MARKER_KINDS
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.viewmodel import AnalysisResult
 from steadlith_gui.widgets.diagnostics import DiagnosticsView
 
 

@@ -9,8 +9,8 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from gui_helpers import load_files, load_texts
-from steadlith_gui.demo import demo_paths
-from steadlith_gui.viewmodel import prepare_document
+from steadlith_gui.model.demo import demo_paths
+from steadlith_gui.model.documents import prepare_document
 from steadlith_gui.widgets.document_pane import DocumentPane
 
 

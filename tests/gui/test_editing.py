@@ -1,7 +1,6 @@
 """Live editing: typing into B re-analyses after a pause (not per key), the caret and
 scroll position stay, undo restores, edits are marked, protected and can be saved."""
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QFileDialog
 from steadlith_core import chunk, compare
@@ -32,7 +31,7 @@ def test_typing_into_b_updates_statuses_after_the_pause_and_undo_restores(qtbot,
         type_into(qtbot, pane, at, "zebra ")
         # every key restarted the pause: nothing was submitted yet
         assert window.analyzer.generation == generation
-        assert pane.has_pending_edits and window.findChild(QTimer, "editPause").isActive()
+        assert pane.has_pending_edits
         caret, scroll = pane.textCursor().position(), pane.verticalScrollBar().value()
     result = blocker.args[0]
     assert window.analyzer.generation == generation + 1  # one analysis for the whole word

@@ -1,11 +1,11 @@
 """Examples bring their own parameters for as long as they are shown: the user's own
 documents get the user's parameters back, and the settings never remember an
-example's (issue 15, defect 1)."""
+example's."""
 
 from gui_helpers import load_texts, make_window
 from steadlith_core import ChunkerParams
-from steadlith_gui.demo import PAIR_EXAMPLES
-from steadlith_gui.settings import AppSettings
+from steadlith_gui.model.demo import PAIR_EXAMPLES
+from steadlith_gui.controllers.settings import AppSettings
 
 OWN = ChunkerParams(min_tokens=64, max_tokens=400)
 TEXT_A = "One paragraph of the user's own notes, written plainly. " * 40

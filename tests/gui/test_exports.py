@@ -15,7 +15,7 @@ from steadlith_core.report.comparison import locality_verdict
 
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, load_texts
-from steadlith_gui.exports import default_name, safe_stem
+from steadlith_gui.workers.exports import default_name, safe_stem
 
 HOSTILE = "<script>alert('boom')</script> and <img src=x onerror=alert(1)> & </div>"
 

@@ -98,7 +98,7 @@ def test_a_rule_parameter_change_runs_no_splitter_again(qtbot, window, semchunk,
 
 
 def test_a_missing_library_is_a_column_that_says_so(qtbot, window, monkeypatch):
-    import steadlith_gui.external_runs as runs
+    import steadlith_gui.model.external_runs as runs
 
     monkeypatch.setattr(runs, "installed_splitters", lambda: ["fixed-tokens"])
     text_a, text_b = demo_pair()

@@ -9,8 +9,8 @@ from PySide6.QtGui import QColor
 from steadlith_core.comparison.external import statuses_by_hash
 
 from gui_helpers import color_near, load_texts, make_window
-from steadlith_gui.external_runs import hash_alignment
-from steadlith_gui.palette import MARKER_KINDS
+from steadlith_gui.model.external_runs import hash_alignment
+from steadlith_core.report.style import MARKER_KINDS
 from test_external_churn import choose, demo_pair, settled
 from test_markers import expected_center
 

@@ -8,9 +8,10 @@ import json
 import pytest
 
 from gui_helpers import load_files, make_window
-from steadlith_gui.external_choice import ExternalChoice
-from steadlith_gui.workspace import (Workspace, WorkspaceError, load_workspace, outside_documents, workspace_from_dict,
-                                     workspace_to_dict)
+from steadlith_gui.model.external_choice import ExternalChoice
+from steadlith_gui.model.workspace import Workspace, WorkspaceError, workspace_to_dict
+from steadlith_gui.model.workspace_documents import outside_documents
+from steadlith_gui.model.workspace_loading import load_workspace, workspace_from_dict
 from test_external_churn import choose, demo_pair
 
 

@@ -1,4 +1,4 @@
-"""The first look (issue 15, part 9): the demo opens on its first shifted (else edited)
+"""The first look: the demo opens on its first shifted (else edited)
 chunk with one line saying what to look at; text with few spaces gets a warning that
 words are whitespace-separated in steadlith-norm/1 (threshold: viewmodel)."""
 
@@ -11,7 +11,7 @@ from steadlith_core import chunk
 
 from compare_helpers import chunk_visible
 from gui_helpers import load_texts
-from steadlith_gui.viewmodel import FEW_SPACES_MEAN_WORD_CHARS, few_spaces_warning
+from steadlith_gui.model.viewmodel import FEW_SPACES_MEAN_WORD_CHARS, few_spaces_warning
 
 JAPANESE = ("文書を小さな断片に分けて埋め込みを作る。見出しごとに区切ると、読み手が探す一節だけが返ってくる。"
             "編集が一文だけなら、変わるのはその周りの断片だけであってほしい。 ") * 60

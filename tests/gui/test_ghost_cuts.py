@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from steadlith_core import Analysis, ChunkerParams
 from steadlith_core.bench.examples import phase_shift_counterexample
 
-from steadlith_gui.viewmodel import ChunkLayout, WordMap, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout
+from steadlith_gui.model.links import WordMap
 
 # few words, so edits hit the same words again and chunks end on changed and unchanged words alike
 WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta", "é", "😀x", "z" * 9, "q"])

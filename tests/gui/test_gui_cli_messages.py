@@ -1,6 +1,6 @@
 """`steadlith-gui` errors on stderr stay one line whatever a name holds: a newline or an
 escape sequence in a document or workspace path is written as an escape, never cut
-short nor sent raw to the terminal (issue 17, defect 11)."""
+short nor sent raw to the terminal."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The window's edge when memory runs out: one line naming the documents and what they
-would need, never "Unexpected error: MemoryError" with a traceback (issue 17, defect 6).
+would need, never "Unexpected error: MemoryError" with a traceback.
 Run as a user runs it: `steadlith-gui A B --export-report` in a process whose address
 space is capped (RLIMIT_AS)."""
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from steadlith_core.history.repository import resolve_revision
 
-from steadlith_gui import history_dock
-from steadlith_gui.history_state import COST_COLUMNS
+from steadlith_gui.docks import history_dock
+from steadlith_gui.model.history_state import COST_COLUMNS
 from steadlith_gui.widgets.history_view import COLUMNS
 
 
@@ -196,5 +196,6 @@ def grab_history(qtbot, window, history):
     view = window.history
     view.table.clearSelection()
     view.table.setCurrentIndex(view.model.index(-1, -1))
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: not view.table.selectionModel().hasSelection()
+                    and not view.table.currentIndex().isValid())
     return view, view.table.viewport().grab().toImage(), ids

@@ -9,8 +9,8 @@ from PySide6.QtGui import QColor
 
 from steadlith_core.history.audit import FileCost
 from steadlith_core.history.repository import CommitInfo, resolve_revision
-from steadlith_gui.history_state import FIXED, HistoryState, HistoryTarget
-from steadlith_gui.settings import AppSettings
+from steadlith_gui.model.history_state import FIXED, HistoryState, HistoryTarget
+from steadlith_gui.controllers.settings import AppSettings
 from steadlith_gui.widgets.history_view import COLUMNS, SPIKE_ROLE, HistoryModel
 
 

@@ -3,9 +3,10 @@
 import threading
 
 import pytest
+from PySide6.QtCore import QCoreApplication
 
 from steadlith_core.errors import ParameterError
-from steadlith_gui.jobs import ProgressJob
+from steadlith_gui.workers.jobs import ProgressJob
 
 
 def counting(n, gate=None):
@@ -38,7 +39,8 @@ def test_cancel_stops_the_run_and_no_value_arrives(qtbot):
     with qtbot.waitSignal(job.cancelled, timeout=5000):
         job.cancel()
         gate.set()
-    qtbot.wait(50)
+    assert job.shutdown(5000)  # the run has ended: anything it sent is queued by now
+    QCoreApplication.processEvents()
     assert values == [] and not job.running
 
 
@@ -52,7 +54,8 @@ def test_starting_again_drops_the_older_run(qtbot):
     with qtbot.waitSignal(job.finished, timeout=5000):
         job.start(counting(3))
         gate.set()
-    qtbot.wait(50)
+    assert job.shutdown(5000)  # both runs have ended: anything they sent is queued by now
+    QCoreApplication.processEvents()
     assert values == ["counted 3"] and cancels == []
 
 

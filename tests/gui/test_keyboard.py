@@ -81,7 +81,7 @@ def test_every_menu_entry_has_a_mnemonic_or_a_shortcut_and_mnemonics_are_unique(
 
 def test_the_shortcut_table_names_every_shortcut(window):
     """Help → Keyboard shortcuts is a table built from the menus: every bound key of every
-    menu, with its entry and menu (issue 15, part 10)."""
+    menu, with its entry and menu."""
     window.act_keys.trigger()
     dialog = window.shortcuts_dialog
     assert dialog.isVisible()

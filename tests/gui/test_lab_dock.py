@@ -5,14 +5,14 @@ result is stale, and opens a worst edit in the panes."""
 import threading
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from steadlith_core import load_text
 from steadlith_core.lab import FIXED, LabError, run_lab
 
 from gui_helpers import GOLDEN, golden_params, load_texts
-from steadlith_gui.lab_state import CANCELLED, DONE, RUNNING, position
-from steadlith_gui.palette import DARK, LIGHT
+from steadlith_gui.model.lab_state import CANCELLED, DONE, RUNNING, position
+from steadlith_gui.widgets.palette import DARK, LIGHT
 from test_diagnostics import hover
 
 EDITS, SEED = 60, 3
@@ -115,8 +115,10 @@ def test_cancel_stops_the_run_and_leaves_no_result(qtbot, window):
     assert window.lab.state.phase == RUNNING and view.cancel_button.isEnabled()
     with qtbot.waitSignal(window.lab.job.cancelled, timeout=30_000):
         qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    assert window.lab.job.shutdown(30_000)  # the run has ended: its last progress is queued by now
+    QCoreApplication.processEvents()
     stopped_at = list(seen)
-    qtbot.wait(300)
+    QCoreApplication.processEvents()
     assert seen == stopped_at  # no progress after the cancel
     assert stopped_at[-1] < 100_000
     state = window.lab.state

@@ -4,8 +4,8 @@ opens in the panes coloured like the document it came from."""
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from steadlith_gui.demo import demo_paths
-from steadlith_gui.highlight import lexer_for
+from steadlith_gui.model.demo import demo_paths
+from steadlith_gui.model.highlight import lexer_for
 from gui_helpers import load_texts
 from test_lab_dock import open_lab, run_and_wait
 

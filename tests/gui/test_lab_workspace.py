@@ -10,8 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui_helpers import load_texts, make_window
-from steadlith_gui.lab_state import DEFAULT_EDITS, DEFAULT_SEED, LabSettings
-from steadlith_gui.workspace import Workspace, WorkspaceError, load_workspace, workspace_from_dict, workspace_to_dict
+from steadlith_gui.model.lab_state import DEFAULT_EDITS, DEFAULT_SEED, LabSettings
+from steadlith_gui.model.workspace import Workspace, WorkspaceError, workspace_to_dict
+from steadlith_gui.model.workspace_loading import load_workspace, workspace_from_dict
 
 EDITS, SEED = 37, 4242
 TEXT_A = "The quick brown fox jumps over the lazy dog. " * 40

@@ -8,7 +8,7 @@ from steadlith_core.bench.examples import phase_shift_counterexample
 
 from compare_helpers import SMALL, band_point, chunk_top_y, chunk_visible, small_pair
 from gui_helpers import load_texts, set_params
-from steadlith_gui.palette import DARK, LIGHT
+from steadlith_gui.widgets.palette import DARK, LIGHT
 from view_helpers import chunk_lines_y, link_views, over, same
 
 
@@ -61,7 +61,7 @@ def test_only_pairs_in_view_are_drawn_and_off_screen_ends_are_stubs(qtbot, windo
 def test_counterexample_has_a_loud_shifted_band(qtbot, window):
     result = load_counterexample(qtbot, window)
     region = result.comparison.phase_shift_regions[0]
-    window.show_region(0)
+    window.navigation.show_region(0)
     shifted = [bd for bd in window.link_map.bands() if bd.status == "shifted"]
     assert len(shifted) == 1
     bd = shifted[0]

@@ -4,8 +4,9 @@ import pytest
 from PySide6.QtGui import QColor, QTextCursor
 from steadlith_core import chunk, load_text
 
-from steadlith_gui.offsets import OffsetMap
-from steadlith_gui.palette import MARKER_KINDS, THEMES, marker_kind
+from steadlith_gui.model.offsets import OffsetMap
+from steadlith_gui.widgets.palette import THEMES
+from steadlith_core.report.style import MARKER_KINDS, marker_kind
 
 from gui_helpers import GOLDEN, color_near, golden_params, load_texts
 from view_helpers import shown_pane

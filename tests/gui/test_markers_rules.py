@@ -6,10 +6,10 @@ import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 from steadlith_core import LMX2_PRESETS, load_text
-from steadlith_core.report.style import KIND_SHAPES
+from steadlith_core.report.style import KIND_SHAPES, marker_kind
 
 from gui_helpers import GOLDEN, color_near
-from steadlith_gui.palette import THEMES, marker_kind
+from steadlith_gui.widgets.palette import THEMES
 from steadlith_gui.widgets.legend import Legend
 from test_markers import expected_center
 from view_helpers import shown_pane
@@ -63,7 +63,7 @@ def test_the_boundary_class_is_in_the_table_and_the_tooltip(qtbot):
     Chunk.boundary says, in the chunk table and in the pane's tooltip."""
     from steadlith_core.report.style import BOUNDARY_LABELS
 
-    from steadlith_gui.models import COLUMNS, ChunkTableModel
+    from steadlith_gui.widgets.models import COLUMNS, ChunkTableModel
 
     text = load_text(GOLDEN / "mixed.txt")
     pane, core, doc = shown_pane(qtbot, text, LMX2_PRESETS["lmx2 Small chunks"])

@@ -6,8 +6,8 @@ import pytest
 from steadlith_core import chunk, compare
 from steadlith_core.bench.examples import phase_shift_counterexample
 
-from steadlith_gui.viewmodel import LinkList, map_position
-from steadlith_gui.edit_tracker import shift_positions
+from steadlith_gui.model.edit_tracker import shift_positions
+from steadlith_gui.model.links import LinkList, map_position
 
 
 def test_link_list_covers_every_chunk_once_in_order():

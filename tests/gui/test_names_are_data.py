@@ -1,6 +1,6 @@
 """Names the user controls are shown as typed, never as markup and never reordering
 their neighbours: the message bar, the pane headers, the diagnostics titles, the window
-title and the tooltips (issue 17, defects 8 and 9)."""
+title and the tooltips."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QTextDocument
 
 from gui_helpers import load_texts
-from steadlith_gui.names import FSI, PDI, plain_tooltip, tooltip_lines, visible_lines
+from steadlith_gui.widgets.names import FSI, PDI, plain_tooltip, tooltip_lines, visible_lines
 from steadlith_gui.widgets.message_bar import MessageBar
 
 FAKE = '<b style="color:red; font-size:40pt">FAKE: all chunks reused ✓</b>'

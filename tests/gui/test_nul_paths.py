@@ -1,5 +1,5 @@
 """A NUL byte in a path, from the window or inside a workspace, is a clear message,
-never "Unexpected error" with a traceback (issue 17, defect 7)."""
+never "Unexpected error" with a traceback."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core import ChunkerParams
 
 from gui_helpers import load_texts
-from steadlith_gui.offsets import OffsetMap, qt_units
+from steadlith_gui.model.offsets import OffsetMap, qt_units
 
 # a deliberately small alphabet, rich in the characters that make the systems differ
 ALPHABET = st.sampled_from(["a", "é", "日", "本", " ", "\n", "\r", "\u2029", "🚀", "😀", "𝔘", "\t"])

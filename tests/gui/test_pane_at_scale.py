@@ -1,4 +1,4 @@
-"""What a parameter change costs on the GUI thread, seen as a user sees it (issue 14):
+"""What a parameter change costs on the GUI thread, seen as a user sees it:
 the chunk table stays where the user scrolled it, the gutter does not narrow (which
 would re-wrap and move the text), and the overview keeps showing the loudest status of
 every row it draws, computed without a loop over rows."""
@@ -9,8 +9,8 @@ from steadlith_core import ChunkerParams
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts, set_params
-from steadlith_gui.models import COLUMNS
-from steadlith_gui.viewmodel import ChunkLayout, SideStatus
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus
+from steadlith_gui.widgets.models import COLUMNS
 from steadlith_gui.widgets.overview_map import side_data
 
 TEXT_A = generate_prose(60_000, seed=5)

@@ -1,14 +1,14 @@
 """A pane's header renders the PaneHeader it is given (the presenter gathers it): name,
 marks, counts by status in their colours, and the tooltip; nothing read from the pane."""
 
-from steadlith_gui.palette import DARK, LIGHT
-from steadlith_gui.pane_header import ChunkCounts, PaneHeader
+from steadlith_gui.widgets.palette import DARK, LIGHT
+from steadlith_gui.model.pane_header import ChunkCounts, PaneHeader
 from steadlith_gui.widgets.document_pane import DocumentPane
 from steadlith_gui.widgets.pane_column import PaneColumn
 
 
 def column(qtbot):
-    c = PaneColumn(DocumentPane("B"))  # an empty pane: whatever the header shows came from the value
+    c = PaneColumn(DocumentPane("B"), "B", LIGHT)  # an empty pane: whatever the header shows came from the value
     qtbot.addWidget(c)
     return c
 

@@ -10,11 +10,12 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 from steadlith_core import ChunkerParams, Lmx2Params
 from steadlith_core.chunking.rules import INT_RANGES_BY_RULE
 
-from steadlith_gui.session import Session
-from steadlith_gui.settings import AppSettings
+from steadlith_gui.controllers.settings import AppSettings
+from steadlith_gui.model.session import Session
+from steadlith_gui.model.workspace import DocumentRef, Workspace, save_workspace
+from steadlith_gui.model.workspace_loading import load_workspace
 from steadlith_gui.widgets.param_fields import COMMIT_PAUSE_MS
 from steadlith_gui.widgets.params_panel import ParamsPanel
-from steadlith_gui.workspace import DocumentRef, Workspace, load_workspace, save_workspace
 
 BIG = 5_000_000_000  # past 2^32: a QSpinBox cannot hold it
 TOP = 2**64 - 1
@@ -28,7 +29,7 @@ def bound(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     applied = []
-    session.params_changed.connect(applied.append)
+    session.events.params_changed.connect(applied.append)
     return session, panel, applied
 
 

@@ -102,7 +102,7 @@ def test_a_recent_revision_that_no_longer_resolves_is_one_line_and_leaves_the_li
 def test_a_hand_edited_revision_entry_is_ignored_not_an_error():
     import json
 
-    from steadlith_gui.settings import K_RECENT, AppSettings
+    from steadlith_gui.controllers.settings import K_RECENT, AppSettings
     good = {"a": None, "b": {"repo": "/r", "path": "doc.md", "commit": "ab" * 20}}
     settings = AppSettings.memory()
     settings.store[K_RECENT] = json.dumps([

@@ -45,7 +45,7 @@ def test_swap_after_save_as_keeps_the_saved_file_with_its_text(qtbot, window, tm
         window.swap()
     assert window.pane_a.toPlainText() == edited
     assert window.session.sides["A"].path == str(pc) and window.side_identity("A") == ("c.txt", str(pc))
-    ref = window.document_ref("A")
+    ref = window.workspaces.document_ref("A")
     assert ref.path == str(pc) and ref.name == "c.txt"
     assert window.shown_names() == ("c.txt", "a.txt")
     assert window.session.sides["B"].path == str(pa)
@@ -95,7 +95,7 @@ def test_typing_during_a_swap_keeps_the_edits_on_no(qtbot, window):
 
 
 def test_save_as_writes_atomically_on_the_thread_pool(qtbot, window, tmp_path, monkeypatch):
-    import steadlith_gui.file_output as mw
+    import steadlith_gui.controllers.file_output as mw
 
     pa, pb, a, b = loaded_files(qtbot, window, tmp_path)
     threads = []

@@ -1,4 +1,4 @@
-"""The window fits common screens (issue 15, defect 2): it opens inside the available
+"""The window fits common screens: it opens inside the available
 geometry, is never held wider than ~1000 px, gives the documents most of the width, and
 nothing the user reads (panes, verdict, churn numbers, chunk table tab, status bar) is
 cut off at 1366×768 or 1024×768. One key hides every dock and brings them back."""
@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.layout import fit_to_screen
+from steadlith_gui.dock_layout import fit_to_screen
 from steadlith_gui.main_window import MainWindow
-from steadlith_gui.settings import AppSettings
+from steadlith_gui.controllers.settings import AppSettings
 
 TASKBAR = 28
 

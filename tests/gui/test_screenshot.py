@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 from steadlith_core import ChunkerParams, chunk
 
-from steadlith_gui.palette import THEMES
+from steadlith_gui.widgets.palette import THEMES
 
 ENV = dict(os.environ, QT_QPA_PLATFORM="offscreen")
 

@@ -1,4 +1,4 @@
-"""Status never by colour alone (issue 15, defect 6): under a simulated deuteranopia
+"""Status never by colour alone: under a simulated deuteranopia
 (Machado et al. 2009, severity 1) shifted and removed still differ, in the panes' gutter
 stripe and in the overview, by their patterns; every status has its own gutter glyph;
 changed words still differ from the edited chunk's tint."""
@@ -9,7 +9,8 @@ from PySide6.QtGui import QImage
 from gui_helpers import load_texts
 from steadlith_core import ChunkerParams
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.palette import STATUS_GLYPHS, STATUSES
+from steadlith_gui.widgets.palette import STATUS_GLYPHS
+from steadlith_core.vocabulary import STATUSES
 
 DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968],
                          [0.280085, 0.672501, 0.047413],

@@ -11,7 +11,7 @@ from steadlith_core import ChunkerParams
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, make_window
 from steadlith_gui.app import build_parser
-from steadlith_gui.settings import MAX_RECENT, AppSettings
+from steadlith_gui.controllers.settings import MAX_RECENT, AppSettings
 
 
 def write_pair(tmp_path, stem="doc"):
@@ -126,9 +126,9 @@ def test_theme_choice_is_remembered_only_when_chosen_in_the_menu(qtbot):
     first = make_window(qtbot, settings=AppSettings.user())
     first.set_theme("dark")  # like --theme: for this run only
     assert AppSettings.user().theme() is None
-    first._theme_actions["light"].trigger()  # View → Theme → Light
+    first.theme_actions["light"].trigger()  # View → Theme → Light
     assert AppSettings.user().theme() == "light"
-    first._theme_actions["dark"].trigger()
+    first.theme_actions["dark"].trigger()
     close(qtbot, first)
     second = make_window(qtbot, theme="system", settings=AppSettings.user())
     second.restore_settings()

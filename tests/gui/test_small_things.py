@@ -1,4 +1,4 @@
-"""Small things people expect (issue 15, part 10): find across both panes, copy a chunk's
+"""Small things people expect: find across both panes, copy a chunk's
 text or hash from its context menu, zoom kept in sync, a wrap toggle."""
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer

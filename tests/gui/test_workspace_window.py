@@ -12,7 +12,7 @@ from steadlith_core import ChunkerParams
 
 from compare_helpers import SMALL, small_pair
 from gui_helpers import load_files, load_texts, make_window, type_into
-from steadlith_gui.workspace import load_workspace
+from steadlith_gui.model.workspace_loading import load_workspace
 
 EDITED_PARAMS = SMALL.with_changes(max_tokens=48, snap_mode="paragraph-sentence/1", snap_window_words=6)
 

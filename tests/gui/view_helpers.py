@@ -6,10 +6,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 from steadlith_core import chunk, compare
 
-from steadlith_gui.palette import LIGHT, qt_palette
-from steadlith_gui.viewmodel import ChunkLayout, LinkList, SideStatus, prepare_document
+from steadlith_gui.model.documents import prepare_document
+from steadlith_gui.model.layouts import ChunkLayout, SideStatus
+from steadlith_gui.model.links import LinkList
 from steadlith_gui.widgets.document_pane import DocumentPane
 from steadlith_gui.widgets.link_map import LinkMap
+from steadlith_gui.widgets.palette import LIGHT, qt_palette
 
 
 def shown_pane(qtbot, text: str, params, theme=LIGHT, size=(700, 500)):
@@ -19,7 +21,7 @@ def shown_pane(qtbot, text: str, params, theme=LIGHT, size=(700, 500)):
     pane = DocumentPane("A", theme)
     pane.setPalette(qt_palette(theme))  # the window sets it application-wide
     pane.set_document(doc)
-    assert pane.show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets), None)
+    pane.show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets), None)
     qtbot.addWidget(pane)
     pane.resize(*size)
     pane.show()
@@ -36,7 +38,7 @@ def compared_pane(qtbot, text_a: str, text_b: str, params, side: str = "B", them
     pane = DocumentPane(side, theme)
     pane.setPalette(qt_palette(theme))
     pane.set_document(doc)
-    assert pane.show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
+    pane.show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
                             SideStatus.build(side, c, doc.offsets))
     qtbot.addWidget(pane)
     pane.resize(*size)
@@ -61,7 +63,7 @@ def link_views(qtbot, text_a: str, text_b: str, params, theme=LIGHT):
     for side, chunking in (("A", c.a), ("B", c.b)):
         doc = docs[side]
         panes[side].set_document(doc)
-        assert panes[side].show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
+        panes[side].show_result(doc, chunking, ChunkLayout.build(chunking, doc.offsets),
                                        SideStatus.build(side, c, doc.offsets))
     link_map.set_links(LinkList.build(c.status_a, c.status_b, c.alignment))
     qtbot.addWidget(host)

@@ -1,0 +1,62 @@
+"""Typing into the panes: each keystroke is O(1) here and tells the session the new
+revision; the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
+the title follow the session's edit_state_changed, not this controller."""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from PySide6.QtCore import QObject
+from superqt.utils import qdebounced
+
+from ..model.session import Session
+from ..widgets.document_pane import DocumentPane
+
+EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
+
+
+class EditController(QObject):
+    """`panes`: the document panes by side; `active_side`: the side navigation acts on
+    (Undo and Redo prefer it)."""
+
+    def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
+                 pause_ms: int = EDIT_PAUSE_MS, parent: QObject | None = None):
+        super().__init__(parent)
+        self.panes = panes
+        self.session = session
+        self.active_side = active_side
+        # each keystroke restarts the pause; the analysis is asked for once it runs out
+        self.pause = qdebounced(session.request_analysis, timeout=pause_ms, parent=self)
+        self.pause.setObjectName("editPause")
+        session.events.analysis_wanted.connect(self.cancel_pause)  # asked for already: the pause is moot
+        for side, pane in panes.items():
+            pane.edited.connect(lambda s=side: self._on_edited(s))
+            pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
+
+    def cancel_pause(self) -> None:
+        self.pause.cancel()
+
+    def _on_edited(self, side: str) -> None:
+        self.session.note_edit(side, self.panes[side].revision)
+        self.pause()
+
+    def set_editable(self, side: str, editable: bool) -> None:
+        self.panes[side].set_editable(editable)
+        self.session.set_editable(side, editable)
+
+    def active_editor(self) -> DocumentPane | None:
+        """The pane Undo/Redo act on: the focused one if editable, else an editable one."""
+        pane = self.panes[self.active_side()]
+        if pane.editable:
+            return pane
+        return next((p for p in (self.panes["B"], self.panes["A"]) if p.editable), None)
+
+    def undo(self) -> None:
+        pane = self.active_editor()
+        if pane is not None:
+            pane.undo()
+
+    def redo(self) -> None:
+        pane = self.active_editor()
+        if pane is not None:
+            pane.redo()

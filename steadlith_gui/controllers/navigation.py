@@ -1,0 +1,239 @@
+"""Selection, navigation and synchronized scrolling between the panes.
+
+A scroll this controller makes itself runs under `scroll_lock()` (meld's
+with_scroll_lock), so the pane it moves does not sync back to the one it follows.
+Partners and alignment come from the session's result, never from the panes' state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+
+import numpy as np
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextCursor, QTextDocument
+from steadlith_core.vocabulary import SHIFTED, is_changed
+
+from ..model.layouts import STATUS_CODES
+from ..model.links import map_position
+from ..model.session import OTHER, Session
+from ..model.viewmodel import change_target
+from ..widgets.link_map import Band
+from ..widgets.pane_geometry import ABOVE, BELOW
+
+CHANGED_CODES = [code for status, code in STATUS_CODES.items() if is_changed(status)]  # "next change" stops there
+
+
+class NavigationController(QObject):
+    def __init__(self, window, session: Session):
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.panes = window.panes
+        self.active_side = "B"  # the pane navigation acts on: the one last focused
+        self.selection: tuple[str, int] | None = None
+        self._locked = 0
+        for side, pane in self.panes.items():
+            pane.chunk_clicked.connect(lambda i, s=side: self.select_chunk(s, i, scroll=False))
+            pane.focused.connect(lambda s=side: setattr(self, "active_side", s))
+            pane.verticalScrollBar().valueChanged.connect(lambda _v, s=side: self._on_pane_scrolled(s))
+        window.link_map.band_clicked.connect(self._on_band_clicked)
+        window.overview.jump_requested.connect(self.jump_to_position)
+        window.churn.region_activated.connect(self.show_region)
+        window.find_bar.find_requested.connect(self.find)
+        window.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
+        session.events.view_changed.connect(self._on_view_changed)
+        self._sync_on = session.view.sync_scroll
+
+    @contextlib.contextmanager
+    def scroll_lock(self) -> Iterator[None]:
+        """Scrolls made inside do not drive the other pane."""
+        self._locked += 1
+        try:
+            yield
+        finally:
+            self._locked -= 1
+
+    def _on_view_changed(self, view) -> None:
+        turned_on = view.sync_scroll and not self._sync_on
+        self._sync_on = view.sync_scroll
+        if turned_on:
+            self.sync_from(self.active_side)
+
+    def _partner(self, side: str, index: int) -> int | None:
+        result = self.session.result
+        if not self.session.consistent or result is None:
+            return None
+        status = result.side_status(side)
+        return None if status is None else status.partner[index]
+
+    def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
+        pane, other = self.panes[side], self.panes[OTHER[side]]
+        view = pane.view()
+        if view is None or index is None or not 0 <= index < view.count:
+            index = None
+        partner = self._partner(side, index) if index is not None else None
+        pane.set_selected(index)
+        other.set_selected(None, partner)
+        self.selection = (side, index) if index is not None else None
+        if scroll and index is not None:
+            pane.scroll_chunk_into_view(index)
+            if partner is not None and not self.session.view.sync_scroll:
+                other.scroll_chunk_into_view(partner)
+        if not from_table:
+            self.window.table.select_chunk(side, index)
+        self.window.chunk_selected.emit(side, index)
+
+    def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
+        side = side or self.active_side
+        pane = self.panes[side]
+        view = pane.view()
+        if view is None:
+            return None
+        caret = pane.textCursor().position()
+        if what == "boundary":
+            ends = view.ends
+            k = (int(np.searchsorted(ends, caret, "right")) if direction > 0
+                 else int(np.searchsorted(ends, caret, "left")) - 1)
+            if not 0 <= k < view.count:
+                return None
+            target, index = int(ends[k]), k
+        else:
+            if view.codes is None or not self.session.consistent:
+                return None
+            codes = view.codes
+            mask = codes == STATUS_CODES[SHIFTED] if what == "shifted" else np.isin(codes, CHANGED_CODES)
+            here = int(np.searchsorted(view.starts, caret, "right")) - 1
+            hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
+            if not hits.size:
+                # No wrap (Meld offers one): a reviewer stepping through changes must know
+                # when the last one was seen, and a silent jump back to the top hides that.
+                kind = "shifted chunk" if what == "shifted" else "change"
+                where = "last" if direction > 0 else "first"
+                self.window.statusBar().showMessage(
+                    f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it", 5000)
+                return None
+            index = here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
+            target = change_target(view, index)
+            pane.move_caret(target)
+            pane.scroll_position_to_y(target, pane.viewport().height() / 2)  # centred, as Meld does
+            self.select_chunk(side, index, scroll=False)
+            return index
+        pane.move_caret(target)
+        lo, hi = pane.visible_position_range()
+        if not lo <= target <= hi:
+            pane.scroll_position_to_y(target, pane.viewport().height() * 0.3)
+        self.select_chunk(side, index, scroll=False)
+        return index
+
+    def find(self, text: str, direction: int = 1) -> tuple[str, int] | None:
+        """The next (or previous) match of `text` across both panes, from the caret of the
+        active one: on through it, then the other pane, then around. The match is
+        selected and centred; (side, position) or None (the status bar says so)."""
+        order = [self.active_side, OTHER[self.active_side]]
+        flags = QTextDocument.FindFlag.FindBackward if direction < 0 else QTextDocument.FindFlag(0)
+        attempts = [(order[0], self.panes[order[0]].textCursor())]
+        attempts += [(side, None) for side in (order[1], order[0])]
+        for side, start in attempts:
+            pane = self.panes[side]
+            doc = pane.document()
+            if start is None:
+                start = QTextCursor(doc)
+                if direction < 0:
+                    start.movePosition(QTextCursor.MoveOperation.End)
+            found = pane.find_text(text, start, flags)  # also across a long line's display breaks
+            if not found.isNull():
+                pane.setTextCursor(found)
+                pane.scroll_position_to_y(found.selectionStart(), pane.viewport().height() / 2)
+                self.active_side = side
+                self.window.find_bar.status.setText(f"in {side}")
+                return side, found.selectionStart()
+        self.window.find_bar.status.setText("not found")
+        self.window.statusBar().showMessage(f"“{text}” is in neither A nor B", 4000)
+        return None
+
+    def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
+        with self.scroll_lock():
+            for side, index in (("A", a_index), ("B", b_index)):
+                pane = self.panes[side]
+                view = pane.view()
+                if view is None or index is None or not view.count:
+                    continue
+                index = min(max(index, 0), view.count)
+                pos = int(view.starts[index]) if index < view.count else int(view.ends[-1])
+                pane.scroll_position_to_y(pos, pane.viewport().height() * fraction)
+        self.window.link_map.update()
+
+    def _on_band_clicked(self, band: Band) -> None:
+        self.show_pair(band.a_lo, band.b_lo)
+        if band.b_hi > band.b_lo:
+            self.select_chunk("B", band.b_lo, scroll=False)
+        elif band.a_hi > band.a_lo:
+            self.select_chunk("A", band.a_lo, scroll=False)
+
+    def show_region(self, k: int) -> None:
+        comparison = self.session.comparison
+        if comparison is None or not 0 <= k < len(comparison.phase_shift_regions):
+            return
+        r = comparison.phase_shift_regions[k]
+        self.show_pair(r.a_chunks[0], r.b_chunks[0])
+        self.select_chunk("B", r.b_chunks[0], scroll=False)
+
+    def show_first_change(self, first: tuple[str, int]) -> None:
+        """Open on what matters: the first shifted region (as a click on it would), else
+        the first edited chunk of B beside its place in A."""
+        comparison = self.session.comparison
+        status, j = first
+        if status == "shifted" and comparison is not None and comparison.phase_shift_regions:
+            self.show_region(0)
+            self.sync_from("B")  # A level with B word by word, not chunk start by chunk start
+            return
+        partner = self._partner("B", j)
+        self.show_pair(partner, j)
+        self.select_chunk("B", j, scroll=False)
+        if partner is None:
+            self.sync_from("B")
+
+    def jump_to_position(self, side: str, position: int) -> None:
+        pane = self.panes[side]
+        if self.session.sides[side].doc is None:
+            return
+        pane.scroll_position_to_y(position, pane.viewport().height() / 2)
+        self.window.overview.update()
+
+    def _on_pane_scrolled(self, side: str) -> None:
+        self.window.overview.update()
+        if self._locked or not self.session.view.sync_scroll:
+            return
+        self.sync_from(side)
+
+    def sync_from(self, side: str) -> None:
+        """Scroll the other pane so the chunk level with the middle of `side`'s viewport
+        is level with its partner (or the matching place between partners)."""
+        src, dst = self.panes[side], self.panes[OTHER[side]]
+        vs, vd = src.view(), dst.view()
+        align = self.session.alignment
+        if vs is None or vd is None or not self.session.consistent or side not in align:
+            return
+        with self.scroll_lock():
+            bar, dbar = src.verticalScrollBar(), dst.verticalScrollBar()
+            if bar.value() == bar.minimum():
+                dbar.setValue(dbar.minimum())
+            elif bar.value() == bar.maximum() and bar.maximum() > 0:
+                dbar.setValue(dbar.maximum())
+            else:
+                h = src.viewport().height()
+                pos = src.position_at_y(h / 2)
+                y = src.y_locator()(pos)[0]
+                if y in (ABOVE, BELOW):
+                    y = h / 2
+                word_map = self.session.result.word_map if self.session.result is not None else None
+                if word_map is not None and not (src.has_pending_edits or dst.has_pending_edits):
+                    target = word_map.map(side, pos)  # every aligned word, as Meld aligns by lines
+                else:  # typed since the analysis: the word map's positions moved; chunks still pair up
+                    target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
+                                          vd.starts, vd.ends, dst.document().characterCount(),
+                                          align[side], align[OTHER[side]])
+                dst.scroll_position_to_y(target, y)
+        self.window.link_map.update()
