@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="set a chunker parameter (SPEC §6 name; integers in decimal or 0x hex); repeatable",
+        help="set a chunker parameter (a field of docs/contract/tttd-v1.md#parameters or lmx2-v1.md#parameters; integers in decimal or 0x hex); repeatable",
     )
     p.add_argument("--theme", choices=("system", "light", "dark"),
                    help="colour theme for this run (default: the one chosen in View → Theme, else the system's)")

@@ -1,5 +1,5 @@
 """The built-in examples: demo documents (written for this project; see resources/demo/)
-and generated pairs that show one effect each (the SPEC §9 phase-shift counterexample,
+and generated pairs that show one effect each (the phase-shift counterexample of docs/contract/tttd-v1.md#locality,
 a small edit, snapping off and on)."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def _small_edit():
 
 PAIR_EXAMPLES: dict[str, PairExample] = {
     "phase-shift": PairExample(
-        "phase-shift", "Phase-shift counterexample (SPEC §9): one sentence inserted", _counterexample,
+        "phase-shift", "Phase-shift counterexample (tttd-v1 is not strictly local): one sentence inserted", _counterexample,
         ("counterexample-A.txt", "counterexample-B.txt"),
         note="One inserted sentence puts B's backup cuts out of phase with A's for hundreds of tokens "
              "(tttd-v1). The churn panel shows lmx2-v1 beside it: locality held.",
@@ -118,7 +118,7 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
         "phase-shift-lmx2", "Phase-shift counterexample answered: the same pair under lmx2-v1", _answer,
         ("counterexample-A.txt", "counterexample-B.txt"), jump_to_shift=False,
         note="The same inserted sentence under lmx2-v1: only the chunks next to it change; every chunk "
-             "farther than the margin is reused (a theorem, SPEC-lmx2 §7).",
+             "farther than the margin is reused (a theorem: docs/contract/lmx2-v1.md#locality).",
         rule_params=_tttd_counterexample),
     "tool-library": PairExample(
         "tool-library", "Real prose: tool library notes, one sentence inserted", _tool_library,

@@ -83,7 +83,7 @@ def external_tips(row) -> dict[str, str]:
 
 
 def verdict_text(comparison) -> tuple[str, str]:
-    """(verdict, one line) for the locality check (SPEC §9); the verdict is the core's
+    """(verdict, one line) for the locality check (docs/comparison.md#the-locality-check); the verdict is the core's
     "held", "violated" or "nothing to check"."""
     s = comparison.summary
     if s.violations:

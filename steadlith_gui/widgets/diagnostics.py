@@ -1,4 +1,4 @@
-"""Diagnostics of one chunking (SPEC §8), shown for A and B side by side."""
+"""Diagnostics of one chunking (informative, not part of the contract), shown for A and B side by side."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ class IdentityBox(QGroupBox):
         form.addRow(self.fingerprint_caption, self.fingerprint)
         lay.addLayout(form)
         caption = QLabel("params hash")
-        caption.setToolTip("xxh3-128 of the canonical parameters below (SPEC §7, SPEC-lmx2 §6)")
+        caption.setToolTip("xxh3-128 of the canonical parameters below (docs/contract/identity.md#params-hash)")
         # the caption and the Copy button share a row so the 32-digit hash has a row of its
         # own: beside the button it held the dock (and a 1024-px window's panes) wide
         row = QHBoxLayout()

@@ -27,9 +27,9 @@ from .rule_form import RuleForm
 CUSTOM = "Custom"
 PRESETS = RULE_PRESETS["tttd-v1"]
 RULE_HELP = {
-    "tttd-v1": "tttd-v1: word-level Rabin fingerprint, two-threshold cut selection (SPEC). "
+    "tttd-v1": "tttd-v1: word-level Rabin fingerprint, two-threshold cut selection. "
                "Each cut depends on the previous one: an edit can shift cuts far away.",
-    "lmx2-v1": "lmx2-v1: local maxima of word-window keys (SPEC-lmx2). Strictly local: every chunk "
+    "lmx2-v1": "lmx2-v1: local maxima of word-window keys. Strictly local: every chunk "
                "farther than the margin from an edit keeps its hash.",
 }
 
