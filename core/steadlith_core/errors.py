@@ -3,6 +3,9 @@
 Each carries a message meant to be shown as is: it names what is wrong and where.
 """
 
+import importlib
+from typing import Any
+
 
 class SteadlithError(Exception):
     """Base of every error the core raises on bad input."""
@@ -98,3 +101,13 @@ def visible(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def import_extra(module: str, extra: str, what: str, error: type[SteadlithError] = SteadlithError) -> Any:
+    """`module` imported, or `error` with one line naming the extra that installs it: an
+    optional dependency is imported where it is used, never at the package's import."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise error(f"{what} needs the package {module.split('.')[0]}: "
+                    f"pip install 'steadlith-core[{extra}]'") from None

@@ -36,7 +36,7 @@ from ..chunking import tokens as token_counters
 from ..chunking.chunks import AnyParams
 from ..chunking.normalize import normalize
 from ..chunking.rules import rule_of
-from ..errors import ParameterError, SteadlithError
+from ..errors import ParameterError, SteadlithError, import_extra
 from ..vocabulary import NEW, REMOVED, REUSED
 from .analysis import Analysis
 from .baseline import FixedTokenParams, baseline_for, chunk_fixed
@@ -233,13 +233,7 @@ class ExternalChunker(Protocol):
 
 
 def _require(module: str, extra: str, chunker: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise ExternalChunkError(
-            f"{chunker} needs the package {module.split('.')[0]}: pip install 'steadlith-core[{extra}]'") from None
+    return import_extra(module, extra, chunker, ExternalChunkError)
 
 
 @dataclass(frozen=True)

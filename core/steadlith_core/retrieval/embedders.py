@@ -12,12 +12,11 @@ know.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from steadlith_core.errors import SteadlithError
+from ..errors import SteadlithError, import_extra
 
 
 class EmbeddingError(SteadlithError, ValueError):
@@ -42,11 +41,7 @@ class Embedder(Protocol):
 
 def require(module: str, extra: str, what: str) -> Any:
     """`module` imported, or one line naming the extra that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise EmbeddingError(
-            f"{what} needs the package {module.split('.')[0]}: pip install 'steadlith-core[{extra}]'") from None
+    return import_extra(module, extra, what, EmbeddingError)
 
 
 def normalized(rows: Any, count: int, source: str) -> np.ndarray:
