@@ -98,3 +98,16 @@ def test_top_k_without_retrieval_is_refused(capsys, inputs):
     old, new, _, _ = inputs
     code, _, err = run(capsys, "sweep", "--pair", old, new, *GRID, "--top-k", "3")
     assert code == 2 and "--top-k" in err and "--retrieval" in err
+
+
+def test_the_html_scatter_plots_tokens_against_recall(capsys, inputs, tmp_path):
+    old, new, _, questions = inputs
+    page = tmp_path / "sweep.html"
+    code, _, err = run(capsys, "sweep", "--pair", old, new, *GRID, "--jobs", "1", "--retrieval", questions,
+                       "--html", str(page))
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert ">recall (%)</text>" in html and "tokens re-embedded against recall (%)" in html
+    assert "<th>recall</th>" in html and ", recall " in html
+    code, _, _ = run(capsys, "sweep", "--pair", old, new, *GRID, "--jobs", "1", "--html", str(page))
+    assert ">mean chunk size (tokens)</text>" in page.read_text(encoding="utf-8")

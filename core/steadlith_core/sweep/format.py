@@ -119,7 +119,8 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-# The scatter: x = mean chunk size, y = tokens re-embedded; the front joined by a line.
+# The scatter: x = recall when the sweep scored questions, else mean chunk size (the
+# front's own second objective); y = tokens re-embedded; the front joined by a line.
 _W, _H, _PAD = 640, 380, 56
 
 
@@ -129,7 +130,12 @@ def _scatter(rows: Sequence[SetRow]) -> dict | None:
     points = [r for r in rows if r.complete]
     if not points:
         return None
-    xs = [r.mean_chunk_tokens for r in points]
+    by_recall = all(r.recall is not None for r in points)
+
+    def x_of(r: SetRow) -> float:
+        return 100 * r.recall if by_recall else r.mean_chunk_tokens
+
+    xs = [x_of(r) for r in points]
     ys = [r.tokens_to_embed for r in points]
     x0, x1 = _span(min(xs), max(xs))
     y0, y1 = _span(min(ys), max(ys))
@@ -143,13 +149,14 @@ def _scatter(rows: Sequence[SetRow]) -> dict | None:
     ticks = []
     for i in range(5):
         gx, gy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
-        ticks.append((f"{px(gx):.1f}", f"{gx:.0f}", f"{py(gy) + 4:.1f}", f"{gy:.0f}"))
-    front = sorted((r for r in points if r.pareto), key=lambda r: r.mean_chunk_tokens)
+        ticks.append((f"{px(gx):.1f}", f"{gx:.1f}" if by_recall else f"{gx:.0f}", f"{py(gy) + 4:.1f}", f"{gy:.0f}"))
+    front = sorted((r for r in points if r.pareto), key=x_of)
     markers = []
     for r in points:
-        tip = (f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk "
-               f"{r.mean_chunk_tokens:.1f}" + (" (Pareto front)" if r.pareto else ""))
-        markers.append(_marker(series(r), r.boundary_rule, px(r.mean_chunk_tokens), py(r.tokens_to_embed), r.pareto, tip))
+        tip = (f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk {r.mean_chunk_tokens:.1f}"
+               + (f", recall {100 * r.recall:.1f}%" if r.recall is not None else "")
+               + (" (Pareto front)" if r.pareto else ""))
+        markers.append(_marker(series(r), r.boundary_rule, px(x_of(r)), py(r.tokens_to_embed), r.pareto, tip))
     entries = sorted({(series(r), r.boundary_rule) for r in points}, key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
     legend_rows = _legend_rows(entries)
     legend = []
@@ -158,7 +165,8 @@ def _scatter(rows: Sequence[SetRow]) -> dict | None:
         for x, (name, rule) in row:
             legend.append((_marker(name, rule, x + 5, legend_y, False, None), x + 14, legend_y + 4, name))
     return {"width": _W, "height": _H, "pad": _PAD, "ticks": ticks, "middle_x": _W / 2, "middle_y": _H / 2,
-            "front": " ".join(f"{px(r.mean_chunk_tokens):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
+            "x_axis": "recall (%)" if by_recall else "mean chunk size (tokens)",
+            "front": " ".join(f"{px(x_of(r)):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
             if len(front) > 1 else None,
             "points": markers, "legend": legend, "note_y": _PAD - 18 - 17 * (len(legend_rows) - 1) + 4}
 
