@@ -20,11 +20,12 @@ import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
 
 from ..model.external_choice import SHORT_LABELS, ExternalChoice
 from ..model.viewmodel import BASELINE
+from ..model.why_state import PROMPT, WhyState
 from .churn_cells import ROWS, compact_cells, region_label, summary_cells, verdict_text
 from .churn_external import ExternalColumns
 from .palette import LIGHT, Theme
@@ -189,6 +190,17 @@ class ChurnPanel(ExternalColumns, QWidget):
         lay.addWidget(self.regions_title)
         lay.addWidget(self.regions, 1)
         self.regions.setMinimumHeight(60)
+        # "Why?": the selected region's explanation (the core's paragraph), under the list
+        self.why_title = QLabel("<b>Why?</b>")
+        self.why_title.setObjectName("whyTitle")
+        self.why = QPlainTextEdit()
+        self.why.setObjectName("whyText")
+        self.why.setAccessibleName("Why the selected phase-shift region's chunks moved")
+        self.why.setReadOnly(True)
+        self.why.setPlainText(PROMPT)
+        self.why.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 10)
+        lay.addWidget(self.why_title)
+        lay.addWidget(self.why, 1)
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
@@ -328,6 +340,17 @@ class ChurnPanel(ExternalColumns, QWidget):
             item = QListWidgetItem("none: every chunk outside the edits is reused")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
+
+    def show_why(self, state: WhyState) -> None:
+        """The Why? section from a why_state.WhyState (its text; the list follows the region)."""
+        if self.why.toPlainText() != state.text:
+            self.why.setPlainText(state.text)
+        muted = state.status != "shown"
+        self.why.setStyleSheet(f"color: {self.theme.muted}" if muted else "")
+        if state.region is not None and state.region < self.regions.count():
+            item = self.regions.item(state.region)
+            if item.data(Qt.ItemDataRole.UserRole) == state.region and not item.isSelected():
+                self.regions.setCurrentRow(state.region)
 
     def _style_values(self, values: dict) -> None:
         t = self.theme
