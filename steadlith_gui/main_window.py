@@ -208,8 +208,8 @@ class MainWindow(QMainWindow):
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(self, s)
-        self.why = WhyController(self, s, self.navigation)
         self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
+        self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
         self.exports = ExportController(self, s)
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(self, s)

@@ -66,6 +66,7 @@ class WhyController(QObject):
             return
         if c is not None and c.a is old.a and c.b is old.b:
             self.state.comparison = c  # the same chunks (another rule or the baseline filled in)
+            self.window.churn.show_why(self.state)  # the rebuilt list selects the region again
             return
         self.invalidate()
 

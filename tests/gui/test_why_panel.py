@@ -109,3 +109,10 @@ def test_lmx2_shows_its_own_explanation(qtbot, window):
     x = explain_comparison(c, 0)[0]
     assert x.text in why_text(window) and "lmx2-v1" in why_text(window)
     assert "decides every cut from its own neighbourhood" in why_text(window)
+
+
+def test_the_explained_region_stays_selected_in_the_list(qtbot, window):
+    load_example(qtbot, window, "phase-shift")  # opens on the first region, explained
+    wait_explained(qtbot, window, 0)
+    qtbot.waitUntil(lambda: not window.analyzer.busy)
+    assert window.churn.regions.currentRow() == 0 and window.churn.regions.item(0).isSelected()
