@@ -43,6 +43,7 @@ from .controllers.revision_open import RevisionOpener
 from .controllers.settings import AppSettings
 from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
+from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
 from .docks.history_dock import HistoryController
@@ -208,6 +209,7 @@ class MainWindow(QMainWindow):
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(self, s)
         self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
+        self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
         self.exports = ExportController(self, s)
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(self, s)
@@ -413,7 +415,7 @@ class MainWindow(QMainWindow):
             return
         self.editing.cancel_pause()
         self.save_settings()
-        for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job):  # each has a pool of its own
+        for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job, self.why.job):  # each has a pool of its own
             job.shutdown(5000)
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)

@@ -11,7 +11,7 @@ import contextlib
 from typing import Iterator
 
 import numpy as np
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core.vocabulary import SHIFTED, is_changed
 
@@ -26,6 +26,8 @@ CHANGED_CODES = [code for status, code in STATUS_CODES.items() if is_changed(sta
 
 
 class NavigationController(QObject):
+    region_shown = Signal(int)  # a phase-shift region was shown (its index in the comparison's list)
+
     def __init__(self, window, session: Session):
         super().__init__(window)
         self.window = window
@@ -179,6 +181,7 @@ class NavigationController(QObject):
         r = comparison.phase_shift_regions[k]
         self.show_pair(r.a_chunks[0], r.b_chunks[0])
         self.select_chunk("B", r.b_chunks[0], scroll=False)
+        self.region_shown.emit(k)
 
     def show_first_change(self, first: tuple[str, int]) -> None:
         """Open on what matters: the first shifted region (as a click on it would), else

@@ -28,6 +28,12 @@ from steadlith_core.history.revisions import repo_relative
 #: The columns of costs, in order: both boundary rules, then the fixed-size baseline.
 COST_COLUMNS = ("tttd-v1", "lmx2-v1", "fixed")
 FIXED = "fixed"
+#: The rule whose tokens per changed word the "t/word" column shows.
+PER_WORD_RULE = "tttd-v1"
+#: The columns a history can be sorted by (besides the cost columns): the commit's
+#: place in the log, its date, the words it changed, the tokens per changed word, its subject.
+WORDS = "words"
+PER_WORD = "t/word"
 #: At most this many commits are listed and replayed: the most recent ones.
 MAX_COMMITS = 500
 
@@ -126,6 +132,42 @@ class HistoryState:
         cost = self.costs.get(self.commits[row].commit, {}).get(column)
         return None if cost is None else cost.tokens_to_embed
 
+    def words_changed(self, row: int) -> int | None:
+        """Words the row's commit changed in the file (the word diff's, the same under
+        every rule); None when not computed."""
+        costs = self.costs.get(self.commits[row].commit, {})
+        cost = costs.get(PER_WORD_RULE) or next(iter(costs.values()), None)
+        return None if cost is None else cost.words_changed
+
+    def cost_per_word(self, row: int, column: str = PER_WORD_RULE) -> float | None:
+        """Tokens to re-embed per changed word under `column`: "small edit, big cost" is a
+        large number. None when not computed or when no word changed."""
+        cost = self.costs.get(self.commits[row].commit, {}).get(column)
+        return None if cost is None else cost.cost_per_word
+
+    def sort_key(self, row: int, key: str) -> Any:
+        """A row's value under a sort key (a cost column, WORDS, PER_WORD, "date",
+        "subject" or "log"); None sorts last either way."""
+        if key in COST_COLUMNS:
+            return self.tokens(row, key)
+        if key == WORDS:
+            return self.words_changed(row)
+        if key == PER_WORD:
+            return self.cost_per_word(row)
+        if key == "date":
+            return self.commits[row].when
+        if key == "subject":
+            return self.commits[row].subject.lower()
+        return -row  # the log's order: newest first when descending
+
+    def sorted_rows(self, key: str, descending: bool = True) -> list[int]:
+        """The rows ordered by `key` (ties keep the log's order); rows without a value last."""
+        rows = list(range(len(self.commits)))
+        known = [r for r in rows if self.sort_key(r, key) is not None]
+        unknown = [r for r in rows if self.sort_key(r, key) is None]
+        known.sort(key=lambda r: (self.sort_key(r, key), -r if descending else r), reverse=descending)
+        return known + unknown
+
     @property
     def shown_columns(self) -> tuple[str, ...]:
         return COST_COLUMNS if self.show_baseline else tuple(c for c in COST_COLUMNS if c != FIXED)
@@ -173,7 +215,12 @@ class HistoryState:
             t = self.tokens(row, column)
             if t is not None:
                 cost = self.costs[c.commit][column]
-                lines.append(f"{column}: {t:,} tokens to re-embed ({cost.chunks_to_embed:,} chunks) of {cost.tokens:,}")
+                per_word = cost.cost_per_word
+                lines.append(f"{column}: {t:,} tokens to re-embed ({cost.chunks_to_embed:,} chunks) of {cost.tokens:,}"
+                             + ("" if per_word is None else f", {per_word:,.1f} per changed word"))
+        words = self.words_changed(row)
+        if words is not None:
+            lines.append(f"{words:,} word{'s' if words != 1 else ''} changed")
         lines.append("Click: its parent in A, this commit in B")
         return "\n".join(lines)
 

@@ -20,11 +20,14 @@ import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QScrollArea, QSplitter, QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
 
 from ..model.external_choice import SHORT_LABELS, ExternalChoice
 from ..model.viewmodel import BASELINE
+from ..model.why_state import PROMPT, WhyState
+
+WHY = "Why? "  # the section's heading, the first word of its text (a title label would cost a line of height)
 from .churn_cells import ROWS, compact_cells, region_label, summary_cells, verdict_text
 from .churn_external import ExternalColumns
 from .palette import LIGHT, Theme
@@ -187,8 +190,26 @@ class ChurnPanel(ExternalColumns, QWidget):
         lay.addWidget(self.external_note)
         lay.addLayout(verdicts)
         lay.addWidget(self.regions_title)
-        lay.addWidget(self.regions, 1)
-        self.regions.setMinimumHeight(60)
+        # "Why?": the selected region's explanation (the core's paragraph), under the list and
+        # sharing its room (a splitter between them): the panel needs no more height than before
+        self.why = QPlainTextEdit()
+        self.why.setObjectName("whyText")
+        self.why.setAccessibleName("Why? The selected phase-shift region's explanation")
+        self.why.setToolTip("Why? The edit, the candidate it removed or created, the cut that fell back, the cuts "
+                            "that followed and where both versions meet again; the words are marked in the panes")
+        self.why.setReadOnly(True)
+        self.why.setPlainText(WHY + PROMPT)
+        self.regions_split = QSplitter(Qt.Orientation.Vertical)
+        self.regions_split.setObjectName("regionsWhySplit")
+        self.regions_split.setChildrenCollapsible(False)
+        self.regions_split.setHandleWidth(4)
+        self.regions_split.addWidget(self.regions)
+        self.regions_split.addWidget(self.why)
+        self.regions.setMinimumHeight(28)
+        self.why.setMinimumHeight(28)
+        self.regions_split.setStretchFactor(0, 1)
+        self.regions_split.setStretchFactor(1, 1)
+        lay.addWidget(self.regions_split, 1)
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
@@ -328,6 +349,17 @@ class ChurnPanel(ExternalColumns, QWidget):
             item = QListWidgetItem("none: every chunk outside the edits is reused")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.regions.addItem(item)
+
+    def show_why(self, state: WhyState) -> None:
+        """The Why? section from a why_state.WhyState (its text; the list follows the region)."""
+        if self.why.toPlainText() != WHY + state.text:
+            self.why.setPlainText(WHY + state.text)
+        muted = state.status != "shown"
+        self.why.setStyleSheet(f"color: {self.theme.muted}" if muted else "")
+        if state.region is not None and state.region < self.regions.count():
+            item = self.regions.item(state.region)
+            if item.data(Qt.ItemDataRole.UserRole) == state.region and not item.isSelected():
+                self.regions.setCurrentRow(state.region)
 
     def _style_values(self, values: dict) -> None:
         t = self.theme

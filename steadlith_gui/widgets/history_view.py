@@ -25,11 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.history_state import COST_COLUMNS, FIXED, HistoryState
+from ..model.history_state import COST_COLUMNS, FIXED, PER_WORD, PER_WORD_RULE, WORDS, HistoryState
 from .names import plain_tooltip, shown_name
 from .palette import Theme
 
-COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Subject")
+COLUMNS = ("Commit", "Date", *COST_COLUMNS, "Words", "t/word", "Subject")
+#: What each column sorts by (history_state.HistoryState.sort_key).
+SORT_KEYS = {"Commit": "log", "Date": "date", **{c: c for c in COST_COLUMNS}, "Words": WORDS, "t/word": PER_WORD,
+             "Subject": "subject"}
 COST_ROLE = Qt.ItemDataRole.UserRole + 1  # tokens to re-embed (int) or None
 SPIKE_ROLE = Qt.ItemDataRole.UserRole + 2  # the cell is a spike in its column's series
 ADDED_ROLE = Qt.ItemDataRole.UserRole + 3  # the commit added the file: its bar is off the scale
@@ -43,11 +46,36 @@ class HistoryModel(QAbstractTableModel):
         super().__init__(parent)
         self.state = state
         self._spikes: dict[str, set[int]] = {}
+        self.sort_column, self.descending = "Commit", False  # the log's order, newest first
+        self.order: list[int] = []  # table row -> the state's row
 
     def refresh(self) -> None:
         self.beginResetModel()
         self._spikes = {column: set(self.state.spike_rows(column)) for column in COST_COLUMNS}
+        self._order()
         self.endResetModel()
+
+    def _order(self) -> None:
+        key = SORT_KEYS[self.sort_column]
+        # the log's own order reads newest first ascending, as the dock lists it
+        descending = not self.descending if key == "log" else self.descending
+        self.order = self.state.sorted_rows(key, descending)
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column: costs, words, t/word largest first when descending."""
+        self.layoutAboutToBeChanged.emit()
+        self.sort_column, self.descending = COLUMNS[column], order == Qt.SortOrder.DescendingOrder
+        self._order()
+        self.layoutChanged.emit()
+
+    def state_row(self, view_row: int) -> int:
+        return self.order[view_row] if 0 <= view_row < len(self.order) else view_row
+
+    def view_row(self, state_row: int) -> int:
+        try:
+            return self.order.index(state_row)
+        except ValueError:
+            return state_row
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.state.commits)
@@ -62,15 +90,22 @@ class HistoryModel(QAbstractTableModel):
             name = COLUMNS[section]
             if name in COST_COLUMNS:
                 return f"Tokens to re-embed under {name} (the bars share one scale across the columns shown)"
+            if name == "Words":
+                return "Words the commit changed in the file (inserted, deleted or replaced; the larger side)"
+            if name == "t/word":
+                return (f"Tokens to re-embed under {PER_WORD_RULE} per changed word: sort by it to find the small "
+                        "edits that cost the most")
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        row, name = index.row(), COLUMNS[index.column()]
+        row, name = self.state_row(index.row()), COLUMNS[index.column()]
         c = self.state.commits[row]
         if role == COST_ROLE:
             return self.state.tokens(row, name) if name in COST_COLUMNS else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and name in ("Words", "t/word"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == SPIKE_ROLE:
             return row in self._spikes.get(name, ())
         if role == ADDED_ROLE:
@@ -82,6 +117,12 @@ class HistoryModel(QAbstractTableModel):
                 return self.state.date(row)
             if name == "Subject":
                 return shown_name(c.subject)
+            if name == "Words":
+                w = self.state.words_changed(row)
+                return "" if w is None else f"{w:,}"
+            if name == "t/word":
+                p = self.state.cost_per_word(row)
+                return "" if p is None else f"{p:,.1f}"
             t = self.state.tokens(row, name)
             return "" if t is None else f"{t:,}"
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -199,10 +240,22 @@ class HistoryView(QWidget):
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
             else:
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.clicked.connect(lambda index: self.commit_activated.emit(index.row()))
-        self.table.activated.connect(lambda index: self.commit_activated.emit(index.row()))
+        header.setSortIndicator(COLUMNS.index("Commit"), Qt.SortOrder.AscendingOrder)
+        self._sorted_section = COLUMNS.index("Commit")
+        self.table.setSortingEnabled(True)  # e.g. t/word, largest first: the small edits that cost most
+        header.sortIndicatorChanged.connect(self._largest_first)  # after the table's own slot, which sorts
+        self.table.clicked.connect(lambda index: self.commit_activated.emit(self.model.state_row(index.row())))
+        self.table.activated.connect(lambda index: self.commit_activated.emit(self.model.state_row(index.row())))
         v.addWidget(self.table, 1)
         self.set_show_baseline(self.state.show_baseline)
+
+    def _largest_first(self, section: int, order) -> None:
+        """A first click on a number's column sorts it largest first (one click to the
+        small edits that cost most); the next click turns it round, as usual."""
+        first = section != self._sorted_section
+        self._sorted_section = section
+        if first and COLUMNS[section] in (*COST_COLUMNS, "Words", "t/word") and order == Qt.SortOrder.AscendingOrder:
+            self.table.horizontalHeader().setSortIndicator(section, Qt.SortOrder.DescendingOrder)
 
     def set_show_baseline(self, shown: bool) -> None:
         """Show or hide the baseline's column (the bars rescale to the columns shown)."""
@@ -236,12 +289,17 @@ class HistoryView(QWidget):
         if row is None:
             self.table.clearSelection()
             return
-        self.table.selectRow(row)
-        self.table.scrollTo(self.model.index(row, 0))
+        self.table.selectRow(self.model.view_row(row))
+        self.table.scrollTo(self.model.index(self.model.view_row(row), 0))
 
     def row_rect(self, row: int, column: str = "Commit"):
         """Where a row's cell is, in the table's viewport (tests click there)."""
-        return self.table.visualRect(self.model.index(row, COLUMNS.index(column)))
+        return self.table.visualRect(self.model.index(self.model.view_row(row), COLUMNS.index(column)))
+
+    def sort_by(self, column: str, descending: bool = True) -> None:
+        """Sort as a click on the column's header does (the header shows it)."""
+        self.table.sortByColumn(COLUMNS.index(column),
+                                Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
