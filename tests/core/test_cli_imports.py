@@ -18,7 +18,7 @@ from steadlith_core.kernel import select as kernel
 
 pytestmark = pytest.mark.kernel_independent
 
-HEAVY = ("numpy", "pygit2", "bm25s", "jinja2")
+HEAVY = ("numpy", "pygit2", "bm25s", "jinja2", "pathspec")
 
 
 def _loaded(code: str, env: dict | None = None) -> dict:
@@ -84,3 +84,15 @@ def test_the_builtin_token_counters_are_the_registered_ones():
 
     assert set(BUILTIN_TOKEN_COUNTERS) <= set(tokens.known_counters())
     assert tokens.BUILTIN_COUNTERS == BUILTIN_TOKEN_COUNTERS
+
+
+def test_bench_startup_reports_both_commands(capsys):
+    """The shape of `steadlith bench --startup`, not its times."""
+    from cli_helpers import run
+
+    code, out, err = run(capsys, "bench", "--startup", "--repeat", "1", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [s["args"] for s in report["starts"]] == ["--version", "params"]
+    assert all(s["median_ms"] > 0 for s in report["starts"]) and report["runs"] == 1
+    assert "load_average_start" in report and "load_average_end" in report
