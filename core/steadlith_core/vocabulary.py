@@ -38,3 +38,8 @@ def is_changed(status: str) -> bool:
     whatever the reason (edited, shifted, new or removed). The one place this rule is
     spelled: churn counts, locality violations and "next change" navigation follow it."""
     return status != REUSED
+
+
+# The token counters every process knows (chunking/tokens.py registers them at import and
+# refuses to unregister them), named here so a parameter check need not load the counters.
+BUILTIN_TOKEN_COUNTERS = ("chars4/1", "words/1")

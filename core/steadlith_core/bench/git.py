@@ -19,18 +19,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import SteadlithError
-from .examples import generate_prose, tool_library_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rest is imported where used: `steadlith --help` builds this parser
+    import random
+
     import pygit2
 
 MODE_BLOB = 0o100644
@@ -55,6 +53,8 @@ def add_parser(sub: Any) -> None:
 
 
 def prose_sources(corpus: str | None) -> list[str]:
+    from .examples import generate_prose, tool_library_text
+
     if corpus is None:
         return [tool_library_text(), generate_prose(200_000, seed=11)]
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(Path(corpus).rglob("*.md"))]
@@ -117,6 +117,8 @@ def build_history(root: str, commits: int, documents: int, size: int, texts: Seq
                   seed: int = 1) -> "pygit2.Repository":
     """A repository at `root` with `commits` commits on main: the first adds `documents`
     markdown files of about `size` characters, each later one edits one or two of them."""
+    import random
+
     import pygit2  # here: `steadlith` starts without loading git support
 
     rng = random.Random(seed)
@@ -163,6 +165,9 @@ def bench_audit(root: str, args: argparse.Namespace) -> list[str]:
 
 
 def bench_batch(root: str, args: argparse.Namespace) -> list[str]:
+    import random
+    import subprocess
+
     texts = prose_sources(args.corpus)
     rng = random.Random(3)
     paragraphs = _paragraphs(texts)
@@ -202,6 +207,8 @@ def _children_cpu() -> float:
 
 
 def cmd_bench_git(args: argparse.Namespace) -> int:
+    import tempfile
+
     for name in ("commits", "documents", "doc_kb", "files", "sample"):
         if getattr(args, name) < 1:
             raise SteadlithError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")

@@ -12,9 +12,8 @@ from typing import Any, Mapping
 import xxhash
 
 from ..errors import ParameterError
-from . import tokens
 from .params import BOUNDARY_RULE as TTTD_RULE
-from .params import ChunkerParams, require_int, enc
+from .params import ChunkerParams, check_token_counter, require_int, enc
 
 LMX2_RULE = "lmx2-v1"
 BOUNDARY_RULES = (TTTD_RULE, LMX2_RULE)
@@ -144,12 +143,7 @@ def _require_bounded(name: str, value: Any, low: int, low_rule: str) -> int:
 
 
 def _validate(p: Lmx2Params) -> None:
-    if not isinstance(p.token_counter, str) or p.token_counter not in tokens.known_counters():
-        raise ParameterError(
-            "token_counter",
-            f"unknown token counter {p.token_counter!r}; known: {', '.join(tokens.known_counters())}",
-            p.token_counter,
-        )
+    check_token_counter(p.token_counter)
     lo = _require_bounded("min_tokens", p.min_tokens, 1, "1")
     _require_bounded("max_tokens", p.max_tokens, 3 * lo - 1, f"3 * min_tokens - 1 = {3 * lo - 1}")
     reach = max(1, lo - 1)

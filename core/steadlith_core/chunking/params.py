@@ -10,8 +10,8 @@ from typing import Any, Mapping
 import xxhash
 
 from ..errors import ParameterError
-from ..kernel.rabin import degree, is_irreducible
-from . import tokens
+from ..kernel.polynomial import degree, is_irreducible
+from ..vocabulary import BUILTIN_TOKEN_COUNTERS
 
 BOUNDARY_RULE = "tttd-v1"
 FINGERPRINT_ID = "rabin-gf2-xxh3_64-word/1"
@@ -219,6 +219,18 @@ def _check_mask(p: ChunkerParams, mask_name: str, rem_name: str, d: int) -> None
         )
 
 
+def check_token_counter(name: object) -> None:
+    """`name` is a registered token counter. A built-in one is known without importing
+    the counters (numpy), which `steadlith params` has no other use for."""
+    if isinstance(name, str) and name in BUILTIN_TOKEN_COUNTERS:
+        return
+    from . import tokens
+
+    if not isinstance(name, str) or name not in tokens.known_counters():
+        raise ParameterError(
+            "token_counter", f"unknown token counter {name!r}; known: {', '.join(tokens.known_counters())}", name)
+
+
 def _validate(p: ChunkerParams) -> None:
     window = require_int("window_words", p.window_words)
     if window < 1:
@@ -226,12 +238,7 @@ def _validate(p: ChunkerParams) -> None:
     d = degree(check_polynomial(p.polynomial))
     _check_mask(p, "primary_mask", "primary_remainder", d)
     _check_mask(p, "backup_mask", "backup_remainder", d)
-    if not isinstance(p.token_counter, str) or p.token_counter not in tokens.known_counters():
-        raise ParameterError(
-            "token_counter",
-            f"unknown token counter {p.token_counter!r}; known: {', '.join(tokens.known_counters())}",
-            p.token_counter,
-        )
+    check_token_counter(p.token_counter)
     lo = require_int("min_tokens", p.min_tokens)
     if lo < 1:
         raise ParameterError("min_tokens", f"must be >= 1 (no empty chunks), got {lo}", lo)

@@ -12,15 +12,17 @@ ParameterError naming the field.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..errors import ParameterError
-from .chunks import AnyParams
 from .lmx2_params import (BOUNDARY_RULES, LMX2_INT_FIELDS, LMX2_INT_RANGES, LMX2_RULE, RULE_FIELDS, Lmx2Params,
                           _reject_foreign_names)
 from .params import BOUNDARY_RULE as TTTD_RULE
 from .params import INT_FIELDS, INT_RANGES, ChunkerParams, parse_int
 from .presets import preset
+
+if TYPE_CHECKING:  # chunks imports numpy, which parsing parameters does not need
+    from .chunks import AnyParams
 
 PARAMS_TYPES: dict[str, type] = {TTTD_RULE: ChunkerParams, LMX2_RULE: Lmx2Params}
 # Each rule's fields in the order of its spec table (a parameter form lists them so).

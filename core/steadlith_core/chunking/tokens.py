@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ParameterError, TokenCountError
 from ..kernel import select as kernel
+from ..vocabulary import BUILTIN_TOKEN_COUNTERS
 from .normalize import WordStream
 
 # Token counts are summed in int64; a document whose total exceeds this is rejected
@@ -155,6 +156,6 @@ def known_counters() -> tuple[str, ...]:
     return tuple(_COUNTERS)
 
 
-BUILTIN_COUNTERS = ("chars4/1", "words/1")
+BUILTIN_COUNTERS = BUILTIN_TOKEN_COUNTERS
 register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4, with_total=_chars4_with_total))
 register_counter(TokenCounter("words/1", "one token per word", vectorized=_words1))

@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING
 from ..chunking.presets import RULE_PRESETS
 from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
 from ..errors import ParameterError, visible
-from ..history.audit_report import locality_cell
 from ..history.pathglob import DEFAULT_PATHS
-from ..report.export import to_json_text, write_text_atomic
 from .progress import progress_bar
 
 if TYPE_CHECKING:
@@ -70,6 +68,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     # imported here: git support (pygit2) is not loaded for the commands that do not read history
     from ..history.audit import audit, to_csv
     from ..history.audit_report import render_audit_html
+    from ..report.export import to_json_text, write_text_atomic
 
     params = _params(args)
     if args.top < 0:
@@ -105,6 +104,8 @@ def _pct(x: float) -> str:
 def format_audit(result: "AuditResult", top: int = 10, elapsed: float | None = None, sort: str = "tokens") -> str:
     """The text report: what was replayed, totals per rule side by side, the costliest
     commits (by tokens to embed, or by tokens per changed word: `sort`)."""
+    from ..history.audit_report import locality_cell
+
     replayed = len(result.commits)
     state = (f"PARTIAL: {replayed} of {result.planned_commits} commits replayed (interrupted)" if result.partial
              else f"{replayed} commits replayed" + (f" in {elapsed:.1f} s" if elapsed is not None else ""))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..comparison.analysis import Analysis
 from ..errors import visible
-from ..comparison.explain import RegionExplanation, explain_comparison, explanation_json
-from ..report.export import to_json_text
+
+if TYPE_CHECKING:
+    from ..comparison.explain import RegionExplanation
 
 
 def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None],
@@ -38,6 +38,10 @@ def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None
 
 
 def cmd_explain(args: argparse.Namespace, params_of, read_document) -> int:
+    from ..comparison.analysis import Analysis
+    from ..comparison.explain import explain_comparison, explanation_json
+    from ..report.export import to_json_text
+
     params = params_of(args)
     (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
     analysis = Analysis(pause_gc=True)

@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..chunking.presets import RULE_PRESETS
 from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
-from ..comparison.baseline import BASELINE_STRATEGY
-from ..comparison.external import SplitterChunker, parse_chunker
 from ..errors import ParameterError, visible
-from ..lab import DEFAULT_EDITS, DEFAULT_HUNT_TRIALS, FIXED, LabResult, run_lab
-from ..lab.run import COUNT_REASON, MAX_EDITS, MAX_HUNT_TRIALS
-from ..lab.summary import STATISTICS
-from ..report.comparison import render_lab_report
-from ..report.export import to_json_text, write_text_atomic
-from .documents import read_document
 from .progress import progress_bar
 
+if TYPE_CHECKING:
+    from ..lab import LabResult
+
 DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
+# The lab's counts, for the options' defaults and help: importing the lab package loads numpy,
+# which building the command's parser must not. tests/core/test_cli_imports.py checks that
+# they equal lab.run's and lab.hunt's.
+DEFAULT_EDITS = 500
+DEFAULT_HUNT_TRIALS = 400
+MAX_EDITS = 1_000_000
+MAX_HUNT_TRIALS = 1_000_000
 
 
 def add_parser(sub) -> None:
@@ -57,6 +60,8 @@ def add_parser(sub) -> None:
 
 def lab_params(rules_text: str, assignments: list[str], preset_name: str | None) -> dict:
     """{name: params} for run_lab from the command's --rules, --set and --preset."""
+    from ..lab import FIXED
+
     names = [r.strip() for r in rules_text.split(",") if r.strip()]
     rule_names = parse_rules(",".join(n for n in names if n != FIXED)) if any(n != FIXED for n in names) else []
     bases = preset_bases(preset_name, rule_names, ", ".join(names))
@@ -77,6 +82,8 @@ def lab_params(rules_text: str, assignments: list[str], preset_name: str | None)
 def external_chunkers(specs: list[str], rules: dict) -> dict:
     """{spec: SplitterChunker} for --chunker: counted with the first rule's token counter
     and, without a chunk_size, sized at its max_tokens."""
+    from ..comparison.external import SplitterChunker, parse_chunker
+
     first = next((p for p in rules.values() if p is not None), None)
     counter = first.token_counter if first is not None else "chars4/1"
     out = {}
@@ -97,10 +104,17 @@ def check_counts(args: argparse.Namespace) -> None:
     ends (run_lab refuses the counts below its bounds)."""
     for flag, value, high in (("--edits", args.edits, MAX_EDITS), ("--hunt", args.hunt, MAX_HUNT_TRIALS)):
         if value > high:
+            from ..lab.run import COUNT_REASON
+
             raise ParameterError(flag, f"must be <= {high:,}, got {value:,} ({COUNT_REASON})", value)
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
+    from ..lab import run_lab
+    from ..report.comparison import render_lab_report
+    from ..report.export import to_json_text, write_text_atomic
+    from .documents import read_document
+
     check_counts(args)
     rules = lab_params(args.rules, args.assignments, args.preset)
     rules.update(external_chunkers(args.chunkers, rules))
@@ -127,6 +141,9 @@ def _num(x: float) -> str:
 
 
 def format_lab(result: LabResult, name: str) -> str:
+    from ..comparison.baseline import BASELINE_STRATEGY
+    from ..lab.summary import STATISTICS
+
     names = list(result.rules)
     width = max(16, *(len(n) + 2 for n in names))
 

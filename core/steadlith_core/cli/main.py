@@ -10,36 +10,30 @@ import gc
 import io
 import json
 import os
-import platform
 import signal
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from ..bench import git as bench_git
-from ..chunking.chunks import AnyParams, Chunking
-from ..chunking.diagnostics import Lmx2Diagnostics
-from ..chunking.lmx2_params import BOUNDARY_RULES, Lmx2Params
-from ..chunking.loader import load_text, out_of_memory_message
-from ..chunking.presets import RULE_PRESETS, preset
-from ..chunking.rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
-from ..comparison.analysis import Analysis
-from ..comparison.churn import Comparison
-from ..comparison.external import (SplitterChunker, chunkers_json, chunkers_table, compare_chunkers, match_mean_tokens,
-                                   parse_chunker)
+# Only what builds the parser and parses parameters is imported here: `steadlith --version`
+# and `steadlith params` start without numpy, pygit2 or the reports. Each command imports
+# what it runs inside its function (tests/core/test_cli_imports.py checks the start).
 from .._version import __version__
+from ..chunking.lmx2_params import BOUNDARY_RULES, Lmx2Params
+from ..chunking.presets import RULE_PRESETS, preset
+from ..bench import git as bench_git
+from ..chunking.rules import parse_assignments, parse_rule_assignments, parse_rules, preset_bases, rule_of
 from ..errors import ParameterError, SteadlithError, visible
-from ..kernel import select as kernel
-from ..kernel.allocator import keep_freed_memory
-from ..report.comparison import locality_verdict, render_report
-from ..report.export import (chunking_to_json, chunks_jsonl, comparison_json, rules_comparison_json, to_json_text,
-                             write_text_atomic)
 from . import audit as cli_audit
-from .documents import document_size, read_document
 from . import explain as cli_explain
 from . import lab as cli_lab
 from . import plan as cli_plan
 from . import retrieval as cli_retrieval
 from . import sweep as cli_sweep
+
+if TYPE_CHECKING:
+    from ..chunking.chunks import AnyParams, Chunking
+    from ..comparison.analysis import Analysis
+    from ..comparison.churn import Comparison
 
 PROG = "steadlith"
 
@@ -73,6 +67,8 @@ def _params(args: argparse.Namespace) -> AnyParams:
 
 
 def _analysis() -> Analysis:
+    from ..comparison.analysis import Analysis
+
     # the command owns its process, so pausing the cyclic GC during runs is its call
     return Analysis(pause_gc=True)
 
@@ -98,6 +94,8 @@ def format_chunking(result: Chunking, name: str) -> str:
 
 
 def format_diagnostics(result: Chunking) -> str:
+    from ..chunking.diagnostics import Lmx2Diagnostics
+
     d = result.diagnostics
 
     def num(x: float | None, fmt: str = "{}") -> str:
@@ -132,6 +130,9 @@ def format_diagnostics(result: Chunking) -> str:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
+    from ..report.export import chunking_to_json, chunks_jsonl, to_json_text
+    from .documents import read_document
+
     params = _params(args)
     if len(args.file) > 1 or _is_batch_arg(args.file[0]):
         from .batch import run_batch
@@ -182,11 +183,17 @@ def cmd_params(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
+    if args.startup:
+        from ..bench.startup import bench_startup, format_startup
+
+        report = bench_startup(args.repeat)
+        print(json.dumps(report, indent=2) if args.format == "json" else format_startup(report))
+        return 0
     from ..bench.chunking import run_bench
     from ..bench.chunking import default_documents
 
-    if args.repeat < 1:
-        raise SteadlithError(f"--repeat must be >= 1, got {args.repeat}")
     if args.sizes is not None:
         from ..bench.chunking import bench_sizes, format_sizes
 
@@ -198,6 +205,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.memory_mb < 1:
         raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
     if args.file:
+        from ..chunking.loader import load_text
+
         text, name = load_text(args.file), visible(args.file)
         kernel_texts = {"this file": text}
     else:
@@ -214,6 +223,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise ParameterError("--match-size", "sizes external chunkers: give them with --chunker")
     if args.rules is not None:
         return _compare_rules(args)
+    from ..report.comparison import render_report
+    from ..report.export import comparison_json, to_json_text, write_text_atomic
+    from .documents import read_document
+
     params = _params(args)
     (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
     analysis = _analysis()
@@ -228,6 +241,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _compare_rules(args: argparse.Namespace) -> int:
+    from ..report.comparison import render_report
+    from ..report.export import rules_comparison_json, to_json_text, write_text_atomic
+    from .documents import read_document
+
     rules = parse_rules(args.rules)
     params = parse_rule_assignments(args.assignments, rules, preset_bases(args.preset, rules))
     (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
@@ -245,6 +262,12 @@ def _compare_rules(args: argparse.Namespace) -> int:
 
 def _compare_chunkers(args: argparse.Namespace) -> int:
     """--chunker: rules, the baseline and external chunkers in one table, by hash."""
+    from ..comparison.external import (SplitterChunker, chunkers_json, chunkers_table, compare_chunkers,
+                                       match_mean_tokens, parse_chunker)
+    from ..report.comparison import render_report
+    from ..report.export import to_json_text, write_text_atomic
+    from .documents import read_document
+
     if args.fail_on_violation:
         raise ParameterError("--fail-on-violation", "not available with --chunker (use --rules for the rules' "
                                                     "locality check)")
@@ -307,6 +330,8 @@ def _default_params() -> AnyParams:
 
 def format_rules(comparisons: dict[str, Comparison], name_a: str = "A", name_b: str = "B") -> str:
     """Several rules on one pair, side by side, with the fixed-size baseline last."""
+    from ..report.comparison import locality_verdict
+
     first = next(iter(comparisons.values()))
     s0 = first.summary
     columns: list[tuple[str, object]] = [(rule, c.summary) for rule, c in comparisons.items()]
@@ -358,6 +383,8 @@ def _n(count: int, noun: str) -> str:
 def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_listed: int = 10) -> str:
     """The short human report of `steadlith compare`. Word and token ranges are half-open
     [start, end); chunk ranges are inclusive first..last."""
+    from ..report.comparison import locality_verdict
+
     s, a = c.summary, c.a
     lines = [
         f"A          {name_a}: {s.words_a} words, {s.chunks_a} chunks, {s.tokens_a} tokens",
@@ -426,8 +453,17 @@ def format_comparison(c: Comparison, name_a: str = "A", name_b: str = "B", max_l
 
 def version_line() -> str:
     """`steadlith 1.0.0, compiled kernel, Python 3.11.7`: which kernel runs matters as much
-    as the version, since the numpy fallback is several times slower."""
-    return f"{PROG} {__version__}, {kernel.describe()}, Python {platform.python_version()}"
+    as the version, since the numpy fallback is several times slower.
+
+    The kernel's words come from kernel.extension, which loads the compiled extension
+    but not numpy; once kernel.select is loaded (a kernel.use in this process), from it."""
+    import platform
+
+    from ..kernel import extension
+
+    select = sys.modules.get(extension.__name__.rpartition(".")[0] + ".select")
+    kernel = select.describe() if select is not None else extension.describe()
+    return f"{PROG} {__version__}, {kernel}, Python {platform.python_version()}"
 
 
 class _VersionAction(argparse.Action):
@@ -517,16 +553,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
+    p.add_argument("--startup", action="store_true",
+                   help="instead of timings: how long `steadlith --version` and `steadlith params` take to start, "
+                        "each a fresh process (median of --repeat runs, with the load average)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_sweep.add_parser(sub)
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
-    cli_explain.add_parser(sub, _add_params_options, _params, read_document)
+    cli_explain.add_parser(sub, _add_params_options, _params, _read_document)
     cli_retrieval.add_parser(sub)
     cli_plan.add_parser(sub, _add_params_options, _params)
     return parser
+
+
+def _read_document(path: str, utf8: bool = False):
+    """documents.read_document, imported when a command reads one."""
+    from .documents import read_document
+
+    return read_document(path, utf8=utf8)
 
 
 EXIT_ERROR = 2
@@ -622,6 +668,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         args = _parse(build_parser(), argv)
+        from ..kernel.allocator import keep_freed_memory
+
         keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
         code = args.func(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
@@ -644,6 +692,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         sys.stdout = real_stdout
     gc.collect()
+    from ..chunking.loader import out_of_memory_message
+
     return _error(out_of_memory_message(_documents_of(args)))
 
 
@@ -653,6 +703,8 @@ def _documents_of(args: argparse.Namespace | None) -> list[tuple[str, int | None
     when unknown): what an out-of-memory message names."""
     if args is None:
         return []
+    from .documents import document_size
+
     files = getattr(args, "file", None)
     files = [files] if isinstance(files, str) else list(files or [])[:1]
     return [(path, document_size(path)) for path in [*files, getattr(args, "a", None), getattr(args, "b", None)]

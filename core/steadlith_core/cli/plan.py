@@ -9,8 +9,6 @@ import json
 import sys
 from typing import Callable
 
-from ..history.plan import make_plan
-
 
 def add_parser(sub: argparse._SubParsersAction, add_params_options: Callable, params_of: Callable) -> None:
     p = sub.add_parser(
@@ -23,6 +21,8 @@ def add_parser(sub: argparse._SubParsersAction, add_params_options: Callable, pa
 
 
 def cmd_plan(args: argparse.Namespace, params_of: Callable) -> int:
+    from ..history.plan import make_plan
+
     plan = make_plan(args.old, args.new, params_of(args))
     if args.format == "text":
         print(plan.summary())

@@ -15,13 +15,14 @@ import sys
 
 from .progress import progress_bar
 from ..errors import ParameterError
-from ..report.export import to_json_text, write_text_atomic
 from ..chunking.presets import RULE_PRESETS
-from ..retrieval import (DEFAULT_TOP_K, chunking_specs, evaluate, get_retriever, known_retrievers, load_corpora,
-                        load_questions, match_sizes, run_json)
-from ..retrieval.report import format_csv, format_text
 
 DEFAULT_RULES = "tttd-v1,lmx2-v1,fixed"
+# For the options' help: importing the retrieval package loads numpy and the evaluation,
+# which building the command's parser must not. tests/core/test_cli_imports.py checks that
+# they equal retrieval.evaluate.DEFAULT_TOP_K and retrieval.known_retrievers().
+DEFAULT_TOP_K = 5
+RETRIEVERS = ("bm25", "dense")
 
 
 def add_parser(sub) -> None:
@@ -47,7 +48,7 @@ def add_parser(sub) -> None:
                    help="give each external splitter without a chunk_size the one whose mean chunk tokens over the "
                         "corpora come closest to the first rule's")
     p.add_argument("--retriever", default="bm25", metavar="NAME",
-                   help=f"what ranks the chunks ({', '.join(known_retrievers())}; default bm25)")
+                   help=f"what ranks the chunks ({', '.join(RETRIEVERS)}; default bm25)")
     p.add_argument("--top-k", type=int, default=None, metavar="K",
                    help=f"chunks retrieved per question (default {DEFAULT_TOP_K})")
     p.add_argument("--budget", type=int, metavar="CHARS",
@@ -62,7 +63,18 @@ def add_parser(sub) -> None:
     p.set_defaults(func=cmd_retrieval)
 
 
+def evaluate(*args, **kwargs):
+    """retrieval.evaluate, imported when a run needs it."""
+    from ..retrieval import evaluate as run
+
+    return run(*args, **kwargs)
+
+
 def cmd_retrieval(args: argparse.Namespace) -> int:
+    from ..report.export import to_json_text, write_text_atomic
+    from ..retrieval import chunking_specs, get_retriever, load_corpora, load_questions, match_sizes, run_json
+    from ..retrieval.report import format_csv, format_text
+
     if args.top_k is not None and args.top_k < 1:
         raise ParameterError("--top-k", f"must be >= 1, got {args.top_k}", args.top_k)
     if args.budget is not None and args.budget < 1:

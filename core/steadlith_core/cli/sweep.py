@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from ..chunking.loader import load_text
 from ..chunking.presets import RULE_PRESETS, preset
 from ..errors import ParameterError, SteadlithError, visible
-from ..history.pathglob import DEFAULT_PATHS
-from ..report.export import to_json_text, write_text_atomic
-from ..sweep.external import external_sets, split_chunk_size
-from ..sweep.format import sweep_csv, sweep_html, sweep_json, sweep_text
-from ..sweep.grid import build_grid
-from ..sweep.run import Executor, Journal, SweepPlan, SweepRun, default_jobs, process_pool
-from ..sweep.tasks import Source, VersionsSource, batch_pairs
+from ..sweep.jobs import default_jobs
 from .progress import progress_bar
+
+if TYPE_CHECKING:
+    from ..sweep.run import Executor, SweepRun
+    from ..sweep.tasks import Source
 
 PROG = "steadlith"
 EXIT_INTERRUPTED = 130
@@ -100,6 +98,10 @@ def cmd_sweep_bench(args: argparse.Namespace) -> int:
 
 
 def _sources(args: argparse.Namespace) -> tuple[tuple[Source, ...], str]:
+    from ..chunking.loader import load_text
+    from ..history.pathglob import DEFAULT_PATHS
+    from ..sweep.tasks import VersionsSource, batch_pairs
+
     if sum(map(bool, (args.repo, args.pairs, args.versions))) > 1:
         raise ParameterError("--pair", "give one of: a repository, --pair, --versions")
     if args.repo:
@@ -125,6 +127,8 @@ def _sources(args: argparse.Namespace) -> tuple[tuple[Source, ...], str]:
 
 
 def _executor(args: argparse.Namespace) -> Executor:
+    from ..sweep.run import process_pool
+
     if args.scheduler is not None:
         if args.jobs is not None:
             raise ParameterError("--jobs", "the cluster's workers run the tasks with --scheduler; drop --jobs")
@@ -135,6 +139,10 @@ def _executor(args: argparse.Namespace) -> Executor:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from ..sweep.external import external_sets, split_chunk_size
+    from ..sweep.grid import build_grid
+    from ..sweep.run import Journal, SweepPlan, SweepRun
+
     if args.save is not None and args.resume is not None:
         raise ParameterError("--resume", "keeps saving to the file it resumes; drop --save")
     rule_entries, chunk_sizes = split_chunk_size(args.grid)
@@ -190,6 +198,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _output(args: argparse.Namespace, run: SweepRun, rows, unit: str) -> None:
+    from ..report.export import to_json_text, write_text_atomic
+    from ..sweep.format import sweep_csv, sweep_html, sweep_json, sweep_text
+
     meta = dict(sources=[s.name for s in run.plan.sources], skipped=run.plan.skipped, done=run.done,
                 total=run.total, unit=unit)
     if args.html is not None:

@@ -17,17 +17,20 @@ directories as `/` does, for paths typed on Windows.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
-
-from pathspec.patterns.gitwildmatch import _DIR_MARK, GitWildMatchPattern, GitWildMatchPatternError
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..errors import ParameterError
+
+if TYPE_CHECKING:  # pathspec is imported where a pattern is compiled: the command's help names DEFAULT_PATHS
+    from pathspec.patterns.gitwildmatch import GitWildMatchPattern
 
 DEFAULT_PATHS = ("**/*.md",)  # what an audit reads unless told: every markdown file
 
 
 def path_pattern(pattern: str) -> GitWildMatchPattern:
     """One pattern, compiled (see the module's rules)."""
+    from pathspec.patterns.gitwildmatch import GitWildMatchPattern, GitWildMatchPatternError
+
     if not pattern or not pattern.strip():
         raise ParameterError("--paths", "empty path pattern")
     pattern = pattern.replace("\\", "/")
@@ -46,12 +49,14 @@ def path_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
     compiled = [path_pattern(p) for p in patterns]
     if not compiled:
         raise ParameterError("--paths", "give at least one path pattern")
+    from pathspec.patterns.gitwildmatch import _DIR_MARK
+
     regexes = [p.regex for p in compiled]
-    return lambda path: any(_matches_as_file(r, path) for r in regexes)
+    return lambda path: any(_matches_as_file(r, path, _DIR_MARK) for r in regexes)
 
 
-def _matches_as_file(regex: re.Pattern[str] | None, path: str) -> bool:
-    # pathspec marks the `/` after a matched directory with the _DIR_MARK group: such a
+def _matches_as_file(regex: re.Pattern[str] | None, path: str, dir_mark: str) -> bool:
+    # pathspec marks the `/` after a matched directory with the _DIR_MARK group (dir_mark): such a
     # match is of a directory above the path, not of the path itself
     m = regex.match(path) if regex is not None else None  # None: a pattern that matches nothing
-    return m is not None and (_DIR_MARK not in regex.groupindex or m.group(_DIR_MARK) is None)
+    return m is not None and (dir_mark not in regex.groupindex or m.group(dir_mark) is None)

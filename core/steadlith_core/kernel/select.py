@@ -11,8 +11,6 @@ do to run both side by side.
 from __future__ import annotations
 
 import codecs
-import importlib
-import os
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator, Sequence
@@ -24,19 +22,9 @@ from . import bytescan
 from .bytescan import RawScan
 from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
 from .segment import Cut, SnapPoints, segment as python_segment, segment_columns as numpy_segment_columns
+from .extension import ENV_VAR, FORCED_NUMPY as _FORCED_NUMPY, KERNEL_MODULE as _kernel
+from .extension import MISSING_BECAUSE as _MISSING_BECAUSE, describe as _describe
 
-try:
-    # by name: the extension has no source for import-linter to find, and a plain
-    # `from . import _kernel` would read as an import of the whole package
-    _kernel = importlib.import_module(f"{__package__}._kernel")
-    _MISSING_BECAUSE = ""
-except ImportError as error:  # no compiler at install time: the numpy path does everything
-    _kernel = None
-    _MISSING_BECAUSE = str(error)
-
-ENV_VAR = "STEADLITH_KERNEL"
-# STEADLITH_KERNEL=numpy makes the process behave as if the extension were not built.
-_FORCED_NUMPY = os.environ.get(ENV_VAR, "").strip().lower() == "numpy"
 KERNELS = ("c", "numpy") if _kernel is not None and not _FORCED_NUMPY else ("numpy",)
 KERNEL = KERNELS[0]
 
@@ -48,13 +36,7 @@ def active() -> str:
 
 def describe() -> str:
     """The kernel in use and, for the fallback, why: what `--version` prints."""
-    if KERNEL == "c":
-        return "compiled kernel"
-    if _FORCED_NUMPY:
-        return f"numpy fallback ({ENV_VAR}=numpy is set)"
-    if _kernel is None:
-        return f"numpy fallback (the compiled kernel was not built at install: {_MISSING_BECAUSE})"
-    return "numpy fallback (selected with kernel.use)"
+    return _describe(KERNEL, _FORCED_NUMPY, _kernel is not None, _MISSING_BECAUSE)
 
 
 def use(name: str) -> None:

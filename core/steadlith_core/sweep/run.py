@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
 import signal
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -253,10 +252,6 @@ def process_pool(jobs: int) -> Executor:
             pool.join()
 
     return execute
-
-
-def default_jobs() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def run_sweep(plan: SweepPlan, executor: Executor | None = None, *, progress: Progress | None = None,
