@@ -70,3 +70,13 @@ def test_a_5000_character_path_is_one_elided_line(qtbot):
     assert first.endswith("/notes.md: no such file") and second == "Nothing was changed."
     bar.show_message(f"Cannot open {path}: no such file", "error")
     assert bar.label.heightForWidth(1300) == one_line
+
+
+def test_a_5000_character_name_is_elided_in_the_title(qtbot, window):
+    from gui_helpers import load_texts
+
+    long = "/home/" + "/".join(["folder"] * 700) + "/notes.md"
+    load_texts(qtbot, window, TEXT_A, TEXT_B, name_a=long, name_b="b.md")
+    title = window.windowTitle()
+    assert len(title) < 2 * MESSAGE_WORD_CHARS + 60 and "…" in title
+    assert "/home/folder" in title and "notes.md" in title and "b.md" in title
