@@ -53,8 +53,16 @@ SCREENSHOT_SIZE = (1500, 950)
 SCREEN_FOR_SCREENSHOT = (1920, 1080)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit 2, as for `steadlith`
+    (its cli.main._Parser); an argument in the message is escaped like every name."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {visible(message)} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="steadlith-gui",
         description="Steadlith Inspector: see where and why the content-defined chunker cut two versions of a document.",
         epilog="Command-line choices win over remembered settings: --set, --example, --demo or --open-workspace "

@@ -85,17 +85,37 @@ _INVISIBLE = frozenset(
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
+def _surrogate(ch: str) -> bool:
+    return 0xD800 <= ord(ch) <= 0xDFFF
+
+
+def readable(text: str) -> str:
+    """`text` as valid UTF-8 text: a file name's undecodable bytes (which Python keeps
+    as lone surrogates, U+DC80..U+DCFF) become replacement characters (U+FFFD), as a
+    UTF-8 decoder shows them, so a report or a JSON file that names the file can be
+    written at all. Any other lone surrogate becomes U+FFFD too."""
+    if not any(_surrogate(ch) for ch in text):
+        return text
+    return "".join("\ufffd" if _surrogate(ch) else ch for ch in text)
+
+
 def visible(text: str) -> str:
     """`text` with every control, separator and bidi formatting character written as an
     escape (`\\n`, `\\x1b`, `\\u202e`), so a message that carries a user's name stays one
     line, sends no raw escape to a terminal and cannot reorder its neighbours.
-    Backslashes are left alone: Windows paths stay readable."""
-    if not any(ord(ch) in _INVISIBLE for ch in text):
+    Backslashes are left alone: Windows paths stay readable. A file name's undecodable
+    byte (a lone surrogate U+DC80..U+DCFF) is written as the byte, `\\xff`: two names
+    that differ only there stay two names, and the text can be encoded."""
+    if not any(ord(ch) in _INVISIBLE or _surrogate(ch) for ch in text):
         return text
     out = []
     for ch in text:
         if ch in _ESCAPES:
             out.append(_ESCAPES[ch])
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif _surrogate(ch):
+            out.append(f"\\u{ord(ch):04x}")
         elif ord(ch) in _INVISIBLE:
             out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
         else:

@@ -15,7 +15,7 @@ from ..model.long_lines import LINE_LIMIT
 from ..model.pane_header import pane_header
 from ..model.session import SIDES, Session
 from ..model.viewmodel import few_spaces_warning, first_change, first_look_message
-from ..widgets.names import shown_name
+from ..widgets.names import MESSAGE_WORD_CHARS, elide_middle, shown_name
 from ..widgets.overview_map import side_data
 
 if TYPE_CHECKING:
@@ -234,7 +234,8 @@ class ResultPresenter(QObject):
 
     def update_title(self) -> None:
         # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"
-        names = [shown_name(st.identity[0]).replace("[*]", "[[*]]")
+        # a very long name elided in its middle (the isolates at its ends kept)
+        names = [elide_middle(shown_name(st.identity[0]), MESSAGE_WORD_CHARS).replace("[*]", "[[*]]")
                  for st in self.session.sides.values() if st.doc is not None]
         title = "Steadlith Inspector"
         ws = self.session.workspace_path

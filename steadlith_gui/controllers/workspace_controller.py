@@ -15,6 +15,7 @@ from typing import Sequence
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from steadlith_core import ParameterError, parse_assignments
+from steadlith_core.errors import visible
 
 from ..model.documents import DocumentError, prepare_document
 from ..model.session import SIDES, Session
@@ -125,7 +126,7 @@ class WorkspaceController(QObject):
 
         def done(_value) -> None:
             self._remember(path)
-            w.show_message(f"Saved the workspace to {path}", "info")
+            w.show_message(f"Saved the workspace to {visible(path)}", "info")
             w.workspace_saved.emit(path)
 
         def failed(message: str) -> None:
@@ -221,9 +222,10 @@ class WorkspaceController(QObject):
             w.presenter.update_header(side)
         session.events.documents_changed.emit()
         session.request_analysis()
-        w.statusBar().showMessage(f"Opened the workspace {path}", 5000)
+        w.statusBar().showMessage(f"Opened the workspace {shown_name(path)}", 5000)
         renamed = renamed_documents(ws)
         if renamed:  # the real file stays visible whatever name the workspace gives it
+            # the bar keeps a message's own line breaks: a name's are escaped here
             w.show_message("This workspace shows " + "; ".join(
-                f"{side.upper()} {real} as “{name}”" for side, name, real in renamed), "info")
+                f"{side.upper()} {visible(real)} as “{visible(name)}”" for side, name, real in renamed), "info")
         w.workspace_opened.emit(path)

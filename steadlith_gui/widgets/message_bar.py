@@ -51,7 +51,7 @@ class MessageBar(QFrame):
         self.level = level
         self.history.append((level, text))
         self.icon.setText(ICONS.get(level, ""))
-        shown = visible_lines(text)
+        shown = visible_lines(text, elide=True)  # a 5,000-character path stays one line
         self.label.setText(shown)
         self.setAccessibleDescription(f"{level}: {shown}")
         self._restyle()

@@ -31,10 +31,36 @@ def name_html(name: str) -> str:
     return html.escape(shown_name(name), quote=True)
 
 
-def visible_lines(text: str) -> str:
+ELLIPSIS = "…"
+MESSAGE_WORD_CHARS = 120  # a longer run without spaces in a message (a path) is elided
+MESSAGE_LINE_CHARS = 600  # and so is a longer line, whatever it holds
+
+
+def elide_middle(text: str, limit: int) -> str:
+    """`text` at most `limit` characters, its middle replaced by "…" when longer: a long
+    path keeps its start (the folder) and its end (the file name, the reason after it)."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - len(ELLIPSIS), 0)
+    head = (keep + 1) // 2
+    return text[:head] + ELLIPSIS + text[len(text) - (keep - head):]
+
+
+def elide_line(line: str, word_limit: int = MESSAGE_WORD_CHARS, line_limit: int = MESSAGE_LINE_CHARS) -> str:
+    """A message line short enough for one line of the window: each run of more than
+    `word_limit` characters without a space (a path, a name) elided in its middle, then
+    the whole line to `line_limit`; the words around a long path stay whole."""
+    if len(line) > word_limit:
+        line = " ".join(elide_middle(word, word_limit) for word in line.split(" "))
+    return elide_middle(line, line_limit)
+
+
+def visible_lines(text: str, elide: bool = False) -> str:
     """A message as plain lines: its own line breaks kept, every other control and bidi
-    formatting character escaped."""
-    return "\n".join(visible(line) for line in text.split("\n"))
+    formatting character escaped (a file name's undecodable bytes as `\\xff`); with
+    `elide`, each line shortened by elide_line."""
+    lines = (visible(line) for line in text.split("\n"))
+    return "\n".join(elide_line(line) if elide else line for line in lines)
 
 
 def tooltip_lines(text: str) -> str:

@@ -30,3 +30,26 @@ def test_a_hostile_path_is_one_escaped_line(tmp_path, how):
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "\x1b" not in r.stderr and "\u202e" not in r.stderr
     assert f"{tmp_path}/{SHOWN}: no such file" in r.stderr
+
+
+
+USAGE_ERRORS = [["--theme", "pink"], ["--no-such-option"], ["--size", "big"], ["a", "b", "c"],
+                ["--label", "C=x", "a.md", "b.md"], ["--example", "no\nsuch\x1b[2J"]]
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS)
+def test_a_usage_error_is_one_line(args, capsys):
+    from steadlith_gui.app import main
+
+    with pytest.raises(SystemExit) as exit:
+        main(args)
+    out, err = capsys.readouterr()
+    assert exit.value.code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("steadlith-gui: error: ") and "\x1b" not in err, err
+
+
+def test_a_usage_error_of_the_command_is_one_line():
+    r = run(["--theme", "pink"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "steadlith-gui: error: argument --theme: invalid choice: 'pink' " \
+                       "(choose from 'system', 'light', 'dark') (see --help)\n"

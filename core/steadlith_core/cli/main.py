@@ -255,7 +255,7 @@ def _compare_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(to_json_text(rules_comparison_json(comparisons, args.a, args.b)))
     else:
-        print(format_rules(comparisons, name_a, name_b))
+        print(format_rules(comparisons, visible(name_a), visible(name_b)))  # names stay on their lines
     failed = any(not c.locality_held for c in comparisons.values())
     return 1 if args.fail_on_violation and failed else 0
 

@@ -33,7 +33,7 @@ from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
 from ..comparison.diff import EQUAL, DELETE, INSERT
 from ..comparison.explain import explain_comparison
 from ..comparison.external import ChunkerChurn
-from ..errors import visible
+from ..errors import readable, visible
 from ..lab import LabResult
 from .lab import lab_section
 from .pages import plural, render
@@ -119,6 +119,8 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     """
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
+    # a file name's undecodable bytes shown as U+FFFD: the page is UTF-8
+    name_a, name_b = readable(name_a), readable(name_b)
     if title is None:  # a <title> holds no elements: Unicode isolates do what <bdi> does below
         title = f"Steadlith report: \u2068{visible(name_a)}\u2069 → \u2068{visible(name_b)}\u2069"
     c = comparison
@@ -128,7 +130,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     marks = _EditMarks.of(c)
     cls, mark = {VIOLATED: ("broken", "✗"), NOTHING_TO_CHECK: ("unchecked", "–")}.get(c.verdict, ("held", "✓"))
     columns = _rule_columns(rules, c.a.boundary_rule) if rules else []
-    return render("comparison.html.j2", **_page_context(title, generated_by), c=c, name_a=name_a, name_b=name_b,
+    return render("comparison.html.j2", **_page_context(readable(title), generated_by), c=c, name_a=name_a, name_b=name_b,
                   verdict=locality_verdict(c), verdict_class=cls, verdict_mark=mark,
                   rules=rules, columns=columns, summaries=[x for _, _, x in columns], chunkers=chunkers,
                   lab=lab, lab_html=lab_section(lab) if lab is not None else None,
@@ -148,6 +150,7 @@ def render_lab_report(lab: LabResult, name: str, *, generated_by: str | None = N
     and guarantees as render_report, with only the lab section."""
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
+    name = readable(name)  # as in render_report
     title = f"Steadlith locality lab: \u2068{visible(name)}\u2069"
     return render("lab_report.html.j2", **_page_context(title, generated_by), name=name, lab_html=lab_section(lab))
 

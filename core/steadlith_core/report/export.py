@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from ..chunking.chunks import Chunk, Chunking
 from ..comparison.churn import Comparison
-from ..errors import ExportError
+from ..errors import ExportError, readable
 
 
 # -- chunks --------------------------------------------------------------------------
@@ -125,8 +125,9 @@ def rules_comparison_json(comparisons: Mapping[str, Comparison], name_a: str | N
 
 def to_json_text(data: Any) -> str:
     """The one JSON layout of every export and of the CLI: indented by 2, UTF-8 rather
-    than \\u escapes, a final newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    than \\u escapes, a final newline. A file name's undecodable bytes are written as
+    U+FFFD (errors.readable): the text is always valid UTF-8."""
+    return readable(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 # -- writing -------------------------------------------------------------------------
