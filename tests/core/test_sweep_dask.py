@@ -64,3 +64,25 @@ def test_a_worker_killed_mid_run_loses_no_result(client, plan, pool_result):
     assert killed and killed[0][1], "no task was running on the killed worker"
     assert not run.partial
     assert as_json(run) == pool_result
+
+
+def test_a_task_the_scheduler_cancels_is_submitted_again(client, plan, pool_result):
+    """A worker's death can make the scheduler forget tasks (their source's last replica
+    went with it) and cancel them instead of running them again: the executor submits
+    such a task anew, so the sweep still ends whole. Cancelled here on purpose, with the
+    scattered source, as that loss does."""
+    cancelled = []
+
+    def cancel_a_pending_task(done, total):
+        if done == 1 and not cancelled:
+            waiting = [key for key, state in client.futures.items()
+                       if str(key).startswith("steadlith-sweep-") and "-diffs-" not in str(key)
+                       and state.status == "pending"]
+            assert waiting, "no task left to cancel"
+            cancelled.append(waiting[-1])
+            client.cancel([distributed.Future(waiting[-1], client)])
+
+    run = SweepRun(plan).execute(dask_executor(client), cancel_a_pending_task)
+    assert cancelled
+    assert not run.partial
+    assert as_json(run) == pool_result

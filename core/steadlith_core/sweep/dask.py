@@ -10,13 +10,15 @@ with each. A source's word diffs are tasks too (slices of its units, spread over
 workers), and each of its set tasks takes their futures as arguments: Dask moves the
 packed diffs to the workers that need them, once each. A worker lost mid-run loses no
 result: the scheduler runs the tasks it held again elsewhere (diff slices included, as
-their dependants need them), and a result is taken only from a finished task. Task
+their dependants need them); a task it cancelled instead is submitted again with its
+inputs sent anew; and a result is taken only from a finished task. Task
 keys name the plan and the (source, set or slice), so two sweeps on one cluster never
 share a key by accident.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
@@ -28,6 +30,11 @@ from .tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
 #: Retries of a task that raised (a worker that died is not a raise: Dask reschedules its
 #: tasks by itself, up to `distributed.scheduler.allowed-failures` deaths per task).
 RETRIES = 2
+#: Times a task is submitted again after the scheduler cancelled it. A killed worker can
+#: take a scattered source's last replica with it, and the scheduler then forgets the
+#: tasks that depended on it ("cancelled: already forgotten") instead of running them
+#: again; such a task is resubmitted with its inputs sent anew.
+RESUBMITS = 3
 
 
 def _distributed() -> Any:
@@ -62,8 +69,32 @@ def dask_executor(scheduler: Any, *, retries: int = RETRIES) -> Executor:
                                      diffs[source] if needs_diffs(plan.params_of(s)) else None,
                                      key=f"steadlith-sweep-{tag}-{source}-{s}", retries=retries, pure=False)
                        for source, s in keys]
-            for future in distributed.as_completed(futures):
-                on_result(future.result())
+            key_of = {f.key: k for f, k in zip(futures, keys)}
+            again = {k: 0 for k in keys}
+            pending = distributed.as_completed(futures)
+            for future in pending:
+                try:
+                    result = future.result()
+                except CancelledError:
+                    source, s = key_of[future.key]
+                    again[(source, s)] += 1
+                    if again[(source, s)] > RESUBMITS:
+                        raise SteadlithError(f"the Dask cluster kept losing sweep task (source {source}, set {s}); "
+                                             "finish it with --resume") from None
+                    n = again[(source, s)]
+                    fresh = client.scatter(plan.sources[source], hash=False)
+                    slices = ([client.submit(source_diffs, fresh, lo, hi, retries=retries, pure=False,
+                                             key=f"steadlith-sweep-{tag}-diffs-{source}-{lo}-again{n}")
+                               for lo, hi in diff_slices(plan.sources[source], parts)]
+                              if needs_diffs(plan.params_of(s)) else None)
+                    retry = client.submit(run_task, fresh, source, plan.params_of(s), s, None, slices,
+                                          key=f"steadlith-sweep-{tag}-{source}-{s}-again{n}", retries=retries,
+                                          pure=False)
+                    key_of[retry.key] = (source, s)
+                    futures.append(retry)
+                    pending.add(retry)
+                    continue
+                on_result(result)
         finally:
             pending = [f for f in futures + [d for ds in diffs.values() for d in ds] if not f.done()]
             if pending:
