@@ -166,8 +166,31 @@ class _CheckedLooseObjects(pygit2.OdbBackend):
         return self._load(str(oid))
 
     def read_header_cb(self, oid) -> tuple[int, int]:
-        kind, body = self._load(str(oid))
-        return kind, len(body)
+        return self.header(str(oid))
+
+    def header(self, hex_id: str) -> tuple[int, int]:
+        """The type and size from the object's header alone: the body is neither inflated
+        nor held, so asking a large blob's size costs a few bytes of memory (the size is
+        what an out-of-memory message reports)."""
+        try:
+            with open(self._path(hex_id), "rb") as f:
+                inflate, data = zlib.decompressobj(), b""
+                while b"\0" not in data and len(data) < 64:
+                    raw = inflate.unconsumed_tail or f.read(64)
+                    if not raw:
+                        break
+                    data += inflate.decompress(raw, 64 - len(data))
+        except FileNotFoundError:
+            raise KeyError(hex_id) from None
+        except OSError as e:
+            raise self._corrupt(hex_id, f"cannot read it: {e.strerror or e}") from None
+        except zlib.error as e:
+            raise self._corrupt(hex_id, f"zlib: {e}") from None
+        head, nul, _ = data.partition(b"\0")
+        kind, _, size = head.partition(b" ")
+        if not nul or kind not in _LOOSE_TYPES or not size.isdigit():
+            raise self._corrupt(hex_id, "bad header")
+        return _LOOSE_TYPES[kind], int(size)
 
     def exists_cb(self, oid) -> bool:
         return os.path.isfile(self._path(str(oid)))
@@ -433,7 +456,12 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
     try:
         r = repo if repo is not None else open_repository(ref.repo)
         entry = _entry(r, r[ref.commit].peel(pygit2.Commit), ref.path, ref.short)
-        return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
+        if hasattr(r.odb, "read_header"):
+            return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
+        # pygit2 before 1.15 has no Odb.read_header; a loose blob's header is read here,
+        # a packed one's size is left unknown rather than read whole.
+        loose = _CheckedLooseObjects(os.path.join(r.path, "objects"), repo_name(r))
+        return loose.header(str(entry.id))[1]
     except (KeyError, ValueError, pygit2.GitError, SteadlithError):
         return None
 
