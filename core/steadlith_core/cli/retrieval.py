@@ -60,6 +60,9 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--json", dest="json_path", metavar="PATH",
                    help="also write the full JSON (every question's retrieved ranges and scores) to PATH")
+    p.add_argument("--html", metavar="PATH",
+                   help="also write a self-contained HTML report to PATH: the scores (per corpus with --per-corpus), "
+                        "each chunking's parameters and the diagnostics")
     p.set_defaults(func=cmd_retrieval)
 
 
@@ -98,6 +101,10 @@ def cmd_retrieval(args: argparse.Namespace) -> int:
         data = run_json(run)
         if args.json_path is not None:  # before any output: a failed write is one error line, nothing else
             write_text_atomic(args.json_path, to_json_text(data))
+    if args.html is not None:
+        from ..report.retrieval import render_retrieval_report
+
+        write_text_atomic(args.html, render_retrieval_report(run, per_corpus=args.per_corpus, timing=args.timing))
     if args.format == "json":
         sys.stdout.write(to_json_text(data))
     elif args.format == "csv":
