@@ -66,6 +66,34 @@ def add_parser(sub) -> None:
     p.set_defaults(func=cmd_retrieval)
 
 
+def add_beside_options(p: argparse.ArgumentParser, retrieval_help: str) -> None:
+    """--retrieval, --retrieval-corpora and --top-k: a command measuring churn (sweep,
+    lab) also scores its chunkers on a question set; `beside_benchmark` reads them."""
+    p.add_argument("--retrieval", metavar="QUESTIONS", help=retrieval_help)
+    p.add_argument("--retrieval-corpora", metavar="DIR",
+                   help="the corpora the questions refer to (default: the folder corpora/ beside QUESTIONS)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help=f"with --retrieval: chunks retrieved (default {DEFAULT_TOP_K})")
+
+
+def beside_benchmark(args: argparse.Namespace):
+    """((corpora, question set) or None without --retrieval, top k) from the options of
+    add_beside_options; a misplaced option or a bad question file is one error line,
+    raised before the command measures anything."""
+    if args.retrieval is None and args.retrieval_corpora is not None:
+        raise ParameterError("--retrieval-corpora", "goes with --retrieval QUESTIONS")
+    if args.top_k is not None and args.retrieval is None:
+        raise ParameterError("--top-k", "goes with --retrieval QUESTIONS")
+    top_k = DEFAULT_TOP_K if args.top_k is None else args.top_k
+    if top_k < 1:
+        raise ParameterError("--top-k", f"must be >= 1, got {top_k}")
+    if args.retrieval is None:
+        return None, top_k
+    from ..retrieval.beside import load_benchmark
+
+    return load_benchmark(args.retrieval, args.retrieval_corpora), top_k
+
+
 def evaluate(*args, **kwargs):
     """retrieval.evaluate, imported when a run needs it."""
     from ..retrieval import evaluate as run

@@ -21,7 +21,7 @@ gives the same bytes (no timestamp).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .._version import __version__
 from ..chunking.chunks import Chunk, Chunking
@@ -49,6 +49,9 @@ from .style import (
 )
 from ..vocabulary import EDITED, NEW, REMOVED, REUSED, SHIFTED
 from ..vocabulary import STATUSES
+
+if TYPE_CHECKING:
+    from ..retrieval.beside import Beside
 
 # -- report-only styling (the shared visual language is in style.py) -----------------
 
@@ -145,14 +148,17 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
                   hash_prefix=HASH_PREFIX_CHARS)
 
 
-def render_lab_report(lab: LabResult, name: str, *, generated_by: str | None = None) -> str:
+def render_lab_report(lab: LabResult, name: str, *, generated_by: str | None = None,
+                      retrieval: Beside | None = None) -> str:
     """A report of the locality lab alone (`steadlith lab --html`): the same page, style
-    and guarantees as render_report, with only the lab section."""
+    and guarantees as render_report, with only the lab section; `retrieval` (from
+    retrieval.beside.evaluate_named over the lab's chunkers) adds their retrieval scores."""
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
     name = readable(name)  # as in render_report
     title = f"Steadlith locality lab: \u2068{visible(name)}\u2069"
-    return render("lab_report.html.j2", **_page_context(title, generated_by), name=name, lab_html=lab_section(lab))
+    return render("lab_report.html.j2", **_page_context(title, generated_by), name=name,
+                  lab_html=lab_section(lab, retrieval=retrieval))
 
 
 def _page_context(title: str, generated_by: str) -> dict:

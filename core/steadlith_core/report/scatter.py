@@ -34,8 +34,9 @@ def rule_colour(rule: str) -> str:
 
 @dataclass(frozen=True)
 class Point:
-    """One marker: `series` names its colour and legend entry, `rule` its shape
-    (tttd-v1, lmx2-v1, or EXTERNAL_KIND for a triangle), `x` and `y` its place."""
+    """One marker: `series` names its legend entry and, unless `colour_of` names
+    another (a rule or a splitter's kind), its colour; `rule` its shape (tttd-v1,
+    lmx2-v1, or EXTERNAL_KIND for a triangle); `x` and `y` its place."""
 
     series: str
     rule: str
@@ -43,6 +44,7 @@ class Point:
     y: float
     front: bool
     tip: str
+    colour_of: str | None = None
 
 
 def dominated(a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -80,21 +82,22 @@ def scatter(points: Sequence[Point], *, x_axis: str, y_axis: str, x_decimals: in
         gx, gy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
         ticks.append((f"{px(gx):.1f}", f"{gx:.{x_decimals}f}", f"{py(gy) + 4:.1f}", f"{gy:.0f}"))
     front = sorted((p for p in points if p.front), key=lambda p: p.x)
-    markers = [_marker(p.series, p.rule, px(p.x), py(p.y), p.front, p.tip) for p in points]
-    entries = sorted({(p.series, p.rule) for p in points}, key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
+    markers = [_marker(p.colour_of or p.series, p.rule, px(p.x), py(p.y), p.front, p.tip) for p in points]
+    entries = sorted({(p.series, p.rule, p.colour_of or p.series) for p in points},
+                     key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
     legend_rows = _legend_rows(entries)
     legend = []
     for n, row in enumerate(legend_rows):
         legend_y = _PAD - 18 - 17 * (len(legend_rows) - 1 - n)
-        for x, (name, rule) in row:
-            legend.append((_marker(name, rule, x + 5, legend_y, False, None), x + 14, legend_y + 4, name))
+        for x, (name, rule, colour_of) in row:
+            legend.append((_marker(colour_of, rule, x + 5, legend_y, False, None), x + 14, legend_y + 4, name))
     return {"width": _W, "height": _H, "pad": _PAD, "ticks": ticks, "middle_x": _W / 2, "middle_y": _H / 2,
             "x_axis": x_axis, "y_axis": y_axis, "label": f"{y_axis} against {x_axis}, one point per {what}",
             "front": " ".join(f"{px(p.x):.1f},{py(p.y):.1f}" for p in front) if len(front) > 1 else None,
             "points": markers, "legend": legend, "note_y": _PAD - 18 - 17 * (len(legend_rows) - 1) + 4}
 
 
-def _legend_rows(entries: Sequence[tuple[str, str]]) -> list[list[tuple[float, tuple[str, str]]]]:
+def _legend_rows(entries: Sequence[tuple[str, str, str]]) -> list[list[tuple[float, tuple[str, str, str]]]]:
     """The legend's entries placed left to right, wrapped into rows (an entry is about
     7 px a character at 12 px), the first row leaving room for the front's note."""
     rows: list[list] = [[]]
@@ -110,10 +113,10 @@ def _legend_rows(entries: Sequence[tuple[str, str]]) -> list[list[tuple[float, t
     return rows
 
 
-def _marker(name: str, rule: str, cx: float, cy: float, ring: bool, tip: str | None) -> dict:
+def _marker(colour_of: str, rule: str, cx: float, cy: float, ring: bool, tip: str | None) -> dict:
     """A point's shape, as the window draws it: circle tttd-v1, square lmx2-v1, triangle
     an external splitter (its colour tells the splitters apart); `ring` marks the front."""
-    marker = {"colour": rule_colour(name), "ring": ring, "tip": tip, "shape": "circle",
+    marker = {"colour": rule_colour(colour_of), "ring": ring, "tip": tip, "shape": "circle",
               "cx": f"{cx:.1f}", "cy": f"{cy:.1f}"}
     if rule == "lmx2-v1":
         marker.update(shape="rect", x=f"{cx - 4.5:.1f}", y=f"{cy - 4.5:.1f}")

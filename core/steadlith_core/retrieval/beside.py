@@ -10,6 +10,7 @@ every name its result.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -30,7 +31,10 @@ def corpora_folder(questions: str | Path, corpora: str | Path | None) -> Path:
 
 def load_benchmark(questions: str | Path, corpora: str | Path | None = None) -> tuple[dict[str, str], QuestionSet]:
     """The corpora and the checked question set; a bad file is the retrieval layer's
-    one-line error, raised before the command measures any cost."""
+    one-line error, raised before the command measures any cost. A missing question
+    file is named as such, not as the corpora folder it would have been beside."""
+    if not Path(questions).is_file():
+        load_questions(questions, {})  # its one line: no such question file
     texts = load_corpora(corpora_folder(questions, corpora))
     return texts, load_questions(questions, texts)
 
@@ -61,14 +65,38 @@ def spec_identity(spec: ChunkingSpec) -> object:
     return (RULE, p.params_hash)
 
 
+@dataclass(frozen=True)
+class Beside:
+    """A retrieval run over named chunkers: `run` holds one result per distinct
+    chunking (labelled by its first name), `results` each name's, in the names' order."""
+
+    run: RetrievalRun
+    results: dict[Any, ChunkingResult]
+
+    def to_dict(self) -> dict:
+        """The figures a command shows beside its churn, by name: sizes, the four scores
+        (mean and std over questions, overall and per corpus) and the references cut."""
+        run, qs = self.run, self.run.question_set
+        return {
+            "retriever": run.retriever, "top_k": run.top_k, "questions_file": qs.source,
+            "questions": len(qs.questions), "corpora": run.corpora,
+            "chunkers": {str(name): {
+                "settings": r.settings, "chunks": r.chunks, "mean_chunk_tokens": r.mean_tokens,
+                "mean_chunk_chars": r.mean_chars, "scores": r.overall.to_dict(),
+                "per_corpus": {cid: x.to_dict() for cid, x in r.per_corpus.items()},
+                "references": r.diagnostics.references, "references_cut": r.diagnostics.references_cut,
+                "embedded": r.embedded, "reused": r.reused,
+            } for name, r in self.results.items()},
+        }
+
+
 def evaluate_named(specs: Mapping[Any, ChunkingSpec], corpora: Mapping[str, str], question_set: QuestionSet,
-                   retriever: Retriever, top_k: int, progress: Progress | None = None
-                   ) -> tuple[RetrievalRun, dict[str, ChunkingResult]]:
-    """Every distinct chunking of `specs` ({name: spec}) chunked and ranked once; the run
-    (one result per distinct chunking, labelled by its first name) and each name's result."""
+                   retriever: Retriever, top_k: int, progress: Progress | None = None) -> Beside:
+    """Every distinct chunking of `specs` ({name: spec}) chunked and ranked once, each
+    name given its result."""
     first: dict[object, ChunkingSpec] = {}
     for spec in specs.values():
         first.setdefault(spec_identity(spec), spec)
     run = evaluate(list(first.values()), corpora, question_set, retriever, top_k, progress=progress)
     by_identity = {key: result for key, result in zip(first, run.results)}
-    return run, {name: by_identity[spec_identity(spec)] for name, spec in specs.items()}
+    return Beside(run, {name: by_identity[spec_identity(spec)] for name, spec in specs.items()})

@@ -38,7 +38,7 @@ def with_retrieval(rows: Sequence[SetRow], sets: Sequence, texts: dict[str, str]
     the front re-drawn on tokens re-embedded against recall."""
     by_index = {s.index: s for s in sets}
     specs = {r.set: set_spec(by_index[r.set]) for r in rows if r.set in by_index}
-    _, results = evaluate_named(specs, texts, question_set, BM25Retriever(), top_k, progress)
+    results = evaluate_named(specs, texts, question_set, BM25Retriever(), top_k, progress).results
     out = []
     for r in rows:
         if r.set not in results:
