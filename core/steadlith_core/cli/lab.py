@@ -174,8 +174,7 @@ def retrieval_rows(beside: Beside, row) -> list[str]:
     from ..retrieval.report import HEADS, METRICS, mean_sd, percent
 
     run, results = beside.run, beside.results
-    setting = f"top {run.top_k}"
-    lines = [f"retrieval ({run.retriever}, {setting}; {len(run.question_set.questions):,} questions over "
+    lines = [f"retrieval ({run.retriever}, top {run.top_k}; {len(run.question_set.questions):,} questions over "
              f"{len(run.corpora)} corpora; % mean ± sd)",
              row("  chunks", lambda n: f"{results[n].chunks:,}"),
              row("  mean chunk tokens", lambda n: f"{results[n].mean_tokens:.1f}")]
@@ -215,7 +214,6 @@ def format_lab(result: LabResult, name: str, retrieval: Beside | None = None) ->
         row("edits past the margin", lambda n: "–" if summaries[n].past_margin_share is None
             else f"{100 * summaries[n].past_margin_share:.1f}%"),
     ]
-
     for n, s in summaries.items():
         if "(" in s.strategy:
             lines.append(f"{'':<24}{n}: {s.strategy}")
