@@ -95,7 +95,8 @@ def test_the_html_report_has_the_table_and_the_scatter_of_churn_against_recall(c
     for row, (name, c) in zip(rows[1:], data["retrieval"]["chunkers"].items()):
         assert row[0] == name
         assert row[4:8] == [_pm(c["scores"][m]) for m in METRICS]
-        assert row[1].replace(",", "") == f"{data['rules'][name]['tokens_to_embed']['mean']:.1f}".rstrip("0").rstrip(".")
+        cost = data["rules"][name]["tokens_to_embed"]["mean"]
+        assert row[1] == (f"{cost:,.1f}" if cost != int(cost) else f"{int(cost):,}")
     assert 'aria-label="tokens re-embedded per edit (mean) against recall (%), one point per chunker"' in text
     # one marker per chunker, each with its tip, and the legend's three
     assert len(re.findall(r"<title>[^<]*tokens re-embedded per edit \(mean\), recall", text)) == 3
@@ -192,3 +193,31 @@ def test_hostile_chunker_and_corpus_names_are_text(inputs):
     assert "<b>bye" not in page and "<script" not in page
     assert "say &quot;hi&quot; &amp; &lt;b&gt;bye&lt;/b&gt;" in page
     assert Page(page).errors == []
+
+
+class _LastFirst:
+    """A retriever by the protocol alone: the last chunks first."""
+
+    name = "last-first"
+
+    def rank(self, chunk_texts, chunk_hashes, questions, top_k):
+        return [list(range(len(chunk_texts) - 1, -1, -1))[:top_k] for _ in questions]
+
+
+def test_the_retriever_named_is_the_one_that_ranks(capsys, inputs, monkeypatch):
+    from steadlith_core.retrieval import retrievers
+
+    monkeypatch.setitem(retrievers._RETRIEVERS, "last-first", _LastFirst)
+    notes, folder, questions = inputs
+    args = ["lab", notes, "--edits", "4", "--rules", "tttd-v1", *SIZES, "--retrieval", questions, "--top-k", "1",
+            "--format", "json"]
+    code, out, err = run(capsys, *args, "--retriever", "last-first")
+    assert code == 0, err
+    last = json.loads(out)["retrieval"]
+    code, out, _ = run(capsys, *args)
+    bm25 = json.loads(out)["retrieval"]
+    assert last["retriever"] == "last-first" and bm25["retriever"] == "bm25"
+    # the last chunk (of harbor) answers no garden question: half the questions recall nothing
+    mine, theirs = last["chunkers"]["tttd-v1"], bm25["chunkers"]["tttd-v1"]
+    assert mine["scores"]["recall"]["mean"] < theirs["scores"]["recall"]["mean"]
+    assert mine["per_corpus"]["garden"]["recall"]["mean"] == 0

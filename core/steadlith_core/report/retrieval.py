@@ -46,7 +46,8 @@ def _why_rows(results: Sequence[ChunkingResult], per_corpus: bool) -> list[dict]
         z = d.size_chars
         rows.append({"label": r.name, "corpus": False, "cells": [
             f"{d.references_cut:,} of {d.references:,} ({percent(d.cut_share)}%)", percent(d.ref_recall_cut),
-            percent(d.ref_recall_whole), f"{percent(d.questions_hit)}%", f"{z['p10']:.0f} / {z['p50']:.0f} / {z['p90']:.0f}",
+            percent(d.ref_recall_whole), f"{percent(d.questions_hit)}%",
+            f"{z['p10']:.0f} / {z['p50']:.0f} / {z['p90']:.0f}",
             f"{z['cv']:.2f}", f"{d.length_bias:.2f}", f"{d.retrieved_chars_per_question:,.0f}",
             f"{percent(d.heading_at_end)}%", f"{percent(d.whitespace_edges)}%"]})
         if per_corpus:
