@@ -221,3 +221,21 @@ def test_the_retriever_named_is_the_one_that_ranks(capsys, inputs, monkeypatch):
     mine, theirs = last["chunkers"]["tttd-v1"], bm25["chunkers"]["tttd-v1"]
     assert mine["scores"]["recall"]["mean"] < theirs["scores"]["recall"]["mean"]
     assert mine["per_corpus"]["garden"]["recall"]["mean"] == 0
+
+
+def test_the_comparison_report_carries_the_labs_retrieval_figures(inputs):
+    from steadlith_core import compare, chunk, render_report
+
+    _, folder, questions = inputs
+    texts, question_set = load_benchmark(questions, folder)
+    text = tool_library_text()
+    rules = {"tttd-v1": ChunkerParams(), "lmx2-v1": Lmx2Params()}
+    lab = run_lab(text, rules, edits=3, seed=1)
+    beside = evaluate_named({n: spec_for(n, p) for n, p in rules.items()}, texts, question_set, BM25Retriever(), 5)
+    comparison = compare(chunk(text), chunk(text.replace("the", "a", 1)))
+    page = render_report(comparison, "a.md", "b.md", lab=lab, lab_retrieval=beside)
+    rows = Page(page).table("Retrieval (bm25, top 5)")
+    assert [r[0] for r in rows] == ["chunker", "tttd-v1", "lmx2-v1"]
+    assert rows[1][4] == f"{100 * beside.results['tttd-v1'].overall.recall.mean:.1f} ± " \
+                         f"{100 * beside.results['tttd-v1'].overall.recall.std:.1f}"
+    assert "Retrieval at the same parameters" not in render_report(comparison, "a.md", "b.md", lab=lab)

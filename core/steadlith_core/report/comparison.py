@@ -108,7 +108,8 @@ def locality_verdict(c: Comparison) -> str:
 
 def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: str | None = None,
                   generated_by: str | None = None, rules: Mapping[str, Comparison] | None = None,
-                  chunkers: Sequence[ChunkerChurn] = (), lab: LabResult | None = None) -> str:
+                  chunkers: Sequence[ChunkerChurn] = (), lab: LabResult | None = None,
+                  lab_retrieval: Beside | None = None) -> str:
     """The whole report as one HTML5 string (write it with export.write_text_atomic).
 
     `name_a`/`name_b` label the two documents (paths or pane names); `title` defaults to
@@ -118,7 +119,9 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     the fixed-size baseline; the rest of the report shows `comparison` (one of them).
     `chunkers` (external rows of external.compare_chunkers) join that table as more
     columns, measured by hash; with them the table appears even for one rule.
-    `lab` (a run_lab result on A) adds the locality lab's section after the churn.
+    `lab` (a run_lab result on A) adds the locality lab's section after the churn, and
+    `lab_retrieval` (retrieval.beside.evaluate_named over the lab's chunkers) its
+    chunkers' retrieval scores in that section.
     """
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
@@ -136,7 +139,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     return render("comparison.html.j2", **_page_context(readable(title), generated_by), c=c, name_a=name_a, name_b=name_b,
                   verdict=locality_verdict(c), verdict_class=cls, verdict_mark=mark,
                   rules=rules, columns=columns, summaries=[x for _, _, x in columns], chunkers=chunkers,
-                  lab=lab, lab_html=lab_section(lab) if lab is not None else None,
+                  lab=lab, lab_html=lab_section(lab, retrieval=lab_retrieval) if lab is not None else None,
                   edits=_edits(c), quote_words=QUOTE_WORDS, jump_lists=_jump_lists(c),
                   identity=_identity_rows(c.a), canonical=_canonical_rows(c.a),
                   explanations=explain_comparison(c), rule=c.a.boundary_rule,
