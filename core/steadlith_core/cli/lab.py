@@ -16,9 +16,11 @@ from ..chunking.presets import RULE_PRESETS
 from ..chunking.rules import parse_rule_assignments, parse_rules, preset_bases
 from ..errors import ParameterError, visible
 from .progress import progress_bar
+from .retrieval import RETRIEVERS, add_beside_options, beside_benchmark
 
 if TYPE_CHECKING:
     from ..lab import LabResult
+    from ..retrieval.beside import Beside
 
 DEFAULT_CHUNKERS = "tttd-v1,lmx2-v1,fixed"
 # The lab's counts, for the options' defaults and help: importing the lab package loads numpy,
@@ -51,6 +53,11 @@ def add_parser(sub) -> None:
                    help="also measure an external splitter (langchain-recursive, llama-index-sentence, "
                         "chonkie-recursive, semchunk, fixed-tokens; sized in the rules' tokens, default chunk_size "
                         "the first rule's max_tokens), split again whole for every edit: slow; repeatable")
+    add_beside_options(p, "also score every chunker for retrieval on this question set (CSV or JSONL, as "
+                          "`steadlith retrieval` reads) at the same parameters: recall, precision, IoU and "
+                          "precision_Ω of the top k beside the cost of each edit")
+    p.add_argument("--retriever", default=None, metavar="NAME",
+                   help=f"with --retrieval: what ranks the chunks ({', '.join(RETRIEVERS)}; default bm25)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--html", metavar="PATH", help="also write the lab's self-contained HTML report to PATH")
     p.add_argument("--fail-on-violation", action="store_true",
@@ -118,16 +125,41 @@ def cmd_lab(args: argparse.Namespace) -> int:
     check_counts(args)
     rules = lab_params(args.rules, args.assignments, args.preset)
     rules.update(external_chunkers(args.chunkers, rules))
+    if args.retriever is not None and args.retrieval is None:
+        raise ParameterError("--retriever", "goes with --retrieval QUESTIONS")
+    benchmark, top_k = beside_benchmark(args)  # a bad question file stops the run before any edit
+    retriever = None
+    if benchmark is not None:
+        from ..retrieval import get_retriever
+
+        retriever = get_retriever(args.retriever or "bm25")
     text, name = read_document(args.file)  # a file, or PATH@REV as chunk and compare take it
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
+    beside = None
+    if benchmark is not None:
+        beside = lab_retrieval(rules, *benchmark, retriever, top_k)
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
-        write_text_atomic(args.html, render_lab_report(result, name))
+        write_text_atomic(args.html, render_lab_report(result, name, retrieval=beside))
     if args.format == "json":
-        sys.stdout.write(to_json_text({"file": args.file, **result.to_dict()}))
+        data = {"file": args.file, **result.to_dict()}
+        if beside is not None:
+            data["retrieval"] = beside.to_dict()
+        sys.stdout.write(to_json_text(data))
     else:
-        print(format_lab(result, visible(name)))
+        print(format_lab(result, visible(name), beside))
     return 1 if args.fail_on_violation and violated(result) else 0
+
+
+def lab_retrieval(rules: dict, corpora: dict, question_set, retriever, top_k: int) -> Beside:
+    """Every chunker of the lab scored on the question set at the lab's own parameters
+    (the baseline at the size the lab gives it), each distinct chunking chunked once."""
+    from ..lab.run import with_fixed
+    from ..retrieval.beside import evaluate_named, spec_for
+
+    specs = {name: spec_for(name, params) for name, params in with_fixed(rules).items()}
+    with progress_bar("retrieval", "steps") as bar:
+        return evaluate_named(specs, corpora, question_set, retriever, top_k, bar)
 
 
 def violated(result: LabResult) -> bool:
@@ -136,11 +168,28 @@ def violated(result: LabResult) -> bool:
         any(h.failures for h in result.hunts.values())
 
 
+def retrieval_rows(beside: Beside, row) -> list[str]:
+    """The lab table's retrieval rows: each chunker's scores on the question set, in the
+    columns of its cost."""
+    from ..retrieval.report import HEADS, METRICS, mean_sd, percent
+
+    run, results = beside.run, beside.results
+    lines = [f"retrieval ({run.retriever}, top {run.top_k}; {len(run.question_set.questions):,} questions over "
+             f"{len(run.corpora)} corpora; % mean ± sd)",
+             row("  chunks", lambda n: f"{results[n].chunks:,}"),
+             row("  mean chunk tokens", lambda n: f"{results[n].mean_tokens:.1f}")]
+    lines += [row(f"  {HEADS[m]}", lambda n, m=m: mean_sd(getattr(results[n].overall, m))) for m in METRICS]
+    lines.append(row("  references cut", lambda n: f"{percent(results[n].diagnostics.cut_share)}%"))
+    if any(r.embedded is not None for r in results.values()):
+        lines.append(row("  embedded / reused", lambda n: f"{results[n].embedded:,} / {results[n].reused:,}"))
+    return lines
+
+
 def _num(x: float) -> str:
     return f"{x:,.1f}" if x != int(x) else f"{int(x):,}"
 
 
-def format_lab(result: LabResult, name: str) -> str:
+def format_lab(result: LabResult, name: str, retrieval: Beside | None = None) -> str:
     from ..comparison.baseline import BASELINE_STRATEGY
     from ..lab.summary import STATISTICS
 
@@ -170,6 +219,8 @@ def format_lab(result: LabResult, name: str) -> str:
             lines.append(f"{'':<24}{n}: {s.strategy}")
     unchanged = next(iter(summaries.values())).no_word_changed
     lines.append(f"{'edits changing no word':<24}{unchanged:>{width}}  (re-wraps and the like: nothing to re-embed)")
+    if retrieval is not None:
+        lines += retrieval_rows(retrieval, row)
     for n, s in summaries.items():
         lines += ["", f"worst edits by reach, {n}:"]
         for o in s.worst[:5]:

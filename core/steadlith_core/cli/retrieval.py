@@ -60,7 +60,38 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--json", dest="json_path", metavar="PATH",
                    help="also write the full JSON (every question's retrieved ranges and scores) to PATH")
+    p.add_argument("--html", metavar="PATH",
+                   help="also write a self-contained HTML report to PATH: the scores (per corpus with --per-corpus), "
+                        "each chunking's parameters and the diagnostics")
     p.set_defaults(func=cmd_retrieval)
+
+
+def add_beside_options(p: argparse.ArgumentParser, retrieval_help: str) -> None:
+    """--retrieval, --retrieval-corpora and --top-k: a command measuring churn (sweep,
+    lab) also scores its chunkers on a question set; `beside_benchmark` reads them."""
+    p.add_argument("--retrieval", metavar="QUESTIONS", help=retrieval_help)
+    p.add_argument("--retrieval-corpora", metavar="DIR",
+                   help="the corpora the questions refer to (default: the folder corpora/ beside QUESTIONS)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help=f"with --retrieval: chunks retrieved (default {DEFAULT_TOP_K})")
+
+
+def beside_benchmark(args: argparse.Namespace):
+    """((corpora, question set) or None without --retrieval, top k) from the options of
+    add_beside_options; a misplaced option or a bad question file is one error line,
+    raised before the command measures anything."""
+    if args.retrieval is None and args.retrieval_corpora is not None:
+        raise ParameterError("--retrieval-corpora", "goes with --retrieval QUESTIONS")
+    if args.top_k is not None and args.retrieval is None:
+        raise ParameterError("--top-k", "goes with --retrieval QUESTIONS")
+    top_k = DEFAULT_TOP_K if args.top_k is None else args.top_k
+    if top_k < 1:
+        raise ParameterError("--top-k", f"must be >= 1, got {top_k}")
+    if args.retrieval is None:
+        return None, top_k
+    from ..retrieval.beside import load_benchmark
+
+    return load_benchmark(args.retrieval, args.retrieval_corpora), top_k
 
 
 def evaluate(*args, **kwargs):
@@ -98,6 +129,10 @@ def cmd_retrieval(args: argparse.Namespace) -> int:
         data = run_json(run)
         if args.json_path is not None:  # before any output: a failed write is one error line, nothing else
             write_text_atomic(args.json_path, to_json_text(data))
+    if args.html is not None:
+        from ..report.retrieval import render_retrieval_report
+
+        write_text_atomic(args.html, render_retrieval_report(run, per_corpus=args.per_corpus, timing=args.timing))
     if args.format == "json":
         sys.stdout.write(to_json_text(data))
     elif args.format == "csv":

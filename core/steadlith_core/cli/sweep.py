@@ -16,6 +16,7 @@ from ..chunking.presets import RULE_PRESETS, preset
 from ..errors import ParameterError, SteadlithError, visible
 from ..sweep.jobs import default_jobs
 from .progress import progress_bar
+from .retrieval import add_beside_options, beside_benchmark
 
 if TYPE_CHECKING:
     from ..sweep.run import Executor, SweepRun
@@ -59,14 +60,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="keep every finished task in FILE as it finishes (a journal)")
     p.add_argument("--resume", metavar="FILE",
                    help="continue the sweep saved in FILE (same sources and grid): run only the tasks not in it")
-    p.add_argument("--retrieval", metavar="QUESTIONS",
-                   help="also score every set for retrieval on this question set (CSV or JSONL, as `steadlith "
-                        "retrieval` reads): recall, precision and IoU of BM25's top k beside the churn, and the "
-                        "front drawn on tokens re-embedded against recall")
-    p.add_argument("--retrieval-corpora", metavar="DIR",
-                   help="the corpora the questions refer to (default: the folder corpora/ beside QUESTIONS)")
-    p.add_argument("--top-k", type=int, default=None, metavar="K",
-                   help="with --retrieval: chunks retrieved (default 5)")
+    add_beside_options(p, "also score every set for retrieval on this question set (CSV or JSONL, as `steadlith "
+                          "retrieval` reads): recall, precision and IoU of BM25's top k beside the churn, and the "
+                          "front drawn on tokens re-embedded against recall")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--html", metavar="PATH", help="also write the table and a scatter plot as one HTML page")
     p.set_defaults(func=cmd_sweep)
@@ -155,18 +151,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     base = grid.sets[0].params
     externals, external_skipped = external_sets(args.chunkers, chunk_sizes, first_index=len(grid.sets),
                                                 token_counter=base.token_counter, default_size=base.max_tokens)
-    if args.retrieval is None and args.retrieval_corpora is not None:
-        raise ParameterError("--retrieval-corpora", "goes with --retrieval QUESTIONS")
-    if args.top_k is not None and args.retrieval is None:
-        raise ParameterError("--top-k", "goes with --retrieval QUESTIONS")
-    top_k = 5 if args.top_k is None else args.top_k
-    if top_k < 1:
-        raise ParameterError("--top-k", f"must be >= 1, got {top_k}")
-    benchmark = None
-    if args.retrieval is not None:
-        from ..sweep.retrieval import load_benchmark
-
-        benchmark = load_benchmark(args.retrieval, args.retrieval_corpora)
+    benchmark, top_k = beside_benchmark(args)
     sources, unit = _sources(args)
     plan = SweepPlan(sources, grid.sets + externals, grid.skipped + external_skipped)
     executor = _executor(args)

@@ -167,6 +167,13 @@ class ExternalChunker:
         return measure(edit, changed, _edit_tokens(stream, cum), int(cum[-1]), None, stream.words_changed)
 
 
+def baseline_params(sizes_from: AnyParams | None) -> FixedTokenParams:
+    """The fixed-size baseline "fixed" stands for: `sizes_from`'s max_tokens and token
+    counter, else the defaults."""
+    return FixedTokenParams() if sizes_from is None else FixedTokenParams(sizes_from.max_tokens,
+                                                                          sizes_from.token_counter)
+
+
 def make_chunker(name: str, params: AnyParams | FixedTokenParams | SplitterChunker | None, doc: LabDocument,
                  pipeline: Pipeline, sizes_from: AnyParams | None = None) -> LabChunker | ExternalChunker:
     """The lab's chunker for `name` with `params`: ChunkerParams (tttd-v1), Lmx2Params
@@ -181,7 +188,5 @@ def make_chunker(name: str, params: AnyParams | FixedTokenParams | SplitterChunk
     if isinstance(params, FixedTokenParams):
         return FixedChunker(doc, params, pipeline, name)
     if params is None and name == FIXED:
-        base = FixedTokenParams() if sizes_from is None else FixedTokenParams(sizes_from.max_tokens,
-                                                                                 sizes_from.token_counter)
-        return FixedChunker(doc, base, pipeline, name)
+        return FixedChunker(doc, baseline_params(sizes_from), pipeline, name)
     raise TypeError(f"no chunker {name!r} takes parameters of type {type(params).__name__}")

@@ -12,7 +12,7 @@ from ..chunking.pipeline import Pipeline
 from ..comparison.baseline import BASELINE_STRATEGY, FixedTokenParams
 from ..comparison.external import SplitterChunker
 from ..progress import Progress, report
-from .chunkers import FIXED, LabChunker, make_chunker
+from .chunkers import FIXED, LabChunker, baseline_params, make_chunker
 from .edits import Edit, LabDocument, LabError, draw_edits
 from .hunt import HuntResult, hunt_chunker
 from .measure import EditOutcome
@@ -52,6 +52,14 @@ def _sizes_from(rules: Mapping[str, object]) -> AnyParams | None:
     ordered = sorted((p for p in rules.values() if isinstance(p, (ChunkerParams, Lmx2Params))),
                      key=lambda p: not isinstance(p, ChunkerParams))
     return ordered[0] if ordered else None
+
+
+def with_fixed(rules: Mapping[str, object]) -> dict[str, object]:
+    """`rules` with the fixed-size baseline given as None (run_lab's "fixed") replaced by
+    the FixedTokenParams the lab measures it with: what another measure of the same
+    chunkers (retrieval) must chunk with."""
+    base = baseline_params(_sizes_from(rules))
+    return {name: base if params is None and name == FIXED else params for name, params in rules.items()}
 
 
 # The most edits (and hunt trials) a run takes. Each one is chunked under every chunker

@@ -21,7 +21,7 @@ gives the same bytes (no timestamp).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .._version import __version__
 from ..chunking.chunks import Chunk, Chunking
@@ -49,6 +49,9 @@ from .style import (
 )
 from ..vocabulary import EDITED, NEW, REMOVED, REUSED, SHIFTED
 from ..vocabulary import STATUSES
+
+if TYPE_CHECKING:
+    from ..retrieval.beside import Beside
 
 # -- report-only styling (the shared visual language is in style.py) -----------------
 
@@ -105,7 +108,8 @@ def locality_verdict(c: Comparison) -> str:
 
 def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: str | None = None,
                   generated_by: str | None = None, rules: Mapping[str, Comparison] | None = None,
-                  chunkers: Sequence[ChunkerChurn] = (), lab: LabResult | None = None) -> str:
+                  chunkers: Sequence[ChunkerChurn] = (), lab: LabResult | None = None,
+                  lab_retrieval: Beside | None = None) -> str:
     """The whole report as one HTML5 string (write it with export.write_text_atomic).
 
     `name_a`/`name_b` label the two documents (paths or pane names); `title` defaults to
@@ -115,7 +119,9 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     the fixed-size baseline; the rest of the report shows `comparison` (one of them).
     `chunkers` (external rows of external.compare_chunkers) join that table as more
     columns, measured by hash; with them the table appears even for one rule.
-    `lab` (a run_lab result on A) adds the locality lab's section after the churn.
+    `lab` (a run_lab result on A) adds the locality lab's section after the churn, and
+    `lab_retrieval` (retrieval.beside.evaluate_named over the lab's chunkers) its
+    chunkers' retrieval scores in that section.
     """
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
@@ -133,7 +139,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     return render("comparison.html.j2", **_page_context(readable(title), generated_by), c=c, name_a=name_a, name_b=name_b,
                   verdict=locality_verdict(c), verdict_class=cls, verdict_mark=mark,
                   rules=rules, columns=columns, summaries=[x for _, _, x in columns], chunkers=chunkers,
-                  lab=lab, lab_html=lab_section(lab) if lab is not None else None,
+                  lab=lab, lab_html=lab_section(lab, retrieval=lab_retrieval) if lab is not None else None,
                   edits=_edits(c), quote_words=QUOTE_WORDS, jump_lists=_jump_lists(c),
                   identity=_identity_rows(c.a), canonical=_canonical_rows(c.a),
                   explanations=explain_comparison(c), rule=c.a.boundary_rule,
@@ -145,14 +151,17 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
                   hash_prefix=HASH_PREFIX_CHARS)
 
 
-def render_lab_report(lab: LabResult, name: str, *, generated_by: str | None = None) -> str:
+def render_lab_report(lab: LabResult, name: str, *, generated_by: str | None = None,
+                      retrieval: Beside | None = None) -> str:
     """A report of the locality lab alone (`steadlith lab --html`): the same page, style
-    and guarantees as render_report, with only the lab section."""
+    and guarantees as render_report, with only the lab section; `retrieval` (from
+    retrieval.beside.evaluate_named over the lab's chunkers) adds their retrieval scores."""
     if generated_by is None:
         generated_by = f"steadlith_core {__version__}"
     name = readable(name)  # as in render_report
     title = f"Steadlith locality lab: \u2068{visible(name)}\u2069"
-    return render("lab_report.html.j2", **_page_context(title, generated_by), name=name, lab_html=lab_section(lab))
+    return render("lab_report.html.j2", **_page_context(title, generated_by), name=name,
+                  lab_html=lab_section(lab, retrieval=retrieval))
 
 
 def _page_context(title: str, generated_by: str) -> dict:

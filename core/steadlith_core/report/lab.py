@@ -10,11 +10,16 @@ labelled with its rule.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from markupsafe import Markup
 
 from ..lab import LabResult
 from ..lab.summary import STATISTICS
 from .pages import render
+
+if TYPE_CHECKING:
+    from ..retrieval.beside import Beside
 
 # Okabe–Ito, in the order chunkers are listed, each with a dash pattern as second channel
 SERIES = (("#0072B2", ""), ("#D55E00", "6 3"), ("#009E73", "2 3"), ("#CC79A7", "8 3 2 3"), ("#E69F00", "1 2"))
@@ -26,11 +31,18 @@ def _num(x: float) -> str:
     return f"{x:,.1f}" if x != int(x) else f"{int(x):,}"
 
 
-def lab_section(lab: LabResult, heading_id: str = "lab") -> Markup:
+def lab_section(lab: LabResult, heading_id: str = "lab", retrieval: Beside | None = None) -> Markup:
     """The `<section>` of the lab (templates/lab.html.j2): what it measured, the table,
-    two charts, the worst edits."""
+    two charts, with `retrieval` each chunker's scores on a question set (lab_retrieval.py),
+    the worst edits."""
     names = list(lab.rules)
+    section = None
+    if retrieval is not None:
+        from .lab_retrieval import retrieval_section  # the retrieval layer loads only when a lab has questions
+
+        section = retrieval_section(lab, retrieval, heading_id)
     return Markup(render("lab.html.j2", heading_id=heading_id, edits=len(lab.edits), seed=lab.seed, words=lab.words,
+                         retrieval=section,
                          names=names, summary=_summary_rows(lab, names),
                          legend=[(n, *SERIES[i % len(SERIES)]) for i, n in enumerate(names)],
                          charts=[_chart(lab, names, "reach", "Reach per edit (tokens)", margins=True),

@@ -1,6 +1,7 @@
 """The one Jinja2 environment of every HTML page the core writes: the comparison report
-(comparison.py, with the lab's section from lab.py), the lab alone, the audit
-(history/audit_report.py) and the sweep (sweep/format.py).
+(comparison.py, with the lab's section from lab.py and its retrieval figures from
+lab_retrieval.py), the lab alone, the audit (history/audit_report.py), the sweep
+(sweep/format.py; its scatter from scatter.py) and a retrieval run (retrieval.py).
 
 The templates are files beside this module (`templates/`, shipped as package data):
 `page.html.j2` is the layout every page extends (the Content-Security-Policy, the inline

@@ -13,11 +13,11 @@ METRICS = ("recall", "precision", "precision_omega", "iou")
 HEADS = {"recall": "recall", "precision": "precision", "precision_omega": "precision_Ω", "iou": "IoU"}
 
 
-def _pct(x: float | None) -> str:
+def percent(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f}"
 
 
-def _stat(s) -> str:
+def mean_sd(s) -> str:
     return f"{100 * s.mean:.1f} ± {100 * s.std:.1f}"
 
 
@@ -28,7 +28,7 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def _score_row(label: str, r: ChunkingResult, s: Scores, chunks: str, tokens: str, chars: str) -> tuple[str, ...]:
-    return (label, chunks, tokens, chars, *(_stat(getattr(s, m)) for m in METRICS))
+    return (label, chunks, tokens, chars, *(mean_sd(getattr(s, m)) for m in METRICS))
 
 
 def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = False) -> str:
@@ -60,22 +60,22 @@ def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = F
     for r in run.results:
         d = r.diagnostics
         z = d.size_chars
-        rows.append((r.name, f"{_pct(d.cut_share)}%", _pct(d.ref_recall_cut), _pct(d.ref_recall_whole),
-                     f"{_pct(d.questions_hit)}%", f"{z['p10']:.0f}/{z['p50']:.0f}/{z['p90']:.0f}", f"{z['cv']:.2f}",
-                     f"{d.length_bias:.2f}", f"{d.retrieved_chars_per_question:,.0f}", f"{_pct(d.heading_at_end)}%"))
+        rows.append((r.name, f"{percent(d.cut_share)}%", percent(d.ref_recall_cut), percent(d.ref_recall_whole),
+                     f"{percent(d.questions_hit)}%", f"{z['p10']:.0f}/{z['p50']:.0f}/{z['p90']:.0f}", f"{z['cv']:.2f}",
+                     f"{d.length_bias:.2f}", f"{d.retrieved_chars_per_question:,.0f}", f"{percent(d.heading_at_end)}%"))
         if per_corpus:
             for cid, c in d.per_corpus.items():
-                rows.append((f"  {cid}", f"{_pct(c.cut_share)}%", _pct(c.ref_recall_cut), _pct(c.ref_recall_whole),
+                rows.append((f"  {cid}", f"{percent(c.cut_share)}%", percent(c.ref_recall_cut), percent(c.ref_recall_whole),
                              "", "", "", "", "", ""))
     lines += _table(rows)
 
     lines += ["", "where cuts fall (share of cuts)", ""]
     rows = [("chunking", *CUT_PLACES)]
     for r in run.results:
-        rows.append((r.name, *(f"{_pct(r.diagnostics.cuts[p])}%" for p in CUT_PLACES)))
+        rows.append((r.name, *(f"{percent(r.diagnostics.cuts[p])}%" for p in CUT_PLACES)))
         if per_corpus:
             for cid, c in r.diagnostics.per_corpus.items():
-                rows.append((f"  {cid}", *(f"{_pct(c.cuts[p])}%" for p in CUT_PLACES)))
+                rows.append((f"  {cid}", *(f"{percent(c.cuts[p])}%" for p in CUT_PLACES)))
     lines += _table(rows)
 
     if timing:

@@ -13,24 +13,14 @@ from typing import Sequence
 
 from ..comparison.external import EXTERNAL_KIND
 from ..report.pages import render
-from ..report.style import KIND_COLOURS
+from ..report.scatter import EXTERNAL_COLOURS, RULE_COLOURS, Point, rule_colour, scatter
 from .results import SetRow
 
+# the window colours its sweep plot as this page does: the palette lives with the scatter
+__all__ = ["EXTERNAL_COLOURS", "RULE_COLOURS", "SCHEMA", "columns", "rule_colour", "series", "sweep_csv", "sweep_html",
+           "sweep_json", "sweep_text"]
+
 SCHEMA = "steadlith-sweep/1"
-#: Okabe–Ito colours per rule (blue and orange: apart for every kind of colour blindness).
-RULE_COLOURS = {"tttd-v1": KIND_COLOURS["light"]["snapped"], "lmx2-v1": KIND_COLOURS["light"]["backup"]}
-#: External splitters' rows: the rest of the palette, reddish purple (the panes' colour
-#: for an external cut) first, so one splitter beside the rules reads as "external".
-EXTERNAL_COLOURS = {"langchain-recursive": KIND_COLOURS["light"][EXTERNAL_KIND],
-                    "llama-index-sentence": KIND_COLOURS["light"]["primary"],
-                    "chonkie-recursive": KIND_COLOURS["light"]["hard"], "semchunk": "#56B4E9",
-                    "fixed-tokens": KIND_COLOURS["light"]["end"]}
-_OTHER_COLOUR = "#555555"
-
-
-def rule_colour(rule: str) -> str:
-    """The colour of a series: a rule, or an external splitter's kind (see series)."""
-    return RULE_COLOURS.get(rule, EXTERNAL_COLOURS.get(rule, _OTHER_COLOUR))
 
 
 def series(row: SetRow) -> str:
@@ -119,95 +109,26 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-# The scatter: x = recall when the sweep scored questions, else mean chunk size (the
-# front's own second objective); y = tokens re-embedded; the front joined by a line.
-_W, _H, _PAD = 640, 380, 56
+# The scatter (report/scatter.py): x = recall when the sweep scored questions, else mean
+# chunk size (the front's own second objective); y = tokens re-embedded; the front joined
+# by a line.
 
 
 def _scatter(rows: Sequence[SetRow]) -> dict | None:
-    """The scatter's geometry (templates/sweep.html.j2 draws it), None without a
+    """The scatter's geometry (templates/scatter.svg.j2 draws it), None without a
     complete row."""
     points = [r for r in rows if r.complete]
-    if not points:
-        return None
-    by_recall = all(r.recall is not None for r in points)
+    by_recall = bool(points) and all(r.recall is not None for r in points)
 
-    def x_of(r: SetRow) -> float:
-        return 100 * r.recall if by_recall else r.mean_chunk_tokens
-
-    xs = [x_of(r) for r in points]
-    ys = [r.tokens_to_embed for r in points]
-    x0, x1 = _span(min(xs), max(xs))
-    y0, y1 = _span(min(ys), max(ys))
-
-    def px(x: float) -> float:
-        return _PAD + (x - x0) / (x1 - x0) * (_W - 2 * _PAD)
-
-    def py(y: float) -> float:
-        return _H - _PAD - (y - y0) / (y1 - y0) * (_H - 2 * _PAD)
-
-    ticks = []
-    for i in range(5):
-        gx, gy = x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * i / 4
-        ticks.append((f"{px(gx):.1f}", f"{gx:.1f}" if by_recall else f"{gx:.0f}", f"{py(gy) + 4:.1f}", f"{gy:.0f}"))
-    front = sorted((r for r in points if r.pareto), key=x_of)
-    markers = []
-    for r in points:
+    def point(r: SetRow) -> Point:
         tip = (f"{r.label}: {r.tokens_to_embed} tokens re-embedded, mean chunk {r.mean_chunk_tokens:.1f}"
                + (f", recall {100 * r.recall:.1f}%" if r.recall is not None else "")
                + (" (Pareto front)" if r.pareto else ""))
-        markers.append(_marker(series(r), r.boundary_rule, px(x_of(r)), py(r.tokens_to_embed), r.pareto, tip))
-    entries = sorted({(series(r), r.boundary_rule) for r in points}, key=lambda s: (s[1] == EXTERNAL_KIND, s[0]))
-    legend_rows = _legend_rows(entries)
-    legend = []
-    for n, row in enumerate(legend_rows):
-        legend_y = _PAD - 18 - 17 * (len(legend_rows) - 1 - n)
-        for x, (name, rule) in row:
-            legend.append((_marker(name, rule, x + 5, legend_y, False, None), x + 14, legend_y + 4, name))
-    return {"width": _W, "height": _H, "pad": _PAD, "ticks": ticks, "middle_x": _W / 2, "middle_y": _H / 2,
-            "x_axis": "recall (%)" if by_recall else "mean chunk size (tokens)",
-            "front": " ".join(f"{px(x_of(r)):.1f},{py(r.tokens_to_embed):.1f}" for r in front)
-            if len(front) > 1 else None,
-            "points": markers, "legend": legend, "note_y": _PAD - 18 - 17 * (len(legend_rows) - 1) + 4}
+        x = 100 * r.recall if by_recall else r.mean_chunk_tokens
+        return Point(series(r), r.boundary_rule, x, r.tokens_to_embed, r.pareto, tip)
 
-
-_NOTE_WIDTH = 170  # "ringed, dashed: Pareto front", right-aligned on the legend's first row
-
-
-def _legend_rows(entries: Sequence[tuple[str, str]]) -> list[list[tuple[float, tuple[str, str]]]]:
-    """The legend's entries placed left to right, wrapped into rows (an entry is about
-    7 px a character at 12 px), the first row leaving room for the front's note."""
-    rows: list[list] = [[]]
-    x = float(_PAD)
-    for entry in entries:
-        width = 14 + 7 * len(entry[0]) + 18
-        limit = _W - _PAD - (_NOTE_WIDTH if len(rows) == 1 else 0)
-        if rows[-1] and x + width > limit:
-            rows.append([])
-            x = float(_PAD)
-        rows[-1].append((x, entry))
-        x += width
-    return rows
-
-
-def _marker(name: str, rule: str, cx: float, cy: float, ring: bool, tip: str | None) -> dict:
-    """A point's shape, as the window draws it: circle tttd-v1, square lmx2-v1, triangle
-    an external splitter (its colour tells the splitters apart); `ring` marks the front."""
-    marker = {"colour": rule_colour(name), "ring": ring, "tip": tip, "shape": "circle",
-              "cx": f"{cx:.1f}", "cy": f"{cy:.1f}"}
-    if rule == "lmx2-v1":
-        marker.update(shape="rect", x=f"{cx - 4.5:.1f}", y=f"{cy - 4.5:.1f}")
-    elif rule == EXTERNAL_KIND:
-        marker.update(shape="polygon",
-                      corners=f"{cx:.1f},{cy - 6:.1f} {cx + 5.5:.1f},{cy + 4:.1f} {cx - 5.5:.1f},{cy + 4:.1f}")
-    return marker
-
-
-def _span(lo: float, hi: float) -> tuple[float, float]:
-    if hi <= lo:
-        return lo - 1, hi + 1
-    pad = (hi - lo) * 0.05
-    return lo - pad, hi + pad
+    return scatter([point(r) for r in points], x_axis="recall (%)" if by_recall else "mean chunk size (tokens)",
+                   y_axis="tokens re-embedded", x_decimals=1 if by_recall else 0, what="parameter set")
 
 
 def sweep_html(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Sequence[str], done: int, total: int,
