@@ -137,7 +137,8 @@ def split_summary(sides: Mapping[str, SideReferences | None], key: str) -> str |
             parts.append(f"{side} –")
             continue
         n = refs.split_count
-        parts.append(f"{side} {n:,} cut{'s' if n != 1 else ''} ({len(refs.references):,} refs in {refs.corpus_id})")
+        m = len(refs.references)
+        parts.append(f"{side} {n:,} cut{'s' if n != 1 else ''} ({m:,} ref{'s' if m != 1 else ''} in {refs.corpus_id})")
     if all(refs is None for refs in sides.values()):
         return None
     return "References split: " + " · ".join(parts) + f"  ({key}: next)"

@@ -141,7 +141,7 @@ DARK = Theme(
     info_bg="#1E3550",
     ok="#2FC896",
     pygments_style="one-dark",
-    reference="#C9A7FF",
+    reference="#E2D1FF",
 )
 
 THEMES = {"light": LIGHT, "dark": DARK}

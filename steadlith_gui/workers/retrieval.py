@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from steadlith_core.errors import SteadlithError
 from steadlith_core.progress import Progress
 from steadlith_core.retrieval import RULE, ChunkingSpec, QuestionSet, evaluate, get_retriever, load_corpora, load_questions
 
@@ -16,17 +15,12 @@ from ..model.reference_cuts import ReferenceIndex
 from ..model.retrieval_state import RETRIEVER, RetrievalOutcome, RetrievalRequest, RetrievalRow
 
 
-class RetrievalInputError(ValueError):
-    """A question file or corpora folder that cannot be used: one line saying where and why."""
-
-
 def load_inputs(questions: str, corpora: str) -> tuple[dict[str, str], QuestionSet]:
-    """The corpora and the question set, checked; RetrievalInputError says what is wrong."""
-    try:
-        texts = load_corpora(corpora)
-        return texts, load_questions(questions, texts)
-    except SteadlithError as e:  # RetrievalDataError: already one line naming file and row
-        raise RetrievalInputError(str(e)) from None
+    """The corpora and the question set, checked. A problem raises the core's
+    RetrievalDataError, one line naming the file and the row, which the job hands on as
+    its message (workers.analysis.describe_error) without a traceback."""
+    texts = load_corpora(corpora)
+    return texts, load_questions(questions, texts)
 
 
 def load_references(questions: str, corpora: str) -> ReferenceIndex:
@@ -41,11 +35,9 @@ def run_retrieval(request: RetrievalRequest, progress: Progress | None = None, r
     started = time.perf_counter()
     texts, question_set = load_inputs(request.questions, request.corpora)
     specs = [ChunkingSpec(rule, RULE, params, params.to_dict()) for rule, params in request.rules]
-    try:
-        run = evaluate(specs, texts, question_set, retriever or get_retriever(RETRIEVER), request.top_k,
-                       progress=progress)
-    except SteadlithError as e:
-        raise RetrievalInputError(str(e)) from None
+    # Cancelled (raised by `progress` once Cancel was pressed) goes through to the job
+    run = evaluate(specs, texts, question_set, retriever or get_retriever(RETRIEVER), request.top_k,
+                   progress=progress)
     rows = tuple(RetrievalRow(r.name, r.chunks, r.mean_tokens, r.overall.recall.mean, r.overall.precision.mean,
                               r.overall.iou.mean, r.overall.precision_omega.mean) for r in run.results)
     return RetrievalOutcome(rows, ReferenceIndex.of(question_set, texts), len(question_set.questions), time.perf_counter() - started)
