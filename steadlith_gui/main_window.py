@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
         self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
         self.sweep_dock.hide()
         self.retrieval_view = RetrievalView(theme)  # hidden until View → Retrieval
-        self.retrieval_dock = self._add_dock("Retrieval  (each rule's parameters)", "retrievalDock", self.retrieval_view,
+        self.retrieval_dock = self._add_dock("Retrieval", "retrievalDock", self.retrieval_view,
                                              AREA.BottomDockWidgetArea)
         self.retrieval_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)

@@ -180,8 +180,7 @@ class RetrievalState:
             text = str(self.error)
         elif self.shown is not None:
             r = self.shown
-            text = (f"{self.question_count:,} questions, BM25, top {r.top_k}, in {self.seconds:.1f} s: each rule at "
-                    "the parameters it had when Run was pressed.")
+            text = f"{self.question_count:,} questions, BM25, top {r.top_k}, {self.seconds:.1f} s."
         else:
             return ("Scores each rule's current parameters for retrieval (BM25, Chroma's metrics): "
                     "choose a question file and its corpora, then Run.")

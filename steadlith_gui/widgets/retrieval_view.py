@@ -11,7 +11,7 @@ import os
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QBoxLayout, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QToolButton, QVBoxLayout, QWidget)
 
@@ -19,6 +19,8 @@ from ..model.retrieval_state import (CANCELLED, COLUMNS, DEFAULT_TOP_K, FAILED, 
                                      RetrievalState)
 from .palette import LIGHT, Theme
 
+#: Below this width the table goes under the controls: beside them it would show two columns.
+NARROW_BELOW = 640
 QUESTION_FILTER = "Question sets (*.csv *.jsonl *.json);;All files (*)"
 
 
@@ -73,8 +75,9 @@ class RetrievalView(QWidget):
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Questions", self._row(self.questions, self.browse_questions))
         form.addRow("Corpora", self._row(self.corpora, self.browse_corpora))
-        form.addRow("Top k", self.top_k)
         buttons = QHBoxLayout()
+        buttons.addWidget(QLabel("Top k"))
+        buttons.addWidget(self.top_k)
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
         controls = QVBoxLayout()
@@ -83,10 +86,9 @@ class RetrievalView(QWidget):
         controls.addLayout(buttons)
         controls.addWidget(self.progress)
         controls.addWidget(self.status, 1)
-        controls_box = QWidget()
-        controls_box.setLayout(controls)
-        controls_box.setMinimumWidth(220)
-        controls_box.setMaximumWidth(340)
+        self.controls_box = QWidget()
+        self.controls_box.setLayout(controls)
+        self.controls_box.setMinimumWidth(220)
 
         self.stale_note = QLabel(STALE_NOTE)
         self.stale_note.setObjectName("retrievalStale")
@@ -101,17 +103,27 @@ class RetrievalView(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setToolTip("Each rule at the parameters it had when Run was pressed")
         results = QVBoxLayout()
         results.setContentsMargins(0, 0, 0, 0)
         results.addWidget(self.stale_note)
         results.addWidget(self.table, 1)
 
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(6, 4, 6, 4)
-        lay.addWidget(controls_box)
-        lay.addLayout(results, 1)
+        self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.box.setContentsMargins(6, 4, 6, 4)
+        self.box.addWidget(self.controls_box)
+        self.box.addLayout(results, 1)
         self.set_theme(theme)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Side by side where the table keeps its columns beside the controls; in a narrow
+        dock (every dock open on a small screen) the table goes under them."""
+        super().resizeEvent(event)
+        wide = self.width() >= NARROW_BELOW
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+        self.controls_box.setMaximumWidth(340 if wide else 16_777_215)
 
     def _browse(self, tip: str, slot) -> QToolButton:
         button = QToolButton()

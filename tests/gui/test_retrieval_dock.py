@@ -105,7 +105,7 @@ def test_a_run_fills_the_table_with_the_core_figures_of_each_rules_parameters(qt
                            *(f"{v * 100:.1f} %" for v in (o.recall.mean, o.precision.mean, o.iou.mean,
                                                           o.precision_omega.mean))]
     assert 0 < expected.results[0].overall.recall.mean <= 1  # the questions find their passages
-    assert "8 questions, BM25, top 3" in view.status.text()
+    assert view.status.text() == f"8 questions, BM25, top 3, {window.retrieval.state.seconds:.1f} s."
     assert not view.stale_note.isVisible() and view.progress.format() == "done"
 
 
