@@ -20,9 +20,6 @@ COMPACT_BELOW = (1600, 900)
 FRAME_ALLOWANCE = (8, 32)
 DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock",
          "lab_dock", "retrieval_dock")
-#: The height a bottom dock opened from the View menu asks for, in pixels (a third of the
-#: window at most): a table shorter than this shows a row or two.
-BOTTOM_DOCK_HEIGHT = 240
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -72,6 +69,11 @@ def standard_docks(w: QMainWindow) -> None:
     w.addDockWidget(AREA.RightDockWidgetArea, w.table_dock)
     w.splitDockWidget(w.churn_dock, w.table_dock, Qt.Orientation.Vertical)
     w.addDockWidget(AREA.BottomDockWidgetArea, w.diagnostics_dock)
+
+
+#: The height a bottom dock opened from the View menu asks for, in pixels (a third of the
+#: window at most): a table shorter than this shows a row or two.
+BOTTOM_DOCK_HEIGHT = 240
 
 
 def tab_with_diagnostics(window: QMainWindow, dock, shown: bool) -> None:
