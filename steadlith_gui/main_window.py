@@ -46,7 +46,8 @@ from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
-from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks, tab_with_diagnostics
+from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
+from .dock_layout import tab_with_diagnostics
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.retrieval_dock import RetrievalDock
@@ -192,6 +193,10 @@ class MainWindow(QMainWindow):
         self.lab_view = LabView(theme)
         self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view, AREA.BottomDockWidgetArea)
         self.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
+        self.retrieval_view = RetrievalView(theme)  # hidden until View → Retrieval
+        self.retrieval_dock = self._add_dock("Retrieval", "retrievalDock", self.retrieval_view,
+                                             AREA.BottomDockWidgetArea)
+        self.retrieval_dock.hide()
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
         self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
@@ -202,10 +207,6 @@ class MainWindow(QMainWindow):
         self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
         self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
         self.sweep_dock.hide()
-        self.retrieval_view = RetrievalView(theme)  # hidden until View → Retrieval
-        self.retrieval_dock = self._add_dock("Retrieval", "retrievalDock", self.retrieval_view,
-                                             AREA.BottomDockWidgetArea)
-        self.retrieval_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
 
