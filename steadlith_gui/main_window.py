@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QM
                                QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
+from . import dock_layout
 from .actions import build_menus
 from .controllers.disk_watch import ReloadOnChange
 from .controllers.documents import DocumentController
@@ -47,7 +48,6 @@ from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
-from .dock_layout import tab_with_diagnostics
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.retrieval_dock import RetrievalDock
@@ -230,7 +230,7 @@ class MainWindow(QMainWindow):
         self.lab = LabController(self, s)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
         self.retrieval_dock.toggleViewAction().triggered.connect(
-            lambda shown: tab_with_diagnostics(self, self.retrieval_dock, shown))
+            lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
         self.theme_changed.connect(lambda name: self.retrieval_view.set_theme(self.theme))
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
