@@ -138,7 +138,9 @@ class RetrievalState:
         self.seconds, self.question_count = outcome.seconds, outcome.questions
         self.phase = DONE
         self.stale = False
-        self.set_references(outcome.references)
+        shown = self.shown
+        if shown is not None and (shown.questions, shown.corpora) == (self.questions_path, self.corpora_path):
+            self.set_references(outcome.references)  # else other files were chosen meanwhile: theirs load
         self.changed.emit()
 
     def cancel(self) -> None:
