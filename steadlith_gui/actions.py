@@ -129,6 +129,11 @@ ACTIONS = (
     _nav("prev_changed", "Previous c&hanged chunk", "Shift+F7", "changed", -1),
     _nav("next_shifted", "Next &shifted chunk", "F8", "shifted", 1),
     _nav("prev_shifted", "Previous sh&ifted chunk", "Shift+F8", "shifted", -1),
+    ActionSpec("next_reference_split", "Next reference s&plit", lambda w: w.references.step(1), "F9",
+               "In the focused pane: the next cut that splits a reference excerpt of the Retrieval dock's "
+               "question set, centred", window_shortcut=True),
+    ActionSpec("prev_reference_split", "Previous reference spli&t", lambda w: w.references.step(-1), "Shift+F9",
+               "In the focused pane: the previous cut that splits a reference excerpt", window_shortcut=True),
     ActionSpec("keys", "&Keyboard shortcuts", show_shortcuts, tip="List every shortcut of the window"),
     ActionSpec("about", "&About Steadlith Inspector", about),
 )
@@ -143,7 +148,7 @@ MENUS = (
     ("&View", ("sync", "syntax", "wrap", "@theme", SEPARATOR, "zoom_in", "zoom_out", "zoom_reset", SEPARATOR,
                "focus_documents", "@docks", "legend", SEPARATOR, "compare_rules")),
     ("&Navigate", ("find", "find_next", "find_prev", SEPARATOR, "next_boundary", "prev_boundary", SEPARATOR, "next_changed", "prev_changed", SEPARATOR,
-                   "next_shifted", "prev_shifted")),
+                   "next_shifted", "prev_shifted", SEPARATOR, "next_reference_split", "prev_reference_split")),
     ("E&xamples", ("@examples",)),
     ("&Help", ("keys", "about")),
 )
@@ -151,7 +156,8 @@ DOCK_TITLES = (("params_dock", "&Parameters"), ("churn_dock", "C&hurn (A → B)"
                ("diagnostics_dock", "&Diagnostics (A | B)"), ("table_dock", "&Chunks table"),
                ("history_dock", "&Git history of A"),
                ("sweep_dock", "Sw&eep"),
-               ("lab_dock", "Loc&ality lab"))
+               ("lab_dock", "Loc&ality lab"),
+               ("retrieval_dock", "Retrie&val"))
 
 
 def with_mnemonic(text: str, used: set[str]) -> str:

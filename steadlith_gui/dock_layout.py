@@ -19,7 +19,7 @@ COMPACT_BELOW = (1600, 900)
 #: Room left for the window manager's frame and title bar, unknown before the window is shown.
 FRAME_ALLOWANCE = (8, 32)
 DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock",
-         "lab_dock")
+         "lab_dock", "retrieval_dock")
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -69,6 +69,25 @@ def standard_docks(w: QMainWindow) -> None:
     w.addDockWidget(AREA.RightDockWidgetArea, w.table_dock)
     w.splitDockWidget(w.churn_dock, w.table_dock, Qt.Orientation.Vertical)
     w.addDockWidget(AREA.BottomDockWidgetArea, w.diagnostics_dock)
+
+
+#: The height a bottom dock opened from the View menu asks for, in pixels (a third of the
+#: window at most): a table shorter than this shows a row or two.
+BOTTOM_DOCK_HEIGHT = 240
+
+
+def tab_with_diagnostics(window: QMainWindow, dock, shown: bool) -> None:
+    """A bottom dock opened from the View menu goes in front of the diagnostics as a tab,
+    not beside them: two wide docks side by side would leave each too narrow."""
+    w = window
+    if shown and not dock.isFloating() and w.diagnostics_dock.isVisible() \
+            and not w.diagnostics_dock.isFloating() and not w.tabifiedDockWidgets(dock) \
+            and w.dockWidgetArea(dock) == w.dockWidgetArea(w.diagnostics_dock):
+        w.tabifyDockWidget(w.diagnostics_dock, dock)
+    if shown:
+        dock.raise_()
+        if not dock.isFloating() and dock.height() < BOTTOM_DOCK_HEIGHT:
+            w.resizeDocks([dock], [min(BOTTOM_DOCK_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
 
 
 class DocumentFocus:

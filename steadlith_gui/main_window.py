@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QM
                                QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
+from . import dock_layout
 from .actions import build_menus
 from .controllers.disk_watch import ReloadOnChange
 from .controllers.documents import DocumentController
@@ -39,6 +40,7 @@ from .controllers.file_output import ExportController
 from .controllers.navigation import NavigationController
 from .controllers.presenter import ResultPresenter
 from .controllers.recent import RecentFilesMenu
+from .controllers.references import ReferenceMarks
 from .controllers.revision_open import RevisionOpener
 from .controllers.settings import AppSettings
 from .controllers.theme import ThemeController, resolve
@@ -48,6 +50,7 @@ from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
+from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
 from .model.documents import LoadedDocument
 from .model.long_lines import LINE_LIMIT
@@ -67,6 +70,7 @@ from .widgets.overview_map import OverviewMap
 from .widgets.palette import LIGHT, Theme
 from .widgets.pane_column import PaneColumn
 from .widgets.params_panel import ParamsPanel
+from .widgets.retrieval_view import RetrievalView
 from .widgets.sweep_view import SweepView
 from .workers.worker import Jobs
 
@@ -189,6 +193,10 @@ class MainWindow(QMainWindow):
         self.lab_view = LabView(theme)
         self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view, AREA.BottomDockWidgetArea)
         self.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
+        self.retrieval_view = RetrievalView(theme)  # hidden until View → Retrieval
+        self.retrieval_dock = self._add_dock("Retrieval", "retrievalDock", self.retrieval_view,
+                                             AREA.BottomDockWidgetArea)
+        self.retrieval_dock.hide()
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
         self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
@@ -220,6 +228,14 @@ class MainWindow(QMainWindow):
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
         self.sweep_ctl = SweepDock(self, s)
         self.lab = LabController(self, s)
+        self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
+        self.retrieval_dock.toggleViewAction().triggered.connect(
+            lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
+        self.theme_changed.connect(lambda name: self.retrieval_view.set_theme(self.theme))
+        self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
+            self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
+            lambda text: self.statusBar().showMessage(text, 5000),
+            lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         self.view_follower = ViewOptionsController(
@@ -415,7 +431,8 @@ class MainWindow(QMainWindow):
             return
         self.editing.cancel_pause()
         self.save_settings()
-        for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job, self.why.job):  # each has a pool of its own
+        for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job, self.why.job,  # each has a pool of its own
+                    self.retrieval.job, self.retrieval.loader):
             job.shutdown(5000)
         QThreadPool.globalInstance().waitForDone(5000)
         super().closeEvent(event)

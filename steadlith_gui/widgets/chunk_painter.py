@@ -17,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 from steadlith_core.vocabulary import STATUSES
 
-from ..model.layouts import STATUS_CODES, PaneView
+from ..model.layouts import STATUS_CODES, PaneView, runs_overlapping
 from .markers import paint_marker
 from .palette import Theme
 from .pane_geometry import VisibleBlocks
@@ -34,6 +34,9 @@ class PainterHost(Protocol):
     selected: int | None
     partner_selected: int | None
     ghosts: np.ndarray
+    reference_starts: np.ndarray  # a question set's reference runs (Qt positions, sorted, disjoint)
+    reference_ends: np.ndarray
+    reference_splits: np.ndarray  # the cuts splitting one (Qt positions, ascending)
     has_pending_edits: bool
 
     def contentOffset(self) -> QPointF: ...  # noqa: N802
@@ -102,6 +105,7 @@ class ChunkPainter:
 
     def paint_over_text(self, p: QPainter, visible: VisibleBlocks, view: PaneView) -> None:
         self._paint_changed_underlines(p, visible, view)
+        self._paint_references(p, visible)
         self._paint_ghosts(p, visible)
         self._paint_markers(p, visible, view)
         self._paint_selection(p, visible, view)
@@ -156,6 +160,41 @@ class ChunkPainter:
         for _, rect in line_rects(visible, self.pane.contentOffset().x(), spans):
             y = rect.bottom() - 1.5
             p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+
+    def reference_rects(self, visible: VisibleBlocks) -> list[QRectF]:
+        """The line rectangles of the reference runs on the visible lines (none while
+        typed text has moved the positions since the analysis)."""
+        pane = self.pane
+        starts, ends = pane.reference_starts, pane.reference_ends
+        if not starts.size or pane.has_pending_edits:
+            return []
+        ks = runs_overlapping(starts, ends, *visible_range(visible))
+        spans = [(int(starts[k]), int(ends[k]), None) for k in ks]
+        return [rect for _, rect in line_rects(visible, pane.contentOffset().x(), spans)]
+
+    def _paint_references(self, p: QPainter, visible: VisibleBlocks) -> None:
+        """A dotted underline under every reference excerpt, lower than the changed words'
+        solid one so both show; a notch through it where a cut splits a reference."""
+        rects = self.reference_rects(visible)
+        if not rects:
+            return
+        pane = self.pane
+        color = QColor(pane.theme.reference)
+        pen = QPen(color, 2, Qt.PenStyle.DotLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        p.setPen(pen)
+        for rect in rects:
+            y = rect.bottom() - 0.5
+            p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+        if not pane.reference_splits.size:
+            return
+        p.setPen(QPen(color, 2.5))
+        ox = pane.contentOffset().x()
+        half_space = pane.fontMetrics().horizontalAdvance(" ") / 2
+        for _, top, rel, line in points_on_lines(visible, pane.reference_splits):
+            x = ox + line.cursorToX(rel)[0] + half_space
+            bottom = top + line.y() + line.height()
+            p.drawLine(QPointF(x, bottom - line.height() * 0.45), QPointF(x, bottom))
 
     def ghost_points(self, visible: VisibleBlocks) -> list[tuple[float, float, float]]:
         """(x, top, bottom) in the viewport of every ghost cut on the visible lines: where

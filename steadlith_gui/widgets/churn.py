@@ -170,6 +170,14 @@ class ChurnPanel(ExternalColumns, QWidget):
             self.verdicts[rule] = v
             verdicts.addWidget(v)
 
+        # the Retrieval dock's question set: cuts splitting a reference, per side (references.py)
+        self.reference_splits = QLabel()
+        self.reference_splits.setObjectName("churnReferenceSplits")
+        self.reference_splits.setWordWrap(True)
+        self.reference_splits.setToolTip("Cuts that split a reference excerpt of the Retrieval dock's question set "
+                                         "(its text is underlined in the panes, a notch marks each such cut)")
+        self.reference_splits.setVisible(False)
+
         self.regions_title = QLabel()
         self.regions = QListWidget()
         self.regions.setObjectName("phaseShiftRegions")
@@ -189,6 +197,7 @@ class ChurnPanel(ExternalColumns, QWidget):
         lay.addWidget(self.grid_scroll)
         lay.addWidget(self.external_note)
         lay.addLayout(verdicts)
+        lay.addWidget(self.reference_splits)
         lay.addWidget(self.regions_title)
         # "Why?": the selected region's explanation (the core's paragraph), under the list and
         # sharing its room (a splitter between them): the panel needs no more height than before
@@ -381,6 +390,13 @@ class ChurnPanel(ExternalColumns, QWidget):
                 f"color: {t.error_fg}; background: {t.error_bg}; font-weight: bold; padding: 4px;"
                 f" border-radius: 3px;")
 
+    def show_reference_splits(self, text: str | None) -> None:
+        """The line counting the cuts that split a reference (None: no question set, or
+        no pane shows one of its corpora)."""
+        self.reference_splits.setText(text or "")
+        self.reference_splits.setVisible(bool(text))
+        self._fit_wrapped()
+
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         if self.comparison is not None:
@@ -397,7 +413,7 @@ class ChurnPanel(ExternalColumns, QWidget):
         """Wrapped labels get the height their text needs at the current width (dock
         layouts do not ask for height-for-width)."""
         width = max(100, self.width() - 16)
-        for label in (self.title, self.empty, self.external_note, *self.verdicts.values()):
+        for label in (self.title, self.empty, self.external_note, self.reference_splits, *self.verdicts.values()):
             label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
         self._fit_grid()
 

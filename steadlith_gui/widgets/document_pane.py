@@ -101,6 +101,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         self.gutter = ChunkGutter(self)
         self.painter = ChunkPainter(self)
         self.ghosts = NO_GHOSTS
+        self._clear_references()
         self.updateRequest.connect(self._on_update_request)
         self.document().contentsChange.connect(self._on_contents_change)
         self._update_gutter_width()
@@ -118,6 +119,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         self.status_info = None
         self.hovered = self.selected = self.partner_selected = None
         self.ghosts = NO_GHOSTS
+        self._clear_references()
         breaks = doc.offsets.breaks
         self.soft_breaks = (np.asarray(doc.offsets.to_display(breaks), dtype=np.int64) - 1 if breaks.size
                             else NO_GHOSTS)
@@ -139,6 +141,21 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         faint dashed ticks, so a phase shift reads without reading words."""
         self.ghosts = NO_GHOSTS if positions is None else np.asarray(positions, dtype=np.int64)
         self.viewport().update()
+
+    def set_references(self, starts: np.ndarray | None, ends: np.ndarray | None = None,
+                       splits: np.ndarray | None = None) -> None:
+        """A question set's reference excerpts in this text (sorted, disjoint Qt position
+        runs [starts[k], ends[k])) and the cuts splitting one (Qt positions, ascending):
+        underlined and notched (controllers/references.py). None: none."""
+        if starts is None:
+            self._clear_references()
+        else:
+            self.reference_starts, self.reference_ends = starts, ends
+            self.reference_splits = NO_GHOSTS if splits is None else splits
+        self.viewport().update()
+
+    def _clear_references(self) -> None:
+        self.reference_starts = self.reference_ends = self.reference_splits = NO_GHOSTS
 
     def set_display(self, wrap: bool, zoom: int) -> None:
         """Line wrapping and font size (default + zoom points), as the session says."""
@@ -187,6 +204,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
 
     def clear_document(self) -> None:
         self.ghosts = NO_GHOSTS
+        self._clear_references()
         self.soft_breaks = NO_GHOSTS
         self.gutter.digits = 2
         self._apply_editable()

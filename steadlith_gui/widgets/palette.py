@@ -61,6 +61,9 @@ class Theme:
     ok: str
     pygments_style: str
     extra: dict[str, str] = field(default_factory=dict)
+    # a question set's reference excerpts, underlined in the panes: a hue no kind or status
+    # uses, at >= 3:1 against the base and the chunk tints (tests/gui/test_reference_marks.py)
+    reference: str = "#5B2A86"
 
     def color(self, name: str) -> QColor:
         return QColor(getattr(self, name))
@@ -138,6 +141,7 @@ DARK = Theme(
     info_bg="#1E3550",
     ok="#2FC896",
     pygments_style="one-dark",
+    reference="#E2D1FF",
 )
 
 THEMES = {"light": LIGHT, "dark": DARK}
