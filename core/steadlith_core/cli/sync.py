@@ -40,7 +40,7 @@ def cmd_sync(args: argparse.Namespace, params_of: Callable) -> int:
     from ..history.sync import sync
     from ..history.vector_store import qdrant
     from ..retrieval.dense import default_cache_dir
-    from ..retrieval.embedders import embedder_named
+    from ..retrieval.embedder_names import embedder_named
 
     params = params_of(args)
     qdrant()  # a missing extra is said before a model is loaded

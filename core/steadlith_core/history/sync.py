@@ -188,7 +188,7 @@ def sync(target_arg: str, store_path: str, embedder: Embedder, params: AnyParams
                 reused += counts.reused
                 if store is None:
                     store = create_store(store_path, identity, int(vectors.shape[1]))
-                store.upsert([payload_of(c.id, c.source, c.chunk_hash, identity, c.start, c.end, c.tokens, c.text)
+                store.upsert([payload_of(c.id, c.source, c.chunk_hash, identity, c.tokens, c.text)
                               for c in batch], np.asarray(vectors, dtype=np.float32))
                 report(progress, len(to_delete) + start + len(batch), total)
         finally:

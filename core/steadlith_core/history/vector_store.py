@@ -27,7 +27,7 @@ import os
 import shutil
 import uuid
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -36,15 +36,21 @@ from ..errors import SteadlithError, import_extra
 COLLECTION = "steadlith_chunks"
 STORE_SCHEMA = "steadlith-store/1"
 META_FILE = "meta.json"  # Qdrant local mode's own list of collections
-PAYLOAD_KEYS = ("source", "chunk_hash", "params_hash", "embedding_model", "start", "end", "tokens", "text")
+# What a point carries: only what the chunk's id fixes. Offsets are left out: an edit
+# moves every later chunk of its document without changing its id, so stored offsets
+# would go stale (or each edit would rewrite every later point).
+PAYLOAD_KEYS = ("source", "chunk_hash", "params_hash", "embedding_model", "tokens", "text")
 _SCROLL = 1024
+
+if TYPE_CHECKING:  # at run time through import_extra, which names the extra when it is missing
+    import qdrant_client
 
 
 class StoreError(SteadlithError, ValueError):
     """A store that cannot be used as asked: one line naming it and why."""
 
 
-def qdrant():
+def qdrant() -> "qdrant_client":
     return import_extra("qdrant_client", "qdrant", "steadlith sync", StoreError)
 
 
@@ -106,7 +112,7 @@ class ChunkStore:
     """One open store: its chunks by id, deletes and upserts. Use as a context manager:
     Qdrant's local mode locks the folder while it is open."""
 
-    def __init__(self, path: str, client, identity: StoreIdentity, dimension: int):
+    def __init__(self, path: str, client: "qdrant_client.QdrantClient", identity: StoreIdentity, dimension: int):
         self.path = path
         self._client = client
         self.identity = identity
@@ -167,7 +173,7 @@ class ChunkStore:
         self._client.upsert(COLLECTION, points=points, wait=True)
 
 
-def _client(path: str):
+def _client(path: str) -> "qdrant_client.QdrantClient":
     module = qdrant()
     try:
         return module.QdrantClient(path=path)
@@ -248,8 +254,7 @@ def create_store(path: str, identity: StoreIdentity, dimension: int) -> ChunkSto
     return open_store(path, identity)
 
 
-def payload_of(chunk_id: str, source: str, chunk_hash: str, identity: StoreIdentity, start: int, end: int,
-               tokens: int, text: str) -> dict:
+def payload_of(chunk_id: str, source: str, chunk_hash: str, identity: StoreIdentity, tokens: int,
+               text: str) -> dict:
     return {"id": chunk_id, "source": source, "chunk_hash": chunk_hash, "params_hash": identity.params_hash,
-            "embedding_model": identity.embedding_model, "start": start, "end": end, "tokens": tokens,
-            "text": text}
+            "embedding_model": identity.embedding_model, "tokens": tokens, "text": text}
