@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -137,7 +137,7 @@ def repository_roots(revisions: set[tuple[str, str]]) -> tuple[str, ...]:
 
 def sync(target_arg: str, store_path: str, embedder: Embedder, params: AnyParams, cache_dir: str, *,
          plan_path: Optional[str] = None, from_arg: Optional[str] = None,
-         progress: Optional[Progress] = None, open_cache: Optional[Callable] = None) -> SyncResult:
+         progress: Optional[Progress] = None) -> SyncResult:
     """Bring the store at `store_path` to `target_arg`'s chunks (see the module doc).
     Everything that can be refused is checked before the first write."""
     from ..chunking.pipeline import Pipeline
@@ -167,11 +167,11 @@ def sync(target_arg: str, store_path: str, embedder: Embedder, params: AnyParams
                 name = f"the plan from {from_arg}"
             check_plan(name, upserts, deletes, target, to_upsert, to_delete)
         unchanged = len(target) - len(to_upsert)
-        embedded = reused = 0
+        embedded = 0
         total = len(to_delete) + len(to_upsert)
         # the cache is opened before the first delete: a cache that cannot be used is
         # refused while the store is still untouched
-        cache = (open_cache or EmbeddingCache)(cache_dir) if to_upsert else None
+        cache = EmbeddingCache(cache_dir) if to_upsert else None
         try:
             report(progress, 0, total)
             if store is not None:
@@ -185,15 +185,18 @@ def sync(target_arg: str, store_path: str, embedder: Embedder, params: AnyParams
                                                       [c.chunk_hash for c in batch], [c.text for c in batch],
                                                       embedder.embed)
                 embedded += counts.embedded
-                reused += counts.reused
                 if store is None:
                     store = create_store(store_path, identity, int(vectors.shape[1]))
                 store.upsert([payload_of(c.id, c.source, c.chunk_hash, identity, c.tokens, c.text)
                               for c in batch], np.asarray(vectors, dtype=np.float32))
                 report(progress, len(to_delete) + start + len(batch), total)
         finally:
-            if cache is not None and hasattr(cache, "close"):
+            if cache is not None:
                 cache.close()
+        # reused: upserted chunks whose vector the model did not compute in this run (from
+        # the cache, or shared with an equal chunk of another document), so that embedded
+        # and reused add up to upserted
+        reused = len(to_upsert) - embedded
         return SyncResult(store_path, embedded, reused, len(to_delete), len(to_upsert), unchanged, len(target),
                           len(target_docs))
     finally:
@@ -203,11 +206,11 @@ def sync(target_arg: str, store_path: str, embedder: Embedder, params: AnyParams
 
 def store_points(store_path: str) -> dict[str, tuple[dict, np.ndarray]]:
     """Every point of the store at PATH (payload, vector) by id, whatever it was made for."""
-    from .vector_store import _client, COLLECTION
+    from .vector_store import COLLECTION, open_client
 
     if not os.path.isdir(store_path):
         return {}
-    client = _client(store_path)
+    client = open_client(store_path)
     try:
         if not client.collection_exists(COLLECTION):
             return {}

@@ -173,7 +173,7 @@ class ChunkStore:
         self._client.upsert(COLLECTION, points=points, wait=True)
 
 
-def _client(path: str) -> "qdrant_client.QdrantClient":
+def open_client(path: str) -> "qdrant_client.QdrantClient":
     module = qdrant()
     try:
         return module.QdrantClient(path=path)
@@ -189,7 +189,7 @@ def _client(path: str) -> "qdrant_client.QdrantClient":
 def open_store(path: str, identity: StoreIdentity) -> ChunkStore:
     """The store at PATH, which must exist (check_store_path said True) and have been made
     for `identity`'s model and parameters, and, when both name one, the same repository."""
-    client = _client(path)
+    client = open_client(path)
     try:
         if not client.collection_exists(COLLECTION):
             raise StoreError(f"{path}: a Qdrant store without the collection {COLLECTION}: not a Steadlith store; "
@@ -236,7 +236,7 @@ def create_store(path: str, identity: StoreIdentity, dimension: int) -> ChunkSto
     except OSError as e:
         raise StoreError(f"{path}: cannot create the store: {e.strerror or e}") from None
     try:
-        client = _client(work)
+        client = open_client(work)
         try:
             client.create_collection(COLLECTION, vectors_config=models.VectorParams(
                 size=dimension, distance=models.Distance.COSINE), metadata=identity.metadata(dimension))
