@@ -297,22 +297,46 @@ def test_killed_at_store_writes_the_next_run_converges_to_a_clean_sync(env):
     assert done.returncode == 0 and done.stdout.startswith("sync: embedded 0, reused 0, deleted 0, upserted 0,")
 
 
+def stored_rows(store: Path) -> int:
+    """Points in the store's SQLite file, read beside a running sync (0 when not there yet
+    or busy): how a test tells that the writes have begun."""
+    import sqlite3
+
+    path = store / "collection" / "steadlith_chunks" / "storage.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05) as db:
+            return db.execute("SELECT count(*) FROM points").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 def test_killed_at_random_moments_the_next_run_converges_to_a_clean_sync(env):
     target = env["tmp"] / "new"
     target.mkdir()
     many_documents(target, edited=False)
+    total = sum(len(ids((target / name).read_text(encoding="utf-8"), name)) for name in os.listdir(target))
     store = env["tmp"] / "killed"
     rng = random.Random(27)
-    # slow embedding (2 ms a text), so that kills land while embedding and writing, not
-    # only while starting; the delays are seeded, where they land depends on the machine
-    slow = subprocess_env(STEADLITH_TEST_EMBED_DELAY="0.002")
-    for _ in range(6):
+    # each run is killed a random moment (0-0.3 s, seeded) after it wrote its first point;
+    # embedding is slowed (20 ms a text), so the first run dies between its two batches
+    # at the latest, and later ones while writing or embedding what is left
+    slow = subprocess_env(STEADLITH_TEST_EMBED_DELAY="0.02")
+    partial = []
+    for _ in range(4):
+        start = stored_rows(store)
         process = subprocess.Popen(command(env, store, target), env=slow, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.5, 4.0))
+        deadline = time.monotonic() + 120
+        while process.poll() is None and stored_rows(store) <= start and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0, 0.3))
         process.send_signal(signal.SIGKILL)
         _, err = process.communicate()
         assert process.returncode in (0, -signal.SIGKILL), err
+        partial.append(0 < len(store_points(str(store))) < total)  # Qdrant rolls back a torn write
+    assert partial[0] and total > 64
     assert subprocess.run(command(env, store, target), env=subprocess_env()).returncode == 0
     clean = env["tmp"] / "clean"
     env_clean = dict(env, cache=env["tmp"] / "clean-cache")
