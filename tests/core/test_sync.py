@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -172,7 +173,7 @@ def test_a_plan_of_another_repository_is_refused_before_anything_is_written(caps
 
 
 @pytest.mark.parametrize("case", ["file", "no-parent", "foreign-folder", "other-model", "other-params", "bad-plan",
-                                  "in-use", "unknown-embedder"])
+                                  "in-use", "unknown-embedder", "damaged"])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, env, case):
     assert sync(capsys, env)[0] == 0
     before, log = store_points(str(env["store"])), embedded(env)
@@ -180,7 +181,8 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, env, case):
     env["cache"] = env["tmp"] / "new-cache"  # must not be created either
     expected = {"file": "not a folder", "no-parent": "is not a folder", "foreign-folder": "not a Steadlith store",
                 "other-model": "delete", "other-params": "other parameters", "bad-plan": "plan.jsonl:2: not JSON",
-                "in-use": "open in another process", "unknown-embedder": "--embedder"}[case]
+                "in-use": "open in another process", "unknown-embedder": "--embedder",
+                "damaged": "damaged): DatabaseError"}[case]
     holder = None
     if case == "file":
         store = env["docs"] / "other.md"
@@ -201,6 +203,10 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, env, case):
         holder = qdrant_client.QdrantClient(path=str(store))
     elif case == "unknown-embedder":
         embedder = "sync_helpers:NoSuchModel"
+    elif case == "damaged":
+        store = env["tmp"] / "damaged"
+        shutil.copytree(env["store"], store)
+        (store / "collection" / "steadlith_chunks" / "storage.sqlite").write_bytes(b"not a database" * 100)
     (env["docs"] / "other.md").write_text(OTHER + "\nA change that a wrong run would write.\n", encoding="utf-8") \
         if case not in ("file", "no-parent") else None
     try:

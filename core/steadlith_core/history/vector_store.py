@@ -181,9 +181,9 @@ def open_client(path: str) -> "qdrant_client.QdrantClient":
         if "already accessed" in str(e):
             raise StoreError(f"{path}: the store is open in another process (one sync at a time)") from None
         raise StoreError(f"{path}: cannot open the store: {e}") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except Exception as e:  # noqa: BLE001 - what a damaged folder makes the library raise: JSON, SQLite, pickle
         raise StoreError(f"{path}: cannot open the store (not a Qdrant local store, or damaged): "
-                         f"{e.__class__.__name__}: {e}") from None
+                         f"{e.__class__.__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
 
 
 def open_store(path: str, identity: StoreIdentity) -> ChunkStore:
