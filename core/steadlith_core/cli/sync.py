@@ -38,12 +38,13 @@ def add_parser(sub: argparse._SubParsersAction, add_params_options: Callable, pa
 
 def cmd_sync(args: argparse.Namespace, params_of: Callable) -> int:
     from ..history.sync import sync
-    from ..history.vector_store import qdrant
+    from ..history.vector_store import check_store_path, qdrant
     from ..retrieval.dense import default_cache_dir
     from ..retrieval.embedder_names import embedder_named
 
     params = params_of(args)
-    qdrant()  # a missing extra is said before a model is loaded
+    qdrant()  # a missing extra, or a store path that cannot be one, is said before a model is loaded
+    check_store_path(args.store)
     embedder = embedder_named(args.embedder)
     with progress_bar("sync", "chunks") as bar:
         result = sync(args.new, args.store, embedder, params, args.cache or default_cache_dir(),
