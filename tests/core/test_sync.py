@@ -223,6 +223,15 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, env, case):
     assert not [p for p in os.listdir(env["tmp"]) if ".creating-" in p]  # no half-made store left
 
 
+def test_creating_a_store_removes_what_a_killed_creation_left_and_nothing_else(capsys, env):
+    dead = env["tmp"] / ".store.creating-999999999-0123abcd"  # above any pid_max: no such process
+    running = env["tmp"] / f".store.creating-{os.getpid()}-0123abcd"
+    for folder in (dead, running):
+        (folder / "collection").mkdir(parents=True)
+    assert sync(capsys, env)[0] == 0
+    assert not dead.exists() and running.exists() and store_points(str(env["store"]))
+
+
 def test_a_missing_extra_is_one_line_naming_it(capsys, env, monkeypatch):
     monkeypatch.setitem(sys.modules, "qdrant_client", None)  # what a failed import looks like
     code, out, err = sync(capsys, env)

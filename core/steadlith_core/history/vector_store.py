@@ -220,6 +220,21 @@ def open_store(path: str, identity: StoreIdentity) -> ChunkStore:
         raise
 
 
+def _alive(pid: str) -> bool:
+    """Whether the process that named a temporary store folder still runs (then the
+    folder is its work in progress, not a leftover). On Windows os.kill would end the
+    process, so there every such folder counts as alive and stays."""
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
 def create_store(path: str, identity: StoreIdentity, dimension: int) -> ChunkStore:
     """A new empty store at PATH (missing or an empty folder), made whole in a temporary
     folder beside it and renamed into place, then opened."""
@@ -227,7 +242,7 @@ def create_store(path: str, identity: StoreIdentity, dimension: int) -> ChunkSto
     parent = os.path.dirname(os.path.abspath(path))
     name = os.path.basename(os.path.abspath(path))
     for stale in os.listdir(parent):  # left by a run killed while creating this store
-        if stale.startswith(f".{name}.creating-"):
+        if stale.startswith(f".{name}.creating-") and not _alive(stale.split("-")[-2]):
             shutil.rmtree(os.path.join(parent, stale), ignore_errors=True)
     # os.mkdir, not mkdtemp: the store gets the folder mode the user's umask gives
     work = os.path.join(parent, f".{name}.creating-{os.getpid()}-{uuid.uuid4().hex[:8]}")
