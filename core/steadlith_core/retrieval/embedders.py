@@ -118,4 +118,3 @@ class LlamaIndexEmbedder:
         texts = list(texts)
         rows = [self.embedding.get_query_embedding(t) for t in texts]
         return normalized(rows, len(texts), f"{type(self.embedding).__name__}.get_query_embedding")
-
