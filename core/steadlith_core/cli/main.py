@@ -27,6 +27,7 @@ from . import audit as cli_audit
 from . import explain as cli_explain
 from . import lab as cli_lab
 from . import plan as cli_plan
+from . import sync as cli_sync
 from . import retrieval as cli_retrieval
 from . import sweep as cli_sweep
 
@@ -565,6 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_explain.add_parser(sub, _add_params_options, _params, _read_document)
     cli_retrieval.add_parser(sub)
     cli_plan.add_parser(sub, _add_params_options, _params)
+    cli_sync.add_parser(sub, _add_params_options, _params)
     return parser
 
 

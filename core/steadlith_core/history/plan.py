@@ -77,12 +77,17 @@ def _source(doc: Document, arg: str) -> str:
     return os.path.basename(doc.path)
 
 
-def _chunks(arg: str, params: AnyParams, pipeline: Pipeline) -> dict[str, list[PlannedChunk]]:
+def load_chunks(arg: str, params: AnyParams, pipeline: Pipeline,
+                revisions: set[tuple[str, str]] | None = None) -> dict[str, list[PlannedChunk]]:
+    """Each document's chunks, by source, with their ids. `revisions` collects the
+    (repository, commit) pairs the documents were read from."""
     docs, failed = expand_inputs([arg])
     if failed:
         raise SteadlithError(failed[0].error)
     out: dict[str, list[PlannedChunk]] = {}
     for doc in docs:
+        if revisions is not None and doc.repo is not None:
+            revisions.add((doc.repo, doc.commit))
         source = _source(doc, arg)
         if source in out:
             raise SteadlithError(f"{arg}: two documents would both be keyed {source!r}")
@@ -96,7 +101,7 @@ def _chunks(arg: str, params: AnyParams, pipeline: Pipeline) -> dict[str, list[P
 
 def make_plan(old: str, new: str, params: AnyParams) -> Plan:
     pipeline = Pipeline(2)
-    before, after = _chunks(old, params, pipeline), _chunks(new, params, pipeline)
+    before, after = load_chunks(old, params, pipeline), load_chunks(new, params, pipeline)
     old_ids = {c.id for chunks in before.values() for c in chunks}
     new_ids = {c.id for chunks in after.values() for c in chunks}
     upserts = tuple(c for s in sorted(after) for c in after[s] if c.id not in old_ids)
