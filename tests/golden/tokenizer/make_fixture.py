@@ -1,0 +1,27 @@
+"""Makes bpe-512.json, the small Hugging Face tokenizer the token-counter tests and
+golden vectors use: a byte-level BPE (the GPT-2 / cl100k family's pre-tokenizer, so a
+word after a space is its own pre-token) with 512 tokens, trained by the `tokenizers`
+library on this repository's contract pages (docs/contract/*.md, Apache-2.0 like the
+rest of the repository). Run from the repository root:
+
+    python tests/golden/tokenizer/make_fixture.py
+
+The committed file is the fixture: its bytes are pinned by the golden vectors, so run
+this only to make a new fixture (and new vectors) on purpose.
+"""
+
+from pathlib import Path
+
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+root = Path(__file__).resolve().parents[3]
+files = sorted(str(p) for p in (root / "docs" / "contract").glob("*.md"))
+tok = Tokenizer(models.BPE())
+tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+tok.decoder = decoders.ByteLevel()
+trainer = trainers.BpeTrainer(vocab_size=512, show_progress=False, special_tokens=["<|endoftext|>"],
+                              initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+tok.train(files, trainer)
+out = Path(__file__).with_name("bpe-512.json")
+out.write_text(tok.to_str(pretty=False), encoding="utf-8")
+print(out, out.stat().st_size, "bytes")
