@@ -223,3 +223,29 @@ def test_the_overshoot_benchmark_counts_each_chunk_whole(capsys, tmp_path):
                                                        ("lmx2-v1", "space"), ("lmx2-v1", "bare")]
     code, out, err = cli_helpers.run(capsys, "bench", "--tokenizer-overshoot", "--tokenizer", "hf:/nonexistent.json")
     assert (code, out) == (2, "") and err.count("\n") == 1 and "hf:/nonexistent.json: no such file" in err
+
+
+def test_llama_index_parser_takes_a_tokenizer_spec_as_any_field():
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+
+    from steadlith_core.integrations.llama_index import SteadlithNodeParser
+
+    parser = SteadlithNodeParser.from_defaults(token_counter="tiktoken:o200k_base", max_tokens=256)
+    nodes = parser.get_nodes_from_documents([Document(text=TEXT, id_="tokens.md")])
+    expected = Pipeline().chunk(TEXT, ChunkerParams(token_counter="tiktoken:o200k_base", max_tokens=256))
+    assert [n.metadata["steadlith_chunk_hash"] for n in nodes] == [c.hash for c in expected.chunks]
+    assert nodes[0].metadata["steadlith_params_hash"] == expected.params_hash
+
+
+def test_the_lab_measures_in_the_tokenizers_tokens(capsys, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text(TEXT, encoding="utf-8")
+    code, out, err = cli_helpers.run(capsys, "lab", str(doc), "--edits", "10", "--set", f"token_counter={HF}",
+                                     "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    total = sum(model_tokens.resolve(HF).count_words(TEXT.split()))
+    assert report["tokens"] == {"tttd-v1": total, "lmx2-v1": total, "fixed": total}
+    assert report["rules"]["tttd-v1"]["params_hash"] == ChunkerParams(token_counter=HF).params_hash
+    assert report["rules"]["lmx2-v1"]["params_hash"] == Lmx2Params(token_counter=HF).params_hash
