@@ -1,8 +1,9 @@
 """Makes bpe-512.json, the small Hugging Face tokenizer the token-counter tests and
 golden vectors use: a byte-level BPE (the GPT-2 / cl100k family's pre-tokenizer, so a
 word after a space is its own pre-token) with 512 tokens, trained by the `tokenizers`
-library on this repository's contract pages (docs/contract/*.md, Apache-2.0 like the
-rest of the repository). Run from the repository root:
+library on the core's shipped tool library notes (core/steadlith_core/data/tool-library.md,
+written for this project, kept byte for byte, Apache-2.0 like the rest of the repository;
+see its NOTICE). The fixture is Apache-2.0 too. Run from the repository root:
 
     python tests/golden/tokenizer/make_fixture.py
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 root = Path(__file__).resolve().parents[3]
-files = sorted(str(p) for p in (root / "docs" / "contract").glob("*.md"))
+files = [str(root / "core" / "steadlith_core" / "data" / "tool-library.md")]
 tok = Tokenizer(models.BPE())
 tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
 tok.decoder = decoders.ByteLevel()
