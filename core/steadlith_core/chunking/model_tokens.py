@@ -111,19 +111,18 @@ def _memoized(encode_lengths: Callable[[list[str]], list[int]]) -> tuple[
     lock = threading.Lock()  # the GUI's workers and a threaded sweep may share a counter
 
     def count_words(words: list[str]) -> list[int]:
-        with lock:
-            new = [w for w in dict.fromkeys(words) if w not in memo]
+        get = memo.get
+        with lock:  # read in one pass: another thread may clear the memo between passes
+            out = [get(w) for w in words]
+        new = list(dict.fromkeys(w for w, n in zip(words, out) if n is None))
         if new:
-            lengths = encode_lengths([" " + w for w in new])
+            counts = dict(zip(new, (max(1, n) for n in encode_lengths([" " + w for w in new]))))
+            out = [counts[w] if n is None else n for w, n in zip(words, out)]
             with lock:
                 if len(memo) + len(new) > _MEMO_MAX:
                     memo.clear()
-                memo.update((w, max(1, n)) for w, n in zip(new, lengths))
-                found = dict(zip(new, (max(1, n) for n in lengths)))
-        else:
-            found = {}
-        with lock:
-            return [found[w] if w in found else memo[w] for w in words]
+                memo.update(counts)
+        return out
 
     def per_word_counts(words: WordStream) -> np.ndarray:
         return np.fromiter(count_words(list(words.texts)), dtype=np.int64, count=len(words))
