@@ -45,7 +45,8 @@ def test_model_name_picks_the_models_encoding_and_fields_pass_through():
                                                     max_tokens=384, add_start_index=True)
     assert s.params == Lmx2Params(token_counter="tiktoken:o200k_base", min_tokens=64, max_tokens=384)
     assert s._add_start_index
-    assert SteadlithTextSplitter.from_tiktoken_encoder(model_name="gpt-4").params.token_counter == "tiktoken:cl100k_base"
+    gpt4 = SteadlithTextSplitter.from_tiktoken_encoder(model_name="gpt-4")
+    assert gpt4.params.token_counter == "tiktoken:cl100k_base"
 
 
 @pytest.mark.parametrize("kwargs, problem", [

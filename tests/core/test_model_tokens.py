@@ -102,7 +102,8 @@ def test_the_openai_encodings_are_tiktokens_own(monkeypatch):
 def test_two_encodings_never_share_an_identity():
     a = ChunkerParams(token_counter="tiktoken:cl100k_base")
     b = ChunkerParams(token_counter="tiktoken:o200k_base")
-    assert len({a.params_hash, b.params_hash, ChunkerParams().params_hash, ChunkerParams(token_counter=HF).params_hash}) == 4
+    hashes = {a.params_hash, b.params_hash, ChunkerParams().params_hash, ChunkerParams(token_counter=HF).params_hash}
+    assert len(hashes) == 4
 
 
 def test_the_builtin_counters_keep_their_identity():
