@@ -138,6 +138,13 @@ def test_the_command_counts_with_a_tokenizer_file(capsys, tmp_path):
     assert [c["tokens"] for c in result["chunks"]] == [c.tokens for c in expected.chunks]
 
 
+def test_params_shows_the_id_a_spec_resolves_to(capsys):
+    code, out, err = cli_helpers.run(capsys, "params", "--set", "token_counter=tiktoken:o200k_base")
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("token_counter"))
+    assert line.split() == ["token_counter", get_counter("tiktoken:o200k_base").id, "(from", "tiktoken:o200k_base)"]
+
+
 def test_a_missing_tokenizer_file_is_one_line_and_nothing_is_written(capsys, tmp_path):
     a, b = tmp_path / "a.md", tmp_path / "b.md"
     a.write_text(TEXT, encoding="utf-8")

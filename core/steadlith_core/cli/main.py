@@ -175,7 +175,9 @@ def cmd_params(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         for key, value in params.canonical_fields():
-            print(f"{key:<18} {value}")
+            # a tokenizer spec resolves to its id (docs/contract/tokens.md#identity): say from what
+            spec = f"  (from {params.token_counter})" if key == "token_counter" and value != params.token_counter else ""
+            print(f"{key:<18} {value}{spec}")
         print(f"{'params_hash':<18} {params.params_hash}")
         if lmx2:  # the derived values of docs/contract/lmx2-v1.md (parameters, locality)
             print(f"{'gate':<18} {params.gate}")
