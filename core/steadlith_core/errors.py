@@ -33,6 +33,11 @@ class ParameterError(SteadlithError, ValueError):
         self.value = value
         super().__init__(f"{field}: {rule}")
 
+    def __reduce__(self):
+        # a worker process's error crosses back pickled; the default would call
+        # __init__(message) and fail, which leaves a process pool waiting forever
+        return type(self), (self.field, self.rule, self.value)
+
 
 class FileError(SteadlithError, OSError):
     """A file could not be read or written. The message names the path and the reason."""
@@ -44,6 +49,9 @@ class FileError(SteadlithError, OSError):
 
     def __str__(self) -> str:  # OSError's own __str__ would show the args tuple
         return f"{self.path}: {self.reason}"
+
+    def __reduce__(self):  # picklable from a worker process (see ParameterError.__reduce__)
+        return type(self), (self.path, self.reason)
 
 
 class LoadError(FileError):
@@ -62,11 +70,15 @@ class TokenCountError(SteadlithError, ValueError):
         self.word_index = word_index
         self.word = word
         self.value = value
+        self.problem = problem
         shown = word if len(word) <= 40 else word[:37] + "..."
         super().__init__(
             f"token counter {counter_id!r} returned {value!r} for word {word_index} "
             f"({shown!r}); {problem or 'counts must be positive integers'}"
         )
+
+    def __reduce__(self):  # picklable from a worker process (see ParameterError.__reduce__)
+        return type(self), (self.counter_id, self.word_index, self.word, self.value, self.problem)
 
 
 class ComparisonError(SteadlithError, ValueError):

@@ -49,6 +49,23 @@ def test_a_local_cluster_gives_the_pools_bytes(client, plan, pool_result):
     assert as_json(run) == pool_result
 
 
+def test_dask_workers_rebuild_a_tokenizer_counter_from_its_spec(client):
+    """token_counter=hf:PATH travels as the string; each worker process loads the file."""
+    pytest.importorskip("tokenizers")
+    from token_vectors import FIXTURE
+
+    from steadlith_core.chunking.params import ChunkerParams
+    from steadlith_core.sweep.run import in_process
+
+    spec = f"hf:{FIXTURE}"
+    sources = (synthetic_history(6, 4_000, seed=21),)
+    plan = SweepPlan(sources, build_grid([f"token_counter=chars4/1,{spec}"]).sets)
+    run = SweepRun(plan).execute(dask_executor(client))
+    assert not run.partial
+    assert as_json(run) == as_json(SweepRun(plan).execute(in_process))
+    assert ChunkerParams(token_counter=spec).params_hash in {r.params_hash for r in run.rows()}
+
+
 def test_a_worker_killed_mid_run_loses_no_result(client, plan, pool_result):
     cluster = client.cluster_for_test
     killed = []

@@ -13,7 +13,7 @@ import xxhash
 
 from ..errors import ParameterError
 from .params import BOUNDARY_RULE as TTTD_RULE
-from .params import ChunkerParams, check_token_counter, require_int, enc
+from .params import ChunkerParams, check_token_counter, require_int, enc, token_counter_id
 
 LMX2_RULE = "lmx2-v1"
 BOUNDARY_RULES = (TTTD_RULE, LMX2_RULE)
@@ -76,7 +76,7 @@ class Lmx2Params:
         return [
             ("boundary_rule", LMX2_RULE),
             ("key", KEY_ID),
-            ("token_counter", self.token_counter),
+            ("token_counter", token_counter_id(self.token_counter)),
             ("min_tokens", str(self.min_tokens)),
             ("max_tokens", str(self.max_tokens)),
             ("horizon", str(self.horizon)),

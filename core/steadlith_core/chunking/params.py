@@ -124,7 +124,7 @@ class ChunkerParams:
             ("primary_remainder", str(self.primary_remainder)),
             ("backup_mask", str(self.backup_mask)),
             ("backup_remainder", str(self.backup_remainder)),
-            ("token_counter", self.token_counter),
+            ("token_counter", token_counter_id(self.token_counter)),
             ("min_tokens", str(self.min_tokens)),
             ("max_tokens", str(self.max_tokens)),
             ("snap_mode", self.snap_mode),
@@ -220,15 +220,28 @@ def _check_mask(p: ChunkerParams, mask_name: str, rem_name: str, d: int) -> None
 
 
 def check_token_counter(name: object) -> None:
-    """`name` is a registered token counter. A built-in one is known without importing
-    the counters (numpy), which `steadlith params` has no other use for."""
+    """`name` is a registered token counter or a tokenizer spec that loads
+    (docs/contract/tokens.md#tokenizers). A built-in one is known without importing the
+    counters (numpy), which `steadlith params` has no other use for."""
     if isinstance(name, str) and name in BUILTIN_TOKEN_COUNTERS:
         return
     from . import tokens
 
-    if not isinstance(name, str) or name not in tokens.known_counters():
+    if not isinstance(name, str):
         raise ParameterError(
             "token_counter", f"unknown token counter {name!r}; known: {', '.join(tokens.known_counters())}", name)
+    tokens.get_counter(name)
+
+
+def token_counter_id(name: str) -> str:
+    """What the canonical parameters hold for `token_counter`: the counter's id
+    (docs/contract/tokens.md#identity), which for a tokenizer spec (`hf:PATH`) names the
+    tokenizer and pins its vocabulary by content, so the path itself never enters it."""
+    if name in BUILTIN_TOKEN_COUNTERS:
+        return name
+    from . import tokens
+
+    return tokens.counter_id(name)
 
 
 def _validate(p: ChunkerParams) -> None:

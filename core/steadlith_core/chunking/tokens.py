@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import ParameterError, TokenCountError
 from ..kernel import select as kernel
 from ..vocabulary import BUILTIN_TOKEN_COUNTERS
+from . import model_tokens
 from .normalize import WordStream
 
 # Token counts are summed in int64; a document whose total exceeds this is rejected
@@ -143,13 +144,37 @@ def unregister_counter(counter_id: str) -> None:
     _COUNTERS.pop(counter_id, None)
 
 
+# The counter a tokenizer spec was last built into, with the counting it wraps (a new
+# counting, after its file changed, makes a new counter).
+_MODEL_COUNTERS: dict[str, tuple[model_tokens.ModelCounting, TokenCounter]] = {}
+
+SPEC_HINT = "or a tokenizer: hf:PATH/tokenizer.json, tiktoken:cl100k_base, tiktoken:o200k_base"
+
+
 def get_counter(counter_id: str) -> TokenCounter:
+    """The counter a `token_counter` value names: a registered id, or a tokenizer spec
+    (`hf:PATH`, `tiktoken:NAME`, docs/contract/tokens.md#tokenizers), whose counter's id is
+    the content-pinned one that the parameters' identity covers."""
     try:
         return _COUNTERS[counter_id]
-    except KeyError:
-        raise ParameterError(
-            "token_counter", f"unknown token counter {counter_id!r}; known: {', '.join(_COUNTERS)}", counter_id
-        ) from None
+    except (KeyError, TypeError):
+        pass
+    if model_tokens.is_spec(counter_id):
+        counting = model_tokens.resolve(counter_id)
+        hit = _MODEL_COUNTERS.get(counter_id)
+        if hit is None or hit[0] is not counting:
+            hit = _MODEL_COUNTERS[counter_id] = (counting, TokenCounter(
+                counting.id, counting.description, vectorized=counting.per_word_counts))
+        return hit[1]
+    raise ParameterError(
+        "token_counter", f"unknown token counter {counter_id!r}; known: {', '.join(_COUNTERS)}, {SPEC_HINT}",
+        counter_id) from None
+
+
+def counter_id(name: str) -> str:
+    """The id that enters the canonical parameters for a `token_counter` value: the value
+    itself for a registered counter, the content-pinned id for a tokenizer spec."""
+    return name if name in _COUNTERS else get_counter(name).id
 
 
 def known_counters() -> tuple[str, ...]:

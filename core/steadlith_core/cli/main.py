@@ -175,7 +175,9 @@ def cmd_params(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         for key, value in params.canonical_fields():
-            print(f"{key:<18} {value}")
+            # a tokenizer spec resolves to its id (docs/contract/tokens.md#identity): say from what
+            spec = f"  (from {params.token_counter})" if key == "token_counter" and value != params.token_counter else ""
+            print(f"{key:<18} {value}{spec}")
         print(f"{'params_hash':<18} {params.params_hash}")
         if lmx2:  # the derived values of docs/contract/lmx2-v1.md (parameters, locality)
             print(f"{'gate':<18} {params.gate}")
@@ -192,6 +194,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         report = bench_startup(args.repeat)
         print(json.dumps(report, indent=2) if args.format == "json" else format_startup(report))
         return 0
+    if args.tokenizer_overshoot:
+        from ..bench.tokens import report_for
+
+        text = name = None
+        if args.file:
+            from ..chunking.loader import load_text
+
+            text, name = load_text(args.file), visible(args.file)
+        print(report_for(text, name, args.tokenizer, args.overshoot_max_tokens, args.format))
+        return 0
+    if args.tokenizer:
+        raise SteadlithError("--tokenizer goes with --tokenizer-overshoot")
     from ..bench.chunking import run_bench
     from ..bench.chunking import default_documents
 
@@ -557,6 +571,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--startup", action="store_true",
                    help="instead of timings: how long `steadlith --version` and `steadlith params` take to start, "
                         "each a fresh process (median of --repeat runs, with the load average)")
+    p.add_argument("--tokenizer-overshoot", action="store_true",
+                   help="instead of timings: chunk the document (default: the checkout's Markdown) with max_tokens "
+                        "counted per word by tokenizer counters, count each chunk whole with the same tokenizer, "
+                        "and report how many chunks pass max_tokens and by how much (docs/contract/tokens.md#overshoot)")
+    p.add_argument("--tokenizer", action="append", metavar="SPEC",
+                   help="with --tokenizer-overshoot: a counter to measure (hf:PATH/tokenizer.json, tiktoken:NAME); "
+                        "repeat for more (default: tiktoken:cl100k_base and tiktoken:o200k_base)")
+    p.add_argument("--overshoot-max-tokens", type=int, default=512, metavar="N",
+                   help="with --tokenizer-overshoot: max_tokens of the measured chunkings (default 512)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_sweep.add_parser(sub)

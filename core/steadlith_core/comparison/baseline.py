@@ -24,7 +24,7 @@ from ..chunking import tokens as token_counters
 from ..chunking.chunks import CanonicalText, Chunk, ChunkColumns, Chunking, CutColumns, cut_boundaries, utf8_words
 from ..chunking.identity import chunk_hash_prefix
 from ..chunking.normalize import NORMALIZER_VERSION, WordStream, normalize
-from ..chunking.params import enc
+from ..chunking.params import check_token_counter, enc, token_counter_id
 from ..errors import ParameterError
 
 BASELINE_STRATEGY = "fixed-tokens/1"
@@ -42,13 +42,12 @@ class FixedTokenParams:
     def __post_init__(self) -> None:
         if type(self.max_tokens) is not int or self.max_tokens < 1:
             raise ParameterError("max_tokens", f"must be an integer >= 1, got {self.max_tokens!r}", self.max_tokens)
-        if self.token_counter not in token_counters.known_counters():
-            raise ParameterError("token_counter", f"unknown token counter {self.token_counter!r}", self.token_counter)
+        check_token_counter(self.token_counter)
 
     def canonical_fields(self) -> list[tuple[str, str]]:
         return [
             ("boundary_rule", BASELINE_STRATEGY),
-            ("token_counter", self.token_counter),
+            ("token_counter", token_counter_id(self.token_counter)),
             ("max_tokens", str(self.max_tokens)),
         ]
 

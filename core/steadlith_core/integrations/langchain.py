@@ -30,13 +30,22 @@ chunks get no id (the store assigns one). `index()` replaces ids with its own re
 hashes; the ids matter to `vector_store.add_documents(docs)`, which upserts by them.
 
 Sizes are the contract's, in its token counter: `chunk_size=N` is `max_tokens=N`;
-content-defined chunks do not overlap (`chunk_overlap` must be 0), and
-`length_function` / tokenizer constructors are refused with what to use instead.
+content-defined chunks do not overlap (`chunk_overlap` must be 0), and a
+`length_function` is refused with what to use instead. A model's tokenizer counts
+through the contract's tokenizer counters (docs/contract/tokens.md#tokenizers), offline:
+
+    SteadlithTextSplitter.from_tiktoken_encoder(encoding_name="cl100k_base", chunk_size=512)
+    SteadlithTextSplitter.from_huggingface_tokenizer("models/bge-small/tokenizer.json", chunk_size=512)
+
+Both count per word (docs/contract/tokens.md#per-word), so a chunk read whole by the
+model can pass chunk_size by a few tokens (docs/contract/tokens.md#overshoot).
 """
 
 from __future__ import annotations
 
 import copy
+import os
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from langchain_core.documents import Document
@@ -46,19 +55,30 @@ from ..chunking.chunks import AnyParams
 from ..chunking.pipeline import Pipeline
 from ..chunking.presets import preset
 from ..chunking.rules import parse_assignments
+from ..chunking.model_tokens import HF_PREFIX, TIKTOKEN_ENCODINGS, TIKTOKEN_PREFIX, saved_tokenizer
 from ..chunking.tokens import known_counters
 from ..chunking.identity import chunk_ids
 from ._common import params_of, refuse_clash, spans
 
 _COUNTER_HINT = (
     "Steadlith counts tokens with the contract's token counter, which is part of the params hash: "
-    "give token_counter=... (known: {known}) with max_tokens=N (or chunk_size=N); for a model's tokenizer "
-    "register a per-word counter first: steadlith_core.register_counter(TokenCounter(\"my-tokenizer/1\", "
-    "\"...\", per_word=lambda w: len(tokenizer.encode(w)))), then token_counter=\"my-tokenizer/1\"")
+    "give token_counter=... (known: {known}, or a tokenizer: hf:PATH/tokenizer.json, tiktoken:cl100k_base, "
+    "tiktoken:o200k_base) with max_tokens=N (or chunk_size=N), or use from_tiktoken_encoder(...) / "
+    "from_huggingface_tokenizer(...)")
 
 
 def _hint() -> str:
     return _COUNTER_HINT.format(known=", ".join(known_counters()))
+
+
+def _with_counter(kwargs: dict[str, Any], spec: str) -> dict[str, Any]:
+    if kwargs.get("token_counter", spec) != spec:
+        raise TypeError(f"token_counter={kwargs['token_counter']!r} and a tokenizer constructor name two counters: "
+                        "give one")
+    if "params" in kwargs:
+        raise TypeError("a tokenizer constructor takes contract fields by keyword (max_tokens=..., or chunk_size=...), "
+                        "not params: the tokenizer is the params' token_counter")
+    return {**kwargs, "token_counter": spec}
 
 
 class SteadlithTextSplitter(TextSplitter):
@@ -112,12 +132,44 @@ class SteadlithTextSplitter(TextSplitter):
         return cls(parse_assignments(items), **kwargs)
 
     @classmethod
-    def from_tiktoken_encoder(cls, *args: Any, **kwargs: Any) -> "SteadlithTextSplitter":
-        raise ValueError(f"SteadlithTextSplitter has no tiktoken length function. {_hint()}")
+    def from_tiktoken_encoder(cls, encoding_name: str = "cl100k_base", model_name: str | None = None,
+                              allowed_special: Any = None, disallowed_special: Any = "all",
+                              **kwargs: Any) -> "SteadlithTextSplitter":
+        """Sizes in an OpenAI encoding's tokens, counted per word (token_counter
+        "tiktoken:NAME"), from rank files a package ships: nothing is downloaded.
+        `model_name` picks the model's encoding (tiktoken's own table). Special-token
+        text is counted as ordinary text, as the model reads a document: only
+        LangChain's defaults of `allowed_special`/`disallowed_special` are taken."""
+        if model_name is not None:
+            import tiktoken.model
+
+            try:
+                encoding_name = tiktoken.model.encoding_name_for_model(model_name)
+            except KeyError:
+                raise ValueError(f"model_name={model_name!r}: tiktoken knows no encoding for it; give "
+                                 f"encoding_name= one of {', '.join(TIKTOKEN_ENCODINGS)}") from None
+        if encoding_name not in TIKTOKEN_ENCODINGS:
+            raise ValueError(f"encoding_name={encoding_name!r}: Steadlith counts with "
+                             f"{', '.join(TIKTOKEN_ENCODINGS)} (rank files shipped offline)")
+        if allowed_special not in (None, set(), frozenset()) or disallowed_special not in ("all", (), set(), None):
+            raise ValueError("allowed_special / disallowed_special do not apply: a document's text that spells a "
+                             "special token is counted as ordinary text, never as the special token")
+        return cls(**_with_counter(kwargs, TIKTOKEN_PREFIX + encoding_name))
 
     @classmethod
-    def from_huggingface_tokenizer(cls, *args: Any, **kwargs: Any) -> "SteadlithTextSplitter":
-        raise ValueError(f"SteadlithTextSplitter has no Hugging Face length function. {_hint()}")
+    def from_huggingface_tokenizer(cls, tokenizer: Any, cache_dir: str | os.PathLike[str] | None = None,
+                                   **kwargs: Any) -> "SteadlithTextSplitter":
+        """Sizes in a Hugging Face tokenizer's tokens, counted per word (token_counter
+        "hf:PATH"). `tokenizer` is the path of a tokenizer.json (or of the folder holding
+        one), or a loaded tokenizer (a `tokenizers.Tokenizer`, or a transformers fast
+        tokenizer): that one is saved once, by the hash of its content, to
+        `cache_dir/tokenizers/` (default $STEADLITH_CACHE_DIR, else ~/.cache/steadlith) so
+        that the parameters name a file every worker process can load."""
+        if isinstance(tokenizer, (str, os.PathLike)):
+            spec = HF_PREFIX + os.fspath(tokenizer)
+        else:
+            spec = HF_PREFIX + str(saved_tokenizer(tokenizer, Path(cache_dir) if cache_dir is not None else None))
+        return cls(**_with_counter(kwargs, spec))
 
     @property
     def params_hash(self) -> str:
