@@ -70,13 +70,13 @@ def _no_constant(name: str) -> Any:
 
 def parse_line(line: bytes, number: int, limits: Limits = Limits()) -> Any:
     """One line's JSON value, within `limits` (its length is the caller's to bound)."""
-    depth = nesting_depth(line)
-    if depth > limits.max_depth:
-        raise JsonlError(number, f"nested {depth} deep (at most {limits.max_depth})")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise JsonlError(number, f"not UTF-8 (byte {e.start} of the line)", e.start) from None
+    depth = nesting_depth(line)
+    if depth > limits.max_depth:
+        raise JsonlError(number, f"nested {depth} deep (at most {limits.max_depth})")
     try:
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
@@ -85,9 +85,9 @@ def parse_line(line: bytes, number: int, limits: Limits = Limits()) -> Any:
         raise JsonlError(number, f"not JSON ({e})") from None
 
 
-def read_jsonl(stream: BinaryIO, limits: Limits = Limits()) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-blank line of `stream` (binary), a byte-order
-    mark before the first ignored. Raises JsonlError on the first line out of bounds."""
+def bounded_lines(stream: BinaryIO, limits: Limits = Limits()) -> Iterator[tuple[int, int, bytes]]:
+    """(line number, file offset, bytes with the newline if any) of each line of `stream`
+    (binary), within the total and per-line sizes of `limits`."""
     total = 0
     number = 0
     while True:
@@ -97,11 +97,17 @@ def read_jsonl(stream: BinaryIO, limits: Limits = Limits()) -> Iterator[tuple[in
         number += 1
         total += len(line)
         if total > limits.max_bytes:
-            raise JsonlError(number, f"the file passes {limits.max_bytes // MiB} MiB, more than this kind of "
+            raise JsonlError(number, f"the file passes {_size(limits.max_bytes)}, more than this kind of "
                                      "file can hold")
         if len(line) > limits.max_line_bytes and not line.endswith(b"\n"):
             raise JsonlError(number, f"longer than {_size(limits.max_line_bytes)}, more than a record can be")
-        start = total - len(line)
+        yield number, total - len(line), line
+
+
+def read_jsonl(stream: BinaryIO, limits: Limits = Limits()) -> Iterator[tuple[int, Any]]:
+    """(line number, value) for each non-blank line of `stream` (binary), a byte-order
+    mark before the first ignored. Raises JsonlError on the first line out of bounds."""
+    for number, start, line in bounded_lines(stream, limits):
         if number == 1 and line.startswith(b"\xef\xbb\xbf"):
             line, start = line[3:], start + 3
         if line.strip():

@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import SteadlithError
 from ..kernel import threads as numpy_threads
-from .run import SLICES_PER_WORKER, Executor, SweepPlan, TaskKey, diffed_sources
+from .plan import SweepPlan, TaskKey
+from .run import SLICES_PER_WORKER, Executor, diffed_sources
 from .tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
 
 #: Retries of a task that raised (a worker that died is not a raise: Dask reschedules its

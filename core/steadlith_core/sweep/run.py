@@ -18,119 +18,25 @@ stopping means.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import multiprocessing
 import signal
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..chunking.chunks import AnyParams
-from ..errors import FileError, SteadlithError
+from ..errors import SteadlithError
 from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from .diffs import SourceDiffs
-from .grid import ParamSet
+from .journal import Journal
+from .plan import SweepPlan, TaskKey
 from .results import SetRow, merge_rows
-from .tasks import (PairsSource, RepoFileSource, Source, TaskResult, diff_slices, needs_diffs, run_task,
-                    source_diffs)
+from .tasks import Source, TaskResult, diff_slices, needs_diffs, run_task, source_diffs
 
-JOURNAL_SCHEMA = "steadlith-sweep-journal/1"
-
-TaskKey = tuple[int, int]  # (source index, set index)
 #: executor(plan, pending task keys, on_result): runs the tasks, calls on_result(result)
 #: in the calling thread as each finishes; whatever on_result raises stops it.
 Executor = Callable[["SweepPlan", Sequence[TaskKey], Callable[[TaskResult], None]], None]
 
-
-@dataclass(frozen=True)
-class SweepPlan:
-    sources: tuple[Source, ...]
-    sets: tuple[ParamSet, ...]
-    skipped: tuple[str, ...] = ()
-
-    def task_keys(self) -> list[TaskKey]:
-        return [(source, s.index) for s in self.sets for source in range(len(self.sources))]
-
-    def params_of(self, set_index: int) -> AnyParams:
-        return self.sets[set_index].params
-
-    def fingerprint(self) -> str:
-        """What a journal must match to be resumed: the sources' contents and the sets."""
-        h = hashlib.sha256()
-        for source in self.sources:
-            h.update(_source_digest(source))
-        for s in self.sets:
-            h.update(s.params.params_hash.encode())
-        return h.hexdigest()
-
-
-def _source_digest(source: Source) -> bytes:
-    h = hashlib.sha256(type(source).__name__.encode())
-    if isinstance(source, PairsSource):
-        parts = [x for pair in source.pairs for x in pair]
-    elif isinstance(source, RepoFileSource):  # commit ids name the contents
-        parts = [source.repo, source.path, *source.commits]
-    else:
-        parts = [*source.keys, *source.versions]
-    for part in parts:
-        data = part.encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.digest()
-
-
-class Journal:
-    """Finished task results, one JSON line each after a header naming the plan."""
-
-    def __init__(self, path: str, plan: SweepPlan, *, resume: bool = False):
-        self.path = path
-        self.loaded: dict[TaskKey, TaskResult] = {}
-        fingerprint = plan.fingerprint()
-        try:
-            if resume:
-                self.loaded = self._read(fingerprint, set(plan.task_keys()))
-                self._file = open(path, "a", encoding="utf-8")
-            else:
-                self._file = open(path, "w", encoding="utf-8")
-                self._write({"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint,
-                             "sets": len(plan.sets), "sources": len(plan.sources)})
-        except OSError as e:
-            raise FileError(path, f"cannot {'resume' if resume else 'write'} the sweep journal: "
-                                  f"{e.strerror or e}") from None
-
-    def _read(self, fingerprint: str, keys: set[TaskKey]) -> dict[TaskKey, TaskResult]:
-        with open(self.path, "rb") as f:
-            data = f.read()
-        good = data.rfind(b"\n") + 1  # a line cut short by a kill is dropped, and written again
-        lines = data[:good].decode("utf-8").splitlines()
-        try:
-            header = json.loads(lines[0]) if lines else {}
-            if header.get("schema") != JOURNAL_SCHEMA:
-                raise SteadlithError(f"{self.path}: not a sweep journal ({JOURNAL_SCHEMA})")
-            if header.get("fingerprint") != fingerprint:
-                raise SteadlithError(f"{self.path}: this journal is of another sweep (other sources or parameter "
-                                     "sets); run it without --resume to start again")
-            results = [TaskResult.from_dict(json.loads(line)) for line in lines[1:]]
-        except (ValueError, KeyError, TypeError) as e:
-            raise SteadlithError(f"{self.path}: damaged sweep journal ({e})") from None
-        if good < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good)
-        return {r.key: r for r in results if r.key in keys}
-
-    def _write(self, doc: dict) -> None:
-        self._file.write(json.dumps(doc, separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def record(self, result: TaskResult) -> None:
-        try:
-            self._write(result.to_dict())
-        except OSError as e:
-            raise FileError(self.path, f"cannot write the sweep journal: {e.strerror or e}") from None
-
-    def close(self) -> None:
-        self._file.close()
+__all__ = ["Executor", "Journal", "SweepPlan", "SweepRun", "TaskKey", "in_process", "process_pool", "run_sweep"]
 
 
 class SweepRun:
