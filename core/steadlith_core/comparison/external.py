@@ -200,7 +200,8 @@ def read_spans_jsonl(path: str | Path, document: str, token_counter: str = "char
             for number, obj in read_jsonl(stream, limits):
                 where = f"{path}:{number}"
                 if not isinstance(obj, dict) or not ({"start", "end"} <= obj.keys() or "text" in obj):
-                    raise ExternalChunkError(f'{label}: {where}: expected {{"start": …, "end": …}} or {{"text": …}}')
+                    raise ExternalChunkError(f'{label}: {where}: expected {{"start": …, "end": …}} or '
+                                             '{"text": …}')
                 records.append((where, obj))
     except JsonlError as e:
         raise ExternalChunkError(f"{label}: {path}:{e.line}: {e.problem}") from None

@@ -1,0 +1,85 @@
+"""A pool worker killed mid-sweep (SIGKILL: the out-of-memory killer, a user) must not
+hang the sweep: the broken pool is replaced and the lost tasks run again, the rows the
+same as an uninterrupted run's; a pool that keeps dying stops the sweep with one line,
+and its journal resumes what is left."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from sweep_kill_helpers import KillingVersions
+
+from steadlith_core.bench.sweep import synthetic_history
+from steadlith_core.sweep.format import sweep_json
+from steadlith_core.sweep.grid import build_grid
+from steadlith_core.sweep.run import Journal, SweepPlan, SweepRun, WorkersLost, in_process, process_pool
+from steadlith_core.sweep.tasks import VersionsSource
+
+pytestmark = pytest.mark.kernel_independent  # checks the executor, not the chunker's output
+
+#: Long enough for a pool start (spawn) on a loaded machine; a hang is far longer.
+HANG = 240
+
+
+def _plan(tmp_path, always: bool) -> SweepPlan:
+    history = synthetic_history(5, 2500, seed=7)
+    keys = tuple(map(str, range(len(history.versions))))
+    sources = (VersionsSource("one", tuple(history.versions), keys),
+               KillingVersions("two", tuple(reversed(history.versions)), keys, str(tmp_path / "killed"), always),
+               VersionsSource("three", tuple(history.versions[1:]), keys[1:]))
+    return SweepPlan(sources, build_grid(["min_tokens=32,64"]).sets)
+
+
+def _as_json(run: SweepRun) -> str:
+    return json.dumps(sweep_json(run.rows(), sources=[s.name for s in run.plan.sources], skipped=[],
+                                 done=run.done, total=run.total, unit="version"))
+
+
+def _execute(run: SweepRun, executor) -> BaseException | None:
+    """run.execute(executor) in a thread, so a hang fails the test instead of stalling it."""
+    outcome: list[BaseException | None] = []
+
+    def target():
+        try:
+            run.execute(executor)
+            outcome.append(None)
+        except BaseException as e:  # handed to the test thread
+            outcome.append(e)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(HANG)
+    assert not thread.is_alive(), f"the sweep hung for {HANG} s after a worker was killed"
+    return outcome[0]
+
+
+def test_a_killed_worker_is_replaced_and_its_tasks_run_again(tmp_path):
+    plan = _plan(tmp_path, always=False)
+    said: list[str] = []
+    run = SweepRun(plan)
+    assert _execute(run, process_pool(2, say=said.append)) is None
+    assert (tmp_path / "killed").exists()  # a worker did die
+    assert len(said) == 1 and said[0].startswith("a worker process died (killed, or out of memory): ")
+    assert not run.partial and _as_json(run) == _as_json(SweepRun(plan).execute(in_process))
+
+
+def test_a_pool_that_keeps_dying_stops_in_one_line_and_the_journal_finishes_it(tmp_path):
+    plan = _plan(tmp_path, always=True)
+    path = str(tmp_path / "sweep.jsonl")
+    journal = Journal(path, plan)
+    run = SweepRun(plan, journal)
+    said: list[str] = []
+    error = _execute(run, process_pool(2, restarts=1, say=said.append))
+    journal.close()
+    assert isinstance(error, WorkersLost) and "\n" not in str(error)
+    assert str(error).startswith("sweep stopped: a worker process died 2 times (killed, or out of memory); ")
+    assert len(said) == 1 and run.partial
+    assert all(source != 1 for source, _ in run.results)  # the others' tasks are kept
+    journal = Journal(path, plan, resume=True)
+    resumed = SweepRun(plan, journal)
+    assert resumed.done == run.done
+    resumed.execute(in_process)
+    journal.close()
+    assert _as_json(resumed) == _as_json(SweepRun(plan).execute(in_process))
