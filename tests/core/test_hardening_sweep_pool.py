@@ -83,3 +83,29 @@ def test_a_pool_that_keeps_dying_stops_in_one_line_and_the_journal_finishes_it(t
     resumed.execute(in_process)
     journal.close()
     assert _as_json(resumed) == _as_json(SweepRun(plan).execute(in_process))
+
+
+def test_the_command_says_how_to_finish_a_stopped_sweep(tmp_path, capsys, monkeypatch):
+    from cli_helpers import run as run_cli
+
+    from steadlith_core.sweep import run as sweep_run
+
+    def dying_pool(jobs, **kwargs):
+        def execute(plan, keys, on_result):
+            in_process(plan, keys[:1], on_result)
+            raise WorkersLost("sweep stopped: a worker process died 3 times (killed, or out of memory)")
+        return execute
+
+    monkeypatch.setattr(sweep_run, "process_pool", dying_pool)
+    files = []
+    for n, text in enumerate(["One version. Of words.\n", "Two versions. Of more words.\n"]):
+        (tmp_path / f"v{n}.md").write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / f"v{n}.md"))
+    journal = tmp_path / "sweep.jsonl"
+    code, out, err = run_cli(capsys, "sweep", "--versions", *files, "--grid", "min_tokens=32,64", "--jobs", "2",
+                             "--save", str(journal))
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == ("steadlith: error: sweep stopped: a worker process died 3 times (killed, or out "
+                                    f"of memory); 1 of 2 tasks done; continue with --resume {journal}")
+    code, out, err = run_cli(capsys, "sweep", "--versions", *files, "--grid", "min_tokens=32,64", "--jobs", "2")
+    assert err.splitlines()[-1].endswith("; 1 of 2 tasks done; --save FILE keeps finished tasks for --resume to finish")

@@ -190,7 +190,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except WorkersLost as e:  # the finished tasks are in the journal: say how to go on
         again = f"continue with --resume {visible(journal_path)}" if journal_path else \
             "--save FILE keeps finished tasks for --resume to finish"
-        raise SteadlithError(f"{e}; {run.done} of {run.total} done; {again}") from None
+        raise SteadlithError(f"{e}; {run.done} of {run.total} tasks done; {again}") from None
     finally:
         if journal is not None:
             journal.close()
