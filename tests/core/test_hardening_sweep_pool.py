@@ -6,7 +6,12 @@ and its journal resumes what is left."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 from sweep_kill_helpers import KillingVersions
@@ -109,3 +114,48 @@ def test_the_command_says_how_to_finish_a_stopped_sweep(tmp_path, capsys, monkey
                                     f"of memory); 1 of 2 tasks done; continue with --resume {journal}")
     code, out, err = run_cli(capsys, "sweep", "--versions", *files, "--grid", "min_tokens=32,64", "--jobs", "2")
     assert err.splitlines()[-1].endswith("; 1 of 2 tasks done; --save FILE keeps finished tasks for --resume to finish")
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool's worker processes among `pid`'s children (not multiprocessing's resource tracker)."""
+    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+        children = [int(c) for c in f.read().split()]
+    out = []
+    for child in children:
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                if b"spawn_main" in f.read():
+                    out.append(child)
+        except FileNotFoundError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the pool's workers in /proc")
+def test_the_command_survives_a_worker_killed_from_outside(tmp_path):
+    """What a user or the out-of-memory killer does: SIGKILL one worker of `sweep --jobs 2`
+    while its tasks run. The sweep finishes, says so once, and prints what --jobs 1 prints."""
+    history = synthetic_history(30, 12_000, seed=9)
+    files = []
+    for n, text in enumerate(history.versions):
+        (tmp_path / f"v{n:02d}.md").write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / f"v{n:02d}.md"))
+    journal = tmp_path / "sweep.jsonl"
+    args = [sys.executable, "-m", "steadlith_core", "sweep", "--versions", *files, "--format", "json",
+            "--grid", "min_tokens=24,32,48,64,96,128", "--grid", "max_tokens=256,384,512,768"]
+    proc = subprocess.Popen([*args, "--jobs", "2", "--save", str(journal)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
+            time.sleep(0.02)
+        workers = _workers(proc.pid)
+        assert workers, "no pool worker found to kill"
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=HANG)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert err.count("a worker process died (killed, or out of memory): ") == 1
+    whole = subprocess.run([*args, "--jobs", "1"], capture_output=True, text=True, timeout=HANG)
+    assert out == whole.stdout and not json.loads(out)["partial"]
