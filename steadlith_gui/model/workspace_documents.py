@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from steadlith_core import LoadError, load_text
+from steadlith_core.history.places import repository_places
 from steadlith_core.history.repository import GitError, read_text_at, resolve_revision
 
 from .workspace import SIDES, Workspace, WorkspaceError
@@ -27,23 +28,22 @@ def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[st
         doc = ws.documents[side]
         if doc is None or (doc.path is None and doc.revision is None):
             continue
-        # a revision reads its repository, which can hold anything: the same question as a file
-        real = os.path.realpath(doc.path if doc.path is not None else doc.revision.repo)
-        try:
-            inside = os.path.commonpath([base, real]) == base
-        except ValueError:  # another drive on Windows
-            inside = False
-        if not inside:
-            out.append((side, real))
+        # a revision reads its repository, which can hold anything: the same question as a
+        # file, asked of every directory git reads (a `gitdir:` file, alternates: places.py)
+        reals = [os.path.realpath(doc.path)] if doc.path is not None else repository_places(doc.revision.repo)
+        out += [(side, real) for real in reals if not _inside(base, real)]
     for side, path in zip(SIDES, ws.external.jsonl or ()):
         real = os.path.realpath(path)
-        try:
-            inside = os.path.commonpath([base, real]) == base
-        except ValueError:
-            inside = False
-        if not inside:
+        if not _inside(base, real):
             out.append((f"spans {side}", real))
     return out
+
+
+def _inside(base: str, real: str) -> bool:
+    try:
+        return os.path.commonpath([base, real]) == base
+    except ValueError:  # another drive on Windows
+        return False
 
 
 def renamed_documents(ws: Workspace) -> list[tuple[str, str, str]]:

@@ -212,3 +212,21 @@ def test_a_bad_edit_is_a_clear_error(bad):
     fields = {"kind": "fix-word", "position": 0, "length": 1, "seed": 0, **bad}
     with pytest.raises(LabError):
         Edit(**fields)
+
+
+def test_the_documents_word_offsets_cost_8_bytes_a_word():
+    """The lab keeps one document's words for every edit; their offsets are read as
+    Python ints but stored as machine ints (a list of int objects held about 72 bytes a
+    word for the two). tracemalloc counts what construction keeps, not the process's size."""
+    import tracemalloc
+
+    text = tool_library_text() * 4
+    tracemalloc.start()
+    try:
+        doc = LabDocument(text)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert doc.n > 10_000
+    assert held / doc.n < 64, f"{held / doc.n:.0f} bytes a word"
+    assert type(doc.starts[3]) is int and doc.text[doc.starts[3]:doc.ends[3]] == doc.word(3)

@@ -57,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on a Dask cluster (tcp://host:8786; needs steadlith-core[dask] here and on "
                         "the workers) instead of a local process pool")
+    p.add_argument("--scheduler-timeout", type=float, default=None, metavar="SECONDS",
+                   help="with --scheduler: how long to wait for the scheduler to answer (default 10)")
     p.add_argument("--save", metavar="FILE", help="keep every finished task in FILE as it finishes (a journal)")
     p.add_argument("--resume", metavar="FILE",
                    help="continue the sweep saved in FILE (same sources and grid): run only the tasks not in it")
@@ -125,19 +127,25 @@ def _sources(args: argparse.Namespace) -> tuple[tuple[Source, ...], str]:
 def _executor(args: argparse.Namespace) -> Executor:
     from ..sweep.run import process_pool
 
+    if args.scheduler_timeout is not None and args.scheduler is None:
+        raise ParameterError("--scheduler-timeout", "goes with --scheduler ADDRESS")
     if args.scheduler is not None:
         if args.jobs is not None:
             raise ParameterError("--jobs", "the cluster's workers run the tasks with --scheduler; drop --jobs")
-        from ..sweep.dask import dask_executor  # the only way into dask: the extra is optional
+        from ..sweep.dask import CONNECT_TIMEOUT, dask_executor  # the only way into dask: the extra is optional
 
-        return dask_executor(args.scheduler)
-    return process_pool(args.jobs if args.jobs is not None else default_jobs())
+        timeout = CONNECT_TIMEOUT if args.scheduler_timeout is None else args.scheduler_timeout
+        if not 0 < timeout <= 3600:
+            raise ParameterError("--scheduler-timeout", f"must be in (0, 3600] seconds, got {timeout:g}")
+        return dask_executor(args.scheduler, timeout=timeout)
+    return process_pool(args.jobs if args.jobs is not None else default_jobs(),
+                        say=lambda line: print(f"{PROG}: sweep: {line}", file=sys.stderr, flush=True))
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ..sweep.external import external_sets, split_chunk_size
     from ..sweep.grid import build_grid
-    from ..sweep.run import Journal, SweepPlan, SweepRun
+    from ..sweep.run import Journal, SweepPlan, SweepRun, WorkersLost
 
     if args.save is not None and args.resume is not None:
         raise ParameterError("--resume", "keeps saving to the file it resumes; drop --save")
@@ -164,6 +172,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             run.execute(executor, progress)
     except KeyboardInterrupt:
         interrupted = True
+    except WorkersLost as e:  # the finished tasks are in the journal: say how to go on
+        again = f"continue with --resume {visible(journal_path)}" if journal_path else \
+            "--save FILE keeps finished tasks for --resume to finish"
+        raise SteadlithError(f"{e}; {run.done} of {run.total} tasks done; {again}") from None
     finally:
         if journal is not None:
             journal.close()

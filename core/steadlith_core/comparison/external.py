@@ -37,6 +37,7 @@ from ..chunking.chunks import AnyParams
 from ..chunking.normalize import normalize
 from ..chunking.rules import rule_of
 from ..errors import ParameterError, SteadlithError, import_extra
+from ..jsonl import MiB, JsonlError, Limits, read_jsonl
 from ..vocabulary import NEW, REMOVED, REUSED
 from .analysis import Analysis
 from .baseline import FixedTokenParams, baseline_for, chunk_fixed
@@ -104,6 +105,10 @@ class ExternalChunking:
     @property
     def diagnostics(self) -> ExternalSizes:
         return ExternalSizes(len(self.chunks), sum(c.word_count for c in self.chunks), self.tokens)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def span_hash(text: str) -> str:
@@ -186,22 +191,22 @@ def read_spans_jsonl(path: str | Path, document: str, token_counter: str = "char
     the document in order). Blank lines are skipped; errors name the file and line."""
     path = Path(path)
     label = name or f"jsonl:{path.name}"
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ExternalChunkError(f"{label}: cannot read {path}: {e}") from None
+    # spans with their texts can outweigh the document (overlap repeats text): room for
+    # that, and a bound all the same for a file that never ends
+    limits = Limits(max_bytes=max(64 * MiB, 8 * len(document) + 16 * MiB), max_depth=4)
     records: list[tuple[str, dict]] = []
-    for number, line in enumerate(raw.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ExternalChunkError(f"{label}: {where}: not JSON ({e.msg})") from None
-        if not isinstance(obj, dict) or not ({"start", "end"} <= obj.keys() or "text" in obj):
-            raise ExternalChunkError(f'{label}: {where}: expected {{"start": …, "end": …}} or {{"text": …}}')
-        records.append((where, obj))
+    try:
+        with open(path, "rb") as stream:
+            for number, obj in read_jsonl(stream, limits):
+                where = f"{path}:{number}"
+                if not isinstance(obj, dict) or not ({"start", "end"} <= obj.keys() or "text" in obj):
+                    raise ExternalChunkError(f'{label}: {where}: expected {{"start": …, "end": …}} or '
+                                             '{"text": …}')
+                records.append((where, obj))
+    except JsonlError as e:
+        raise ExternalChunkError(f"{label}: {path}:{e.line}: {e.problem}") from None
+    except OSError as e:
+        raise ExternalChunkError(f"{label}: cannot read {path}: {e.strerror or e}") from None
     labels = [w for w, _ in records]
     with_offsets = ["start" in o for _, o in records]
     if all(with_offsets):
@@ -269,7 +274,15 @@ class SplitterChunker:
         return lambda piece: text_tokens(piece, counter)
 
     def chunk(self, text: str) -> ExternalChunking:
-        return SPLITTERS[self.kind](self, text)
+        try:
+            return SPLITTERS[self.kind](self, text)
+        except (SteadlithError, MemoryError):  # already one line; memory is the caller's to report
+            raise
+        except Exception as e:  # another library's failure (an import, a setting it cannot take): one line
+            library = _MODULES.get(self.kind, self.kind).split(".")[0]
+            detail = " ".join(str(e).split())
+            raise ExternalChunkError(f"{self.name}: {library} failed on this text: {type(e).__name__}"
+                                     f"{': ' + _short(detail) if detail else ''}") from None
 
     def chunk_pair(self, text_a: str, text_b: str) -> tuple[ExternalChunking, ExternalChunking]:
         return self.chunk(text_a), self.chunk(text_b)

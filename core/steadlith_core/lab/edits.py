@@ -12,6 +12,7 @@ from elsewhere in the same document, so inserted text reads like the rest.
 from __future__ import annotations
 
 import random
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
@@ -60,6 +61,12 @@ class Splice(NamedTuple):
     text: str
 
 
+def _int_array(values: np.ndarray) -> array:
+    out = array("q")
+    out.frombytes(values.astype(np.int64, copy=False).tobytes())
+    return out
+
+
 class LabDocument:
     """One text's words, sentences and paragraphs, computed once: every edit reads them."""
 
@@ -72,8 +79,10 @@ class LabDocument:
         if self.n == 0:
             raise LabError("the document has no words: there is nothing to edit")
         self.symbols = compute_symbols(self.words)
-        self.starts = self.words.starts.tolist()
-        self.ends = self.words.ends.tolist()
+        # Python ints on indexing (edits and splices hold them, bisect reads them), 8 bytes a
+        # word: a list of int objects would take about 36, twice, for a whole document
+        self.starts = _int_array(self.words.starts)
+        self.ends = _int_array(self.words.ends)
         classes = boundary_classes(text, self.words)
         # whether each word ends a sentence (docs/contract/tttd-v1.md#snapping), to class the edited stream's cuts.
         # Before a paragraph start it reads False: the class there is 2 whatever it is, and

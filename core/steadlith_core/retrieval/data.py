@@ -20,8 +20,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import SteadlithError
+from ..jsonl import JsonlError, Limits, parse_line, read_jsonl
 
 COLUMNS = ("question", "references", "corpus_id")
+#: A question is an object holding a list of objects: a few levels deep, never thousands.
+QUESTION_LIMITS = Limits(max_depth=6)
 
 
 class RetrievalDataError(SteadlithError, ValueError):
@@ -162,23 +165,25 @@ def _csv_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
 
 def _jsonl_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
     out = []
-    for number, line in enumerate(_read(path).removeprefix("\ufeff").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}: line {number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RetrievalDataError(f"{where}: not JSON ({e.msg})") from None
-        if not isinstance(obj, dict) or any(k not in obj for k in COLUMNS):
-            raise RetrievalDataError(f"{where}: expected an object with {', '.join(COLUMNS)}")
-        references = obj["references"]
-        if isinstance(references, str):  # the CSV's JSON-in-a-string, carried over as is
-            try:
-                references = json.loads(references)
-            except json.JSONDecodeError as e:
-                raise RetrievalDataError(f"{where}: references are not JSON ({e.msg})") from None
-        out.append(_question(where, len(out), obj, references, corpora))
+    try:
+        with open(path, "rb") as stream:
+            for number, obj in read_jsonl(stream, QUESTION_LIMITS):
+                where = f"{path}: line {number}"
+                if not isinstance(obj, dict) or any(k not in obj for k in COLUMNS):
+                    raise RetrievalDataError(f"{where}: expected an object with {', '.join(COLUMNS)}")
+                references = obj["references"]
+                if isinstance(references, str):  # the CSV's JSON-in-a-string, carried over as is
+                    try:
+                        references = parse_line(references.encode("utf-8", "surrogatepass"), number, QUESTION_LIMITS)
+                    except JsonlError as e:
+                        raise RetrievalDataError(f"{where}: references are {e.problem}") from None
+                out.append(_question(where, len(out), obj, references, corpora))
+    except JsonlError as e:
+        if e.byte is not None:
+            raise RetrievalDataError(f"{path}: not UTF-8 (byte {e.byte})") from None
+        raise RetrievalDataError(f"{path}: line {e.line}: {e.problem}") from None
+    except OSError as e:
+        raise RetrievalDataError(f"{path}: cannot read: {e.strerror or e}") from None
     return out
 
 

@@ -18,13 +18,15 @@ share a key by accident.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import SteadlithError
+from ..errors import SteadlithError, visible
 from ..kernel import threads as numpy_threads
-from .run import SLICES_PER_WORKER, Executor, SweepPlan, TaskKey, diffed_sources
+from .plan import SweepPlan, TaskKey
+from .run import SLICES_PER_WORKER, Executor, WorkersLost, diffed_sources
 from .tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
 
 #: Retries of a task that raised (a worker that died is not a raise: Dask reschedules its
@@ -35,6 +37,9 @@ RETRIES = 2
 #: tasks that depended on it ("cancelled: already forgotten") instead of running them
 #: again; such a task is resubmitted with its inputs sent anew.
 RESUBMITS = 3
+#: Seconds to connect to a scheduler and hear its handshake: a scheduler on a network
+#: answers in well under a second; the rest is room for a loaded machine.
+CONNECT_TIMEOUT = 10.0
 
 
 def _distributed() -> Any:
@@ -45,14 +50,15 @@ def _distributed() -> Any:
     return distributed
 
 
-def dask_executor(scheduler: Any, *, retries: int = RETRIES) -> Executor:
+def dask_executor(scheduler: Any, *, retries: int = RETRIES, timeout: float = CONNECT_TIMEOUT) -> Executor:
     """An executor running tasks through `scheduler`: an address (`tcp://host:8786`), a
-    LocalCluster, or a connected Client (left open: it belongs to the caller)."""
+    LocalCluster, or a connected Client (left open: it belongs to the caller). Connecting
+    to an address takes at most `timeout` seconds."""
 
     def execute(plan: SweepPlan, keys: Sequence[TaskKey], on_result: Callable[[TaskResult], None]) -> None:
         distributed = _distributed()
         own = not isinstance(scheduler, distributed.Client)
-        client = _connect(distributed, scheduler) if own else scheduler
+        client = _connect(distributed, scheduler, timeout) if own else scheduler
         futures: list = []
         diffs: dict[int, list] = {}
         try:
@@ -79,8 +85,8 @@ def dask_executor(scheduler: Any, *, retries: int = RETRIES) -> Executor:
                     source, s = key_of[future.key]
                     again[(source, s)] += 1
                     if again[(source, s)] > RESUBMITS:
-                        raise SteadlithError(f"the Dask cluster kept losing sweep task (source {source}, set {s}); "
-                                             "finish it with --resume") from None
+                        raise WorkersLost(f"sweep stopped: the Dask cluster kept losing the task of source {source}, "
+                                          f"set {s}") from None
                     n = again[(source, s)]
                     fresh = client.scatter(plan.sources[source], hash=False)
                     slices = ([client.submit(source_diffs, fresh, lo, hi, retries=retries, pure=False,
@@ -116,8 +122,33 @@ def local_cluster(workers: int) -> Iterator[Any]:
         yield client
 
 
-def _connect(distributed: Any, scheduler: Any) -> Any:
-    try:
-        return distributed.Client(scheduler, timeout="20s")
-    except (OSError, TimeoutError, ValueError) as e:
-        raise SteadlithError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+def _connect(distributed: Any, scheduler: Any, timeout: float) -> Any:
+    """A Client on `scheduler` within `timeout` seconds, or one line saying why not.
+
+    Client's own timeout covers opening the connection, not Dask's handshake after it: a
+    server that accepts but never answers (any TCP service; an HTTP server waits for a
+    request) would hold it for ever. So the connection is made on a daemon thread
+    waited for no longer than the timeout (a thread still stuck is left to the process's
+    exit); any failure of the library is worded as one line."""
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = distributed.Client(scheduler, timeout=f"{timeout}s")
+        except Exception as e:  # the library's many ways of failing, worded below
+            outcome["error"] = e
+
+    thread = threading.Thread(target=connect, name="steadlith-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    where = f"cannot reach the Dask scheduler at {visible(str(scheduler))}"
+    if thread.is_alive():
+        raise SteadlithError(f"{where}: no Dask handshake within {timeout:g} s (is a Dask scheduler listening "
+                             "there?); --scheduler-timeout SECONDS waits longer") from None
+    error = outcome.get("error")
+    if error is not None:
+        detail = " ".join(str(error).split())
+        detail = detail if len(detail) <= 160 else detail[:159] + "…"
+        raise SteadlithError(f"{where}: {type(error).__name__}{': ' + detail if detail else ''} (is a Dask "
+                             "scheduler listening there?)") from None
+    return outcome["client"]

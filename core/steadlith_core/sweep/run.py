@@ -13,124 +13,34 @@ no parameter changes, are computed first, once, in slices spread over the worker
 (sweep.diffs); each task is then two indices, a parameter set and its source's diffs
 (packed opcodes: about 70 KB for a thousand commits). Workers ignore Ctrl+C: the
 terminal sends it to the whole process group, and only the calling process decides what
-stopping means.
+stopping means. A worker killed mid-run (a signal, the out-of-memory killer) breaks the
+pool: it is replaced and the unfinished tasks run again, a bounded number of times.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import multiprocessing
 import signal
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence
 
 from ..chunking.chunks import AnyParams
-from ..errors import FileError, SteadlithError
+from ..errors import SteadlithError
 from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from .diffs import SourceDiffs
-from .grid import ParamSet
+from .journal import Journal
+from .plan import SweepPlan, TaskKey
 from .results import SetRow, merge_rows
-from .tasks import (PairsSource, RepoFileSource, Source, TaskResult, diff_slices, needs_diffs, run_task,
-                    source_diffs)
+from .tasks import Source, TaskResult, diff_slices, needs_diffs, run_task, source_diffs
 
-JOURNAL_SCHEMA = "steadlith-sweep-journal/1"
-
-TaskKey = tuple[int, int]  # (source index, set index)
 #: executor(plan, pending task keys, on_result): runs the tasks, calls on_result(result)
 #: in the calling thread as each finishes; whatever on_result raises stops it.
 Executor = Callable[["SweepPlan", Sequence[TaskKey], Callable[[TaskResult], None]], None]
 
-
-@dataclass(frozen=True)
-class SweepPlan:
-    sources: tuple[Source, ...]
-    sets: tuple[ParamSet, ...]
-    skipped: tuple[str, ...] = ()
-
-    def task_keys(self) -> list[TaskKey]:
-        return [(source, s.index) for s in self.sets for source in range(len(self.sources))]
-
-    def params_of(self, set_index: int) -> AnyParams:
-        return self.sets[set_index].params
-
-    def fingerprint(self) -> str:
-        """What a journal must match to be resumed: the sources' contents and the sets."""
-        h = hashlib.sha256()
-        for source in self.sources:
-            h.update(_source_digest(source))
-        for s in self.sets:
-            h.update(s.params.params_hash.encode())
-        return h.hexdigest()
-
-
-def _source_digest(source: Source) -> bytes:
-    h = hashlib.sha256(type(source).__name__.encode())
-    if isinstance(source, PairsSource):
-        parts = [x for pair in source.pairs for x in pair]
-    elif isinstance(source, RepoFileSource):  # commit ids name the contents
-        parts = [source.repo, source.path, *source.commits]
-    else:
-        parts = [*source.keys, *source.versions]
-    for part in parts:
-        data = part.encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.digest()
-
-
-class Journal:
-    """Finished task results, one JSON line each after a header naming the plan."""
-
-    def __init__(self, path: str, plan: SweepPlan, *, resume: bool = False):
-        self.path = path
-        self.loaded: dict[TaskKey, TaskResult] = {}
-        fingerprint = plan.fingerprint()
-        try:
-            if resume:
-                self.loaded = self._read(fingerprint, set(plan.task_keys()))
-                self._file = open(path, "a", encoding="utf-8")
-            else:
-                self._file = open(path, "w", encoding="utf-8")
-                self._write({"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint,
-                             "sets": len(plan.sets), "sources": len(plan.sources)})
-        except OSError as e:
-            raise FileError(path, f"cannot {'resume' if resume else 'write'} the sweep journal: "
-                                  f"{e.strerror or e}") from None
-
-    def _read(self, fingerprint: str, keys: set[TaskKey]) -> dict[TaskKey, TaskResult]:
-        with open(self.path, "rb") as f:
-            data = f.read()
-        good = data.rfind(b"\n") + 1  # a line cut short by a kill is dropped, and written again
-        lines = data[:good].decode("utf-8").splitlines()
-        try:
-            header = json.loads(lines[0]) if lines else {}
-            if header.get("schema") != JOURNAL_SCHEMA:
-                raise SteadlithError(f"{self.path}: not a sweep journal ({JOURNAL_SCHEMA})")
-            if header.get("fingerprint") != fingerprint:
-                raise SteadlithError(f"{self.path}: this journal is of another sweep (other sources or parameter "
-                                     "sets); run it without --resume to start again")
-            results = [TaskResult.from_dict(json.loads(line)) for line in lines[1:]]
-        except (ValueError, KeyError, TypeError) as e:
-            raise SteadlithError(f"{self.path}: damaged sweep journal ({e})") from None
-        if good < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good)
-        return {r.key: r for r in results if r.key in keys}
-
-    def _write(self, doc: dict) -> None:
-        self._file.write(json.dumps(doc, separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def record(self, result: TaskResult) -> None:
-        try:
-            self._write(result.to_dict())
-        except OSError as e:
-            raise FileError(self.path, f"cannot write the sweep journal: {e.strerror or e}") from None
-
-    def close(self) -> None:
-        self._file.close()
+__all__ = ["Executor", "Journal", "SweepPlan", "SweepRun", "TaskKey", "WorkersLost", "in_process", "process_pool",
+           "run_sweep"]
 
 
 class SweepRun:
@@ -222,36 +132,108 @@ def _pool_task(job: tuple[int, AnyParams, int, tuple[SourceDiffs, ...] | None]) 
     return run_task(_worker_sources[source], source, params, set_index, diffs=diffs)
 
 
-def process_pool(jobs: int) -> Executor:
+#: Times a broken pool (a worker killed by a signal or the out-of-memory killer) is
+#: replaced within one run; each time, the tasks not yet finished run again on the new
+#: pool. A pool that keeps breaking stops the sweep instead of looping.
+POOL_RESTARTS = 2
+
+
+class WorkersLost(SteadlithError):
+    """The pool's workers kept dying: the sweep stopped; its journal can resume it."""
+
+
+def process_pool(jobs: int, *, restarts: int = POOL_RESTARTS, say: Callable[[str], None] | None = None) -> Executor:
     """An executor running tasks on `jobs` processes (started fresh: a forked copy of a
     process with threads, such as the window, can deadlock). The sources' word diffs
-    come first, in slices over every worker; each task then receives its source's."""
+    come first, in slices over every worker; each task then receives its source's.
+
+    A worker that dies (SIGKILL, out of memory) breaks the pool (concurrent.futures
+    notices it, where multiprocessing.Pool would wait for the lost task for ever): the
+    pool is replaced and what was not finished runs again, up to `restarts` times, each
+    said through `say`; then WorkersLost."""
     if jobs < 1:
         raise SteadlithError(f"--jobs must be >= 1, got {jobs}")
 
     def execute(plan: SweepPlan, keys: Sequence[TaskKey], on_result: Callable[[TaskResult], None]) -> None:
         if jobs == 1:
             return in_process(plan, keys, on_result)
-        context = multiprocessing.get_context("spawn")
         workers = min(jobs, len(keys))
-        pool = context.Pool(workers, initializer=_start_worker, initargs=(plan.sources,))
-        try:
-            slices = [(source, lo, hi) for source in diffed_sources(plan, keys)
-                      for lo, hi in diff_slices(plan.sources[source], workers * SLICES_PER_WORKER)]
-            pieces: dict[int, list[SourceDiffs]] = {}
-            for source, piece in pool.imap_unordered(_pool_diffs, slices, chunksize=1):
-                pieces.setdefault(source, []).append(piece)
-            diffs = {source: (SourceDiffs.join(p),) for source, p in pieces.items()}
-            work = [(source, plan.params_of(s), s, diffs.get(source) if needs_diffs(plan.params_of(s)) else None)
-                    for source, s in keys]
-            for result in pool.imap_unordered(_pool_task, work, chunksize=1):
-                on_result(result)
-            pool.close()
-        finally:
-            pool.terminate()  # stopped or done: no worker outlives the sweep
-            pool.join()
+        parts = workers * SLICES_PER_WORKER
+        pieces: dict[tuple[int, int], SourceDiffs] = {}  # (source, first unit): a finished diff slice
+        left = list(keys)
+        for attempt in range(restarts + 1):
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_start_worker, initargs=(plan.sources,))
+            try:
+                diffs = _diff_wave(pool, plan, left, parts, pieces)
+                _task_wave(pool, plan, left, diffs, on_result)
+                return
+            except BrokenProcessPool:
+                if attempt == restarts:
+                    raise WorkersLost(f"sweep stopped: a worker process died {restarts + 1} times (killed, or out of "
+                                      "memory)") from None
+                if say is not None:
+                    tasks = f"{len(left)} task{'' if len(left) == 1 else 's'}"
+                    say(f"a worker process died (killed, or out of memory): {tasks} run again on a new pool")
+            finally:
+                _stop(pool)
 
     return execute
+
+
+def _diff_wave(pool: ProcessPoolExecutor, plan: SweepPlan, keys: Sequence[TaskKey], parts: int,
+               pieces: dict[tuple[int, int], SourceDiffs]) -> dict[int, tuple[SourceDiffs]]:
+    """Each diffed source's word diffs, its slices spread over the pool; slices already
+    in `pieces` (from a pool that broke later) are not diffed again."""
+    slices = {source: diff_slices(plan.sources[source], parts) for source in diffed_sources(plan, keys)}
+    todo = {pool.submit(_pool_diffs, (source, lo, hi)): (source, lo)
+            for source, cuts in slices.items() for lo, hi in cuts if (source, lo) not in pieces}
+    try:
+        for future in as_completed(todo):
+            pieces[todo[future]] = future.result()[1]
+    except BrokenProcessPool:
+        for future, at in todo.items():  # keep what finished before the break
+            if future.done() and not future.cancelled() and future.exception() is None:
+                pieces[at] = future.result()[1]
+        raise
+    return {source: (SourceDiffs.join([pieces[(source, lo)] for lo, _ in cuts]),) for source, cuts in slices.items()}
+
+
+def _task_wave(pool: ProcessPoolExecutor, plan: SweepPlan, left: list[TaskKey], diffs: dict[int, tuple[SourceDiffs]],
+               on_result: Callable[[TaskResult], None]) -> None:
+    """Every task of `left` on the pool, each result handed on as it arrives and taken
+    out of `left`, so after a break `left` is what remains."""
+    futures = {pool.submit(_pool_task, (source, plan.params_of(s), s,
+                                        diffs.get(source) if needs_diffs(plan.params_of(s)) else None)): (source, s)
+               for source, s in left}
+    done: set[TaskKey] = set()
+
+    def hand_on(future: Future) -> None:
+        on_result(future.result())
+        done.add(futures[future])
+
+    try:
+        for future in as_completed(futures):
+            hand_on(future)
+    except BrokenProcessPool:
+        for future, key in futures.items():  # results that arrived before the break count
+            if key not in done and future.done() and not future.cancelled() and future.exception() is None:
+                hand_on(future)
+        raise
+    finally:
+        left[:] = [k for k in left if k not in done]
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """No worker outlives the run, stopped or done: queued tasks are dropped and the
+    workers ended (a task running for minutes is not waited for)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_sweep(plan: SweepPlan, executor: Executor | None = None, *, progress: Progress | None = None,
