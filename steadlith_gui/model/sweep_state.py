@@ -23,7 +23,8 @@ from steadlith_core.sweep.format import rule_colour, series
 from steadlith_core.sweep.git import repo_sources
 from steadlith_core.sweep.grid import ParamSet, build_grid
 from steadlith_core.sweep.results import SetRow
-from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process
 from steadlith_core.sweep.tasks import PairsSource
 
 #: What a sweep replays: the two documents shown, the git history of B's file, or the

@@ -18,7 +18,9 @@ from steadlith_core.sweep.external import external_sets
 from steadlith_core.sweep.format import sweep_json
 from steadlith_core.sweep.grid import build_grid
 from steadlith_core.sweep.journal import MAX_COUNT, JournalError
-from steadlith_core.sweep.run import Journal, SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.journal import Journal
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process
 from steadlith_core.sweep.tasks import RepoFileSource, VersionsSource, batch_pairs
 
 pytestmark = pytest.mark.kernel_independent  # checks the journal, not the chunker's output

@@ -19,7 +19,9 @@ from sweep_kill_helpers import KillingVersions
 from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.format import sweep_json
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import Journal, SweepPlan, SweepRun, WorkersLost, in_process, process_pool
+from steadlith_core.sweep.journal import Journal
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, WorkersLost, in_process, process_pool
 from steadlith_core.sweep.tasks import VersionsSource
 
 pytestmark = pytest.mark.kernel_independent  # checks the executor, not the chunker's output

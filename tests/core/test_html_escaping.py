@@ -20,7 +20,8 @@ from steadlith_core.lab import run_lab
 from steadlith_core.report.comparison import render_lab_report
 from steadlith_core.sweep.format import sweep_html
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import SweepPlan, run_sweep
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import run_sweep
 from steadlith_core.sweep.tasks import batch_pairs
 
 SCRIPT = "<script>alert(1)</script>.md"

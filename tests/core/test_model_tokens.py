@@ -161,7 +161,8 @@ def test_a_missing_tokenizer_file_is_one_line_and_nothing_is_written(capsys, tmp
 def test_pool_workers_rebuild_the_counter_from_its_spec():
     from steadlith_core.sweep.format import sweep_json
     from steadlith_core.sweep.grid import build_grid
-    from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process, process_pool
+    from steadlith_core.sweep.plan import SweepPlan
+    from steadlith_core.sweep.run import SweepRun, in_process, process_pool
     from steadlith_core.sweep.tasks import batch_pairs
 
     versions = [TEXT, TEXT.replace("deterministic", "repeatable"), TEXT.replace("## Errors", "## Errors\n\nNew.")]
@@ -194,7 +195,8 @@ def test_a_worker_that_cannot_load_the_tokenizer_fails_the_sweep_with_its_line(t
     script = f"""
 import os
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import SweepPlan, SweepRun, process_pool
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, process_pool
 from steadlith_core.sweep.tasks import batch_pairs
 from steadlith_core.errors import ParameterError
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.format import sweep_html, sweep_json
 from steadlith_core.sweep.grid import build_grid
 from steadlith_core.sweep.results import SetRow, mark_front, nearest_rank
-from steadlith_core.sweep.run import Journal, SweepPlan, SweepRun, in_process, process_pool
+from steadlith_core.sweep.journal import Journal
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process, process_pool
 from steadlith_core.sweep.tasks import batch_pairs
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run

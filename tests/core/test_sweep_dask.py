@@ -15,7 +15,8 @@ from steadlith_core.bench.sweep import synthetic_history  # noqa: E402
 from steadlith_core.sweep.dask import dask_executor  # noqa: E402
 from steadlith_core.sweep.format import sweep_json  # noqa: E402
 from steadlith_core.sweep.grid import build_grid  # noqa: E402
-from steadlith_core.sweep.run import SweepPlan, SweepRun, process_pool  # noqa: E402
+from steadlith_core.sweep.plan import SweepPlan  # noqa: E402
+from steadlith_core.sweep.run import SweepRun, process_pool  # noqa: E402
 
 
 @pytest.fixture(scope="module")

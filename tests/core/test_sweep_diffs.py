@@ -14,7 +14,8 @@ from steadlith_core.chunking.normalize import normalize
 from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.diffs import SourceDiffs
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process
 from steadlith_core.sweep.tasks import PairsSource, diff_slices, source_diffs
 
 compare_module = importlib.import_module("steadlith_core.comparison.churn")

@@ -12,7 +12,8 @@ from steadlith_core.comparison.external import compare_chunkers, parse_chunker
 from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.external import external_sets
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process
 from steadlith_core.sweep.tasks import VersionsSource, batch_pairs
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run

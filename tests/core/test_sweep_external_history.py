@@ -21,7 +21,8 @@ from steadlith_core.sweep.external import external_sets
 from steadlith_core.sweep.git import repo_sources
 from steadlith_core.sweep.grid import build_grid
 from steadlith_core.sweep.results import nearest_rank
-from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process, process_pool
+from steadlith_core.sweep.plan import SweepPlan
+from steadlith_core.sweep.run import SweepRun, in_process, process_pool
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 

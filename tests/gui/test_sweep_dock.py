@@ -109,7 +109,8 @@ def commit_versions(root, name, versions):
 def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
     from gui_helpers import load_files
     from steadlith_core.sweep.git import repo_sources
-    from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+    from steadlith_core.sweep.plan import SweepPlan
+    from steadlith_core.sweep.run import SweepRun, in_process
     from steadlith_gui.model.sweep_state import HISTORY
 
     versions = synthetic_history(6, 5000, seed=41).versions
@@ -180,7 +181,8 @@ def commit_files(root, steps):
 
 def test_a_sweep_over_a_folder_replays_its_text_files_histories_only(qtbot, window, tmp_path):
     from steadlith_core.sweep.git import repo_sources
-    from steadlith_core.sweep.run import SweepPlan, SweepRun, in_process
+    from steadlith_core.sweep.plan import SweepPlan
+    from steadlith_core.sweep.run import SweepRun, in_process
     from steadlith_gui.model.sweep_state import FOLDER
 
     guide = synthetic_history(3, 4000, seed=51).versions

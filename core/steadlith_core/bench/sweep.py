@@ -15,7 +15,8 @@ import time
 from typing import Callable
 
 from ..sweep.grid import build_grid
-from ..sweep.run import Executor, SweepPlan, SweepRun, process_pool
+from ..sweep.plan import SweepPlan
+from ..sweep.run import Executor, SweepRun, process_pool
 from ..sweep.tasks import VersionsSource
 from .examples import generate_prose
 

@@ -145,7 +145,9 @@ def _executor(args: argparse.Namespace) -> Executor:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ..sweep.external import external_sets, split_chunk_size
     from ..sweep.grid import build_grid
-    from ..sweep.run import Journal, SweepPlan, SweepRun, WorkersLost
+    from ..sweep.journal import Journal
+    from ..sweep.plan import SweepPlan
+    from ..sweep.run import SweepRun, WorkersLost
 
     if args.save is not None and args.resume is not None:
         raise ParameterError("--resume", "keeps saving to the file it resumes; drop --save")

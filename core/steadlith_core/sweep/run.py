@@ -39,7 +39,7 @@ from .tasks import Source, TaskResult, diff_slices, needs_diffs, run_task, sourc
 #: in the calling thread as each finishes; whatever on_result raises stops it.
 Executor = Callable[["SweepPlan", Sequence[TaskKey], Callable[[TaskResult], None]], None]
 
-__all__ = ["Executor", "Journal", "SweepPlan", "SweepRun", "TaskKey", "WorkersLost", "in_process", "process_pool",
+__all__ = ["Executor", "SweepRun", "WorkersLost", "in_process", "process_pool",
            "run_sweep"]
 
 
