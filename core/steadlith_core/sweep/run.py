@@ -80,6 +80,23 @@ def _source_digest(source: Source) -> bytes:
     return h.digest()
 
 
+def _cut(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _journal_line(path: str, number: int, line: bytes) -> dict:
+    """One line of a journal as a JSON object, or a SteadlithError naming the line: not
+    UTF-8, not JSON, nested past the parser's depth, or not an object."""
+    try:
+        doc = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        reason = "nested too deeply" if isinstance(e, RecursionError) else _cut(str(e))
+        raise SteadlithError(f"{path}: line {number}: damaged sweep journal (not JSON: {reason})") from None
+    if not isinstance(doc, dict):
+        raise SteadlithError(f"{path}: line {number}: damaged sweep journal (a {type(doc).__name__}, not an object)")
+    return doc
+
+
 class Journal:
     """Finished task results, one JSON line each after a header naming the plan."""
 
@@ -103,17 +120,20 @@ class Journal:
         with open(self.path, "rb") as f:
             data = f.read()
         good = data.rfind(b"\n") + 1  # a line cut short by a kill is dropped, and written again
-        lines = data[:good].decode("utf-8").splitlines()
-        try:
-            header = json.loads(lines[0]) if lines else {}
-            if header.get("schema") != JOURNAL_SCHEMA:
-                raise SteadlithError(f"{self.path}: not a sweep journal ({JOURNAL_SCHEMA})")
-            if header.get("fingerprint") != fingerprint:
-                raise SteadlithError(f"{self.path}: this journal is of another sweep (other sources or parameter "
-                                     "sets); run it without --resume to start again")
-            results = [TaskResult.from_dict(json.loads(line)) for line in lines[1:]]
-        except (ValueError, KeyError, TypeError) as e:
-            raise SteadlithError(f"{self.path}: damaged sweep journal ({e})") from None
+        lines = data[:good].split(b"\n")[:-1]
+        header = _journal_line(self.path, 1, lines[0]) if lines else {}
+        if header.get("schema") != JOURNAL_SCHEMA:
+            raise SteadlithError(f"{self.path}: not a sweep journal ({JOURNAL_SCHEMA})")
+        if header.get("fingerprint") != fingerprint:
+            raise SteadlithError(f"{self.path}: this journal is of another sweep (other sources or parameter "
+                                 "sets); run it without --resume to start again")
+        results = []
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                results.append(TaskResult.from_dict(_journal_line(self.path, number, line)))
+            except (ValueError, KeyError, TypeError, OverflowError) as e:
+                raise SteadlithError(f"{self.path}: line {number}: damaged sweep journal "
+                                     f"({_cut(str(e) or type(e).__name__)})") from None
         if good < len(data):
             with open(self.path, "r+b") as f:
                 f.truncate(good)
