@@ -65,3 +65,24 @@ def test_question_files_that_break_the_json_parser_are_one_error(tmp_path, name,
     with pytest.raises(RetrievalDataError) as e:
         load_questions(path, CORPORA)
     assert says in str(e.value) and len(str(e.value)) < 300
+
+
+def test_compiled_segmentation_of_totals_near_int64_max_cuts_where_segment_py_does():
+    """A chunk starting past 2^62 tokens with max_tokens 2^62: base + max_tokens passed
+    INT64_MAX in C (undefined; it wrapped, and every word became a hard cut)."""
+    import numpy as np
+
+    from steadlith_core.kernel import select
+    from steadlith_core.kernel.segment import segment as python_segment
+
+    if "c" not in select.KERNELS:
+        pytest.skip("the compiled kernel is not built")
+    cum = np.array([0, 2**62, 2**62 + 1, 2**62 + 2], dtype=np.int64)
+    for lo, hi in [(1, 2**62), (2**62, 2**62), (1, 2**63 - 1), (2**63 - 1, 2**63 - 1)]:
+        with select.using("c"):
+            got = select.segment(cum, [], [], lo, hi)
+        assert got == python_segment(cum, [], [], lo, hi)
+        # and below the wrapper's clamping
+        _, starts, ends, kinds = select._kernel.segment(cum, np.array([], np.int64), np.array([], np.int64), lo, hi)
+        assert [(c.start_word, c.end_word) for c in got] == list(zip(np.frombuffer(starts, np.int64).tolist(),
+                                                                         np.frombuffer(ends, np.int64).tolist()))
