@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..chunking.chunks import AnyParams
-from ..errors import FileError, SteadlithError
+from ..errors import ExportError, FileError, SteadlithError
 from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
+from ..report.export import write_text_atomic
 from .diffs import SourceDiffs
 from .grid import ParamSet
 from .results import SetRow, merge_rows
@@ -109,9 +110,14 @@ class Journal:
                 self.loaded = self._read(fingerprint, set(plan.task_keys()))
                 self._file = open(path, "a", encoding="utf-8")
             else:
-                self._file = open(path, "w", encoding="utf-8")
-                self._write({"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint,
-                             "sets": len(plan.sets), "sources": len(plan.sources)})
+                # the header replaces a previous journal all at once: a kill while starting
+                # leaves the old journal or the new header, never an empty file
+                header = {"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint, "sets": len(plan.sets),
+                          "sources": len(plan.sources)}
+                write_text_atomic(path, json.dumps(header, separators=(",", ":")) + "\n")
+                self._file = open(path, "a", encoding="utf-8")
+        except ExportError as e:
+            raise FileError(path, f"cannot write the sweep journal: {e.reason}") from None
         except OSError as e:
             raise FileError(path, f"cannot {'resume' if resume else 'write'} the sweep journal: "
                                   f"{e.strerror or e}") from None
