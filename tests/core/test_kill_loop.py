@@ -11,7 +11,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from kill_loop_helpers import kill_loop, leftovers, needs_fork
+from kill_loop_helpers import Strays, kill_loop, leftovers, needs_fork
 from steadlith_core import ChunkerParams, chunk
 from steadlith_core.comparison.churn import compare
 from steadlith_core.report.comparison import render_report
@@ -50,6 +50,7 @@ def test_an_export_killed_at_any_moment_is_old_or_new_never_torn(tmp_path, kind)
     write = write_text_atomic if isinstance(one, str) else write_bytes_atomic
     write(target, old)
     seen = set()
+    strays = Strays(tmp_path, kind)
 
     def write_forever():
         while True:
@@ -61,10 +62,11 @@ def test_an_export_killed_at_any_moment_is_old_or_new_never_torn(tmp_path, kind)
         now = data.decode("utf-8") if isinstance(one, str) else data
         assert now in (old, one, two), f"kill {i}: a torn file of {len(data)} bytes"
         seen.add(now)
-        assert leftovers(tmp_path, kind) == [], f"kill {i}: temporaries left"
+        strays.check(i)
 
     kill_loop(write_forever, after_kill)
     assert seen - {old}, "no write finished before a kill: the loop proved nothing"
+    strays.assert_rare_and_cleaned(lambda: write(target, one))
 
 
 def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
@@ -78,6 +80,7 @@ def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
     other = SweepPlan(plan.sources, build_grid(["min_tokens=40"]).sets)
     Journal(str(path), other).close()  # a journal of another sweep: replaced whole or kept
     finished = []
+    strays = Strays(tmp_path, path.name)
 
     def write_forever():
         while True:
@@ -89,7 +92,7 @@ def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
         lines = path.read_bytes().split(b"\n")
         header = json.loads(lines[0])
         assert header["fingerprint"] in (plan.fingerprint(), other.fingerprint()), f"kill {i}: header torn"
-        assert leftovers(tmp_path, path.name) == [], f"kill {i}: temporaries left"
+        strays.check(i)
         if header["fingerprint"] == plan.fingerprint():
             journal = Journal(str(path), plan, resume=True)  # a torn last line is dropped, never an error
             journal.close()
@@ -98,6 +101,7 @@ def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
 
     kill_loop(write_forever, after_kill, max_delay=0.4)
     assert finished and max(finished) > 0, "no task finished before a kill: the loop proved nothing"
+    strays.assert_rare_and_cleaned(lambda: Journal(str(path), plan).close())
 
 
 def test_the_embedding_cache_killed_at_any_moment_keeps_whole_puts(tmp_path):

@@ -184,15 +184,15 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            if existing is not None:
+                os.chmod(f.fileno() if os.chmod in os.supports_fd else tmp, stat.S_IMODE(existing.st_mode))
             os.fsync(f.fileno())
             if tmp is None:
                 # the data is on disk under no name, so a kill until here leaves nothing
-                # behind; it takes a temporary name only for the rename, two calls apart
+                # behind; it is named only for the rename, the next system call
                 tmp = _link_unnamed(shown, f.fileno(), target)
-        if existing is not None:
-            os.chmod(tmp, stat.S_IMODE(existing.st_mode))
-        os.replace(tmp, target)
-        tmp = None
+            os.replace(tmp, target)
+            tmp = None
     except ExportError:
         raise
     except FileNotFoundError:
