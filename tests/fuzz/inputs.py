@@ -19,7 +19,7 @@ from steadlith_core.chunking.lmx2_params import LMX2_INT_FIELDS
 from steadlith_core.chunking.params import INT_FIELDS
 
 from .contract import expect
-from .strategies import ANY_TEXT, HOSTILE_TEXTS, JSON, dumps, encode, file_bytes, mutated
+from .strategies import ANY_TEXT, HOSTILE_TEXTS, JSON, dumps, encode, mutated
 from .target import Target, temporary_folder
 
 # -- --set NAME=VALUE -------------------------------------------------------------------

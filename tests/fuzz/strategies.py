@@ -63,15 +63,3 @@ def mutated(draw, base: Any, max_steps: int = 3) -> Any:
         else:
             container.append(draw(JSON))
     return doc
-
-
-def file_bytes(valid: Any, lines: bool = False) -> st.SearchStrategy[bytes]:
-    """The bytes of a file that should hold `valid` (a JSON document): valid, mutated,
-    random JSON, hostile texts, random bytes, or valid bytes cut short."""
-    text = st.one_of(
-        st.just(valid).map(dumps), mutated(valid).map(dumps), JSON.map(dumps), HOSTILE_TEXTS,
-        st.builds(lambda a, b: a + b, st.just(dumps(valid)), HOSTILE_TEXTS),
-    )
-    raw = st.one_of(text.map(encode), st.binary(max_size=300),
-                    st.builds(lambda d, k: d[: k % (len(d) + 1)], st.just(dumps(valid).encode()), st.integers(0, 10**4)))
-    return raw
