@@ -252,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     from .workers.gui_thread_gc import collect_in_gui_thread
     from .main_window import MainWindow
     from .controllers.settings import APPLICATION, ORGANIZATION, AppSettings
+    from .controllers.recovery import default_folder as default_recovery_folder
+    from .model.recovery import RecoveryStore
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "steadlith-gui"])
     collect_in_gui_thread()
@@ -259,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     settings = AppSettings.memory() if headless else AppSettings.user()
     theme = args.theme or settings.theme() or "system"
-    window = MainWindow(params, theme, settings=settings)
+    # unsaved edits are kept for a crash only in a window someone types into
+    recovery = None if headless else RecoveryStore(default_recovery_folder())
+    window = MainWindow(params, theme, settings=settings, recovery=recovery)
     install_excepthook(window)
     if not headless:
         # the command line decides the parameters when it names any; else the last ones
@@ -301,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal closes the app
     window.show()
     start()
+    window.recovery.offer_left_behind()  # what a window that crashed left unsaved: Restore or Discard
     return app.exec()
 
 

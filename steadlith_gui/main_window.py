@@ -41,6 +41,7 @@ from .controllers.navigation import NavigationController
 from .controllers.presenter import ResultPresenter
 from .controllers.recent import RecentFilesMenu
 from .controllers.references import ReferenceMarks
+from .controllers.recovery import RecoveryController
 from .controllers.revision_open import RevisionOpener
 from .controllers.settings import AppSettings
 from .controllers.theme import ThemeController, resolve
@@ -54,6 +55,7 @@ from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
 from .model.documents import LoadedDocument
 from .model.long_lines import LINE_LIMIT
+from .model.recovery import RecoveryStore
 from .model.session import SIDES, THEME_CHOICES, Session
 from .model.viewmodel import AnalysisResult
 from .widgets.chunk_table import ChunkTable
@@ -94,14 +96,18 @@ class MainWindow(QMainWindow):
     save_failed = Signal(str, str)  # side, message (also shown in the message bar)
 
     def __init__(self, params: ChunkerParams | None = None, theme: Theme | str = LIGHT,
-                 parent: QWidget | None = None, *, settings: AppSettings | None = None):
+                 parent: QWidget | None = None, *, settings: AppSettings | None = None,
+                 recovery: RecoveryStore | None = None):
         """`theme`: a Theme or a choice ("system", "light", "dark"). `settings`: where
         recent files, layout and last parameters are kept (default: in memory only;
-        the app passes AppSettings.user()). Nothing is restored here: see restore_settings()."""
+        the app passes AppSettings.user()). `recovery`: where unsaved edits are kept for
+        a crash (default: nowhere; the app passes the user's). Nothing is restored here:
+        see restore_settings() and recovery.offer_left_behind()."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Steadlith Inspector[*]")
         self.settings = settings if settings is not None else AppSettings.memory()
+        self._recovery_store = recovery
         choice = theme if isinstance(theme, str) else theme.name
         if choice not in THEME_CHOICES:
             raise ValueError(f"unknown theme {theme!r}")
@@ -236,6 +242,9 @@ class MainWindow(QMainWindow):
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
             lambda text: self.statusBar().showMessage(text, 5000),
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
+        self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
+                                           self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
+                                           parent=self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         self.view_follower = ViewOptionsController(
@@ -430,6 +439,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.editing.cancel_pause()
+        self.recovery.close()  # closed on purpose: the user saved or chose to discard
         self.save_settings()
         for job in (self.lab.job, self.history_ctl.replay, self.sweep_ctl.job, self.why.job,  # each has a pool of its own
                     self.retrieval.job, self.retrieval.loader):

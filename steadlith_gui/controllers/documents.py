@@ -70,6 +70,13 @@ class DocumentController(QObject):
         if self.session.confirm_discard(sources):
             self._start(sources)
 
+    def restore_texts(self, texts: dict) -> None:
+        """{side: (text, name, path)} left unsaved by a window that ended (controllers.recovery):
+        loaded as edited copies of their files, so they still count as unsaved."""
+        sources = {s: TextSource(text, name, path) for s, (text, name, path) in texts.items()}
+        if self.session.confirm_discard(sources):
+            self._start(sources, modified={s: True for s in sources})
+
     def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
         """`labels`: side -> the name to show instead of the file's. A side given as a
         RevisionRef (steadlith_core.history.repository) is read from git at that commit."""

@@ -100,7 +100,7 @@ class SweepSettings:
         if unknown:
             raise SweepSettingsError("chunkers", f"unknown splitter {unknown[0][:40]!r}; known: {', '.join(SPLITTERS)}")
         source = data.get("source", PAIR)
-        if source not in SOURCE_TITLES:
+        if not isinstance(source, str) or source not in SOURCE_TITLES:  # a list or an object is unhashable
             raise SweepSettingsError("source", f"must be one of {', '.join(SOURCE_TITLES)}, not {str(source)[:40]!r}")
         folder = data.get("folder") or ""
         if not isinstance(folder, str):

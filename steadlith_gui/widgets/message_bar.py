@@ -5,6 +5,8 @@ plain, never rich text, and controls and bidi overrides in it are shown as escap
 
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
@@ -41,6 +43,10 @@ class MessageBar(QFrame):
         lay.setContentsMargins(10, 4, 4, 4)
         lay.addWidget(self.icon)
         lay.addWidget(self.label, 1)
+        self.actions = QHBoxLayout()  # the buttons of an offer (show_offer), none for a plain message
+        self.actions.setContentsMargins(0, 0, 0, 0)
+        self._buttons: list[QToolButton] = []
+        lay.addLayout(self.actions)
         lay.addWidget(close)
         self.hide()
 
@@ -48,6 +54,7 @@ class MessageBar(QFrame):
         return self.label.text()
 
     def show_message(self, text: str, level: str = "error") -> None:
+        self._clear_actions()  # a new message replaces an offer: its buttons go with it
         self.level = level
         self.history.append((level, text))
         self.icon.setText(ICONS.get(level, ""))
@@ -57,6 +64,31 @@ class MessageBar(QFrame):
         self._restyle()
         self.show()
         self.shown.emit(level, text)
+
+    def show_offer(self, text: str, actions: Sequence[tuple[str, Callable[[], None]]], level: str = "info") -> None:
+        """A message with a button per (label, action): a click hides the bar, then acts."""
+        self.show_message(text, level)
+        for label, action in actions:
+            button = QToolButton()
+            button.setObjectName(f"messageAction_{label}")
+            button.setText(label)
+            button.setAccessibleName(label)
+            button.clicked.connect(lambda _checked=False, act=action: (self.dismiss(), act()))
+            self.actions.addWidget(button)
+            self._buttons.append(button)
+
+    def action_labels(self) -> list[str]:
+        return [b.text() for b in self._buttons]
+
+    def trigger(self, label: str) -> None:
+        """Click the offer's button `label` (the keyboard and the tests use it)."""
+        next(b for b in self._buttons if b.text() == label).click()
+
+    def _clear_actions(self) -> None:
+        for button in self._buttons:
+            self.actions.removeWidget(button)
+            button.deleteLater()
+        self._buttons = []
 
     def dismiss(self) -> None:
         self.hide()

@@ -954,6 +954,16 @@ static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, 
     return lo;
 }
 
+/* search() for base + add, the sum taken exactly: a total past INT64_MAX is reached by
+ * no entry (hi), one below INT64_MIN by every entry (lo). A direct call may pass any
+ * running totals and limits; their sum must not overflow (undefined in C). */
+static inline Py_ssize_t search_sum(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
+                                    int right) {
+    if (add > 0 && base > INT64_MAX - add) return hi;
+    if (add < 0 && base < INT64_MIN - add) return lo;
+    return search(a, lo, hi, base + add, right);
+}
+
 static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (view->itemsize != 8 || view->format == NULL || (strcmp(view->format, "l") && strcmp(view->format, "q"))) {
@@ -991,10 +1001,10 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     while (s < n) {
         int64_t base = cum[s];
         /* first i >= s whose inclusion brings the chunk to min_tokens */
-        Py_ssize_t i_min = search(cum, s, n + 1, base + min_tokens, 0) - 1;
+        Py_ssize_t i_min = search_sum(cum, s, n + 1, base, min_tokens, 0) - 1;
         if (i_min < s) i_min = s;
         /* first i > s whose inclusion would exceed max_tokens (n if none) */
-        Py_ssize_t i_over = search(cum, s, n + 1, base + max_tokens, 1) - 1;
+        Py_ssize_t i_over = search_sum(cum, s, n + 1, base, max_tokens, 1) - 1;
         if (i_over <= s) i_over = s + 1;
         Py_ssize_t limit = i_over < n ? i_over : n, end;
         u8 kind;

@@ -139,13 +139,14 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     The bytes go to a new temporary file in the same folder, are flushed to disk, then
     renamed over `path` (os.replace is atomic on one file system). A failed or
     interrupted export therefore never leaves half a file, nor destroys the previous
-    one. The temporary file is created with mode 0o666 so the umask applies, as for
+    one. On Linux the temporary file has no name while it is written (O_TMPFILE): a
+    process killed then leaves nothing behind; it is named only for the rename. The temporary file is created with mode 0o666 so the umask applies, as for
     any ordinary file; an existing file keeps its mode. A symbolic link is followed (the
     file it names is replaced, not the link), and a path that is not a regular file (a
     device such as /dev/null or /dev/stdout, a pipe) is written to as it is, never
     replaced. Raises ExportError naming the path and the reason.
 
-    The temporary file is named after its target and the writing process
+    The temporary file's name is made of its target's and the writing process's
     (`.report.html.steadlith-tmp-<pid>`), so a person who finds one after a crash knows
     what it is; the next write to the same target removes those whose process is gone.
     """
@@ -177,23 +178,21 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     remove_stale_temporaries(target)
     tmp = None
     try:
-        for candidate in _temporary_names(target):
-            try:
-                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-            except FileExistsError:
-                continue
-            tmp = candidate
-            break
-        else:
-            raise ExportError(shown, "cannot create a temporary file beside it")
+        fd = _unnamed_file(folder)
+        if fd is None:
+            fd, tmp = _named_temporary(shown, target)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            if existing is not None:
+                os.chmod(f.fileno() if os.chmod in os.supports_fd else tmp, stat.S_IMODE(existing.st_mode))
             os.fsync(f.fileno())
-        if existing is not None:
-            os.chmod(tmp, stat.S_IMODE(existing.st_mode))
-        os.replace(tmp, target)
-        tmp = None
+            if tmp is None:
+                # the data is on disk under no name, so a kill until here leaves nothing
+                # behind; it is named only for the rename, the next system call
+                tmp = _link_unnamed(shown, f.fileno(), target)
+            os.replace(tmp, target)
+            tmp = None
     except ExportError:
         raise
     except FileNotFoundError:
@@ -208,6 +207,46 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _unnamed_file(folder: str) -> int | None:
+    """A file in `folder` that has no name yet (Linux's O_TMPFILE), or None where the
+    system or the file system has none: then a named temporary is used."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        return os.open(folder, flag | os.O_WRONLY, 0o666)
+    except FileNotFoundError:
+        raise
+    except OSError:  # EOPNOTSUPP, EISDIR on kernels or file systems without it
+        return None
+
+
+def _link_unnamed(shown: str, fd: int, target: str) -> str:
+    """Give the unnamed file `fd` a temporary name beside `target` (to rename it over)."""
+    # linkat(AT_SYMLINK_FOLLOW) on /proc/self/fd/N: os.link takes that path only when
+    # given a directory descriptor (else it calls link(), which gives EXDEV here)
+    fds = os.open("/proc/self/fd", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for candidate in _temporary_names(target):
+            try:
+                os.link(str(fd), candidate, src_dir_fd=fds, follow_symlinks=True)
+            except FileExistsError:
+                continue
+            return candidate
+    finally:
+        os.close(fds)
+    raise ExportError(shown, "cannot create a temporary file beside it")
+
+
+def _named_temporary(shown: str, target: str) -> tuple[int, str]:
+    for candidate in _temporary_names(target):
+        try:
+            return os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666), candidate
+        except FileExistsError:
+            continue
+    raise ExportError(shown, "cannot create a temporary file beside it")
 
 
 TEMPORARY_TAG = ".steadlith-tmp-"

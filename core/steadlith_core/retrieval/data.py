@@ -128,6 +128,20 @@ def _question(where: str, index: int, record: Mapping[str, Any], references: Any
     return Question(index, text, corpus_id, tuple(refs))
 
 
+def _json(text: str, where: str, what: str) -> Any:
+    """`text` parsed, or one line naming `where` when it is not JSON, nests deeper than the
+    parser goes, or holds an integer past int()'s digit limit."""
+    what = f"{what} " if what else ""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RetrievalDataError(f"{where}: {what}not JSON ({e.msg})") from None
+    except RecursionError:
+        raise RetrievalDataError(f"{where}: {what}not JSON (nested too deeply)") from None
+    except ValueError as e:  # Exceeds the limit (4300 digits) for integer string conversion
+        raise RetrievalDataError(f"{where}: {what}not JSON ({str(e).split(';')[0]})") from None
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -152,10 +166,7 @@ def _csv_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
             where = f"{path}: row {len(out) + 1} (line {reader.line_num})"
             if None in row or any(row.get(c) is None for c in COLUMNS):
                 raise RetrievalDataError(f"{where}: expected {len(header)} fields")
-            try:
-                references = json.loads(row["references"])
-            except json.JSONDecodeError as e:
-                raise RetrievalDataError(f"{where}: references are not JSON ({e.msg})") from None
+            references = _json(row["references"], where, "references are")
             out.append(_question(where, len(out), row, references, corpora))
     except csv.Error as e:
         # the underlying reader's count: DictReader's moves only once a row parsed

@@ -23,8 +23,9 @@ import json
 from typing import Any
 
 from .._version import __version__
-from ..errors import FileError, SteadlithError, visible
+from ..errors import ExportError, FileError, SteadlithError, visible
 from ..jsonl import MiB, JsonlError, Limits, bounded_lines, parse_line
+from ..report.export import write_text_atomic
 from .plan import SweepPlan, TaskKey
 from .tasks import PairsSource, RepoFileSource, Source, TaskResult, needs_diffs
 
@@ -153,9 +154,14 @@ class Journal:
                 self.loaded = self._read(plan, fingerprint)
                 self._file = open(path, "a", encoding="utf-8")
             else:
-                self._file = open(path, "w", encoding="utf-8")
-                self._write({"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint, "version": __version__,
-                             "sets": len(plan.sets), "sources": len(plan.sources)})
+                # the header replaces a previous journal all at once: a kill while starting
+                # leaves the old journal or the new header, never an empty file
+                header = {"schema": JOURNAL_SCHEMA, "fingerprint": fingerprint, "version": __version__,
+                          "sets": len(plan.sets), "sources": len(plan.sources)}
+                write_text_atomic(path, json.dumps(header, separators=(",", ":")) + "\n")
+                self._file = open(path, "a", encoding="utf-8")
+        except ExportError as e:
+            raise FileError(path, f"cannot write the sweep journal: {e.reason}") from None
         except OSError as e:
             raise FileError(path, f"cannot {'resume' if resume else 'write'} the sweep journal: "
                                   f"{e.strerror or e}") from None

@@ -1,0 +1,140 @@
+"""Every file the core writes survives SIGKILL at any moment: the target holds its old
+or its new content, whole, and no temporary file is left beside it. One kill loop per
+writer (tests/kill_loop_helpers.py): HTML reports, JSON and JSON Lines exports, a PNG
+through write_bytes_atomic, sweep journals, the embedding cache."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+
+from kill_loop_helpers import Strays, kill_loop, leftovers, needs_fork
+from steadlith_core import ChunkerParams, chunk
+from steadlith_core.comparison.churn import compare
+from steadlith_core.report.comparison import render_report
+from steadlith_core.report.export import (chunks_jsonl, comparison_json, to_json_text, write_bytes_atomic,
+                                          write_text_atomic)
+
+pytestmark = [needs_fork, pytest.mark.kernel_independent]
+
+
+def _document(n: int, variant: str) -> str:
+    return "\n\n".join(f"Paragraph {p} of the {variant} version, with words to chunk. " * 12 for p in range(n))
+
+
+def _payloads(kind: str) -> tuple[str | bytes, str | bytes]:
+    """Two different, large contents of one export kind, made as the tool makes them."""
+    params = ChunkerParams(min_tokens=16, max_tokens=64)
+    a, b = _document(120, "first"), _document(120, "second")
+    ca, cb = chunk(a, params), chunk(b, params)
+    if kind == "report.html":
+        one, two = compare(ca, cb), compare(cb, ca)
+        return render_report(one, "a.md", "b.md"), render_report(two, "b.md", "a.md")
+    if kind == "comparison.json":
+        return (to_json_text(comparison_json(compare(ca, cb), "a.md", "b.md")),
+                to_json_text(comparison_json(compare(cb, ca), "b.md", "a.md")))
+    if kind == "chunks.jsonl":
+        return chunks_jsonl(ca), chunks_jsonl(cb)
+    rng = np.random.default_rng(0)  # picture.png: bytes of any kind
+    return rng.bytes(3 << 20), rng.bytes(3 << 20)
+
+
+@pytest.mark.parametrize("kind", ["report.html", "comparison.json", "chunks.jsonl", "picture.png"])
+def test_an_export_killed_at_any_moment_is_old_or_new_never_torn(tmp_path, kind):
+    one, two = _payloads(kind)
+    old = "the previous file" if isinstance(one, str) else b"the previous file"
+    target = tmp_path / kind
+    write = write_text_atomic if isinstance(one, str) else write_bytes_atomic
+    write(target, old)
+    seen = set()
+    strays = Strays(tmp_path, kind)
+
+    def write_forever():
+        while True:
+            write(target, one)
+            write(target, two)
+
+    def after_kill(i):
+        data = target.read_bytes()
+        now = data.decode("utf-8") if isinstance(one, str) else data
+        assert now in (old, one, two), f"kill {i}: a torn file of {len(data)} bytes"
+        seen.add(now)
+        strays.check(i)
+
+    kill_loop(write_forever, after_kill)
+    assert seen - {old}, "no write finished before a kill: the loop proved nothing"
+    strays.assert_rare_and_cleaned(lambda: write(target, one))
+
+
+def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
+    from steadlith_core.sweep.grid import build_grid
+    from steadlith_core.sweep.run import Journal, SweepPlan, run_sweep
+    from steadlith_core.sweep.tasks import batch_pairs
+
+    pairs = [(str(n), _document(6, f"old {n}"), _document(6, f"new {n}")) for n in range(6)]
+    plan = SweepPlan(batch_pairs(pairs, chars_per_task=3000), build_grid(["min_tokens=8,16,24,32"]).sets)
+    path = tmp_path / "sweep.journal"
+    other = SweepPlan(plan.sources, build_grid(["min_tokens=40"]).sets)
+    Journal(str(path), other).close()  # a journal of another sweep: replaced whole or kept
+    finished = []
+    strays = Strays(tmp_path, path.name)
+
+    def write_forever():
+        while True:
+            journal = Journal(str(path), plan)
+            run_sweep(plan, journal=journal)
+            journal.close()
+
+    def after_kill(i):
+        lines = path.read_bytes().split(b"\n")
+        header = json.loads(lines[0])
+        assert header["fingerprint"] in (plan.fingerprint(), other.fingerprint()), f"kill {i}: header torn"
+        strays.check(i)
+        if header["fingerprint"] == plan.fingerprint():
+            journal = Journal(str(path), plan, resume=True)  # a torn last line is dropped, never an error
+            journal.close()
+            finished.append(len(journal.loaded))
+            assert all(json.loads(line) for line in path.read_bytes().split(b"\n")[1:] if line)
+
+    kill_loop(write_forever, after_kill, max_delay=0.4)
+    assert finished and max(finished) > 0, "no task finished before a kill: the loop proved nothing"
+    strays.assert_rare_and_cleaned(lambda: Journal(str(path), plan).close())
+
+
+def test_the_embedding_cache_killed_at_any_moment_keeps_whole_puts(tmp_path):
+    from steadlith_core.retrieval.embedding_cache import DATABASE, EmbeddingCache
+
+    folder = tmp_path / "cache"
+    batch = 200
+    kept = []
+
+    def write_forever():
+        rng = np.random.default_rng()
+        generation = int(rng.integers(1 << 30))
+        with EmbeddingCache(folder, max_entries=5 * batch) as cache:
+            while True:
+                generation += 1
+                vectors = rng.standard_normal((batch, 384)).astype(np.float32)
+                vectors[:, 0] = generation  # every vector of one put says which put it belongs to
+                cache.put_many("model", "chunk", [(f"{generation}-{k}", v) for k, v in enumerate(vectors)])
+
+    def after_kill(i):
+        with EmbeddingCache(folder, max_entries=5 * batch) as cache:
+            assert cache.totals()[0] <= 5 * batch
+        with sqlite3.connect(folder / DATABASE) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",), f"kill {i}: database damaged"
+            rows = db.execute("SELECT key FROM vectors").fetchall()
+        db.close()
+        by_put: dict[str, int] = {}
+        for (key,) in rows:
+            by_put[key.split("-")[0]] = by_put.get(key.split("-")[0], 0) + 1
+        # eviction takes the least recently used, put by put: every put is whole or gone
+        assert all(n == batch for n in by_put.values()), f"kill {i}: a put half in: {sorted(by_put.values())}"
+        assert set(leftovers(folder)) <= {DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm"}
+        kept.append(len(rows))
+
+    kill_loop(write_forever, after_kill, max_delay=0.4)
+    assert max(kept) > 0, "no put finished before a kill: the loop proved nothing"
