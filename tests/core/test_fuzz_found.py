@@ -8,7 +8,8 @@ import pytest
 from steadlith_core.errors import SteadlithError
 from steadlith_core.retrieval import RetrievalDataError, load_questions
 from steadlith_core.sweep.grid import build_grid
-from steadlith_core.sweep.run import Journal, SweepPlan
+from steadlith_core.sweep.journal import Journal
+from steadlith_core.sweep.plan import SweepPlan
 from steadlith_core.sweep.tasks import batch_pairs
 
 pytestmark = pytest.mark.kernel_independent  # file parsing above the chunker
@@ -28,10 +29,10 @@ def _journal(tmp_path, plan, body: bytes) -> str:
 
 
 @pytest.mark.parametrize("body, says", [
-    (b"[" * 100_000 + b"\n", "line 2: damaged sweep journal (not JSON: nested too deeply)"),
-    (b"\xff\xfe\n", "line 2: damaged sweep journal (not JSON"),
-    (b'{"source": Infinity, "set": 0}\n', "line 2: damaged sweep journal"),
-    (b"null\n", "line 2: damaged sweep journal (a NoneType, not an object)"),
+    (b"[" * 100_000 + b"\n", "line 2: nested 100000 deep"),
+    (b"\xff\xfe\n", "line 2: not UTF-8"),
+    (b'{"source": Infinity, "set": 0}\n', "line 2: not JSON (Infinity"),
+    (b"null\n", "line 2: a result must be an object"),
 ])
 def test_a_damaged_journal_line_is_one_error_naming_the_line(tmp_path, plan, body, says):
     path = _journal(tmp_path, plan, body)
@@ -53,11 +54,11 @@ CORPORA = {"guide": "The quick brown fox jumps over the lazy dog."}
 
 @pytest.mark.parametrize("name, data, says", [
     ("q.csv", "question,references,corpus_id\nq," + "[" * 100_000 + ",guide\n", "references are not JSON (nested"),
-    ("q.jsonl", "[" * 100_000, "line 1: not JSON (nested too deeply)"),
+    ("q.jsonl", "[" * 100_000, "line 1: nested 100000 deep"),
     ("q.jsonl", '{"question": "q", "corpus_id": "guide", "references": ' + "1" * 5000 + "}",
-     "line 1: not JSON (Exceeds the limit"),
+     "line 1: not JSON (an integer of 5000 digits"),
     ("q.jsonl", '{"question": "q", "corpus_id": "guide", "references": "' + "[" * 100_000 + '"}',
-     "references are not JSON (nested"),
+     "references are nested 100000 deep"),
 ])
 def test_question_files_that_break_the_json_parser_are_one_error(tmp_path, name, data, says):
     path = tmp_path / name

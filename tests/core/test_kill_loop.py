@@ -71,7 +71,9 @@ def test_an_export_killed_at_any_moment_is_old_or_new_never_torn(tmp_path, kind)
 
 def test_a_sweep_journal_killed_at_any_moment_resumes(tmp_path):
     from steadlith_core.sweep.grid import build_grid
-    from steadlith_core.sweep.run import Journal, SweepPlan, run_sweep
+    from steadlith_core.sweep.journal import Journal
+    from steadlith_core.sweep.plan import SweepPlan
+    from steadlith_core.sweep.run import run_sweep
     from steadlith_core.sweep.tasks import batch_pairs
 
     pairs = [(str(n), _document(6, f"old {n}"), _document(6, f"new {n}")) for n in range(6)]

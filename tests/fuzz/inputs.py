@@ -186,7 +186,9 @@ QUESTIONS = Target("questions", "retrieval question files, JSONL and CSV (load_q
 @contextmanager
 def _journal_folder() -> Iterator[_Folder]:
     from steadlith_core.sweep.grid import build_grid
-    from steadlith_core.sweep.run import Journal, SweepPlan, run_sweep
+    from steadlith_core.sweep.journal import Journal
+    from steadlith_core.sweep.plan import SweepPlan
+    from steadlith_core.sweep.run import run_sweep
     from steadlith_core.sweep.tasks import batch_pairs
 
     with temporary_folder() as d:
@@ -208,7 +210,7 @@ _JOURNAL = st.tuples(st.lists(st.tuples(st.sampled_from(["valid", "mutated", "js
 
 
 def _check_journal(ctx: _Folder, case) -> None:
-    from steadlith_core.sweep.run import Journal
+    from steadlith_core.sweep.journal import Journal
 
     steps, keep_header, cut = case
     header, *results = ctx.valid
