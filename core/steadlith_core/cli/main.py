@@ -130,7 +130,7 @@ def format_diagnostics(result: Chunking) -> str:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
-    from ..report.export import chunking_to_json, chunks_jsonl, to_json_text
+    from ..report.export import chunking_json_pieces, chunks_jsonl_lines, write_pieces
     from .documents import read_document
 
     params = _params(args)
@@ -140,10 +140,12 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
     text, name = read_document(args.file[0], utf8=True)
     result = _analysis().chunk(text, params)
+    # JSON and JSON Lines are written as each chunk is reached, never as one string:
+    # the output of a large document would be several times its size in memory
     if args.format == "json":
-        sys.stdout.write(to_json_text(chunking_to_json(result)))
+        write_pieces(sys.stdout.write, chunking_json_pieces(result))
     elif args.format == "jsonl":
-        sys.stdout.write(chunks_jsonl(result))
+        write_pieces(sys.stdout.write, chunks_jsonl_lines(result))
     else:
         print(format_chunking(result, visible(name)))  # a name stays on its line
     return 0
