@@ -69,9 +69,11 @@ def window_hashes(symbols: np.ndarray, cum: np.ndarray, key_tokens: int) -> tupl
 
 
 class Lmx2Keys(NamedTuple):
-    """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key)."""
+    """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key). `h`,
+    the window hashes the keys are made from, is None when a document given as bytes
+    let it go (pipeline.Document)."""
 
-    h: np.ndarray
+    h: np.ndarray | None
     key_1: np.ndarray
     key_2: np.ndarray
 

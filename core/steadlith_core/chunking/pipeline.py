@@ -48,7 +48,7 @@ from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
+from .lmx2 import Lmx2Keys, Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, stream_of
 from .params import ChunkerParams
@@ -138,9 +138,11 @@ class Document:
     token counts once per counter; a rule's own stages in its named `stage` caches.
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
-    once tttd-v1 has its candidates, its symbols (8 bytes a word, the largest array of a
-    scan) are let go, and scanned again only if another window, polynomial, mask or
-    lmx2-v1 needs them. A str document, what the inspector re-chunks, keeps them."""
+    once tttd-v1 has its candidates, or lmx2-v1 its keys, its symbols (8 bytes a word,
+    the largest array of a scan) are let go, and scanned again only if another window,
+    polynomial, mask or key window needs them; its per-word tokens are never kept (the
+    running total gives them), nor lmx2-v1's window hashes. A str document, what the
+    inspector re-chunks, keeps them all."""
 
     def __init__(self, text: str | bytes):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
@@ -171,6 +173,11 @@ class Document:
         """Let the symbols go if this is a bytes document (see the class)."""
         if isinstance(self.document, bytes):
             self._symbols = None
+
+    def lean_keys(self, keys: Lmx2Keys) -> Lmx2Keys:
+        """lmx2-v1's keys as this document keeps them: a bytes document lets the window
+        hashes go (8 bytes a cut: only the keys are read after this stage)."""
+        return keys._replace(h=None) if isinstance(self.document, bytes) else keys
 
     def stage(self, name: str, size: int = 8) -> LRU:
         """The cache of one rule stage, keyed by exactly the inputs of that stage."""
@@ -319,15 +326,18 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    tok, cum = doc.tokens(counter)
+    cum = doc.tokens_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    keys = doc.stage("lmx2-keys", 4).get(
-        key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: doc.lean_keys(
+        compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries)))
+    doc.spare_symbols()  # the keys hold all the rule reads of them
     maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)
+    # a bytes document's per-word tokens exist only while this stage runs
     first = doc.stage("lmx2-primary").get(
-        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon, maxima))
+        first_inputs, lambda: compute_primary(keys, doc.tokens(counter)[0], cum, p.min_tokens, p.horizon, maxima))
+    tok = doc.word_tokens(counter)
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
