@@ -299,6 +299,11 @@ def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tok
             got = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
         for field, g, w in zip(lmx2.Lmx2Keys._fields, got, want):
             assert g.dtype == w.dtype and g.tolist() == w.tolist(), (layout, field)
+        # without h, the hashes are written where key_1 goes: the keys must not change
+        with kernel.using("c"), dense_layout(layout == "table"):
+            lean = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer, keep_h=False)
+        assert lean.h is None and lean.key_1.tolist() == want.key_1.tolist(), layout
+        assert lean.key_2.tolist() == want.key_2.tolist(), layout
 
 
 @needs_c

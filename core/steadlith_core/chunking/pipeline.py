@@ -48,7 +48,7 @@ from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
-from .lmx2 import Lmx2Keys, Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, stream_of
 from .params import ChunkerParams
@@ -183,11 +183,6 @@ class Document:
         """Let the symbols go if this is a bytes document (see the class)."""
         if isinstance(self.document, bytes):
             self._symbols = None
-
-    def lean_keys(self, keys: Lmx2Keys) -> Lmx2Keys:
-        """lmx2-v1's keys as this document keeps them: a lean document lets the window
-        hashes go (8 bytes a cut: only the keys are read after this stage)."""
-        return keys._replace(h=None) if self.lean else keys
 
     def stage(self, name: str, size: int = 8) -> LRU:
         """The cache of one rule stage, keyed by exactly the inputs of that stage."""
@@ -339,8 +334,9 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     cum = doc.tokens_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: doc.lean_keys(
-        compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries)))
+    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later)
+    keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
+        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean))
     doc.spare_symbols()  # the keys hold all the rule reads of them
     maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)
