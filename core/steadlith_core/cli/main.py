@@ -206,6 +206,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 0
     if args.memory_mb < 1:
         raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
+    if args.memory_only:
+        from ..bench.chunking import load_average
+        from ..bench.memory import bench_memory, format_memory
+
+        start = load_average()
+        rows = bench_memory(args.memory_mb * 1_000_000)
+        report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
+                  "load_average_end": load_average()}
+        print(json.dumps(report, indent=2) if args.format == "json" else "\n".join(
+            [f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
+             f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"]))
+        return 0
     if args.file:
         from ..chunking.loader import load_text
 
@@ -543,8 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "tool library notes, repeated to 1 MB and 10 MB)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true",
-                   help="also measure peak RSS of a fresh process on a --memory-mb Markdown document "
-                        "(str and bytes, both rules)")
+                   help="also measure the peak memory of a fresh process on a --memory-mb Markdown document, "
+                        "over its size (library str and bytes, chunk --format json|jsonl, compare; both rules)")
     p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
                         "exceptions, docs/contract/lmx2-v1.md#sizes) or over max_tokens, both rules at defaults "
@@ -552,6 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "of 1 MB of generated prose (seeds 1..MB; default 4)")
     p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
                    help="size of the --memory document in MB (default 10)")
+    p.add_argument("--memory-only", action="store_true",
+                   help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
+                        "json|jsonl, compare; both rules), each a fresh process, net of its imports")
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
