@@ -40,7 +40,7 @@ from ..comparison.churn import compare
 from ..comparison.diff import EQUAL, word_diff
 from ..kernel import select as kernel
 from ..kernel import threads as numpy_threads
-from .memory import bench_memory, format_memory
+from .memory import bench_memory, format_memory, repeated_to
 
 FORMAT = "steadlith-bench/2"
 
@@ -227,14 +227,6 @@ def markdown_corpus() -> tuple[str, str]:
 
     text = resources.files("steadlith_core").joinpath("data/tool-library.md").read_text(encoding="utf-8")
     return text, "steadlith_core/data/tool-library.md"
-
-
-def repeated_to(text: str, n_bytes: int) -> str:
-    """`text` repeated (paragraph-joined) and cut at a line end to about n_bytes of UTF-8."""
-    unit = len(text.encode("utf-8"))
-    out = "\n\n".join([text] * max(1, -(-n_bytes // (unit + 2))))
-    cut = out.rfind("\n", 0, n_bytes)  # ASCII-heavy Markdown: characters ~ bytes
-    return out[:cut + 1] if cut > 0 else out
 
 
 def fresh(x: str | bytes) -> str | bytes:
@@ -618,7 +610,7 @@ def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
     if extra is not None:
         report["extra"] = extra(text, repeat)
     if memory:
-        report["memory"] = bench_memory(memory_mb * 1_000_000)
+        report["memory"] = bench_memory(markdown_corpus()[0], memory_mb * 1_000_000)
     report["load_average_end"] = load_average()
     return json.dumps(report, indent=2) if as_json else format_report(report)
 

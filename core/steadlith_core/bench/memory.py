@@ -79,6 +79,14 @@ sys.exit(code)
 """
 
 
+def repeated_to(text: str, n_bytes: int) -> str:
+    """`text` repeated (paragraph-joined) and cut at a line end to about n_bytes of UTF-8."""
+    unit = len(text.encode("utf-8"))
+    out = "\n\n".join([text] * max(1, -(-n_bytes // (unit + 2))))
+    cut = out.rfind("\n", 0, n_bytes)  # ASCII-heavy Markdown: characters ~ bytes
+    return out[:cut + 1] if cut > 0 else out
+
+
 def _env(kernel_name: str) -> dict:
     env = dict(os.environ)
     env.pop(kernel.ENV_VAR, None)
@@ -131,14 +139,13 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
     return row
 
 
-def bench_memory(n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = FORMS,
+def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = FORMS,
                  rules: Sequence[str] = RULES) -> list[dict]:
-    """Every row of `forms` x `rules` on an n_bytes Markdown document (see the module)."""
-    from .chunking import markdown_corpus, repeated_to
+    """Every row of `forms` x `rules` on `corpus` (chunking.markdown_corpus) repeated to
+    n_bytes (see the module)."""
     from .examples import scattered_edits
 
     kernel_name = kernel_name or kernel.active()
-    corpus = markdown_corpus()[0]
     with tempfile.TemporaryDirectory() as tmp:
         paths = {name: os.path.join(tmp, f"{name}.md") for name in ("doc", "edited", "small")}
         text = repeated_to(corpus, n_bytes)
