@@ -65,3 +65,20 @@ def test_cli_prints_what_the_functions_give(capsys, tmp_path, fmt, rule):
     assert out == (to_json_text(chunking_to_json(result)) if fmt == "json" else chunks_jsonl(result))
     if fmt == "json":
         assert json.loads(out)["chunks"][-1]["index"] == len(result.chunks) - 1
+
+
+def test_a_counter_id_that_reads_like_the_chunk_list_does_not_move_it():
+    """The pieces are cut around a stand-in for the chunk list; a registered token
+    counter's id (any text, written in params before the list) may hold it too."""
+    import numpy as np
+
+    from steadlith_core import TokenCounter, register_counter, unregister_counter
+    from steadlith_core.report.export import _CHUNKS_HERE
+
+    odd = _CHUNKS_HERE  # written as the very same JSON string
+    register_counter(TokenCounter(odd, "one a word", vectorized=lambda w: np.ones(len(w), dtype=np.int32)))
+    try:
+        result = chunk(TEXT, ChunkerParams(token_counter=odd, min_tokens=8, max_tokens=40, window_words=4))
+        assert "".join(chunking_json_pieces(result)) == to_json_text(chunking_to_json(result))
+    finally:
+        unregister_counter(odd)

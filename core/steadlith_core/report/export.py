@@ -62,7 +62,9 @@ def chunking_json_pieces(result: Chunking) -> Iterator[str]:
     times the document's size) and a dict per chunk. The pieces join to exactly the
     text to_json_text gives (tests/core/test_export_stream.py)."""
     around = to_json_text(_chunking_json(result, _CHUNKS_HERE))
-    before, after = around.split(json.dumps(_CHUNKS_HERE, ensure_ascii=False), 1)
+    # from the right: a registered token counter's id (in params, before the chunks) is any
+    # text; what follows the chunks (diagnostics) holds none of the user's
+    before, after = around.rsplit(json.dumps(_CHUNKS_HERE, ensure_ascii=False), 1)
     yield before
     # json.dumps indents by nesting level: a record two levels down is its own
     # indented dump with every line moved right by those two levels
