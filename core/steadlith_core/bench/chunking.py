@@ -615,6 +615,19 @@ def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
     return json.dumps(report, indent=2) if as_json else format_report(report)
 
 
+def memory_only(n_bytes: int, as_json: bool) -> str:
+    """`steadlith bench --memory-only`: the memory rows alone (memory.bench_memory on the
+    Markdown corpus repeated to n_bytes), between two load averages."""
+    start = load_average()
+    rows = bench_memory(markdown_corpus()[0], n_bytes)
+    report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
+              "load_average_end": load_average()}
+    if as_json:
+        return json.dumps(report, indent=2)
+    return "\n".join([f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
+                      f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"])
+
+
 def default_documents() -> tuple[str, str, dict[str, str]]:
     """(1 MB text, its name, {"1 MB": ..., "10 MB": ...}): markdown_corpus repeated."""
     corpus, what = markdown_corpus()

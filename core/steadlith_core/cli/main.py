@@ -210,16 +210,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.memory_mb < 1:
         raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
     if args.memory_only:
-        from ..bench.chunking import load_average, markdown_corpus
-        from ..bench.memory import bench_memory, format_memory
+        from ..bench.chunking import memory_only
 
-        start = load_average()
-        rows = bench_memory(markdown_corpus()[0], args.memory_mb * 1_000_000)
-        report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
-                  "load_average_end": load_average()}
-        print(json.dumps(report, indent=2) if args.format == "json" else "\n".join(
-            [f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
-             f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"]))
+        print(memory_only(args.memory_mb * 1_000_000, args.format == "json"))
         return 0
     if args.file:
         from ..chunking.loader import load_text
