@@ -183,3 +183,29 @@ def test_one_repeated_word_with_substitutions():
     ops = diff_sequences(a, b)
     check_ops(ops, len(a), len(b))
     assert sum(op.b_end - op.b_start for op in ops if op.tag != EQUAL) == len(range(7, 20_000, 1999))
+
+
+def test_the_diagonal_walk_holds_no_python_int_per_word():
+    """Repetitive text (no unique k-gram) is walked along the diagonal; the walk reads
+    the ids where it stands and lists only the words a jump can reach. A list of every
+    word's id (tens of bytes a word: 0.5 GB of a 50 MB document's diff) must not come
+    back. tracemalloc counts numpy's buffers and Python's objects alike: the peak is a
+    count of bytes, not a timing."""
+    import tracemalloc
+
+    import numpy as np
+
+    from steadlith_core.comparison.diff import diff_ids
+
+    n = 200_000
+    a = np.tile(np.arange(50, dtype=np.int64) << 40, n // 50)  # ids as large as symbols: no cached small ints
+    b = a.copy()
+    b[7 :: 20_011] = 999  # scattered substitutions: the walk resynchronizes after each
+    tracemalloc.start()
+    try:
+        ops = diff_ids(a, b)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sum(op.b_end - op.b_start for op in ops if op.tag != EQUAL) == len(range(7, n, 20_011))
+    assert peak < 32 * n, f"{peak / n:.1f} bytes a word"  # the k-gram anchors' arrays; lists of ids add ~80

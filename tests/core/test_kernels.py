@@ -299,6 +299,11 @@ def test_compiled_lmx2_keys_equal_the_prefix_sums_of_numpy(tokens, data, key_tok
             got = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer)
         for field, g, w in zip(lmx2.Lmx2Keys._fields, got, want):
             assert g.dtype == w.dtype and g.tolist() == w.tolist(), (layout, field)
+        # without h, the hashes are written where key_1 goes: the keys must not change
+        with kernel.using("c"), dense_layout(layout == "table"):
+            lean = lmx2.compute_keys(symbols, cum, classes, key_tokens, prefer, keep_h=False)
+        assert lean.h is None and lean.key_1.tolist() == want.key_1.tolist(), layout
+        assert lean.key_2.tolist() == want.key_2.tolist(), layout
 
 
 @needs_c
@@ -483,13 +488,22 @@ def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
 
 
 @pytest.mark.bench
-def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path):
-    report = _bench_json(tmp_path, "--memory", "--memory-mb", "1")
+@pytest.mark.parametrize("flag", ["--memory", "--memory-only"])
+def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path, flag):
+    report = _bench_json(tmp_path, flag, "--memory-mb", "1")
     rows = report["memory"]
-    assert {(m["form"], m["rule"]) for m in rows} == {(f, r) for f in ("str", "bytes") for r in ("tttd-v1", "lmx2-v1")}
+    forms = ("str", "bytes", "json", "jsonl", "compare")
+    assert [(m["form"], m["rule"]) for m in rows] == [(f, r) for f in forms for r in ("tttd-v1", "lmx2-v1")]
     for m in rows:
-        assert m["kernel"] == kernel.active() and 0.9 <= m["size_mb"] <= 1.2
-        assert m["peak_rss_mb"] >= m["rss_before_chunking_mb"] > 0
+        # compare's size is both documents': the file and its edited copy
+        want = 2 if m["form"] == "compare" else 1
+        assert m["kernel"] == kernel.active() and 0.9 * want <= m["size_mb"] <= 1.2 * want
+        assert m["peak_net_mb"] > 0 and m["baseline_mb"] > 10  # an interpreter with numpy imported
+        assert m["peak_over_size"] == pytest.approx(m["peak_net_mb"] / m["size_mb"], rel=0.05)
+    by = {(m["form"], m["rule"]): m for m in rows}
+    assert by[("str", "tttd-v1")]["str_bytes_per_char"] in (1, 2, 4)
+    # the str rows hold the text as a str: never less than the bytes rows' document
+    assert by[("str", "tttd-v1")]["document_mb"] >= by[("bytes", "tttd-v1")]["document_mb"] > 0
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)

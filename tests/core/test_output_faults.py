@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from steadlith_core.chunking.loader import MEMORY_PER_INPUT_BYTE, human_bytes
+from steadlith_core.chunking.loader import human_bytes, memory_per_input_byte
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full and RLIMIT_AS are Linux's")
 
@@ -92,4 +92,5 @@ def test_out_of_memory_names_the_document_and_what_it_needs(tmp_path, command):
     assert r.returncode == 2
     assert line.startswith(f"steadlith: error: out of memory chunking {doc} ({size / 2**20:.1f} MiB)")
     documents = 2 if command[0] == "compare" else 1
-    assert f"about {human_bytes(documents * size * MEMORY_PER_INPUT_BYTE)} of memory" in line
+    per_byte = memory_per_input_byte(command[0], ["tttd-v1"])  # the command's own measured figure
+    assert f"about {human_bytes(documents * size * per_byte)} of memory ({per_byte} bytes per byte" in line

@@ -85,3 +85,55 @@ def test_a_bytes_document_lets_its_symbols_go_and_rescans_when_a_change_needs_th
     str_pipeline.chunk(TEXT, PARAMS)
     assert str_pipeline._docs.find(TEXT)._symbols is not None
     assert first.fingerprints.tolist() == Pipeline().chunk(TEXT, PARAMS).fingerprints.tolist()
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_lmx2_on_a_bytes_document_keeps_no_symbols_tokens_or_window_hashes(kernel_name):
+    """lmx2-v1's lean path: once its keys exist, the symbols, the per-word tokens and the
+    window hashes are let go; a change of the key window rescans, and every run gives
+    what a fresh str run gives."""
+    from steadlith_core import Lmx2Params
+
+    data = TEXT.encode()
+    first_params = Lmx2Params(min_tokens=16, max_tokens=64)
+    changes = [first_params, first_params.with_changes(key_tokens=9), first_params.with_changes(min_tokens=20), PARAMS]
+    with kernel.using(kernel_name):
+        pipeline = Pipeline()
+        first = pipeline.chunk(data, first_params)
+        doc = pipeline._docs.find(data)
+        assert doc._symbols is None and all(tok is None for tok, _ in doc._tokens.data.values())
+        assert first.stages.keys.h is None and first.stages.keys.key_1.size == first.word_count + 1
+        for params in changes:
+            got, want = pipeline.chunk(data, params), Pipeline().chunk(TEXT, params)
+            assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks], params
+            assert got.word_tokens.tolist() == want.word_tokens.tolist()
+        kept = Pipeline().chunk(TEXT, first_params)  # a str document keeps the window hashes
+        assert kept.stages.keys.h is not None
+        assert kept.stages.keys.key_1.tolist() == first.stages.keys.key_1.tolist()
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, monkeypatch):
+    """From LEAN_STR_CHARS on, a str document keeps no fingerprints, per-word tokens or
+    window hashes either (its stream keeps the symbols: the word diff reads them); what
+    it gives is what a short one gives."""
+    from steadlith_core import Lmx2Params
+    from steadlith_core.chunking import pipeline as pipeline_module
+
+    changes = (PARAMS, Lmx2Params(min_tokens=16, max_tokens=64),
+               PARAMS.with_changes(primary_mask=0x3F, primary_remainder=0x3))
+    with kernel.using(kernel_name):
+        short = [Pipeline().chunk(TEXT, params) for params in changes]
+        monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", len(TEXT))
+        pipeline = Pipeline()
+        long = [pipeline.chunk(TEXT, params) for params in changes]
+        doc = pipeline._docs.find(TEXT)
+        assert doc.lean and not doc.stage("fingerprints", 4).data
+        assert all(tok is None for tok, _ in doc._tokens.data.values())
+        assert long[1].stages.keys.h is None and long[0].words.symbols is not None
+        for got, want in zip(long, short):
+            assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks]
+            assert got.word_tokens.tolist() == want.word_tokens.tolist()
+        assert long[0].fingerprints.tolist() == short[0].fingerprints.tolist()
+        monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", len(TEXT) + 1)
+        assert not Pipeline()._docs.get(TEXT, lambda: pipeline_module.Document(TEXT)).lean

@@ -10,8 +10,9 @@ CHANGELOG, else the shipped data/tool-library.md) repeated to 1 MB and 10 MB.
 Sections: cold chunking by both rules of the text as a str and as UTF-8 bytes, and
 with --peers every installed peer chunker at a matched mean chunk size; staged
 re-chunking; each text kernel side by side (compiled and numpy, numpy on its threads
-and on one); word diff and compare(); with --memory the peak RSS of a fresh process
-chunking a --memory-mb document (str and bytes, both rules); with --sizes how often
+and on one); word diff and compare(); with --memory the peak memory of a fresh process
+per row on a --memory-mb document (memory.py: str and bytes, `chunk --format json|jsonl`,
+`compare`, both rules); with --sizes how often
 chunks fall under min_tokens or over max_tokens. The load average is printed at the
 start and the end: absolute MB/s on a shared machine are noisy, ratios much less.
 
@@ -24,9 +25,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,6 +40,7 @@ from ..comparison.churn import compare
 from ..comparison.diff import EQUAL, word_diff
 from ..kernel import select as kernel
 from ..kernel import threads as numpy_threads
+from .memory import bench_memory, format_memory, repeated_to
 
 FORMAT = "steadlith-bench/2"
 
@@ -229,14 +229,6 @@ def markdown_corpus() -> tuple[str, str]:
     return text, "steadlith_core/data/tool-library.md"
 
 
-def repeated_to(text: str, n_bytes: int) -> str:
-    """`text` repeated (paragraph-joined) and cut at a line end to about n_bytes of UTF-8."""
-    unit = len(text.encode("utf-8"))
-    out = "\n\n".join([text] * max(1, -(-n_bytes // (unit + 2))))
-    cut = out.rfind("\n", 0, n_bytes)  # ASCII-heavy Markdown: characters ~ bytes
-    return out[:cut + 1] if cut > 0 else out
-
-
 def fresh(x: str | bytes) -> str | bytes:
     """A new object equal to `x`, whose hash was never computed: what a caller with a
     new document hands over."""
@@ -406,62 +398,6 @@ def bench_cold(texts: dict[str, str], repeat: int, peers: bool = False) -> dict:
     return out
 
 
-# Peak RSS in kB. /proc/self/status's VmHWM belongs to this process image alone; on
-# Linux ru_maxrss also carries the parent's peak over fork and exec, which would charge
-# the benchmark's own memory to the probe.
-_MEMORY_PROBE = """
-import resource, sys
-def peak_kb():
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-import steadlith_core
-from steadlith_core import chunk, ChunkerParams, Lmx2Params
-from steadlith_core.kernel.allocator import keep_freed_memory
-from steadlith_core.chunking.loader import load_utf8, load_text
-keep_freed_memory()  # as the command does at start
-path, form, rule = sys.argv[1:4]
-# bytes: as `steadlith chunk FILE` reads it (checked UTF-8, never a str); str: as a library caller
-data = load_utf8(path) if form == "bytes" else load_text(path)
-before = peak_kb()
-result = chunk(data, ChunkerParams() if rule == "tttd-v1" else Lmx2Params())
-print(len(result.chunks), before, peak_kb(), steadlith_core.KERNEL)
-"""
-
-
-def peak_memory_mb(n_bytes: int, kernel_name: str | None = None, form: str = "bytes",
-                   rule: str = "tttd-v1") -> dict:
-    """Peak RSS of a fresh interpreter that loads and chunks an n_bytes Markdown file
-    (markdown_corpus repeated), as bytes (as `steadlith chunk FILE` does) or as a str,
-    under `rule`, with the given text kernel (the active one if None)."""
-    kernel_name = kernel_name or kernel.active()
-    env = dict(os.environ)
-    env.pop(kernel.ENV_VAR, None)
-    if kernel_name == "numpy":
-        env[kernel.ENV_VAR] = "numpy"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "doc.md")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(repeated_to(markdown_corpus()[0], n_bytes))
-        size_mb = os.path.getsize(path) / 1e6
-        out = subprocess.run(
-            [sys.executable, "-c", _MEMORY_PROBE, path, form, rule], capture_output=True, text=True, check=True,
-            env=env).stdout.split()
-    chunks, before_kb, peak_kb = (int(x) for x in out[:3])
-    # every figure in MB of 10^6 bytes, as the document's size: the ratio is bytes over bytes
-    return {"size_mb": round(size_mb, 1), "kernel": out[3], "form": form, "rule": rule, "chunks": chunks,
-            "rss_before_chunking_mb": round(before_kb * 1024 / 1e6, 1), "peak_rss_mb": round(peak_kb * 1024 / 1e6, 1),
-            "peak_over_size": round(peak_kb * 1024 / 1e6 / size_mb, 2)}
-
-
-def bench_memory(n_bytes: int) -> list[dict]:
-    """peak_memory_mb for str and bytes, both rules."""
-    return [peak_memory_mb(n_bytes, form=form, rule=rule) for form in ("str", "bytes")
-            for rule in ("tttd-v1", "lmx2-v1")]
-
-
 def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:
     """Both rules at their defaults on the same document in one process: cold chunking
     (and the ratio lmx2-v1 / tttd-v1, target <= 1.5) and warm re-chunking. `tttd` is
@@ -624,16 +560,11 @@ def format_report(report: dict) -> str:
         lines.append(format_rules(report["rules"]))
     for name, value in report.get("extra", {}).items():
         lines.append(f"{name:<13} {value}")
-    for m in report.get("memory", []):
-        lines.append(
-            f"memory        {m['size_mb']:6.1f} MB {m['form']:<5} {m['rule']:<7} {m['kernel']:<5} peak RSS "
-            f"{m['peak_rss_mb']:8.1f} MB = {m['peak_over_size']:5.2f}x the file "
-            f"({m['rss_before_chunking_mb']} MB before chunking)  {_verdict(m['peak_over_size'], MEMORY_TARGET)}")
+    lines += format_memory(report.get("memory", []))
     lines.append(f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)")
     return "\n".join(lines)
 
 
-MEMORY_TARGET = 4.0  # peak RSS over the file's size
 _COLD_TARGET = {"numpy": 40}  # MB/s of the numpy fallback on one thread; the compiled kernel is held to ratios
 _KERNEL_NOTE = {
     "c": " (the compiled extension; STEADLITH_KERNEL=numpy forces the numpy fallback)",
@@ -679,9 +610,22 @@ def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
     if extra is not None:
         report["extra"] = extra(text, repeat)
     if memory:
-        report["memory"] = bench_memory(memory_mb * 1_000_000)
+        report["memory"] = bench_memory(markdown_corpus()[0], memory_mb * 1_000_000)
     report["load_average_end"] = load_average()
     return json.dumps(report, indent=2) if as_json else format_report(report)
+
+
+def memory_only(n_bytes: int, as_json: bool) -> str:
+    """`steadlith bench --memory-only`: the memory rows alone (memory.bench_memory on the
+    Markdown corpus repeated to n_bytes), between two load averages."""
+    start = load_average()
+    rows = bench_memory(markdown_corpus()[0], n_bytes)
+    report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
+              "load_average_end": load_average()}
+    if as_json:
+        return json.dumps(report, indent=2)
+    return "\n".join([f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
+                      f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"])
 
 
 def default_documents() -> tuple[str, str, dict[str, str]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence, Union
 
 import numpy as np
 import xxhash
@@ -177,6 +177,12 @@ class Chunking:
     def chunks(self) -> tuple[Chunk, ...]:
         """Every chunk, in order."""
         return self.columns.chunks()
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        """The chunks in order: those of `chunks` once it was read, else each made as it
+        is reached and not kept, so a writer that streams them never holds them all."""
+        made = self.__dict__.get("chunks")
+        return iter(made) if made is not None else self.columns.iter_chunks()
 
     def chunk_at_word(self, k: int) -> int:
         """Index of the chunk holding word k."""
@@ -408,9 +414,13 @@ class ChunkColumns:
 
     def chunks(self) -> tuple[Chunk, ...]:
         """A Chunk for each chunk, each decoding its text from `data` only when asked."""
+        return tuple(self.iter_chunks())
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        """The Chunk objects of `chunks`, made one at a time."""
         count = len(self)
         if count == 0:
-            return ()
+            return iter(())
         rows = zip(
             range(count), self.start_words.tolist(), self.end_words.tolist(), self.starts.tolist(),
             self.ends.tolist(), self.kinds, repeat(False) if self.snapped is None else self.snapped,
@@ -418,7 +428,7 @@ class ChunkColumns:
             self.byte_ends.tolist(),
         )
         # tuple.__new__ skips Chunk's Python-level __new__, which would encode a given text
-        return tuple(map(tuple.__new__, repeat(Chunk), rows))
+        return map(tuple.__new__, repeat(Chunk), rows)
 
 
 def build_chunks(

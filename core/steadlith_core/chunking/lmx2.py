@@ -69,18 +69,22 @@ def window_hashes(symbols: np.ndarray, cum: np.ndarray, key_tokens: int) -> tupl
 
 
 class Lmx2Keys(NamedTuple):
-    """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key)."""
+    """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key). `h`,
+    the window hashes the keys are made from, is None when a document given as bytes
+    let it go (pipeline.Document)."""
 
-    h: np.ndarray
+    h: np.ndarray | None
     key_1: np.ndarray
     key_2: np.ndarray
 
 
 def compute_keys(
-    symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool
+    symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool,
+    keep_h: bool = True,
 ) -> Lmx2Keys:
-    """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (docs/contract/lmx2-v1.md#keys)."""
-    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE)
+    """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (docs/contract/lmx2-v1.md#keys);
+    h is None in the result unless `keep_h` (the compiled kernel then never stores it)."""
+    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE, keep_h)
     if compiled is not None:
         return Lmx2Keys(*compiled)
     _, h = window_hashes(symbols, cum, key_tokens)
@@ -92,7 +96,7 @@ def compute_keys(
             if k.size:
                 k[0] = k[-1] = 0
             keys.append(k)
-    return Lmx2Keys(h, keys[0], keys[1])
+    return Lmx2Keys(h if keep_h else None, keys[0], keys[1])
 
 
 # -- stage 3: cuts -----------------------------------------------------------------------

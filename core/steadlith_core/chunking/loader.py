@@ -6,27 +6,52 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Iterable
 
 from ..errors import LoadError
 from ..kernel import select as kernel
 
-# Peak memory of chunking one document, in bytes per byte of its UTF-8 text, net of the
-# 51 MiB the import of the command costs, measured with `/usr/bin/time -f %M` on generated
-# prose of 51.5 MB (every character four bytes in a str, as the prose has emoji): with the
-# compiled kernel `steadlith compare FILE FILE` 14.7 per byte of the two documents
-# together (it holds both as str, as the inspector does), `steadlith chunk FILE --format
-# json` 6.9 (it reads checked UTF-8 bytes: load_utf8); with the numpy fallback `steadlith
-# chunk` 22.2 (the numpy scan makes whole-text temporaries), compare 15.1. The limit
-# follows the kernel in use and the costliest path.
-MEMORY_PER_INPUT_BYTE = 16 if kernel.KERNEL == "c" else 24
+# Peak memory of each command, in bytes per byte of its documents' UTF-8 text, net of
+# the interpreter and the command's imports, by text kernel, command and boundary rule,
+# as `steadlith bench --memory-only --memory-mb 50` measures it (bench/memory.py) on the
+# checkout's Markdown (real text with an emoji: a str of it takes four bytes a
+# character), a tenth added and rounded up. `chunk` reads checked UTF-8 bytes and writes
+# each chunk as it goes (json, jsonl and text alike); `compare` holds both documents as
+# str, and its figure is per byte of the two together. The numpy fallback's whole-text
+# temporaries cost more, lmx2-v1's the most.
+COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
+    "c": {"chunk": {"tttd-v1": 7, "lmx2-v1": 12}, "compare": {"tttd-v1": 15, "lmx2-v1": 18}},
+    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26}},
+}
+# A command not in the table (lab, explain, the window) is held to the costliest figure
+# the kernel has: what the generic limits below assume.
+MEMORY_PER_INPUT_BYTE = max(f for figures in COMMAND_MEMORY[kernel.KERNEL].values() for f in figures.values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 512 MiB compiled, 341 MiB on numpy
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 455 MiB compiled, 248 MiB on numpy
 
 
-def memory_needed(n_bytes: int) -> int:
-    """About how much memory chunking a document of `n_bytes` UTF-8 bytes takes at its peak."""
-    return n_bytes * MEMORY_PER_INPUT_BYTE
+def memory_per_input_byte(command: str | None = None, rules: "Iterable[str]" = ()) -> int:
+    """Bytes of memory per byte of text `command` needs at its peak (COMMAND_MEMORY) under
+    the costliest of `rules` (every rule it was measured with when none is given), with
+    the text kernel in use; MEMORY_PER_INPUT_BYTE for a command that was not measured."""
+    figures = COMMAND_MEMORY[kernel.KERNEL].get(command or "")
+    if figures is None:
+        return MEMORY_PER_INPUT_BYTE
+    known = [figures[r] for r in rules if r in figures]
+    return max(known or figures.values())
+
+
+def max_document_bytes(command: str | None = None, rules: "Iterable[str]" = ()) -> int:
+    """The largest text (in UTF-8 bytes; both documents together for compare) `command`
+    may take under `rules` within MEMORY_BUDGET."""
+    return MEMORY_BUDGET // memory_per_input_byte(command, rules)
+
+
+def memory_needed(n_bytes: int, per_byte: int | None = None) -> int:
+    """About how much memory chunking a document of `n_bytes` UTF-8 bytes takes at its
+    peak, at `per_byte` (MEMORY_PER_INPUT_BYTE when None)."""
+    return n_bytes * (MEMORY_PER_INPUT_BYTE if per_byte is None else per_byte)
 
 
 def human_bytes(n: float) -> str:
@@ -38,10 +63,12 @@ def human_bytes(n: float) -> str:
     raise AssertionError("unreachable")
 
 
-def out_of_memory_message(documents: "list[tuple[str, int | None]]") -> str:
+def out_of_memory_message(documents: "list[tuple[str, int | None]]", per_byte: int | None = None) -> str:
     """The one line shown when memory runs out: which document(s), how large, and about
-    how much memory they would need. `documents` holds (name, size in bytes) pairs; a
+    how much memory they would need at `per_byte` (memory_per_input_byte of the command;
+    MEMORY_PER_INPUT_BYTE when None). `documents` holds (name, size in bytes) pairs; a
     size of None is unknown, and is said so rather than counted as nothing."""
+    per_byte = MEMORY_PER_INPUT_BYTE if per_byte is None else per_byte
     if not documents:
         return "out of memory; free some memory or give the command a smaller document"
     what = " and ".join(f"{name} ({'size unknown' if size is None else human_bytes(size)})"
@@ -49,9 +76,9 @@ def out_of_memory_message(documents: "list[tuple[str, int | None]]") -> str:
     sizes = [size for _, size in documents if size is not None]
     if not sizes:
         return f"out of memory chunking {what}; free some memory or split the document"
-    need = sum(memory_needed(size) for size in sizes)
+    need = sum(memory_needed(size, per_byte) for size in sizes)
     return (f"out of memory chunking {what}: this needs about {human_bytes(need)} of memory "
-            f"({MEMORY_PER_INPUT_BYTE} bytes per byte of text); free some memory or split the document")
+            f"({per_byte} bytes per byte of text); free some memory or split the document")
 
 
 def decode_document(data: bytes, origin: object = "<bytes>") -> str:
@@ -90,6 +117,13 @@ def _refuse_binary(data: bytes, origin: object) -> None:
 def _not_utf8(data: bytes, e: UnicodeDecodeError, origin: object) -> LoadError:
     bad = data[e.start : e.start + 1].hex()
     return LoadError(origin, f"not valid UTF-8: byte 0x{bad} at byte offset {e.start} ({e.reason})")
+
+
+def too_large(origin: object, max_bytes: int) -> LoadError:
+    """The refusal of a text over `max_bytes` (a limit max_document_bytes gave), with
+    the memory it would need past the limit (MEMORY_BUDGET)."""
+    return LoadError(origin, f"too large: over {human_bytes(max_bytes)}, the limit (chunking it would need over "
+                             f"{human_bytes(MEMORY_BUDGET)} of memory)")
 
 
 def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
@@ -136,6 +170,5 @@ def read_document_bytes(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_B
     except OSError as e:
         raise LoadError(p, f"cannot read: {e.strerror or e}") from None
     if len(data) > max_bytes:
-        raise LoadError(p, f"too large: over {human_bytes(max_bytes)}, the limit (chunking it would need over "
-                           f"{human_bytes(memory_needed(max_bytes))} of memory)")
+        raise too_large(p, max_bytes)
     return data

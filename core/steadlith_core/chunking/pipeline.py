@@ -133,17 +133,29 @@ class DocumentCache:
         return len(self._entries)
 
 
+# From this length on (in characters) a str document is chunked lean (Document): its
+# per-word caches would cost more memory (12 bytes a word, about 1.9 times the text of
+# Markdown) than re-making them costs time (a mask change re-rolls the window: about
+# 2 ms a MB with the compiled kernel). The inspector's interactive sizes stay below it.
+LEAN_STR_CHARS = 32 * 2**20
+
+
 class Document:
     """Cached stages of one text. The text-only stages are computed once, eagerly;
     token counts once per counter; a rule's own stages in its named `stage` caches.
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
-    once tttd-v1 has its candidates, its symbols (8 bytes a word, the largest array of a
-    scan) are let go, and scanned again only if another window, polynomial, mask or
-    lmx2-v1 needs them. A str document, what the inspector re-chunks, keeps them."""
+    once tttd-v1 has its candidates, or lmx2-v1 its keys, its symbols (8 bytes a word,
+    the largest array of a scan) are let go, and scanned again only if another window,
+    polynomial, mask or key window needs them; its per-word tokens are never kept (the
+    running total gives them), nor lmx2-v1's window hashes, nor tttd-v1's fingerprints.
+    A str document, what the inspector re-chunks, keeps them all while it is shorter
+    than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
+    stream carries for the word diff."""
 
     def __init__(self, text: str | bytes):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
+        self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
         raw = scan_text(text, sentence_ends=False)
@@ -186,11 +198,11 @@ class Document:
         return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
 
     def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
-        """(tokens of each word, or None for a bytes document, which keeps only the
+        """(tokens of each word, or None for a lean document, which keeps only the
         cumulative tokens: the per-word ones are their differences), cumulative tokens."""
 
         def count():
-            counted = counter.count_and_total(self.words, keep_counts=not isinstance(self.document, bytes))
+            counted = counter.count_and_total(self.words, keep_counts=not self.lean)
             self._token_dtypes[counter] = counted.dtype
             return counted.counts, counted.total
 
@@ -203,7 +215,7 @@ class Document:
         return self._counted(counter)[1]
 
     def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
-        """tokens(counter)[0], or for a bytes document what makes it when asked."""
+        """tokens(counter)[0], or for a lean document what makes it when asked."""
         tok, cum = self._counted(counter)
         return tok if tok is not None else LazyTokens(cum, self._token_dtypes[counter])
 
@@ -275,10 +287,10 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
     def candidate_positions() -> tuple[np.ndarray, np.ndarray]:
         # A str document is what the inspector re-chunks: its fingerprints are kept, so a
-        # mask change is one pass of mask tests. A bytes one (one-shot, lean) stores none:
-        # one pass rolls the window and tests the masks, unless they were asked for.
+        # mask change is one pass of mask tests. A lean one stores none: one pass rolls
+        # the window and tests the masks, unless they were asked for.
         fp = doc.stage("fingerprints", 4).peek((p.window_words, p.polynomial))
-        if fp is None and isinstance(doc.document, str):
+        if fp is None and not doc.lean:
             # the pass that keeps the fingerprints also tests this first set of masks
             fp, *found = fingerprints_and_candidates(doc.symbols, p.window_words, p.polynomial, *masks)
             doc.stage("fingerprints", 4).get((p.window_words, p.polynomial), lambda: _frozen(fp))
@@ -319,15 +331,19 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    tok, cum = doc.tokens(counter)
+    cum = doc.tokens_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    keys = doc.stage("lmx2-keys", 4).get(
-        key_inputs, lambda: compute_keys(doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries))
+    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later)
+    keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
+        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean))
+    doc.spare_symbols()  # the keys hold all the rule reads of them
     maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)
+    # a lean document's per-word tokens exist only while this stage runs
     first = doc.stage("lmx2-primary").get(
-        first_inputs, lambda: compute_primary(keys, tok, cum, p.min_tokens, p.horizon, maxima))
+        first_inputs, lambda: compute_primary(keys, doc.tokens(counter)[0], cum, p.min_tokens, p.horizon, maxima))
+    tok = doc.word_tokens(counter)
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
     phash = p.params_hash
@@ -380,7 +396,7 @@ def per_word(cum: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 class LazyTokens:
-    """Makes a bytes document's per-word tokens when a Chunking is asked for them."""
+    """Makes a lean document's per-word tokens when a Chunking is asked for them."""
 
     def __init__(self, cum: np.ndarray, dtype: np.dtype):
         self.cum, self.dtype = cum, dtype

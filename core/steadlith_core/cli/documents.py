@@ -6,9 +6,10 @@ error shows."""
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Iterable, Optional
 
-from ..chunking.loader import load_text, load_utf8
+from ..chunking.loader import MAX_DOCUMENT_BYTES, LoadError, human_bytes, load_text, load_utf8, max_document_bytes
+from ..chunking.loader import too_large
 
 
 def _revision(arg: str):
@@ -20,16 +21,33 @@ def _revision(arg: str):
     return parse_revision_arg(arg)
 
 
-def read_document(arg: str, utf8: bool = False) -> tuple[str, str]:
+def read_document(arg: str, utf8: bool = False, max_bytes: Optional[int] = None) -> tuple[str, str]:
     """(text, name to show) of a document argument: a file, or PATH@REV titled
     `path @ short — subject`. `utf8`: a file's checked UTF-8 bytes (loader.load_utf8),
-    for commands that only chunk."""
+    for commands that only chunk. `max_bytes`: the command's own limit
+    (loader.max_document_bytes), the loader's generic one when None."""
     ref = _revision(arg)
     if ref is not None:
-        from ..history.repository import read_text_at
+        from ..history.repository import blob_size, read_text_at
 
+        size = blob_size(ref) if max_bytes is not None else None
+        if size is not None and size > max_bytes:  # refused before the blob is read
+            raise too_large(arg, max_bytes)
         return read_text_at(ref), ref.title()
-    return (load_utf8(arg) if utf8 else load_text(arg)), arg
+    limit = MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes
+    return (load_utf8(arg, limit) if utf8 else load_text(arg, limit)), arg
+
+
+def read_pair(a: str, b: str, command: str, rules: Iterable[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """read_document of both documents of a command that holds the two together
+    (compare), within the command's limit for the pair (loader.max_document_bytes under
+    `rules`): refused before either is read when their sizes are known to pass it."""
+    limit = max_document_bytes(command, rules)
+    size_a, size_b = document_size(a), document_size(b)
+    if size_a is not None and size_b is not None and size_a + size_b > limit:
+        raise LoadError(f"{a} and {b}", f"too large together: {human_bytes(size_a + size_b)}, over the limit of "
+                                        f"{human_bytes(limit)} for two documents compared")
+    return read_document(a, max_bytes=limit), read_document(b, max_bytes=limit)
 
 
 def document_size(arg: str) -> Optional[int]:

@@ -12,7 +12,7 @@ import json
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 # Only what builds the parser and parses parameters is imported here: `steadlith --version`
 # and `steadlith params` start without numpy, pygit2 or the reports. Each command imports
@@ -80,18 +80,20 @@ def _preview(text: str, width: int = 36) -> str:
 
 
 def format_chunking(result: Chunking, name: str) -> str:
-    lines = [f"{name}: {result.word_count} words, {len(result.chunks)} chunks, params {result.params_hash}"]
-    header = (f"{'#':>5} {'words':>15} {'code points':>17} {'kind':<9} {'snap':<4} {'boundary':<9} {'tokens':>6}  "
-              f"{'hash':<32}  text")
-    lines.append(header)
-    for c in result.chunks:
-        lines.append(
-            f"{c.index:>5} {f'{c.start_word}-{c.end_word}':>15} {f'{c.start}-{c.end}':>17} {c.kind:<9} "
-            f"{'yes' if c.snapped else '':<4} {c.boundary:<9} {c.tokens:>6}  {c.hash}  {_preview(c.text)}"
-        )
-    lines.append("")
-    lines.append(format_diagnostics(result))
-    return "\n".join(lines)
+    return "".join(chunking_lines(result, name))
+
+
+def chunking_lines(result: Chunking, name: str) -> Iterator[str]:
+    """format_chunking's text with a newline after it, a line at a time, each chunk's
+    made as it is reached (the command writes them as they come)."""
+    yield f"{name}: {result.word_count} words, {len(result.columns)} chunks, params {result.params_hash}\n"
+    yield (f"{'#':>5} {'words':>15} {'code points':>17} {'kind':<9} {'snap':<4} {'boundary':<9} {'tokens':>6}  "
+           f"{'hash':<32}  text\n")
+    for c in result.iter_chunks():
+        yield (f"{c.index:>5} {f'{c.start_word}-{c.end_word}':>15} {f'{c.start}-{c.end}':>17} {c.kind:<9} "
+               f"{'yes' if c.snapped else '':<4} {c.boundary:<9} {c.tokens:>6}  {c.hash}  {_preview(c.text)}\n")
+    yield "\n"
+    yield format_diagnostics(result) + "\n"
 
 
 def format_diagnostics(result: Chunking) -> str:
@@ -131,7 +133,8 @@ def format_diagnostics(result: Chunking) -> str:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
-    from ..report.export import chunking_to_json, chunks_jsonl, to_json_text
+    from ..chunking.loader import max_document_bytes
+    from ..report.export import chunking_json_pieces, chunks_jsonl_lines, write_pieces
     from .documents import read_document
 
     params = _params(args)
@@ -139,14 +142,16 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         from .batch import run_batch
 
         return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
-    text, name = read_document(args.file[0], utf8=True)
+    text, name = read_document(args.file[0], utf8=True, max_bytes=max_document_bytes("chunk", [rule_of(params)]))
     result = _analysis().chunk(text, params)
+    # every format is written as each chunk is reached, never as one string: the output
+    # of a large document would be several times its size in memory
     if args.format == "json":
-        sys.stdout.write(to_json_text(chunking_to_json(result)))
+        write_pieces(sys.stdout.write, chunking_json_pieces(result))
     elif args.format == "jsonl":
-        sys.stdout.write(chunks_jsonl(result))
+        write_pieces(sys.stdout.write, chunks_jsonl_lines(result))
     else:
-        print(format_chunking(result, visible(name)))  # a name stays on its line
+        write_pieces(sys.stdout.write, chunking_lines(result, visible(name)))  # a name stays on its line
     return 0
 
 
@@ -219,6 +224,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 0
     if args.memory_mb < 1:
         raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
+    if args.memory_only:
+        from ..bench.chunking import memory_only
+
+        print(memory_only(args.memory_mb * 1_000_000, args.format == "json"))
+        return 0
     if args.file:
         from ..chunking.loader import load_text
 
@@ -240,10 +250,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return _compare_rules(args)
     from ..report.comparison import render_report
     from ..report.export import comparison_json, to_json_text, write_text_atomic
-    from .documents import read_document
+    from .documents import read_pair
 
     params = _params(args)
-    (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
+    (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "compare", [rule_of(params)])
     analysis = _analysis()
     result = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params))
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
@@ -258,11 +268,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def _compare_rules(args: argparse.Namespace) -> int:
     from ..report.comparison import render_report
     from ..report.export import rules_comparison_json, to_json_text, write_text_atomic
-    from .documents import read_document
+    from .documents import read_pair
 
     rules = parse_rules(args.rules)
     params = parse_rule_assignments(args.assignments, rules, preset_bases(args.preset, rules))
-    (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
+    (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "compare", rules)
     comparisons = _analysis().compare_rules(text_a, text_b, params)
     if args.html is not None:  # before any output, as for one rule
         first = next(iter(comparisons.values()))
@@ -556,8 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "tool library notes, repeated to 1 MB and 10 MB)")
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true",
-                   help="also measure peak RSS of a fresh process on a --memory-mb Markdown document "
-                        "(str and bytes, both rules)")
+                   help="also measure the peak memory of a fresh process on a --memory-mb Markdown document, "
+                        "over its size (library str and bytes, chunk --format json|jsonl, compare; both rules)")
     p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
                         "exceptions, docs/contract/lmx2-v1.md#sizes) or over max_tokens, both rules at defaults "
@@ -565,6 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "of 1 MB of generated prose (seeds 1..MB; default 4)")
     p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
                    help="size of the --memory document in MB (default 10)")
+    p.add_argument("--memory-only", action="store_true",
+                   help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
+                        "json|jsonl, compare; both rules), each a fresh process, net of its imports")
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
@@ -719,7 +732,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.collect()
     from ..chunking.loader import out_of_memory_message
 
-    return _error(out_of_memory_message(_documents_of(args)))
+    return _error(out_of_memory_message(_documents_of(args), _memory_figure(args)))
+
+
+def _memory_figure(args: argparse.Namespace | None) -> int | None:
+    """The bytes of memory per byte of text the command measured needs under its
+    rule(s) (loader.memory_per_input_byte): chunk and compare; None (the generic figure)
+    for the others."""
+    command = getattr(args, "command", None)
+    if command not in ("chunk", "compare"):
+        return None
+    from ..chunking.loader import memory_per_input_byte
+
+    try:
+        rules = parse_rules(args.rules) if getattr(args, "rules", None) else [rule_of(_params(args))]
+    except Exception:  # a message is being made: never a second error
+        rules = []
+    return memory_per_input_byte(command, rules)
 
 
 def _documents_of(args: argparse.Namespace | None) -> list[tuple[str, int | None]]:

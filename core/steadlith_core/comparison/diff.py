@@ -235,21 +235,23 @@ def _diagonal_blocks(
     the matched length plus window^2 per mismatch; stops at the first mismatch it cannot
     resolve (the caller diffs the rest). Small edits in repetitive text resolve at once."""
     n, m = len(a), len(b)
-    la, lb = a.tolist(), b.tolist()
     blocks: list[tuple[int, int, int]] = []
     i = j = 0
     while i < n and j < m:
-        if la[i] == lb[j]:
+        if a[i] == b[j]:
             size = _common_prefix(a[i:], b[j:])
             blocks.append((i, j, size))
             i, j = i + size, j + size
             continue
+        # only the words a jump can reach become a list: a whole region's would be a
+        # Python int per word (tens of bytes each)
+        la, lb = a[i : i + window + min_run].tolist(), b[j : j + window + min_run].tolist()
         jump = None
         for d in range(1, 2 * window + 1):
             for x in range(max(0, d - window), min(d, window) + 1):
-                ix, jy = i + x, j + d - x
-                if ix + min_run <= n and jy + min_run <= m and la[ix : ix + min_run] == lb[jy : jy + min_run]:
-                    jump = (ix, jy)
+                y = d - x
+                if x + min_run <= len(la) and y + min_run <= len(lb) and la[x : x + min_run] == lb[y : y + min_run]:
+                    jump = (i + x, j + y)
                     break
             if jump:
                 break
@@ -383,9 +385,13 @@ _POLY = np.uint64(0x100000001B3)
 
 
 def _kgram_hashes(x: np.ndarray, k: int) -> np.ndarray:
-    """A 64-bit hash of every k-gram x[i:i+k] (collisions are checked by the caller)."""
+    """A 64-bit hash of every k-gram x[i:i+k] (collisions are checked by the caller).
+    In place after one copy of x: each pass over a whole document's words would
+    otherwise make a temporary of 8 bytes a word."""
     with np.errstate(over="ignore"):
-        mixed = (x.astype(np.uint64) + np.uint64(1)) * _MIX
+        mixed = x.astype(np.uint64)
+        mixed += np.uint64(1)
+        mixed *= _MIX
         mixed ^= mixed >> np.uint64(31)
         if k == 1:
             return mixed
@@ -398,16 +404,20 @@ def _kgram_hashes(x: np.ndarray, k: int) -> np.ndarray:
 
 
 def _unique_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values occurring exactly once in h (sorted) and their positions."""
+    """Values occurring exactly once in h (sorted) and their positions. `h` is the
+    caller's to give up: it is let go as soon as its sorted copy exists."""
     order = np.argsort(h)  # stability is moot: only values occurring once are kept
     sorted_h = h[order]
+    del h
     if sorted_h.size == 0:
         return sorted_h, order
     new = np.empty(sorted_h.size + 1, dtype=bool)
     new[0] = new[-1] = True
-    new[1:-1] = sorted_h[1:] != sorted_h[:-1]
+    np.not_equal(sorted_h[1:], sorted_h[:-1], out=new[1:-1])
     once = new[:-1] & new[1:]
-    return sorted_h[once], order[once]
+    del new
+    sorted_h = sorted_h[once]
+    return sorted_h, order[once]
 
 
 def _anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int, int]]:
@@ -416,10 +426,19 @@ def _anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int,
         return []
     ha, pos_a = _unique_positions(_kgram_hashes(a, k))
     hb, pos_b = _unique_positions(_kgram_hashes(b, k))
-    _, ia, ib = np.intersect1d(ha, hb, assume_unique=True, return_indices=True)
+    if ha.size == 0 or hb.size == 0:
+        return []
+    # the values both hold, in increasing order, with their indices in each (as
+    # np.intersect1d gives them, without its sorted copy of both together)
+    at = np.searchsorted(ha, hb)
+    at[at == ha.size] = 0
+    ib = np.flatnonzero(ha[at] == hb)
+    ia = at[ib]
+    del at, ha, hb
     if ia.size == 0:
         return []
     ai, bj = pos_a[ia], pos_b[ib]
+    del pos_a, pos_b, ia, ib
     ok = np.ones(ai.size, dtype=bool)
     for t in range(k):  # a hash collision must never make unequal words equal
         ok &= a[ai + t] == b[bj + t]

@@ -1046,7 +1046,8 @@ static inline u64 fmix64(u64 z) {
     return z ^ (z >> 31);
 }
 
-/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit) -> (h, key_1, key_2)
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit[, keep_h]) ->
+ *     (h, key_1, key_2), h None when keep_h is false
  * For every cut c in 0..n: the Horner hash h(c) of symbols a..c-1, where a is the first
  * word with cum[a] >= cum[c] - key_tokens (at most c - 1), and the two keys of
  * docs/contract/lmx2-v1.md#keys (0 at both edges). Outputs: uint64 arrays of n + 1.
@@ -1137,10 +1138,10 @@ static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t
 static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     PyObject *o_sym, *o_cum, *o_cls;
     long long key_tokens, dense_limit;
-    int prefer;
+    int prefer, keep_h = 1;
     unsigned long long base, base_inv;
-    if (!PyArg_ParseTuple(args, "OOOLpKKL", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
-                          &dense_limit)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOLpKKL|p", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
+                          &dense_limit, &keep_h)) return NULL;
     Py_buffer sv, cv, rv;
     if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
@@ -1159,15 +1160,19 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         goto done;
     }
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
-    b_h = new_buffer((n + 1) * 8); b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
-    if (!b_h || !b_k1 || !b_k2) goto done;
+    /* without keep_h the window hashes are written where key_1 goes, and each is read
+     * before its key overwrites it: 8 bytes a cut less at the rule's peak */
+    if (keep_h) b_h = new_buffer((n + 1) * 8);
+    b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
+    if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
     /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
     int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
     if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 2))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
-        u64 *h = (u64 *)PyBytes_AS_STRING(b_h), *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        u64 *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
         Py_BEGIN_ALLOW_THREADS
         if (dense)
             /* k2 holds the prefix sums until the keys overwrite them */
@@ -1175,14 +1180,14 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
-            u64 top = prefer ? (u64)cls[c] << 61 : 0;
-            k1[c] = top | (fmix64(h[c] ^ 1) >> 3) | 1;
-            k2[c] = top | (fmix64(h[c] ^ 2) >> 3) | 1;
+            u64 top = prefer ? (u64)cls[c] << 61 : 0, hc = h[c]; /* h may be k1: read first */
+            k1[c] = top | (fmix64(hc ^ 1) >> 3) | 1;
+            k2[c] = top | (fmix64(hc ^ 2) >> 3) | 1;
         }
         k1[0] = k2[0] = k1[n] = k2[n] = 0;
         Py_END_ALLOW_THREADS
     }
-    result = Py_BuildValue("OOO", b_h, b_k1, b_k2);
+    result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
 done:
     PyMem_Free(first_at);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);

@@ -291,9 +291,10 @@ def dense_span(count: int) -> int:
 
 
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
-              base: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel, or None
-    when numpy runs (lmx2.compute_keys then computes them itself)."""
+              base: int, keep_h: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray] | None:
+    """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel (h None
+    unless `keep_h`: then no array is made for it), or None when numpy runs
+    (lmx2.compute_keys then computes them itself)."""
     if KERNEL != "c":
         return None
     # a window of every token holds every word before the cut: clamping keeps it in int64
@@ -301,8 +302,8 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     arrays = _kernel.lmx2_keys(
         np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
         np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
-        dense_span(symbols.size))
-    return tuple(np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+        dense_span(symbols.size), keep_h)
+    return tuple(None if a is None else np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
 
 
 def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray | None) -> np.ndarray | None:

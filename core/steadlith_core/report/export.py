@@ -12,7 +12,7 @@ import json
 import os
 import re
 import stat
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from ..chunking.chunks import Chunk, Chunking
 from ..comparison.churn import Comparison
@@ -35,15 +35,46 @@ def chunk_record(c: Chunk) -> dict[str, Any]:
 def chunking_to_json(result: Chunking) -> dict[str, Any]:
     """What `steadlith chunk --format json` prints: identity, chunks, diagnostics (of
     either rule; `params` starts with its `boundary_rule`)."""
+    return _chunking_json(result, [chunk_record(c) for c in result.chunks])
+
+
+def _chunking_json(result: Chunking, chunks: Any) -> dict[str, Any]:
     return {
         "normalizer_version": result.normalizer_version,
         "boundary_rule": result.boundary_rule,
         "params": result.params.to_dict(),
         "params_hash": result.params_hash,
         "word_count": result.word_count,
-        "chunks": [chunk_record(c) for c in result.chunks],
+        "chunks": chunks,
         "diagnostics": result.diagnostics.to_dict(),
     }
+
+
+# Stands for the chunk list in the JSON around it: a private-use character no name or
+# parameter value of a chunking's JSON holds.
+_CHUNKS_HERE = "\ue000steadlith-chunks\ue000"
+
+
+def chunking_json_pieces(result: Chunking) -> Iterator[str]:
+    """to_json_text(chunking_to_json(result)), piece by piece: the text before the chunk
+    list, each chunk's record, then the rest. A writer that streams them holds one
+    chunk's record at a time instead of the whole document's JSON (a str of several
+    times the document's size) and a dict per chunk. The pieces join to exactly the
+    text to_json_text gives (tests/core/test_export_stream.py)."""
+    around = to_json_text(_chunking_json(result, _CHUNKS_HERE))
+    # from the right: a registered token counter's id (in params, before the chunks) is any
+    # text; what follows the chunks (diagnostics) holds none of the user's
+    before, after = around.rsplit(json.dumps(_CHUNKS_HERE, ensure_ascii=False), 1)
+    yield before
+    # json.dumps indents by nesting level: a record two levels down is its own
+    # indented dump with every line moved right by those two levels
+    first = True
+    for c in result.iter_chunks():
+        record = json.dumps(chunk_record(c), indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        yield ("[\n    " if first else ",\n    ") + record
+        first = False
+    yield "[]" if first else "\n  ]"
+    yield after
 
 
 def chunks_jsonl(result: Chunking) -> str:
@@ -63,15 +94,34 @@ def chunks_jsonl(result: Chunking) -> str:
     documents or runs can be concatenated and still say how each chunk was made.
     Non-ASCII text is written as UTF-8, not \\u escapes.
     """
+    return "".join(chunks_jsonl_lines(result))
+
+
+def chunks_jsonl_lines(result: Chunking) -> Iterator[str]:
+    """The lines of chunks_jsonl, one at a time, each made when it is reached (a writer
+    that streams them never holds the whole output, nor every chunk's text)."""
     params_hash = result.params_hash
-    lines = []
-    for c in result.chunks:
+    for c in result.iter_chunks():
         record = chunk_record(c)
         record["text"] = c.text
         record["params_hash"] = params_hash
-        lines.append(json.dumps(record, ensure_ascii=False))
-        lines.append("\n")
-    return "".join(lines)
+        yield json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def write_pieces(write: Any, pieces: Any, batch: int = 1 << 16) -> None:
+    """write(text) for `pieces` joined, in writes of about `batch` characters: few
+    calls, and never more than a batch held."""
+    held: list[str] = []
+    size = 0
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size >= batch:
+            write("".join(held))
+            held.clear()
+            size = 0
+    if held:
+        write("".join(held))
 
 
 # -- comparison ----------------------------------------------------------------------

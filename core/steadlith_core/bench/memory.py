@@ -1,0 +1,176 @@
+"""`steadlith bench --memory`: the peak memory of chunking and comparing a document, as a
+multiple of its size, each figure from a fresh interpreter.
+
+The document is real Markdown (chunking.markdown_corpus repeated to --memory-mb; the
+checkout's holds an emoji, so a str of it is four bytes a character). Rows, each under
+both rules:
+
+- `str` / `bytes`: the library, `chunk(text)` of the file read as a str (load_text) or
+  as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`);
+- `json` / `jsonl`: the command `steadlith chunk FILE --format json|jsonl`, output to
+  /dev/null;
+- `compare`: `steadlith compare FILE EDITED` (EDITED: the file with 10 scattered word
+  edits), per byte of both documents.
+
+Netting: the peak is the process's VmHWM (/proc/self/status: its own high-water mark;
+ru_maxrss would also carry this benchmark's memory over fork and exec). A library row
+subtracts the high-water mark after the imports, before the file is read; a command row
+subtracts the peak of the same command on a one-paragraph document (the interpreter,
+the command's imports and its start). What is left is divided by the file's size (both
+files' for compare): the memory a document costs, the document itself included (a str
+row's text alone is 1 to 4 times the file, by its widest character: `str_bytes_per_char`).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Sequence
+
+from ..kernel import select as kernel
+
+MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
+FORMS = ("str", "bytes", "json", "jsonl", "compare")
+RULES = ("tttd-v1", "lmx2-v1")
+
+# The high-water mark of this process image, in kB (ru_maxrss where /proc is missing).
+_PEAK = """
+def peak_kb():
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def rss_kb():
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return peak_kb()
+"""
+
+_LIBRARY_PROBE = _PEAK + """
+import sys
+import steadlith_core
+from steadlith_core import chunk, ChunkerParams, Lmx2Params
+from steadlith_core.kernel.allocator import keep_freed_memory
+from steadlith_core.chunking.loader import load_utf8, load_text
+keep_freed_memory()  # as the command does at start
+path, form, rule = sys.argv[1:4]
+before = peak_kb()
+data = load_utf8(path) if form == "bytes" else load_text(path)
+loaded = rss_kb()
+# a str's storage: 1, 2 or 4 bytes a character, by its widest one
+per_char = round((sys.getsizeof(data) - sys.getsizeof("")) / max(len(data), 1)) if isinstance(data, str) else 1
+result = chunk(data, ChunkerParams() if rule == "tttd-v1" else Lmx2Params())
+print(len(result.chunks), before, loaded, peak_kb(), steadlith_core.KERNEL, per_char)
+"""
+
+# The command as a user runs it, its peak printed last on stderr.
+_COMMAND_PROBE = _PEAK + """
+import sys
+from steadlith_core.cli.main import main
+code = main(sys.argv[1:])
+sys.stderr.write(f"\\n{peak_kb()}\\n")
+sys.exit(code)
+"""
+
+
+def repeated_to(text: str, n_bytes: int) -> str:
+    """`text` repeated (paragraph-joined) and cut at a line end to about n_bytes of UTF-8."""
+    unit = len(text.encode("utf-8"))
+    out = "\n\n".join([text] * max(1, -(-n_bytes // (unit + 2))))
+    cut = out.rfind("\n", 0, n_bytes)  # ASCII-heavy Markdown: characters ~ bytes
+    return out[:cut + 1] if cut > 0 else out
+
+
+def _env(kernel_name: str) -> dict:
+    env = dict(os.environ)
+    env.pop(kernel.ENV_VAR, None)
+    if kernel_name == "numpy":
+        env[kernel.ENV_VAR] = "numpy"
+    return env
+
+
+def _rule_args(rule: str) -> list[str]:
+    return [] if rule == "tttd-v1" else ["--set", f"boundary_rule={rule}"]
+
+
+def _command_peak_kb(argv: Sequence[str], env: dict) -> int:
+    r = subprocess.run([sys.executable, "-c", _COMMAND_PROBE, *argv], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, env=env)
+    if r.returncode not in (0, 1):  # compare exits 1 only for --fail-on-violation
+        raise RuntimeError(f"steadlith {' '.join(argv)} failed: {r.stderr.strip()[-400:]}")
+    return int(r.stderr.split()[-1])
+
+
+def _mb(kb: float) -> float:
+    return round(kb * 1024 / 1e6, 1)  # MB of 10^6 bytes, as the document's size
+
+
+def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> dict:
+    """One row: `paths` holds "doc", "edited" and "small" (the baseline's document)."""
+    env = _env(kernel_name)
+    size = os.path.getsize(paths["doc"])
+    row: dict = {"form": form, "rule": rule, "kernel": kernel_name}
+    if form in ("str", "bytes"):
+        out = subprocess.run([sys.executable, "-c", _LIBRARY_PROBE, paths["doc"], form, rule], capture_output=True,
+                             text=True, check=True, env=env).stdout.split()
+        chunks, before, loaded, peak = (int(x) for x in out[:4])
+        row.update(chunks=chunks, baseline_mb=_mb(before), document_mb=_mb(loaded - before),
+                   str_bytes_per_char=int(out[5]) if form == "str" else None)
+        net, total = peak - before, size
+    elif form in ("json", "jsonl"):
+        base = _command_peak_kb(["chunk", paths["small"], "--format", form, *_rule_args(rule)], env)
+        peak = _command_peak_kb(["chunk", paths["doc"], "--format", form, *_rule_args(rule)], env)
+        row["baseline_mb"] = _mb(base)
+        net, total = peak - base, size
+    elif form == "compare":
+        base = _command_peak_kb(["compare", paths["small"], paths["small"], *_rule_args(rule)], env)
+        peak = _command_peak_kb(["compare", paths["doc"], paths["edited"], *_rule_args(rule)], env)
+        row["baseline_mb"] = _mb(base)
+        net, total = peak - base, size + os.path.getsize(paths["edited"])
+    else:
+        raise ValueError(f"unknown form {form!r}; known: {', '.join(FORMS)}")
+    row.update(size_mb=round(total / 1e6, 1), peak_net_mb=_mb(net), peak_over_size=round(net * 1024 / total, 2))
+    return row
+
+
+def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = FORMS,
+                 rules: Sequence[str] = RULES) -> list[dict]:
+    """Every row of `forms` x `rules` on `corpus` (chunking.markdown_corpus) repeated to
+    n_bytes (see the module)."""
+    from .examples import scattered_edits
+
+    kernel_name = kernel_name or kernel.active()
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {name: os.path.join(tmp, f"{name}.md") for name in ("doc", "edited", "small")}
+        text = repeated_to(corpus, n_bytes)
+        with open(paths["doc"], "w", encoding="utf-8") as f:
+            f.write(text)
+        if "compare" in forms:
+            with open(paths["edited"], "w", encoding="utf-8") as f:
+                f.write(scattered_edits(text, 10))
+        del text
+        with open(paths["small"], "w", encoding="utf-8") as f:
+            f.write(corpus[: corpus.find("\n\n", 1000) + 1 or 1000])
+        return [measure(form, rule, paths, kernel_name) for form in forms for rule in rules]
+
+
+def format_memory(rows: Sequence[dict]) -> list[str]:
+    lines = []
+    if rows:
+        lines.append("memory        peak over the document's size (both documents' for compare), net of the "
+                     "interpreter and imports (library rows: the peak after importing; command rows: the same "
+                     f"command on one paragraph); fresh process each   (target <= {MEMORY_TARGET:g}x)")
+    for m in rows:
+        extra = ""
+        if m["form"] == "str":
+            extra = f"  (the str alone: {m['str_bytes_per_char']} bytes a character)"
+        verdict = "met" if m["peak_over_size"] <= MEMORY_TARGET else "not met"
+        lines.append(f"memory        {m['size_mb']:6.1f} MB {m['form']:<7} {m['rule']:<7} {m['kernel']:<5} peak "
+                     f"{m['peak_net_mb']:8.1f} MB = {m['peak_over_size']:5.2f}x   {verdict}{extra}")
+    return lines

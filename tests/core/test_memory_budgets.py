@@ -1,0 +1,73 @@
+"""Each command's loader budget is what that command needs, per rule
+(loader.COMMAND_MEMORY, measured by `steadlith bench --memory-only`): the loader refuses
+the documents that would not fit in MEMORY_BUDGET at that figure, and admits the rest.
+The budget is shrunk here so that a small document stands for a large one."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_helpers import run
+from git_history import History
+from steadlith_core.chunking import loader
+from steadlith_core.chunking.loader import COMMAND_MEMORY, MEMORY_PER_INPUT_BYTE, memory_per_input_byte
+
+TEXT = "A sentence of words that goes on. Another one follows here, longer still.\n\n" * 12
+LMX2 = ["--set", "boundary_rule=lmx2-v1"]
+
+
+def test_the_figures_are_per_command_and_rule_and_the_generic_one_is_the_costliest():
+    from steadlith_core.kernel import select as kernel
+
+    figures = COMMAND_MEMORY[kernel.KERNEL]
+    assert memory_per_input_byte("chunk", ["tttd-v1"]) == figures["chunk"]["tttd-v1"]
+    assert memory_per_input_byte("chunk", ["lmx2-v1"]) == figures["chunk"]["lmx2-v1"]
+    assert memory_per_input_byte("chunk", ["tttd-v1", "lmx2-v1"]) == max(figures["chunk"].values())
+    assert memory_per_input_byte("chunk") == max(figures["chunk"].values())  # no rule said: the costliest
+    assert memory_per_input_byte("lab", ["tttd-v1"]) == MEMORY_PER_INPUT_BYTE  # not measured
+    assert MEMORY_PER_INPUT_BYTE == max(f for c in figures.values() for f in c.values())
+    for kernel_figures in COMMAND_MEMORY.values():  # lmx2-v1 costs more than tttd-v1 everywhere
+        assert all(c["lmx2-v1"] > c["tttd-v1"] for c in kernel_figures.values())
+
+
+@pytest.fixture
+def budget(monkeypatch):
+    """MEMORY_BUDGET set so that chunk under tttd-v1 admits exactly len(TEXT) bytes."""
+    size = len(TEXT.encode())
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * memory_per_input_byte("chunk", ["tttd-v1"]))
+    return size
+
+
+def test_chunk_admits_what_fits_its_rule_and_refuses_the_rest(capsys, tmp_path, budget):
+    doc = tmp_path / "doc.md"
+    doc.write_text(TEXT, encoding="utf-8")
+    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl")
+    assert code == 0 and out, err  # exactly at tttd-v1's limit
+    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *LMX2)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"steadlith: error: {doc}: too large: over ") and "the limit" in err
+    doc.write_text(TEXT + "x", encoding="utf-8")  # one byte past tttd-v1's limit
+    code, _, err = run(capsys, "chunk", str(doc), "--format", "jsonl")
+    assert code == 2 and "too large" in err
+
+
+def test_chunk_of_a_revision_is_refused_before_the_blob_is_read(capsys, tmp_path, monkeypatch, budget):
+    History(tmp_path).commit({"doc.md": TEXT}, "first")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl")[0] == 0
+    code, out, err = run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl", *LMX2)
+    assert code == 2 and out == "" and err.startswith("steadlith: error: doc.md@HEAD: too large: over "), err
+
+
+def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
+    a, b = tmp_path / "a.md", tmp_path / "b.md"
+    a.write_text(TEXT, encoding="utf-8")
+    b.write_text(TEXT.replace("longer", "shorter", 1), encoding="utf-8")
+    both = a.stat().st_size + b.stat().st_size
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", both * memory_per_input_byte("compare", ["tttd-v1"]))
+    code, out, err = run(capsys, "compare", str(a), str(b))
+    assert code == 0 and out, err
+    for extra in (LMX2, ["--rules", "tttd-v1,lmx2-v1"]):
+        code, out, err = run(capsys, "compare", str(a), str(b), *extra)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+        assert err.startswith(f"steadlith: error: {a} and {b}: too large together: ") and "two documents" in err
