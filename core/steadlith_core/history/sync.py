@@ -130,8 +130,20 @@ def repository_roots(revisions: set[tuple[str, str]]) -> tuple[str, ...]:
     roots: set[str] = set()
     for repo_path, commit in sorted(revisions):
         repo = open_repository(repo_path)
-        roots.update(str(c.id) for c in repo.walk(pygit2.Oid(hex=commit))
-                     if not c.parent_ids)
+        # each commit is read here, not by libgit2's revision walker, which releases the
+        # GIL while the repository's loose objects are read by Python code (see
+        # repository.first_parent_walk)
+        seen: set[str] = set()
+        todo = [pygit2.Oid(hex=commit)]
+        while todo:
+            oid = todo.pop()
+            if str(oid) in seen:
+                continue
+            seen.add(str(oid))
+            parents = repo[oid].peel(pygit2.Commit).parent_ids
+            if not parents:
+                roots.add(str(oid))
+            todo.extend(parents)
     return tuple(sorted(roots))
 
 
