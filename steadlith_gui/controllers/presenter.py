@@ -178,7 +178,9 @@ class ResultPresenter(QObject):
             first = first_change(comparison)
             if first is not None:
                 self.navigation.show_first_change(first)
-                if not session.example_note:  # an example with a note of its own keeps it
+                # an example says what it shows, unless it has a note of its own; the
+                # user's own documents keep the bar for their warnings
+                if session.example is not None and not session.example_note:
                     session.set_example_note(first_look_message(comparison, first))
                     w.show_message(session.example_note, "info")
         self.update_status()

@@ -116,7 +116,7 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
         rule_params=_lmx2_small),
     "phase-shift-lmx2": PairExample(
         "phase-shift-lmx2", "Phase-shift counterexample answered: the same pair under lmx2-v1", _answer,
-        ("counterexample-A.txt", "counterexample-B.txt"), jump_to_shift=False,
+        ("counterexample-A.txt", "counterexample-B.txt"),
         note="The same inserted sentence under lmx2-v1: only the chunks next to it change; every chunk "
              "farther than the margin is reused (a theorem: docs/contract/lmx2-v1.md#locality).",
         rule_params=_tttd_counterexample),
@@ -128,7 +128,7 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
         rule_params=_lmx2_defaults),
     "small-edit": PairExample(
         "small-edit", "Small edit in prose: one word inserted", _small_edit,
-        ("prose-A.txt", "prose-B.txt"), jump_to_shift=False,
+        ("prose-A.txt", "prose-B.txt"),
         note=f"The word “{SMALL_EDIT_WORD}” was inserted in the middle; the chunks around it change, the rest is reused."),
     "snapping-off": PairExample(
         "snapping-off", "Snapping off: the inserted sentence, cuts where the fingerprint says",

@@ -361,6 +361,12 @@ class Session(SessionParams):
         self._jump_seq = seq
         self._jump_docs = None
 
+    def land_on_change(self) -> None:
+        """Once the documents shown now are analysed, show their first change (documents
+        set directly, as a workspace sets them, rather than through a load)."""
+        self._jump_seq = None
+        self._jump_docs = self.documents()
+
     def swap_plan(self) -> str:
         """How a swap can go: "refused" (a load is pending), "nothing", "identities"
         (no edits: documents and identities trade places) or "reload" (edited texts are
@@ -467,7 +473,7 @@ class Session(SessionParams):
         return self.result.comparison if self.result is not None and self.consistent else None
 
     def take_jump(self) -> bool:
-        """True once: the example loaded with a jump is analysed and compared."""
+        """True once: the documents loaded with a jump are analysed and compared."""
         if self._jump_docs is None or self.comparison is None:
             return False
         r = self.result
