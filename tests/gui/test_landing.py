@@ -13,7 +13,7 @@ from steadlith_core import ChunkerParams, load_text
 from steadlith_core.history.repository import resolve_revision
 
 from git_helpers import MESSAGES
-from gui_helpers import GOLDEN, load_files, load_texts, make_window
+from gui_helpers import GOLDEN, load_files, load_texts, make_window, set_params
 from steadlith_gui.model.viewmodel import change_target, first_change
 from steadlith_gui.widgets.pane_geometry import ABOVE, BELOW
 
@@ -123,7 +123,7 @@ def test_a_lab_worst_edit_lands_on_the_change_and_its_header_fits(qtbot, window)
 
     text = load_text(GOLDEN / "long.txt")
     load_texts(qtbot, window, text, text[:2000], name_a="long.txt")
-    window.set_params(ChunkerParams(min_tokens=40, max_tokens=160))
+    set_params(qtbot, window, ChunkerParams(min_tokens=40, max_tokens=160))
     open_lab(window)
     result = run_and_wait(qtbot, window, edits=30)
     view = window.lab_view
@@ -132,7 +132,8 @@ def test_a_lab_worst_edit_lands_on_the_change_and_its_header_fits(qtbot, window)
     rows = [r for r in range(table.rowCount()) if table.item(r, 0).text() == "tttd-v1"]
     rect = table.visualItemRect(table.item(rows[0], 3))
     window.pane_a.verticalScrollBar().setValue(0)
-    with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
+    with qtbot.waitSignal(window.analysis_ready, timeout=20_000,
+                          check_params_cb=lambda r: r.doc_b is not None and "worst" in r.doc_b.root.name):
         qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert_landed(window)
     name = window.session.identity("B")[0]
@@ -144,7 +145,9 @@ def test_a_lab_worst_edit_lands_on_the_change_and_its_header_fits(qtbot, window)
     window.resize(900, window.height())
     qtbot.waitUntil(lambda: "…" in header.text())
     assert first_line_width(window.columns["B"]) <= header.width()
-    assert "long.txt" in header.text()
+    shown = html.unescape(header.text().split("\u2068")[1].split("\u2069")[0])
+    head, tail = shown.split("…")
+    assert name.startswith(head) and name.endswith(tail) and head and tail
 
 
 @pytest.mark.parametrize("direction", [1, -1])
