@@ -1,11 +1,12 @@
 """Where the docks go: the window's size and dock placement for the screen it opens on
-(one tabbed column on a compact screen), and View → Focus on documents. The widgets
-themselves are built in MainWindow.__init__."""
+(one tabbed column on a compact screen), keeping it on that screen as docks open
+(ScreenFit), and View → Focus on documents. The widgets themselves are built in
+MainWindow.__init__."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 AREA = Qt.DockWidgetArea
 
@@ -20,6 +21,13 @@ COMPACT_BELOW = (1600, 900)
 FRAME_ALLOWANCE = (8, 32)
 DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history_dock", "sweep_dock",
          "lab_dock")
+
+
+BOTTOM_DOCKS = ("diagnostics_dock", "history_dock", "lab_dock", "sweep_dock")
+SIDE_DOCKS = ("churn_dock", "params_dock", "table_dock")
+#: A pane narrower than this many characters of its font is not readable: the side
+#: docks give way (one tabbed column, then tabs at the bottom) before the panes shrink past it.
+READABLE_CHARS = 30
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -40,6 +48,7 @@ def fit_to_screen(window: QMainWindow, available: QRect) -> None:
     height = min(PREFERRED_SIZE[1], available.height() - FRAME_ALLOWANCE[1])
     compact = is_compact(available)
     window.compact_layout = compact
+    window.available_geometry = QRect(available)
     if not compact:
         standard_docks(window)
         window.diagnostics_dock.show()
@@ -60,6 +69,107 @@ def fit_to_screen(window: QMainWindow, available: QRect) -> None:
         window.resizeDocks([window.params_dock, window.churn_dock], [330, 350], Qt.Orientation.Horizontal)
         window.resizeDocks([window.diagnostics_dock], [250], Qt.Orientation.Vertical)
         window.resizeDocks([window.churn_dock, window.table_dock], [470, 380], Qt.Orientation.Vertical)
+
+
+def room_on_screen(window: QMainWindow) -> QSize:
+    """The largest window the screen it opens on holds (its frame allowed for)."""
+    available = getattr(window, "available_geometry", None)
+    if available is None:
+        screen = window.screen()
+        available = screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE)
+    return QSize(available.width() - FRAME_ALLOWANCE[0], available.height() - FRAME_ALLOWANCE[1])
+
+
+def _docked(window: QMainWindow, names) -> list[QDockWidget]:
+    """The docks open in the window (a tab behind another counts: it is open, not visible)."""
+    return [d for d in (getattr(window, n) for n in names) if d.toggleViewAction().isChecked() and not d.isFloating()]
+
+
+def _tab_together(window: QMainWindow, docks: list[QDockWidget]) -> bool:
+    """Tab `docks` onto the first of them; True if any was not tabbed with it yet."""
+    if len(docks) < 2:
+        return False
+    first, changed = docks[0], False
+    for dock in docks[1:]:
+        if dock not in window.tabifiedDockWidgets(first):
+            window.tabifyDockWidget(first, dock)
+            changed = True
+    return changed
+
+
+class ScreenFit(QObject):
+    """Keeps the window on its screen as docks open: each dock's minimum size adds up in
+    the main window's layout (four bottom docks side by side asked for 1,490 px, Sweep
+    and Diagnostics stacked for 800 px of height), so when the minimum size would pass
+    the screen, or a pane would be narrower than READABLE_CHARS, the docks give way in
+    this order: the bottom docks tab together; the side docks become one tabbed column
+    at the right; that column joins the bottom tabs; the bottom tabs join the column.
+    The panes keep their room; nothing is hidden (every dock is still a tab away)."""
+
+    def __init__(self, window: QMainWindow):
+        super().__init__(window)
+        self.window = window
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.fit)
+        for name in DOCKS:
+            dock = getattr(window, name)
+            dock.visibilityChanged.connect(lambda visible: visible and self.schedule())
+            dock.topLevelChanged.connect(lambda _floating: self.schedule())
+
+    def schedule(self) -> None:
+        """Fit once the layout has taken the change in (docks show and resize in steps)."""
+        self._timer.start(0)
+
+    def _over(self) -> bool:
+        w = self.window
+        w.layout().invalidate()
+        hint, room = w.minimumSizeHint(), room_on_screen(w)
+        return hint.width() > room.width() or hint.height() > room.height()
+
+    def _narrow(self) -> bool:
+        w = self.window
+        if not w.isVisible():
+            return False
+        pane = w.panes["B"]
+        return pane.viewport().width() < READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
+
+    def fit(self) -> None:
+        w = self.window
+        if getattr(w, "document_focus", None) is not None and w.document_focus.active:
+            return  # the docks are hidden on purpose
+        if not (self._over() or self._narrow()):
+            return
+        self._give_way()
+        room = room_on_screen(w)
+        if not (w.isMaximized() or w.isFullScreen()) and (w.width() > room.width() or w.height() > room.height()):
+            w.resize(min(w.width(), room.width()), min(w.height(), room.height()))
+
+    def _give_way(self) -> None:
+        w = self.window
+        if _tab_together(w, _docked(w, BOTTOM_DOCKS)) and not (self._over() or self._narrow()):
+            return
+        side = _docked(w, SIDE_DOCKS)
+        if side and (len(side) > 1 or w.dockWidgetArea(side[0]) != AREA.RightDockWidgetArea):
+            for dock in side:
+                w.addDockWidget(AREA.RightDockWidgetArea, dock)
+            _tab_together(w, side)
+            side[0].raise_()
+            if not (self._over() or self._narrow()):
+                return
+        bottom = _docked(w, BOTTOM_DOCKS)
+        if self._over() or self._narrow():
+            if bottom:  # the side column joins the bottom tabs: the panes get the whole width
+                for dock in side:
+                    w.addDockWidget(AREA.BottomDockWidgetArea, dock)
+                _tab_together(w, bottom + side)
+            elif side:
+                return
+        if self._over() and bottom and side:  # still too tall: one tab group at the right
+            everything = side + bottom
+            for dock in everything:
+                w.addDockWidget(AREA.RightDockWidgetArea, dock)
+            _tab_together(w, everything)
 
 
 def standard_docks(w: QMainWindow) -> None:

@@ -45,7 +45,7 @@ from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
-from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
+from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.sweep_dock import SweepDock
@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self._build_parts()
         self.setAcceptDrops(True)
         size_docks(self)
+        self.screen_fit = ScreenFit(self)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
 
@@ -197,7 +198,13 @@ class MainWindow(QMainWindow):
         self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history, AREA.BottomDockWidgetArea)
         self.history_dock.hide()
         self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
-        self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
+        # scrolled when short: its chart keeps a readable height, the window its screen
+        sweep_scroll = QScrollArea()
+        sweep_scroll.setWidgetResizable(True)
+        sweep_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        sweep_scroll.setWidget(self.sweep_view)
+        sweep_scroll.setMinimumSize(260, 160)
+        self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea)
         self.sweep_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
@@ -398,6 +405,11 @@ class MainWindow(QMainWindow):
             self, "Discard edits?", question,
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Discard
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if hasattr(self, "screen_fit"):
+            self.screen_fit.schedule()  # narrower panes: the side docks may have to give way
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802
         if event.mimeData().hasUrls():

@@ -87,20 +87,20 @@ class NavigationController(QObject):
             self.window.table.select_chunk(side, index)
         self.window.chunk_selected.emit(side, index)
 
-    def step_origin(self, side: str) -> tuple[int, int]:
-        """(lo, hi): the positions F7/F8 and the boundary keys step from in `side`: the
-        caret while it is on screen (where the last step or click put it), else the line
-        at the middle of the pane, as Meld does: a caret scrolled out of sight is not
-        what the user is looking at."""
+    def step_origin(self, side: str) -> tuple[int, int, bool]:
+        """(lo, hi, at_caret): where F7/F8 and the boundary keys step from in `side`: the
+        caret while it is on screen (where the last step or click put it: its chunk is
+        the current one), else the line at the middle of the pane, as Meld does: a caret
+        scrolled out of sight is not what the user is looking at."""
         pane = self.panes[side]
         caret = pane.textCursor().position()
         lo, hi = pane.visible_position_range()
         if lo <= caret <= hi:
-            return caret, caret
+            return caret, caret, True
         vp = pane.viewport()
         middle = vp.height() // 2
         return (pane.cursorForPosition(QPoint(0, middle)).position(),
-                pane.cursorForPosition(QPoint(vp.width() - 1, middle)).position())
+                pane.cursorForPosition(QPoint(vp.width() - 1, middle)).position(), False)
 
     def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
         side = side or self.active_side
@@ -108,7 +108,7 @@ class NavigationController(QObject):
         view = pane.view()
         if view is None:
             return None
-        lo, hi = self.step_origin(side)
+        lo, hi, at_caret = self.step_origin(side)
         if what == "boundary":
             ends = view.ends
             k = (int(np.searchsorted(ends, hi, "right")) if direction > 0
@@ -121,7 +121,7 @@ class NavigationController(QObject):
                 return None
             codes = view.codes
             mask = codes == STATUS_CODES[SHIFTED] if what == "shifted" else np.isin(codes, CHANGED_CODES)
-            index = self._next_change(view, mask, lo, hi, direction)
+            index = self._next_change(view, mask, lo, hi, direction, at_caret)
             if index is None:
                 # No wrap (Meld offers one): a reviewer stepping through changes must know
                 # when the last one was seen, and a silent jump back to the top hides that.
@@ -143,11 +143,19 @@ class NavigationController(QObject):
         return index
 
     @staticmethod
-    def _next_change(view, mask: np.ndarray, lo: int, hi: int, direction: int) -> int | None:
-        """The first chunk of `mask` whose change lies after `hi` (direction > 0), or the
-        last whose change lies before `lo`. A chunk's change (change_target) lies within
-        the chunk, so only chunks from the one holding the origin on need looking at."""
-        here = max(int(np.searchsorted(view.starts, lo, "right")) - 1, 0)
+    def _next_change(view, mask: np.ndarray, lo: int, hi: int, direction: int, at_caret: bool) -> int | None:
+        """The next chunk of `mask` after the origin (direction > 0), or the previous one.
+        From the caret: the chunks after (before) the one holding it. From the middle of
+        the screen: the first chunk whose change (change_target) lies below the middle
+        line, or the last one whose change lies above it; a chunk's change lies within the
+        chunk, so only the chunks from the one holding the line on need looking at."""
+        here = int(np.searchsorted(view.starts, lo, "right")) - 1
+        if at_caret:
+            hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
+            if not hits.size:
+                return None
+            return here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
+        here = max(here, 0)
         if direction > 0:
             for k in np.flatnonzero(mask[here:]) + here:
                 if change_target(view, int(k)) > hi:
