@@ -138,9 +138,9 @@ class ScreenFit(QObject):
         w = self.window
         if getattr(w, "document_focus", None) is not None and w.document_focus.active:
             return  # the docks are hidden on purpose
-        if not (self._over() or self._narrow()):
-            return
-        self._give_way()
+        if self._over() or self._narrow():
+            self._give_way()
+        # a dock that opened grew the window past the screen before it gave way
         room = room_on_screen(w)
         if not (w.isMaximized() or w.isFullScreen()) and (w.width() > room.width() or w.height() > room.height()):
             w.resize(min(w.width(), room.width()), min(w.height(), room.height()))
