@@ -6,7 +6,7 @@ MainWindow.__init__."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
 AREA = Qt.DockWidgetArea
 
@@ -28,6 +28,9 @@ SIDE_DOCKS = ("churn_dock", "params_dock", "table_dock")
 #: A pane narrower than this many characters of its font is not readable: the side
 #: docks give way (one tabbed column, then tabs at the bottom) before the panes shrink past it.
 READABLE_CHARS = 30
+#: Bottom docks side by side narrower than this tab together: a chart or a table of
+#: commits squeezed to a third of a laptop screen loses its axis titles and columns.
+BOTTOM_MIN_WIDTH = 420
 
 
 def size_docks(window: QMainWindow) -> None:
@@ -112,10 +115,17 @@ class ScreenFit(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
+        self._last: QDockWidget | None = None  # the dock opened last: in front after tabbing
+        self._arranging = False
         for name in DOCKS:
             dock = getattr(window, name)
-            dock.visibilityChanged.connect(lambda visible: visible and self.schedule())
+            dock.visibilityChanged.connect(lambda visible, d=dock: visible and self._opened(d))
             dock.topLevelChanged.connect(lambda _floating: self.schedule())
+
+    def _opened(self, dock: QDockWidget) -> None:
+        if not self._arranging:
+            self._last = dock
+        self.schedule()
 
     def schedule(self) -> None:
         """Fit once the layout has taken the change in (docks show and resize in steps)."""
@@ -134,12 +144,25 @@ class ScreenFit(QObject):
         pane = w.panes["B"]
         return pane.viewport().width() < READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
 
+    def _cramped(self) -> bool:
+        w = self.window
+        shown = [d for d in _docked(w, BOTTOM_DOCKS) if d.isVisible()]
+        return len(shown) > 1 and min(d.width() for d in shown) < BOTTOM_MIN_WIDTH
+
     def fit(self) -> None:
         w = self.window
         if getattr(w, "document_focus", None) is not None and w.document_focus.active:
             return  # the docks are hidden on purpose
-        if self._over() or self._narrow():
-            self._give_way()
+        self._arranging = True
+        try:
+            moved = self._cramped() and _tab_together(w, _docked(w, BOTTOM_DOCKS))
+            if self._over() or self._narrow():
+                self._give_way()
+                moved = True
+        finally:
+            self._arranging = False
+        if moved:
+            self._after_moves()
         # a dock that opened grew the window past the screen before it gave way
         room = room_on_screen(w)
         if not (w.isMaximized() or w.isFullScreen()) and (w.width() > room.width() or w.height() > room.height()):
@@ -170,6 +193,24 @@ class ScreenFit(QObject):
             for dock in everything:
                 w.addDockWidget(AREA.RightDockWidgetArea, dock)
             _tab_together(w, everything)
+
+    def _after_moves(self) -> None:
+        """Docks were tabbed: the one opened last in front, whole tab titles (scrolled when
+        they do not fit), and the bottom tabs as high as their content reads at, 40 % of
+        the window at most, so the documents keep most of the height."""
+        w = self.window
+        if self._last is not None and self._last.toggleViewAction().isChecked():
+            self._last.raise_()
+        for bar in w.findChildren(QTabBar):
+            if bar.parent() is w:
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+        bottom = [d for d in _docked(w, BOTTOM_DOCKS + SIDE_DOCKS) if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
+        if bottom:
+            wanted = max(d.widget().sizeHint().height() + 24 for d in bottom if d.widget() is not None)
+            least = max(d.minimumSizeHint().height() for d in bottom)
+            height = max(least, min(wanted, int(w.height() * 0.4)))
+            w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
 
 
 def standard_docks(w: QMainWindow) -> None:

@@ -71,6 +71,10 @@ from .widgets.sweep_view import SweepView
 from .workers.worker import Jobs
 
 
+#: The least height the Diagnostics dock keeps (its rows scroll below it).
+DIAGNOSTICS_MIN_HEIGHT = 120
+
+
 class MainWindow(QMainWindow):
     analysis_ready = Signal(object)  # AnalysisResult, emitted once the shown result updated, churn panel complete
     # emitted each time a result reaches the panes, docks and churn panel, also when the
@@ -184,7 +188,9 @@ class MainWindow(QMainWindow):
         diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         diag_scroll.setWidget(self.diagnostics)
         diag_scroll.setMinimumWidth(200)
-        diag_scroll.setMinimumHeight(self.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
+        # whole rows where there is room; on a short screen a scroll bar rather than a
+        # window taller than the screen (ScreenFit tabs the bottom docks)
+        diag_scroll.setMinimumHeight(min(self.diagnostics.minimumSizeHint().height() + 2, DIAGNOSTICS_MIN_HEIGHT))
         self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                                AREA.BottomDockWidgetArea)
         self.lab_view = LabView(theme)
@@ -203,7 +209,7 @@ class MainWindow(QMainWindow):
         sweep_scroll.setWidgetResizable(True)
         sweep_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         sweep_scroll.setWidget(self.sweep_view)
-        sweep_scroll.setMinimumSize(260, 160)
+        sweep_scroll.setMinimumSize(260, 120)
         self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea)
         self.sweep_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)

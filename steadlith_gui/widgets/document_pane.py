@@ -50,6 +50,10 @@ def document_font() -> QFont:
     return font
 
 
+#: Lines a pane always shows (the docks tab together before the panes get shorter).
+MIN_LINES = 8
+
+
 class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainTextEdit):
     """One document, its chunks, statuses and cuts. Displays; computes nothing about chunking."""
 
@@ -72,6 +76,8 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setFont(document_font())
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        # a few lines whatever the docks ask for: the window's docks give way first
+        self.setMinimumHeight(self.fontMetrics().height() * MIN_LINES)
         self.setPlaceholderText(f"Document {side}: drop a file here, or File → Open {side}…")
         self.setAcceptDrops(True)
         self.viewport().setAcceptDrops(True)
