@@ -162,7 +162,7 @@ class DocumentController(QObject):
         paths = {s: self.session.identity(s)[1] for s in SIDES}
         sources = {s: FileSource(str(p)) for s, p in paths.items() if p}
         if sources and self.session.confirm_discard(sources):
-            self._start(sources, land=False, remember=False)
+            self._start(sources, land=False, remember=False, keeps_workspace=True)
 
     def _on_loaded(self, batch: LoadBatch) -> None:
         outcome = self.session.loaded(batch.seq, batch.documents, batch.errors)
