@@ -43,15 +43,17 @@ def is_compact(available: QRect) -> bool:
     return available.width() < COMPACT_BELOW[0] or available.height() < COMPACT_BELOW[1]
 
 
-def fit_to_screen(window: QMainWindow, available: QRect) -> None:
+def fit_to_screen(window: QMainWindow, available: QRect, framed: bool = True) -> None:
     """Open within `available` (a screen's available geometry): the preferred size where
     it fits, else the whole area; on a compact screen the docks go into one tabbed
-    column at the right (Churn in front) and the diagnostics are hidden (View menu)."""
+    column at the right (Churn in front) and the diagnostics are hidden (View menu).
+    `framed=False`: no window frame to allow for (a screenshot is all window)."""
     width = min(PREFERRED_SIZE[0], available.width() - FRAME_ALLOWANCE[0])
     height = min(PREFERRED_SIZE[1], available.height() - FRAME_ALLOWANCE[1])
     compact = is_compact(available)
     window.compact_layout = compact
     window.available_geometry = QRect(available)
+    window.framed = framed
     if not compact:
         standard_docks(window)
         window.diagnostics_dock.show()
@@ -80,7 +82,8 @@ def room_on_screen(window: QMainWindow) -> QSize:
     if available is None:
         screen = window.screen()
         available = screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE)
-    return QSize(available.width() - FRAME_ALLOWANCE[0], available.height() - FRAME_ALLOWANCE[1])
+    fw, fh = FRAME_ALLOWANCE if getattr(window, "framed", True) else (0, 0)
+    return QSize(available.width() - fw, available.height() - fh)
 
 
 def _docked(window: QMainWindow, names) -> list[QDockWidget]:
@@ -163,10 +166,28 @@ class ScreenFit(QObject):
             self._arranging = False
         if moved:
             self._after_moves()
-        # a dock that opened grew the window past the screen before it gave way
-        room = room_on_screen(w)
-        if not (w.isMaximized() or w.isFullScreen()) and (w.width() > room.width() or w.height() > room.height()):
-            w.resize(min(w.width(), room.width()), min(w.height(), room.height()))
+        self._back_on_screen()
+
+    def _back_on_screen(self) -> None:
+        """A dock that opened grew the window past the screen's edge before the docks gave
+        way: the window shrinks (and moves) back inside the screen's available area."""
+        w = self.window
+        available = getattr(w, "available_geometry", None)
+        if available is None:
+            screen = w.screen()
+            if screen is None:
+                return
+            available = screen.availableGeometry()
+        frame = w.frameGeometry() if getattr(w, "framed", True) else w.geometry()
+        if w.isMaximized() or w.isFullScreen() or available.contains(frame):
+            return
+        extra_w, extra_h = frame.width() - w.width(), frame.height() - w.height()
+        width = min(w.width(), available.width() - extra_w)
+        height = min(w.height(), available.height() - extra_h)
+        w.resize(width, height)
+        x = min(max(frame.x(), available.x()), available.right() + 1 - width - extra_w)
+        y = min(max(frame.y(), available.y()), available.bottom() + 1 - height - extra_h)
+        w.move(x, y)
 
     def _give_way(self) -> None:
         w = self.window
