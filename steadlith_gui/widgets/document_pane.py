@@ -252,10 +252,24 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         editable = self._editable_wanted and not self.soft_breaks.size
         self.editable = editable
         self.setReadOnly(not editable)
+        # read-only, Tab moves on to the next part of the window; editable, Tab types a
+        # tab (code and TSV hold them) and Ctrl+Tab moves on (keyPressEvent)
+        self.setTabChangesFocus(not editable)
         if editable:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
         else:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        """Ctrl+Tab / Ctrl+Shift+Tab leave the pane even while Tab types a tab into it."""
+        key, mods = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and mods & Qt.KeyboardModifier.ControlModifier:
+            back = key == Qt.Key.Key_Backtab or bool(mods & Qt.KeyboardModifier.ShiftModifier)
+            # QPlainTextEdit's own focusNextPrevChild refuses while Tab types: QWidget's moves on
+            QWidget.focusNextPrevChild(self, not back)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def modified(self) -> bool:
