@@ -18,7 +18,7 @@ from steadlith_core.vocabulary import SHIFTED, is_changed
 from ..model.layouts import STATUS_CODES
 from ..model.links import map_position
 from ..model.session import OTHER, Session
-from ..model.viewmodel import change_target
+from ..model.viewmodel import change_target, landing
 from ..widgets.link_map import Band
 from ..widgets.pane_geometry import ABOVE, BELOW
 
@@ -224,24 +224,19 @@ class NavigationController(QObject):
         """Open on what matters, as Meld does: the first change centred in B and its
         place in A level with it. The first shifted region (as a click on it would
         select it), else the first edited chunk of B."""
-        comparison = self.session.comparison
-        status, j = first
-        region = status == "shifted" and comparison is not None and bool(comparison.phase_shift_regions)
-        if region:
-            j = comparison.phase_shift_regions[0].b_chunks[0]
-        self.centre_change("B", j)
+        comparison, view = self.session.comparison, self.panes["B"].view()
+        if comparison is None or view is None:
+            return
+        j, target, region = landing(comparison, view, first)
+        self.centre_position("B", target)
         self.select_chunk("B", j, scroll=False)
         if region:
             self.region_shown.emit(0)
 
-    def centre_change(self, side: str, index: int) -> None:
-        """Centre chunk `index`'s change (viewmodel.change_target) in `side` and put the
-        same words of the other pane at the same height, so both panes show it."""
+    def centre_position(self, side: str, target: int) -> None:
+        """Centre `target` (a change) in `side` and put the same words of the other pane
+        at the same height, so both panes show it."""
         pane, other = self.panes[side], self.panes[OTHER[side]]
-        view = pane.view()
-        if view is None or not 0 <= index < view.count:
-            return
-        target = change_target(view, index)
         with self.scroll_lock():
             pane.move_caret(target)
             pane.scroll_position_to_y(target, pane.viewport().height() / 2)

@@ -14,22 +14,17 @@ from steadlith_core.history.repository import resolve_revision
 
 from git_helpers import MESSAGES
 from gui_helpers import GOLDEN, load_files, load_texts, make_window, set_params
-from steadlith_gui.model.viewmodel import change_target, first_change
+from steadlith_gui.model.viewmodel import change_target, first_change, landing
 from steadlith_gui.widgets.pane_geometry import ABOVE, BELOW
 
 
-def landing(window) -> tuple[int, int]:
-    """(B chunk, position in B) a first look must show: the start of the first shifted
-    region, else the first edited chunk, at its change."""
-    comparison = window.session.comparison
-    status, j = first_change(comparison)
-    if status == "shifted" and comparison.phase_shift_regions:
-        j = comparison.phase_shift_regions[0].b_chunks[0]
-    return j, change_target(window.pane_b.view(), j)
-
-
 def assert_landed(window) -> None:
-    j, target = landing(window)
+    """B's first change centred (the edit, or the shift if it comes first), A level with it,
+    and the chunk a first look is about selected."""
+    comparison, view = window.session.comparison, window.pane_b.view()
+    j, target, _region = landing(comparison, view, first_change(comparison))
+    first_changed = next(k for k, s in enumerate(comparison.status_b) if s != "reused")
+    assert target <= change_target(view, first_changed), "a change above the one landed on"
     pane_b, pane_a = window.pane_b, window.pane_a
     middle, line = pane_b.viewport().height() / 2, pane_b.line_height()
     y_b = pane_b.y_locator()(target)[0]
