@@ -48,7 +48,7 @@ from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
-from .dock_layout import AREA, DocumentFocus, size_docks, standard_docks
+from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
 from .docks.history_dock import HistoryController
 from .docks.lab_dock import LabController
 from .docks.retrieval_dock import RetrievalDock
@@ -75,6 +75,10 @@ from .widgets.params_panel import ParamsPanel
 from .widgets.retrieval_view import RetrievalView
 from .widgets.sweep_view import SweepView
 from .workers.worker import Jobs
+
+
+#: The least height the Diagnostics dock keeps (its rows scroll below it).
+DIAGNOSTICS_MIN_HEIGHT = 120
 
 
 class MainWindow(QMainWindow):
@@ -125,6 +129,7 @@ class MainWindow(QMainWindow):
         self._build_parts()
         self.setAcceptDrops(True)
         size_docks(self)
+        self.screen_fit = ScreenFit(self)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
 
@@ -193,7 +198,9 @@ class MainWindow(QMainWindow):
         diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         diag_scroll.setWidget(self.diagnostics)
         diag_scroll.setMinimumWidth(200)
-        diag_scroll.setMinimumHeight(self.diagnostics.minimumSizeHint().height() + 2)  # whole rows, never half a number
+        # whole rows where there is room; on a short screen a scroll bar rather than a
+        # window taller than the screen (ScreenFit tabs the bottom docks)
+        diag_scroll.setMinimumHeight(min(self.diagnostics.minimumSizeHint().height() + 2, DIAGNOSTICS_MIN_HEIGHT))
         self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                                AREA.BottomDockWidgetArea)
         self.lab_view = LabView(theme)
@@ -211,7 +218,13 @@ class MainWindow(QMainWindow):
         self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history, AREA.BottomDockWidgetArea)
         self.history_dock.hide()
         self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
-        self.sweep_dock = self._add_dock("Sweep", "sweepDock", self.sweep_view, AREA.BottomDockWidgetArea)
+        # scrolled when short: its chart keeps a readable height, the window its screen
+        sweep_scroll = QScrollArea()
+        sweep_scroll.setWidgetResizable(True)
+        sweep_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        sweep_scroll.setWidget(self.sweep_view)
+        sweep_scroll.setMinimumSize(260, 120)
+        self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea)
         self.sweep_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
@@ -423,6 +436,11 @@ class MainWindow(QMainWindow):
             self, "Discard edits?", question,
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Discard
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if hasattr(self, "screen_fit"):
+            self.screen_fit.schedule()  # narrower panes: the side docks may have to give way
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802
         if event.mimeData().hasUrls():

@@ -53,11 +53,14 @@ class DocumentController(QObject):
             others = {r: p for r, p in self.session.params_by_rule.items() if r != self.session.rule}
             self.analyzer.submit(a, b, params, others, self.session.external)
 
-    def _start(self, sources: dict, **kw) -> int | None:
+    def _start(self, sources: dict, land: bool = True, **kw) -> int | None:
+        """Load `sources`; `land`: once analysed, show the pair's first change (every way
+        of opening a pair does; a swap or a reload keeps the place the user was reading)."""
         if not sources:
             return None
         seq = self.loader.load(sources)
         self.session.begin_load(seq, tuple(sources), **kw)
+        self.session.jump_to_first_shift_after(seq if land else None)
         return seq
 
     def load_texts(self, text_a: str | None, text_b: str | None, name_a: str | None = None,
@@ -130,9 +133,8 @@ class DocumentController(QObject):
                 self.session.set_all_params(rule_params)
             if params is not None or restore is not None:
                 self.window.set_params(params if params is not None else restore)
-        seq = self._start(sources)
+        seq = self._start(sources, land=jump)
         self.session.example_loading(seq)
-        self.session.jump_to_first_shift_after(seq if jump else None)
         self.session.set_example_note(note)
         if note:
             self.window.show_message(note, "info")
@@ -161,12 +163,13 @@ class DocumentController(QObject):
         for dst in emptied:
             self.session.sides[dst].seq = self.session.new_private_seq()  # never a loader batch's number
             self.session.set_document(dst, None)
-        self._start(sources, modified=modified, swap=True)
+        self._start(sources, land=False, modified=modified, swap=True)
 
     def reload(self) -> None:
         paths = {s: self.session.identity(s)[1] for s in SIDES}
-        if any(paths.values()):
-            self.load_files(paths["A"], paths["B"], remember=False)
+        sources = {s: FileSource(str(p)) for s, p in paths.items() if p}
+        if sources and self.session.confirm_discard(sources):
+            self._start(sources, land=False, remember=False, keeps_workspace=True)
 
     def _on_loaded(self, batch: LoadBatch) -> None:
         outcome = self.session.loaded(batch.seq, batch.documents, batch.errors)

@@ -11,14 +11,14 @@ import contextlib
 from typing import Iterator
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QPoint, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core.vocabulary import SHIFTED, is_changed
 
 from ..model.layouts import STATUS_CODES
 from ..model.links import map_position
 from ..model.session import OTHER, Session
-from ..model.viewmodel import change_target
+from ..model.viewmodel import change_target, landing
 from ..widgets.link_map import Band
 from ..widgets.pane_geometry import ABOVE, BELOW
 
@@ -87,17 +87,32 @@ class NavigationController(QObject):
             self.window.table.select_chunk(side, index)
         self.window.chunk_selected.emit(side, index)
 
+    def step_origin(self, side: str) -> tuple[int, int, bool]:
+        """(lo, hi, at_caret): where F7/F8 and the boundary keys step from in `side`: the
+        caret while it is on screen (where the last step or click put it: its chunk is
+        the current one), else the line at the middle of the pane, as Meld does: a caret
+        scrolled out of sight is not what the user is looking at."""
+        pane = self.panes[side]
+        caret = pane.textCursor().position()
+        lo, hi = pane.visible_position_range()
+        if lo <= caret <= hi:
+            return caret, caret, True
+        vp = pane.viewport()
+        middle = vp.height() // 2
+        return (pane.cursorForPosition(QPoint(0, middle)).position(),
+                pane.cursorForPosition(QPoint(vp.width() - 1, middle)).position(), False)
+
     def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
         side = side or self.active_side
         pane = self.panes[side]
         view = pane.view()
         if view is None:
             return None
-        caret = pane.textCursor().position()
+        lo, hi, at_caret = self.step_origin(side)
         if what == "boundary":
             ends = view.ends
-            k = (int(np.searchsorted(ends, caret, "right")) if direction > 0
-                 else int(np.searchsorted(ends, caret, "left")) - 1)
+            k = (int(np.searchsorted(ends, hi, "right")) if direction > 0
+                 else int(np.searchsorted(ends, lo, "left")) - 1)
             if not 0 <= k < view.count:
                 return None
             target, index = int(ends[k]), k
@@ -106,9 +121,8 @@ class NavigationController(QObject):
                 return None
             codes = view.codes
             mask = codes == STATUS_CODES[SHIFTED] if what == "shifted" else np.isin(codes, CHANGED_CODES)
-            here = int(np.searchsorted(view.starts, caret, "right")) - 1
-            hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
-            if not hits.size:
+            index = self._next_change(view, mask, lo, hi, direction, at_caret)
+            if index is None:
                 # No wrap (Meld offers one): a reviewer stepping through changes must know
                 # when the last one was seen, and a silent jump back to the top hides that.
                 kind = "shifted chunk" if what == "shifted" else "change"
@@ -116,7 +130,6 @@ class NavigationController(QObject):
                 self.window.statusBar().showMessage(
                     f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it", 5000)
                 return None
-            index = here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
             target = change_target(view, index)
             pane.move_caret(target)
             pane.scroll_position_to_y(target, pane.viewport().height() / 2)  # centred, as Meld does
@@ -128,6 +141,30 @@ class NavigationController(QObject):
             pane.scroll_position_to_y(target, pane.viewport().height() * 0.3)
         self.select_chunk(side, index, scroll=False)
         return index
+
+    @staticmethod
+    def _next_change(view, mask: np.ndarray, lo: int, hi: int, direction: int, at_caret: bool) -> int | None:
+        """The next chunk of `mask` after the origin (direction > 0), or the previous one.
+        From the caret: the chunks after (before) the one holding it. From the middle of
+        the screen: the first chunk whose change (change_target) lies below the middle
+        line, or the last one whose change lies above it; a chunk's change lies within the
+        chunk, so only the chunks from the one holding the line on need looking at."""
+        here = int(np.searchsorted(view.starts, lo, "right")) - 1
+        if at_caret:
+            hits = np.flatnonzero(mask[here + 1:]) if direction > 0 else np.flatnonzero(mask[: max(here, 0)])
+            if not hits.size:
+                return None
+            return here + 1 + int(hits[0]) if direction > 0 else int(hits[-1])
+        here = max(here, 0)
+        if direction > 0:
+            for k in np.flatnonzero(mask[here:]) + here:
+                if change_target(view, int(k)) > hi:
+                    return int(k)
+            return None
+        for k in np.flatnonzero(mask[: here + 1])[::-1]:
+            if change_target(view, int(k)) < lo:
+                return int(k)
+        return None
 
     def find(self, text: str, direction: int = 1) -> tuple[str, int] | None:
         """The next (or previous) match of `text` across both panes, from the caret of the
@@ -184,19 +221,50 @@ class NavigationController(QObject):
         self.region_shown.emit(k)
 
     def show_first_change(self, first: tuple[str, int]) -> None:
-        """Open on what matters: the first shifted region (as a click on it would), else
-        the first edited chunk of B beside its place in A."""
-        comparison = self.session.comparison
-        status, j = first
-        if status == "shifted" and comparison is not None and comparison.phase_shift_regions:
-            self.show_region(0)
-            self.sync_from("B")  # A level with B word by word, not chunk start by chunk start
+        """Open on what matters, as Meld does: the first change centred in B and its
+        place in A level with it. The first shifted region (as a click on it would
+        select it), else the first edited chunk of B."""
+        comparison, view = self.session.comparison, self.panes["B"].view()
+        if comparison is None or view is None:
             return
-        partner = self._partner("B", j)
-        self.show_pair(partner, j)
+        j, target, region = landing(comparison, view, first)
+        self.centre_position("B", target)
         self.select_chunk("B", j, scroll=False)
-        if partner is None:
-            self.sync_from("B")
+        if region:
+            self.region_shown.emit(0)
+
+    def centre_position(self, side: str, target: int) -> None:
+        """Centre `target` (a change) in `side` and put the same words of the other pane
+        at the same height, so both panes show it."""
+        pane, other = self.panes[side], self.panes[OTHER[side]]
+        with self.scroll_lock():
+            pane.move_caret(target)
+            pane.scroll_position_to_y(target, pane.viewport().height() / 2)
+            y = pane.y_locator()(target)[0]
+            if y in (ABOVE, BELOW):
+                y = pane.viewport().height() / 2
+            mapped = self._map_to_other(side, target)
+            if mapped is not None:
+                other.move_caret(mapped)
+                other.scroll_position_to_y(mapped, y)
+        self.window.link_map.update()
+        self.window.overview.update()
+
+    def _map_to_other(self, side: str, pos: int) -> int | None:
+        """The other pane's position of the words at `pos`, None when nothing pairs them:
+        every aligned word (as Meld aligns by lines) while the word map is current; once
+        typed into, the word map's positions moved, but chunks still pair up."""
+        src, dst = self.panes[side], self.panes[OTHER[side]]
+        vs, vd = src.view(), dst.view()
+        align = self.session.alignment
+        if vs is None or vd is None or not self.session.consistent or side not in align:
+            return None
+        word_map = self.session.result.word_map if self.session.result is not None else None
+        if word_map is not None and not (src.has_pending_edits or dst.has_pending_edits):
+            return int(word_map.map(side, pos))
+        return int(map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
+                                vd.starts, vd.ends, dst.document().characterCount(),
+                                align[side], align[OTHER[side]]))
 
     def jump_to_position(self, side: str, position: int) -> None:
         pane = self.panes[side]
@@ -231,12 +299,5 @@ class NavigationController(QObject):
                 y = src.y_locator()(pos)[0]
                 if y in (ABOVE, BELOW):
                     y = h / 2
-                word_map = self.session.result.word_map if self.session.result is not None else None
-                if word_map is not None and not (src.has_pending_edits or dst.has_pending_edits):
-                    target = word_map.map(side, pos)  # every aligned word, as Meld aligns by lines
-                else:  # typed since the analysis: the word map's positions moved; chunks still pair up
-                    target = map_position(pos, vs.starts, vs.ends, src.document().characterCount(),
-                                          vd.starts, vd.ends, dst.document().characterCount(),
-                                          align[side], align[OTHER[side]])
-                dst.scroll_position_to_y(target, y)
+                dst.scroll_position_to_y(self._map_to_other(side, pos), y)
         self.window.link_map.update()

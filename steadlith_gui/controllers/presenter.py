@@ -81,6 +81,7 @@ class ResultPresenter(QObject):
         self.navigation = navigation
         self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces
         self._warning = ""  # the few-spaces warning shown last: it leaves with its document
+        self._first_look = ""  # the first-look line shown last (it counts chunks: kept current)
         session.events.document_replaced.connect(self._on_document_replaced)
         session.events.side_changed.connect(self._on_side_changed)
         self._shown = None  # the result rendered last
@@ -178,10 +179,30 @@ class ResultPresenter(QObject):
             first = first_change(comparison)
             if first is not None:
                 self.navigation.show_first_change(first)
-                if not session.example_note:  # an example with a note of its own keeps it
-                    session.set_example_note(first_look_message(comparison, first))
+                # an example says what it shows, unless it has a note of its own; the
+                # user's own documents keep the bar for their warnings
+                if session.example is not None and not session.example_note:
+                    self._first_look = first_look_message(comparison, first)
+                    session.set_example_note(self._first_look)
                     w.show_message(session.example_note, "info")
+        else:
+            self._refresh_first_look(comparison)
         self.update_status()
+
+    def _refresh_first_look(self, comparison) -> None:
+        """The first-look line counts chunks: another result (new parameters, another
+        rule) gives it that result's counts, so it never states the old ones."""
+        bar, session = self.window.message_bar, self.session
+        if not self._first_look or not bar.isVisible() or bar.text() != self._first_look:
+            return
+        first = first_change(comparison)
+        if first is None:
+            bar.dismiss()
+            self._first_look = ""
+            return
+        self._first_look = first_look_message(comparison, first)
+        session.set_example_note(self._first_look)
+        self.window.show_message(self._first_look, "info")
 
     def _warn_few_spaces(self, result) -> None:
         """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""

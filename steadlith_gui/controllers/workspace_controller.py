@@ -205,7 +205,6 @@ class WorkspaceController(QObject):
     def _apply(self, path: str, ws: Workspace, docs: dict, keep_theme: bool) -> None:
         session, w = self.session, self.window
         w.editing.cancel_pause()
-        session.jump_to_first_shift_after(None)
         with session.hold_analysis():
             for side in SIDES:
                 session.sides[side].seq = session.new_private_seq()  # loads still on their way are stale
@@ -220,6 +219,7 @@ class WorkspaceController(QObject):
         self._remember(path)
         for side in SIDES:
             w.presenter.update_header(side)
+        session.land_on_change()
         session.events.documents_changed.emit()
         session.request_analysis()
         w.statusBar().showMessage(f"Opened the workspace {shown_name(path)}", 5000)

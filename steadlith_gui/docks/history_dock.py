@@ -51,14 +51,15 @@ class HistoryController(QObject):
         self.dock.visibilityChanged.connect(lambda visible: visible and self.refresh())
         session.events.document_replaced.connect(self._on_document_replaced)
         session.events.params_changed.connect(lambda _p: self._note_stale())
+        session.events.side_changed.connect(lambda _side: self._select_b())
+        session.events.edit_state_changed.connect(lambda _side: self._select_b())
         window.theme_changed.connect(lambda _name: self.view.set_theme(window.theme))
 
     # -- following A ----------------------------------------------------------------------
     def _on_document_replaced(self, side: str) -> None:
         doc = self.session.sides[side].doc
+        self._select_b()
         if side == "B":
-            ref = doc.root.git_ref if doc is not None else None
-            self.view.select_commit(self.state.row_of(ref.commit) if ref is not None else None)
             return
         if doc is None:
             return  # emptied (B added the file): the list still describes B
@@ -137,9 +138,25 @@ class HistoryController(QObject):
         self.window.jobs.start(read, done, failed)
 
     def _select_b(self) -> None:
-        doc = self.session.sides["B"].doc
-        ref = doc.root.git_ref if doc is not None else None
-        self.view.select_commit(self.state.row_of(ref.commit) if ref is not None else None)
+        """Highlight the commit the panes show: B at that commit, A at the version before
+        it (empty when the commit added the file), neither typed into. Any other pair
+        (another A, a swap, an edit) is no row's change, and no row stays highlighted."""
+        self.view.select_commit(self._shown_row())
+
+    def _shown_row(self) -> int | None:
+        sides = self.session.sides
+        a, b = sides["A"], sides["B"]
+        if b.doc is None or b.doc.root.git_ref is None or a.modified or b.modified:
+            return None
+        row = self.state.row_of(b.doc.root.git_ref.commit)
+        if row is None:
+            return None
+        before, _after = self.state.pair(row)
+        if before is None:
+            return row if a.doc is None else None
+        ref_a = a.doc.root.git_ref if a.doc is not None else None
+        older = self.state.commits[row + 1].commit  # holds the same version as the parent
+        return row if ref_a is not None and ref_a.commit in (before.commit, older) else None
 
     def _stop(self, note: str) -> None:
         self.replay.cancel()

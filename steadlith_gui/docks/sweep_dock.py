@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from ..model.external_choice import CHUNK_SIZE_RANGE
 from ..model.session import Session
@@ -46,6 +46,15 @@ class SweepDock(QObject):
         self.job.finished.connect(self._show)
         self.job.failed.connect(self._failed)
         self.job.cancelled.connect(self._cancelled)
+        window.sweep_dock.visibilityChanged.connect(self._on_visible)
+
+    def _on_visible(self, visible: bool) -> None:
+        """The dock scrolls when short (the window must fit its screen); opened, it asks
+        for the height its controls and chart read at, half the window at most."""
+        w, dock = self.window, self.window.sweep_dock
+        wanted = self.view.sizeHint().height() + 24
+        if visible and not dock.isFloating() and dock.height() < wanted:
+            w.resizeDocks([dock], [min(wanted, w.height() // 2)], Qt.Orientation.Vertical)
 
     def _take_view(self) -> None:
         self.state.grid_text = self.view.grid_text()

@@ -1,5 +1,5 @@
-"""The built-in examples: demo documents (written for this project; see resources/demo/)
-and generated pairs that show one effect each (the phase-shift counterexample of docs/contract/tttd-v1.md#locality,
+"""The built-in examples: demo documents (written for this project, and one public-domain
+text; see resources/demo/SOURCES.md) and generated pairs that show one effect each (the phase-shift counterexample of docs/contract/tttd-v1.md#locality,
 a small edit, snapping off and on)."""
 
 from __future__ import annotations
@@ -91,20 +91,22 @@ def _snapping(on: bool):
     return text_a, text_b, params
 
 
-SMALL_EDIT_WORD = "remarkably"
+#: The real prose of the small-edit example: chapters I–III of Jane Austen's Pride and
+#: Prejudice (1813; public domain), from Project Gutenberg eBook #1342 with its
+#: illustration captions left out (resources/demo/SOURCES.md).
+SMALL_EDIT_TEXT = "pride-and-prejudice-1-3.txt"
+#: The edit: a modernising editor's spelling, one word in the middle of chapter II.
+SMALL_EDIT = ("“To-morrow fortnight.”", "“Tomorrow fortnight.”")
 
 
 def _small_edit():
-    """Generated prose with one word inserted in the middle; default parameters."""
+    """Real prose with one word respelled in its middle; default parameters."""
     from steadlith_core import ChunkerParams
-    from steadlith_core.bench.examples import generate_prose
-    from steadlith_core.chunking.normalize import normalize
 
-    text_a = generate_prose(12_000, seed=11)
-    words = normalize(text_a)
-    at = int(words.starts[len(words) // 2])
-    text_b = text_a[:at] + SMALL_EDIT_WORD + " " + text_a[at:]
-    return text_a, text_b, ChunkerParams()
+    text_a = (DEMO_DIR / SMALL_EDIT_TEXT).read_text(encoding="utf-8")
+    before, after = SMALL_EDIT
+    assert text_a.count(before) == 1
+    return text_a, text_a.replace(before, after), ChunkerParams()
 
 
 PAIR_EXAMPLES: dict[str, PairExample] = {
@@ -116,7 +118,7 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
         rule_params=_lmx2_small),
     "phase-shift-lmx2": PairExample(
         "phase-shift-lmx2", "Phase-shift counterexample answered: the same pair under lmx2-v1", _answer,
-        ("counterexample-A.txt", "counterexample-B.txt"), jump_to_shift=False,
+        ("counterexample-A.txt", "counterexample-B.txt"),
         note="The same inserted sentence under lmx2-v1: only the chunks next to it change; every chunk "
              "farther than the margin is reused (a theorem: docs/contract/lmx2-v1.md#locality).",
         rule_params=_tttd_counterexample),
@@ -127,9 +129,10 @@ PAIR_EXAMPLES: dict[str, PairExample] = {
              "lmx2-v1 re-embeds only the chunk with the new sentence (churn panel).",
         rule_params=_lmx2_defaults),
     "small-edit": PairExample(
-        "small-edit", "Small edit in prose: one word inserted", _small_edit,
-        ("prose-A.txt", "prose-B.txt"), jump_to_shift=False,
-        note=f"The word “{SMALL_EDIT_WORD}” was inserted in the middle; the chunks around it change, the rest is reused."),
+        "small-edit", "Small edit in prose: one word respelled (Pride and Prejudice)", _small_edit,
+        ("pride-and-prejudice-A.txt", "pride-and-prejudice-B.txt"),
+        note="Chapters I–III of Pride and Prejudice; B respells one word in the middle (“To-morrow” → "
+             "“Tomorrow”, as a modernising editor would): the chunks around it change, the rest is reused."),
     "snapping-off": PairExample(
         "snapping-off", "Snapping off: the inserted sentence, cuts where the fingerprint says",
         lambda: _snapping(False), ("snap-A.txt", "snap-B.txt"),

@@ -250,7 +250,8 @@ class Session(SessionParams):
         self.events.edit_state_changed.emit(side)
 
     def set_workspace_path(self, path: str) -> None:
-        """The .steadlith file opened or saved last (the title names it)."""
+        """The .steadlith file opened or saved last (the title names it; "" after other
+        documents replaced its own)."""
         self.workspace_path = path
         self.events.workspace_changed.emit(path)
 
@@ -310,10 +311,13 @@ class Session(SessionParams):
         return self.sides[side].seq in self._pending
 
     def begin_load(self, seq: int, sides, *, remember: bool = False, modified: Mapping[str, bool] | None = None,
-                   swap: bool = False) -> None:
-        """Loader batch `seq` will bring `sides`: older results and loads for them are stale."""
+                   swap: bool = False, keeps_workspace: bool = False) -> None:
+        """Loader batch `seq` will bring `sides`: older results and loads for them are stale.
+        Documents it brings leave the workspace opened or saved last (its name leaves
+        the title), unless `keeps_workspace` (a swap or a reload of the same files)."""
         self._pending[seq] = {"revisions": {s: self.sides[s].revision for s in sides}, "remember": remember,
-                              "modified": dict(modified or {}), "swap": swap}
+                              "modified": dict(modified or {}), "swap": swap,
+                              "keeps_workspace": keeps_workspace or swap}
         for s in sides:
             self.sides[s].seq = seq
         for s in sides:
@@ -347,6 +351,9 @@ class Session(SessionParams):
             self.events.load_failed.emit(text)
         if docs and self.example is not None and seq != self._example_seq:
             self.leave_example()
+        if docs and self.workspace_path and not info.get("keeps_workspace", True):
+            self.workspace_path = None
+            self.events.workspace_changed.emit("")
         if self._jump_seq == seq:
             self._jump_seq = None
             self._jump_docs = self.documents() if docs else None
@@ -360,6 +367,12 @@ class Session(SessionParams):
         first shifted region, else the first edited chunk."""
         self._jump_seq = seq
         self._jump_docs = None
+
+    def land_on_change(self) -> None:
+        """Once the documents shown now are analysed, show their first change (documents
+        set directly, as a workspace sets them, rather than through a load)."""
+        self._jump_seq = None
+        self._jump_docs = self.documents()
 
     def swap_plan(self) -> str:
         """How a swap can go: "refused" (a load is pending), "nothing", "identities"
@@ -467,7 +480,7 @@ class Session(SessionParams):
         return self.result.comparison if self.result is not None and self.consistent else None
 
     def take_jump(self) -> bool:
-        """True once: the example loaded with a jump is analysed and compared."""
+        """True once: the documents loaded with a jump are analysed and compared."""
         if self._jump_docs is None or self.comparison is None:
             return False
         r = self.result

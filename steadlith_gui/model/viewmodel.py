@@ -52,6 +52,24 @@ def first_change(comparison) -> tuple[str, int] | None:
     return None
 
 
+def landing(comparison, view: PaneView, first: tuple[str, int]) -> tuple[int, int, bool]:
+    """(B chunk to select, B position to centre, whether it is a shifted region's) for a
+    first look at `first` (first_change): the region's first chunk when B shifted,
+    else the chunk itself; centred on whichever change comes first in B, the edit that
+    caused a shift or the shift (Meld opens on the first difference)."""
+    status, j = first
+    region = status == "shifted" and bool(comparison.phase_shift_regions)
+    if region:
+        j = comparison.phase_shift_regions[0].b_chunks[0]
+    target = change_target(view, j)
+    codes = view.codes
+    if codes is not None:
+        edited = np.flatnonzero(np.isin(codes[: j + 1], [STATUS_CODES["edited"], STATUS_CODES["new"]]))
+        if edited.size:
+            target = min(target, change_target(view, int(edited[0])))
+    return j, target, region
+
+
 def first_look_message(comparison, first: tuple[str, int]) -> str:
     """The one line that says what the opened view shows and what to do next."""
     status, j = first

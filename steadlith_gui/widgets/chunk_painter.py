@@ -154,10 +154,13 @@ class ChunkPainter:
         if not ks:
             return
         theme = self.pane.theme
-        color = QColor(theme.status["edited"]).darker(135 if not theme.dark else 100)
-        p.setPen(QPen(color, 2))
+        color = theme.changed_word_edge()
+        frame, underline = QPen(color, 1), QPen(color, 2)
         spans = [(int(view.changed_starts[k]), int(view.changed_ends[k]), None) for k in ks]
         for _, rect in line_rects(visible, self.pane.contentOffset().x(), spans):
+            p.setPen(frame)  # the frame sets the word off from the chunk's tint
+            p.drawRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5))
+            p.setPen(underline)
             y = rect.bottom() - 1.5
             p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
 

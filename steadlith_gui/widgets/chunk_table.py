@@ -92,6 +92,11 @@ class ChunkTable(QWidget):
         self.proxy.rowsRemoved.connect(self._update_count)
         self.proxy.modelReset.connect(self._update_count)
         self.proxy.layoutChanged.connect(self._update_count)
+        # rows the filter hides come and go without a signal from the proxy: "N of M"
+        # must follow the model too
+        self.model.rowsInserted.connect(self._update_count)
+        self.model.rowsRemoved.connect(self._update_count)
+        self.model.modelReset.connect(self._update_count)
 
         row = QHBoxLayout()
         row.setSpacing(6)

@@ -50,6 +50,10 @@ def document_font() -> QFont:
     return font
 
 
+#: Lines a pane always shows (the docks tab together before the panes get shorter).
+MIN_LINES = 8
+
+
 class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainTextEdit):
     """One document, its chunks, statuses and cuts. Displays; computes nothing about chunking."""
 
@@ -72,6 +76,8 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setFont(document_font())
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        # a few lines whatever the docks ask for: the window's docks give way first
+        self.setMinimumHeight(self.fontMetrics().height() * MIN_LINES)
         self.setPlaceholderText(f"Document {side}: drop a file here, or File → Open {side}…")
         self.setAcceptDrops(True)
         self.viewport().setAcceptDrops(True)
@@ -264,10 +270,24 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         editable = self._editable_wanted and not self.soft_breaks.size
         self.editable = editable
         self.setReadOnly(not editable)
+        # read-only, Tab moves on to the next part of the window; editable, Tab types a
+        # tab (code and TSV hold them) and Ctrl+Tab moves on (keyPressEvent)
+        self.setTabChangesFocus(not editable)
         if editable:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
         else:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        """Ctrl+Tab / Ctrl+Shift+Tab leave the pane even while Tab types a tab into it."""
+        key, mods = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and mods & Qt.KeyboardModifier.ControlModifier:
+            back = key == Qt.Key.Key_Backtab or bool(mods & Qt.KeyboardModifier.ShiftModifier)
+            # QPlainTextEdit's own focusNextPrevChild refuses while Tab types: QWidget's moves on
+            QWidget.focusNextPrevChild(self, not back)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def modified(self) -> bool:

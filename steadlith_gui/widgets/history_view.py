@@ -288,6 +288,7 @@ class HistoryView(QWidget):
         """Mark the commit B shows (without loading anything)."""
         if row is None:
             self.table.clearSelection()
+            self.table.selectionModel().clearCurrentIndex()
             return
         self.table.selectRow(self.model.view_row(row))
         self.table.scrollTo(self.model.index(self.model.view_row(row), 0))

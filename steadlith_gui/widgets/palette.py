@@ -85,8 +85,17 @@ class Theme:
         return (blend(base, c, a), blend(base, c, a + 0.10))
 
     def changed_word_color(self) -> QColor:
-        """Background of changed words: a stronger edited colour."""
-        return blend(QColor(self.base), QColor(self.status["edited"]), 0.62 if not self.dark else 0.55)
+        """Background of changed words: a stronger edited colour, under which the text
+        keeps at least 4.5:1 (the dark theme's light text needs a dark one)."""
+        return blend(QColor(self.base), QColor(self.status["edited"]), 0.62 if not self.dark else 0.35)
+
+    def changed_word_edge(self) -> QColor:
+        """Frame and underline of changed words: at least 3:1 against the edited chunk's
+        tints and the changed word's own background (WCAG non-text contrast), so a changed
+        word stands out inside an edited chunk in either theme. A yellow background alone
+        cannot: 3:1 against a pale yellow tint leaves too dark a ground for the text."""
+        edited = QColor(self.status["edited"])
+        return edited if self.dark else blend(edited, QColor("#000000"), 0.45)
 
 
 LIGHT = Theme(

@@ -7,10 +7,12 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from steadlith_core.errors import visible
 
 from ..model.pane_header import PaneHeader
-from .names import name_html, plain_tooltip
+from .names import FSI, PDI, plain_tooltip
 from .palette import Theme
 
 
@@ -26,7 +28,7 @@ class PaneColumn(QWidget):
         self.header.setAccessibleName(f"Header of {side}")
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setContentsMargins(4, 2, 4, 2)
-        # long names are clipped rather than widening the window
+        # a long name is elided (…) to the width there is rather than widening the window
         self.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.header.setMinimumWidth(60)
         lay = QVBoxLayout(self)
@@ -36,7 +38,29 @@ class PaneColumn(QWidget):
         lay.addWidget(pane, 1)
         self.update_header(PaneHeader(side), theme)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.update_header(self._shown, self._theme)  # the name elided for the new width
+
+    def _fitted_name(self, header: PaneHeader) -> str:
+        """The name as shown (controls escaped), its middle elided with "…" when the
+        first line would be wider than the header: its start (the file) and its end (an
+        edit's description) stay. The tooltip keeps the whole name."""
+        name = visible(header.name or "")
+        bold = QFont(self.header.font())
+        bold.setBold(True)
+        big = QFont(bold)
+        big.setPointSizeF(12)
+        plain = QFontMetricsF(self.header.font())
+        rest = plain.horizontalAdvance("\u00a0\u00a0 • ✎ \u00a0" + (header.status or ""))
+        margins = self.header.contentsMargins()
+        room = (self.header.width() - margins.left() - margins.right() - 8
+                - QFontMetricsF(big).horizontalAdvance(header.side) - rest)
+        return QFontMetricsF(bold).elidedText(name, Qt.TextElideMode.ElideMiddle, max(room, 40.0))
+
     def update_header(self, header: PaneHeader, theme: Theme) -> None:
+        self._shown, self._theme = header, theme
         side, muted = header.side, theme.muted
         badge = f"<b style='font-size:12pt'>{side}</b>&nbsp;&nbsp;"
         if header.name is None:
@@ -45,7 +69,8 @@ class PaneColumn(QWidget):
             self.pane.setAccessibleDescription(f"No document {side} loaded")
             return
         name = header.name
-        first = f"<b>{name_html(name)}</b>"  # markup and bidi in a name stay text
+        shown = html.escape(f"{FSI}{self._fitted_name(header)}{PDI}", quote=True)
+        first = f"<b>{shown}</b>"  # markup and bidi in a name stay text
         if header.modified:
             first += " <b>•</b>"
         if header.editable:
@@ -61,7 +86,7 @@ class PaneColumn(QWidget):
                 parts.append(f"<span style='color:{muted}'>{counts.words:,} words · {counts.tokens:,} tokens</span>")
             second = " · ".join(parts)
         self.header.setText(f"{badge}{first}<br>{second}")
-        where = str(Path(header.path).resolve()) if header.path else name
+        where = f"{name}\n{Path(header.path).resolve()}" if header.path else name
         syntax = f", {header.syntax} syntax colour" if header.syntax is not None else ""
         edited = "\nedited (File → Save as… keeps the edits)" if header.modified else ""
         editable = "\neditable: type to see the chunks change (Edit menu)" if header.editable else ""

@@ -34,6 +34,15 @@ RULE_HELP = {
 }
 
 
+class _FormStack(QStackedWidget):
+    """The rules' forms, one shown, sized by its minimum, not by height-for-width: a form
+    layout's height-for-width leaves out a row made visible since (an inline error), and
+    the panel then squeezed every field to a sliver."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt override
+        return False
+
+
 class ParamsPanel(QWidget):
     params_changed = Signal(object)  # valid parameters the user committed (either rule's type)
     params_invalid = Signal(object)  # the ParameterError of the committed values
@@ -67,7 +76,7 @@ class ParamsPanel(QWidget):
         self.rule_help.setObjectName("ruleHelp")
         self.rule_help.setWordWrap(True)
         outer.addWidget(self.rule_help)
-        self.stack = QStackedWidget()
+        self.stack = _FormStack()
         self.forms = {rule: RuleForm(rule, theme) for rule in BOUNDARY_RULES}
         for rule, form in self.forms.items():
             self.stack.addWidget(form)
@@ -99,8 +108,11 @@ class ParamsPanel(QWidget):
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
         """Ask a scroll area for the minimum height only: the canonical-parameters view
-        takes whatever room is left instead of forcing a scroll bar."""
-        return self.layout().minimumSize().height()
+        takes whatever room is left instead of forcing a scroll bar. The minimum at this
+        width: wrapped lines (the rule's help, an inline error under a field) take more
+        rows when narrow, and a height short of them squeezed every field to a sliver."""
+        lay = self.layout()
+        return max(lay.minimumSize().height(), lay.totalHeightForWidth(width))
 
     # -- following the session -------------------------------------------------------------
     def bind(self, session) -> None:

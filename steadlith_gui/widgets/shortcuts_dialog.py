@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDialog, QHeaderView, QTableWid
 #: Keys that belong to a widget, not to a menu entry.
 WIDGET_KEYS = (
     ("Tab", "Move to the link map, the overview, the panes, the docks", "Window"),
+    ("Ctrl+Tab", "Leave an editable pane (there Tab types a tab; Shift goes back)", "Document pane"),
     ("Down / Up", "Next / previous band (link map focused)", "Link map"),
     ("Home / End", "First / last band (link map focused)", "Link map"),
     ("Enter", "Show the current band again (link map focused)", "Link map"),

@@ -33,6 +33,16 @@ def symbol_of(series: str) -> str:
     return RULE_SYMBOLS.get(series, EXTERNAL_SYMBOL)
 
 
+class _WholeHeightLayout(QVBoxLayout):
+    """The view's layout, telling its scroll area (main_window) the view has no height
+    for width: the wrapped labels would otherwise make the area size the view by their
+    preferred heights (the chart's 480 px), not by its minimum, and a short dock would
+    scroll the chart out of sight instead of giving it the room there is."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return False
+
+
 class SweepView(QWidget):
     run_requested = Signal()
     cancel_requested = Signal()
@@ -44,7 +54,7 @@ class SweepView(QWidget):
         self.setObjectName("sweepView")
         self._theme = theme
         self._tips: dict[int, str] = {}
-        v = QVBoxLayout(self)
+        v = _WholeHeightLayout(self)
         v.setContentsMargins(6, 4, 6, 4)
         top = QHBoxLayout()
         hint = QLabel("Grid, one entry a line (NAME=V1,V2,…); each field goes to the rules that have it, "

@@ -30,7 +30,7 @@ def test_statuses_changed_words_and_stripe_are_painted_where_the_core_says(qtbot
     assert color_near(image, point.x(), point.y(), theme.changed_word_color(), radius=6, tolerance=3)
     locate = pane.y_locator()
     bottom = locate(pos)[1]
-    underline = QColor(theme.status["edited"]).darker(135)
+    underline = theme.changed_word_edge()
     assert color_near(image, point.x() + 4, bottom - 2, underline, radius=1, tolerance=3)
     # the gutter stripe beside the edited chunk, at its first line (its last line may
     # also start the next chunk, whose stripe it then shows)

@@ -24,6 +24,7 @@ def test_a_parameter_change_keeps_the_chunk_table_where_the_user_was(qtbot, wind
     (where the arrow keys go on from), as it would not after a model reset."""
     window.set_params(FINE)
     load_texts(qtbot, window, TEXT_A, TEXT_B)
+    window.select_chunk("B", None)  # the pair opened on its change, selected: the user moves on
     view = window.chunk_table
     bar = view.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 100)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.dock_layout import fit_to_screen
+from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS, fit_to_screen, room_on_screen
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
@@ -86,3 +86,40 @@ def test_one_key_focuses_on_the_documents_and_brings_the_docks_back(qtbot):
     qtbot.waitUntil(lambda: window.pane_a.width() > before * 1.3)
     window.act_focus_documents.trigger()
     qtbot.waitUntil(lambda: all(d.isVisible() for d in shown))
+
+
+def open_every_dock(qtbot, window):
+    for name in DOCKS:
+        dock = getattr(window, name)
+        if not dock.toggleViewAction().isChecked():
+            dock.toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: all(getattr(window, n).toggleViewAction().isChecked() for n in DOCKS))
+    qtbot.wait(50)  # the fit runs once the layout took the docks in
+    window.screen_fit.fit()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1366, 768)])
+def test_every_dock_open_the_window_still_fits_the_screen(qtbot, width, height):
+    """Four bottom docks side by side asked for 1,490 px, Sweep over Diagnostics for
+    905 px of height: the docks tab together instead, and the panes stay readable."""
+    window, available = open_on_screen(qtbot, width, height)
+    open_every_dock(qtbot, window)
+    room = room_on_screen(window)
+    for size in (window.minimumSizeHint(), window.minimumSize()):
+        assert size.width() <= room.width() and size.height() <= room.height(), (size, room)
+    assert available.contains(window.frameGeometry()), "the window runs off the screen"
+    for side in ("A", "B"):
+        pane = window.panes[side]
+        assert pane.viewport().width() >= READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
+    for name in DOCKS:  # each is open: visible, or a tab away
+        dock = getattr(window, name)
+        assert dock.isVisible() or window.tabifiedDockWidgets(dock), name
+
+
+def test_a_narrowed_window_gives_the_panes_room_before_the_docks(qtbot):
+    window, available = open_on_screen(qtbot, 1920, 1080)
+    window.resize(1000, window.height())
+    pane = window.pane_b
+    readable = READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
+    qtbot.waitUntil(lambda: pane.viewport().width() >= readable)
+    assert window.tabifiedDockWidgets(window.churn_dock), "the side docks share one tabbed column"
