@@ -23,7 +23,7 @@ DOCKS = ("params_dock", "churn_dock", "table_dock", "diagnostics_dock", "history
          "lab_dock", "retrieval_dock")
 
 
-BOTTOM_DOCKS = ("diagnostics_dock", "history_dock", "lab_dock", "sweep_dock")
+BOTTOM_DOCKS = ("diagnostics_dock", "history_dock", "lab_dock", "sweep_dock", "retrieval_dock")
 SIDE_DOCKS = ("churn_dock", "params_dock", "table_dock")
 #: A pane narrower than this many characters of its font is not readable: the side
 #: docks give way (one tabbed column, then tabs at the bottom) before the panes shrink past it.
