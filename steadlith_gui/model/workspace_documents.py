@@ -31,6 +31,9 @@ def outside_documents(ws: Workspace, folder: str | os.PathLike) -> list[tuple[st
         # a revision reads its repository, which can hold anything: the same question as a
         # file, asked of every directory git reads (a `gitdir:` file, alternates: places.py)
         reals = [os.path.realpath(doc.path)] if doc.path is not None else repository_places(doc.revision.repo)
+        # a place inside another place listed (a repository's .git and objects inside its
+        # work tree) adds nothing to the question: each directory tree is named once
+        reals = [r for r in reals if not any(o != r and _inside(o, r) for o in reals)]
         out += [(side, real) for real in reals if not _inside(base, real)]
     for side, path in zip(SIDES, ws.external.jsonl or ()):
         real = os.path.realpath(path)
