@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         choice = theme if isinstance(theme, str) else theme.name
         if choice not in THEME_CHOICES:
             raise ValueError(f"unknown theme {theme!r}")
-        self.theme = theme = resolve(choice)
+        theme = resolve(choice)
         # asked before edits are discarded (close, reload, load over them); tests replace it
         self.confirm_discard: Callable[[str], bool] = self._ask_discard
         self.jobs = Jobs(self)
@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
         self.session.set_view(theme=choice)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
-        self._build_parts()
+        self._build_parts(theme)
         self.setAcceptDrops(True)
         size_docks(self)
         self.screen_fit = ScreenFit(self)
@@ -229,8 +229,13 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
 
-    def _build_parts(self) -> None:
+    def _build_parts(self, theme: Theme) -> None:
         s = self.session
+        self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
+            s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
+                       self.link_map, self.overview, self.churn, self.table),
+            self.settings, self.theme_actions, self._redraw_themed_texts, parent=self)
+        self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
         self.documents_ctl = DocumentController(self, s)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
@@ -241,7 +246,6 @@ class MainWindow(QMainWindow):
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(self, s)
         self.watcher = self.reloader.disk.watcher
-        self.theme_ctl = ThemeController(self, s)
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(self, s)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
@@ -250,7 +254,7 @@ class MainWindow(QMainWindow):
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
         self.retrieval_dock.toggleViewAction().triggered.connect(
             lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
-        self.theme_changed.connect(lambda name: self.retrieval_view.set_theme(self.theme))
+        self.theme_ctl.changed.connect(self.retrieval_view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
             lambda text: self.statusBar().showMessage(text, 5000),
@@ -279,6 +283,12 @@ class MainWindow(QMainWindow):
                 f"{sd} to inspect it. The clipboard still holds it.", "warning"))
         self.presenter.update_status()
 
+    def _redraw_themed_texts(self) -> None:
+        """The pane headers and the status line hold the theme's colours in their text."""
+        for side in SIDES:
+            self.presenter.update_header(side)
+        self.presenter.update_status()
+
     def _on_example_left(self, params) -> None:
         """The user's documents replaced an example: their parameters come back, and the
         example's note no longer describes what is shown."""
@@ -303,6 +313,11 @@ class MainWindow(QMainWindow):
     def params(self) -> ChunkerParams:
         """The parameters in force (the last valid ones)."""
         return self.session.params
+
+    @property
+    def theme(self) -> Theme:
+        """The theme shown (light or dark, also when the choice is "system")."""
+        return self.theme_ctl.theme
 
     @property
     def theme_choice(self) -> str:
