@@ -244,7 +244,8 @@ class MainWindow(QMainWindow):
         self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
         self.exports = ExportController(self, s)
         self.workspaces = WorkspaceController(self, s)
-        self.reloader = ReloadOnChange(self, s)
+        self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
+        self.reloader.handled.connect(self.disk_change_handled.emit)
         self.watcher = self.reloader.disk.watcher
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(self, s)
