@@ -242,7 +242,15 @@ class MainWindow(QMainWindow):
         self.navigation = NavigationController(self, s)
         self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
         self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
-        self.exports = ExportController(self, s)
+        self.exports = ExportController(
+            s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
+            lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
+            actions={"report": self.act_export_report, "comparison": self.act_export_comparison,
+                     "chunks-A": self.act_export_chunks_a, "chunks-B": self.act_export_chunks_b},
+            dialogs=self, parent=self)
+        for ours, theirs in ((self.saved, self.exports.saved), (self.save_failed, self.exports.save_failed),
+                             (self.exported, self.exports.exported), (self.export_failed, self.exports.export_failed)):
+            theirs.connect(ours.emit)
         self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
         self.reloader.handled.connect(self.disk_change_handled.emit)
@@ -258,7 +266,7 @@ class MainWindow(QMainWindow):
         self.theme_ctl.changed.connect(self.retrieval_view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
-            lambda text: self.statusBar().showMessage(text, 5000),
+            self.show_status,
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
                                            self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
@@ -365,6 +373,10 @@ class MainWindow(QMainWindow):
 
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
+
+    def show_status(self, text: str) -> None:
+        """A passing note in the status bar (five seconds)."""
+        self.statusBar().showMessage(text, 5000)
 
     def set_theme(self, theme: Theme | str) -> None:
         self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
