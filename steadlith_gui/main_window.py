@@ -239,7 +239,10 @@ class MainWindow(QMainWindow):
         self.documents_ctl = DocumentController(self, s)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
-        self.navigation = NavigationController(self, s)
+        self.navigation = NavigationController(
+            s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
+            table=self.table, status=self.show_status, parent=self)
+        self.navigation.chunk_selected.connect(self.chunk_selected.emit)
         self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
         self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
         self.exports = ExportController(
@@ -374,9 +377,9 @@ class MainWindow(QMainWindow):
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
 
-    def show_status(self, text: str) -> None:
-        """A passing note in the status bar (five seconds)."""
-        self.statusBar().showMessage(text, 5000)
+    def show_status(self, text: str, ms: int = 5000) -> None:
+        """A passing note in the status bar."""
+        self.statusBar().showMessage(text, ms)
 
     def set_theme(self, theme: Theme | str) -> None:
         self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
