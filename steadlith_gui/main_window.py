@@ -244,7 +244,8 @@ class MainWindow(QMainWindow):
             table=self.table, status=self.show_status, parent=self)
         self.navigation.chunk_selected.connect(self.chunk_selected.emit)
         self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
-        self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
+        # after the presenter: the churn panel's list is rebuilt before the Why? section
+        self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
         self.exports = ExportController(
             s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
             lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
