@@ -49,8 +49,8 @@ from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
-from .docks.history_dock import HistoryController
-from .docks.lab_dock import LabController
+from .docks.history_dock import HISTORY_HEIGHT, HistoryController
+from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
 from .model.documents import LoadedDocument
@@ -235,7 +235,6 @@ class MainWindow(QMainWindow):
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
             self.settings, self.theme_actions, self._redraw_themed_texts, parent=self)
-        self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
         self.documents_ctl = DocumentController(self, s)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
@@ -260,10 +259,19 @@ class MainWindow(QMainWindow):
         self.reloader.handled.connect(self.disk_change_handled.emit)
         self.watcher = self.reloader.disk.watcher
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
-        self.history_ctl = HistoryController(self, s)
+        self.history_ctl = HistoryController(
+            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs, show_message=self.show_message,
+            load_pair=self.documents_ctl.load_revision_pair,
+            show_dock=lambda: dock_layout.open_before_diagnostics(self, self.history_dock, HISTORY_HEIGHT), parent=self)
+        self.theme_ctl.changed.connect(self.history.set_theme)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
-        self.sweep_ctl = SweepDock(self, s)
-        self.lab = LabController(self, s)
+        self.sweep_ctl = SweepDock(self.sweep_view, s, self.show_message, parent=self)
+        self.sweep_dock.visibilityChanged.connect(lambda visible: dock_layout.grow_when_opened(
+            self, self.sweep_dock, visible, self.sweep_view.sizeHint().height() + 24))
+        self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
+        self.lab_dock.toggleViewAction().triggered.connect(
+            lambda shown: dock_layout.tab_with_diagnostics(self, self.lab_dock, shown, LAB_HEIGHT))
+        self.theme_ctl.changed.connect(self.lab_view.set_theme)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
         self.retrieval_dock.toggleViewAction().triggered.connect(
             lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
@@ -294,6 +302,8 @@ class MainWindow(QMainWindow):
                 f"Not pasted into {sd}: it would make a line of {n:,} characters. Lines over {LINE_LIMIT:,} "
                 f"characters are shown in read-only display pieces; save the text to a file and open it as "
                 f"{sd} to inspect it. The clipboard still holds it.", "warning"))
+        # last: whoever listens to the window's signal sees every part in the new theme
+        self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
         self.presenter.update_status()
 
     def _redraw_themed_texts(self) -> None:
