@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
             self.settings, self.theme_actions, self._redraw_themed_texts, parent=self)
-        self.documents_ctl = DocumentController(self, s)
+        self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(
