@@ -254,7 +254,6 @@ class MainWindow(QMainWindow):
         for ours, theirs in ((self.saved, self.exports.saved), (self.save_failed, self.exports.save_failed),
                              (self.exported, self.exports.exported), (self.export_failed, self.exports.export_failed)):
             theirs.connect(ours.emit)
-        self.workspaces = WorkspaceController(self, s)
         self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
         self.reloader.handled.connect(self.disk_change_handled.emit)
         self.watcher = self.reloader.disk.watcher
@@ -272,6 +271,14 @@ class MainWindow(QMainWindow):
         self.lab_dock.toggleViewAction().triggered.connect(
             lambda shown: dock_layout.tab_with_diagnostics(self, self.lab_dock, shown, LAB_HEIGHT))
         self.theme_ctl.changed.connect(self.lab_view.set_theme)
+        self.workspaces = WorkspaceController(
+            s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
+            presenter=self.presenter, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
+            status=self.show_status, dialogs=self, parent=self)
+        for ours, theirs in ((self.workspace_saved, self.workspaces.saved),
+                             (self.workspace_opened, self.workspaces.opened),
+                             (self.workspace_failed, self.workspaces.failed)):
+            theirs.connect(ours.emit)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
         self.retrieval_dock.toggleViewAction().triggered.connect(
             lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
