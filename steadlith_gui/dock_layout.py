@@ -263,6 +263,18 @@ def tab_with_diagnostics(window: QMainWindow, dock, shown: bool, height: int = B
             w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
 
 
+def follow_openings(window: QMainWindow, lab_height: int) -> None:
+    """The bottom docks opened from the View menu: Retrieval and the Locality lab go in
+    front of the diagnostics (the lab `lab_height` high), Sweep grows to its content."""
+    w = window
+    w.retrieval_dock.toggleViewAction().triggered.connect(
+        lambda shown: tab_with_diagnostics(w, w.retrieval_dock, shown))
+    w.lab_dock.toggleViewAction().triggered.connect(
+        lambda shown: tab_with_diagnostics(w, w.lab_dock, shown, lab_height))
+    w.sweep_dock.visibilityChanged.connect(lambda visible: grow_when_opened(
+        w, w.sweep_dock, visible, w.sweep_view.sizeHint().height() + 24))
+
+
 def open_before_diagnostics(window: QMainWindow, dock, height: int) -> None:
     """Open `dock` in front of the diagnostics when they share the bottom (side by side,
     neither has room for its columns), `height` high, a third of the window at most."""

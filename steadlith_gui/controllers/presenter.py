@@ -267,6 +267,12 @@ class ResultPresenter(QObject):
         self.window.setWindowTitle(title + "[*]")
         self.window.setWindowModified(any(st.modified for st in self.session.sides.values()))
 
+    def redraw_themed(self) -> None:
+        """The pane headers and the status line hold the theme's colours in their text."""
+        for side in SIDES:
+            self.update_header(side)
+        self.update_status()
+
     def update_status(self) -> None:
         w, r = self.window, self.session.result
         if r is None:
