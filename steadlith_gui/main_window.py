@@ -40,7 +40,7 @@ from .controllers.editing import EditController
 from .controllers.external_controller import ExternalController
 from .controllers.file_output import ExportController
 from .controllers.navigation import NavigationController
-from .controllers.presenter import ResultPresenter
+from .controllers.presenter import PresenterWidgets, ResultPresenter
 from .controllers.recent import RecentFilesMenu
 from .controllers.references import ReferenceMarks
 from .controllers.recovery import RecoveryController
@@ -87,6 +87,11 @@ def _ask_discard(parent: QWidget, question: str) -> bool:
         parent, "Discard edits?", question,
         QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
     return answer == QMessageBox.StandardButton.Discard
+
+
+def _set_title(window: QWidget, title: str, modified: bool) -> None:
+    window.setWindowTitle(title)
+    window.setWindowModified(modified)
 
 
 def _scrolled(widget: QWidget, framed: bool = True) -> QScrollArea:
@@ -255,7 +260,12 @@ class MainWindow(QMainWindow):
         self.navigation = NavigationController(
             s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
             table=self.table, status=self.show_status, parent=self)
-        self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
+        self.presenter = ResultPresenter(
+            PresenterWidgets(self.panes, self.columns, self.link_map, self.overview, self.legend, self.churn,
+                             self.table, self.diagnostics, self.message_bar, self.busy_label, self.shown_label,
+                             self.statusBar()),
+            s, self.analyzer, self.navigation, theme=lambda: self.theme, show_message=self.show_message,
+            set_title=lambda title, modified: _set_title(self, title, modified), parent=self)
         # after the presenter: the churn panel's list is rebuilt before the Why? section
         self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
         self.exports = ExportController(
@@ -296,7 +306,6 @@ class MainWindow(QMainWindow):
             self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
         s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)
-        s.events.example_left.connect(self._on_example_left)
         s.events.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
@@ -309,17 +318,12 @@ class MainWindow(QMainWindow):
         for ours, theirs in ((self.saved, ex.saved), (self.save_failed, ex.save_failed), (self.exported, ex.exported),
                              (self.export_failed, ex.export_failed), (self.workspace_saved, ws.saved),
                              (self.workspace_opened, ws.opened), (self.workspace_failed, ws.failed),
-                             (self.chunk_selected, nav.chunk_selected), (self.disk_change_handled, disk.handled)):
+                             (self.chunk_selected, nav.chunk_selected), (self.disk_change_handled, disk.handled),
+                             (self.result_shown, self.presenter.result_shown),
+                             (self.analysis_ready, self.presenter.analysis_ready)):
             theirs.connect(ours.emit)
         self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
         self.presenter.update_status()
-
-    def _on_example_left(self, params) -> None:
-        """The user's documents replaced an example: their parameters come back, and the
-        example's note no longer describes what is shown."""
-        if params is not None:
-            self.set_params(params)
-        self.message_bar.withdraw(self.session.example_note)
 
     # -- state, read from the session ------------------------------------------------------
     @property

@@ -35,7 +35,8 @@ def takes_the_window(cls: type) -> bool:
 def test_the_parts_are_found():
     names = {cls.__name__ for cls in parts()}
     assert {"ThemeController", "NavigationController", "DocumentController", "WorkspaceController",
-            "ExportController", "ReloadOnChange", "HistoryController", "LabController", "SweepDock"} <= names
+            "ExportController", "ReloadOnChange", "ResultPresenter", "HistoryController", "LabController",
+            "SweepDock"} <= names
 
 
 @pytest.mark.parametrize("cls", parts(), ids=lambda cls: cls.__name__)
