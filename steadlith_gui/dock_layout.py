@@ -248,9 +248,10 @@ def standard_docks(w: QMainWindow) -> None:
 BOTTOM_DOCK_HEIGHT = 240
 
 
-def tab_with_diagnostics(window: QMainWindow, dock, shown: bool) -> None:
+def tab_with_diagnostics(window: QMainWindow, dock, shown: bool, height: int = BOTTOM_DOCK_HEIGHT) -> None:
     """A bottom dock opened from the View menu goes in front of the diagnostics as a tab,
-    not beside them: two wide docks side by side would leave each too narrow."""
+    not beside them: two wide docks side by side would leave each too narrow. It asks for
+    `height` (a third of the window at most)."""
     w = window
     if shown and not dock.isFloating() and w.diagnostics_dock.isVisible() \
             and not w.diagnostics_dock.isFloating() and not w.tabifiedDockWidgets(dock) \
@@ -258,8 +259,38 @@ def tab_with_diagnostics(window: QMainWindow, dock, shown: bool) -> None:
         w.tabifyDockWidget(w.diagnostics_dock, dock)
     if shown:
         dock.raise_()
-        if not dock.isFloating() and dock.height() < BOTTOM_DOCK_HEIGHT:
-            w.resizeDocks([dock], [min(BOTTOM_DOCK_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
+        if not dock.isFloating() and dock.height() < height:
+            w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
+
+
+def follow_openings(window: QMainWindow, lab_height: int) -> None:
+    """The bottom docks opened from the View menu: Retrieval and the Locality lab go in
+    front of the diagnostics (the lab `lab_height` high), Sweep grows to its content."""
+    w = window
+    w.retrieval_dock.toggleViewAction().triggered.connect(
+        lambda shown: tab_with_diagnostics(w, w.retrieval_dock, shown))
+    w.lab_dock.toggleViewAction().triggered.connect(
+        lambda shown: tab_with_diagnostics(w, w.lab_dock, shown, lab_height))
+    w.sweep_dock.visibilityChanged.connect(lambda visible: grow_when_opened(
+        w, w.sweep_dock, visible, w.sweep_view.sizeHint().height() + 24))
+
+
+def open_before_diagnostics(window: QMainWindow, dock, height: int) -> None:
+    """Open `dock` in front of the diagnostics when they share the bottom (side by side,
+    neither has room for its columns), `height` high, a third of the window at most."""
+    w = window
+    if w.diagnostics_dock.isVisible() and w.dockWidgetArea(w.diagnostics_dock) == w.dockWidgetArea(dock):
+        w.tabifyDockWidget(w.diagnostics_dock, dock)
+    dock.show()
+    dock.raise_()
+    w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
+
+
+def grow_when_opened(window: QMainWindow, dock, visible: bool, wanted: int) -> None:
+    """A dock that scrolls when short (the window must fit its screen) asks, when opened,
+    for the height its content reads at, half the window at most."""
+    if visible and not dock.isFloating() and dock.height() < wanted:
+        window.resizeDocks([dock], [min(wanted, window.height() // 2)], Qt.Orientation.Vertical)
 
 
 class DocumentFocus:

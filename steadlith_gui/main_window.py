@@ -14,7 +14,9 @@ the app and tests use:
   synchronized scrolling; view_options.py: the widgets follow the view options;
   file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
   on change; recent.py; theme.py; actions.py (beside this module): menus as data.
-Parts talk through the session's events (session.events), not through the window.
+Each part is given the widgets, session, jobs and callables it uses, never this window;
+parts talk through the session's events (session.events), and the window forwards
+their own signals as its public ones (exported, saved, workspace_opened, …).
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
 events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
 Analyzer.result_ready(result) → Session.accept_result → events.result_changed →
@@ -38,7 +40,7 @@ from .controllers.editing import EditController
 from .controllers.external_controller import ExternalController
 from .controllers.file_output import ExportController
 from .controllers.navigation import NavigationController
-from .controllers.presenter import ResultPresenter
+from .controllers.presenter import PresenterWidgets, ResultPresenter
 from .controllers.recent import RecentFilesMenu
 from .controllers.references import ReferenceMarks
 from .controllers.recovery import RecoveryController
@@ -49,12 +51,11 @@ from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
 from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
-from .docks.history_dock import HistoryController
-from .docks.lab_dock import LabController
+from .docks.history_dock import HISTORY_HEIGHT, HistoryController
+from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
 from .model.documents import LoadedDocument
-from .model.long_lines import LINE_LIMIT
 from .model.recovery import RecoveryStore
 from .model.session import SIDES, THEME_CHOICES, Session
 from .model.viewmodel import AnalysisResult
@@ -79,6 +80,29 @@ from .workers.worker import Jobs
 
 #: The least height the Diagnostics dock keeps (its rows scroll below it).
 DIAGNOSTICS_MIN_HEIGHT = 120
+
+
+def _ask_discard(parent: QWidget, question: str) -> bool:
+    answer = QMessageBox.question(
+        parent, "Discard edits?", question,
+        QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Discard
+
+
+def _set_title(window: QWidget, title: str, modified: bool) -> None:
+    window.setWindowTitle(title)
+    window.setWindowModified(modified)
+
+
+def _scrolled(widget: QWidget, framed: bool = True) -> QScrollArea:
+    """`widget` in a scroll area that resizes it: a dock's content scrolls rather than
+    hold the window larger than its screen."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    if not framed:
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(widget)
+    return scroll
 
 
 class MainWindow(QMainWindow):
@@ -115,9 +139,9 @@ class MainWindow(QMainWindow):
         choice = theme if isinstance(theme, str) else theme.name
         if choice not in THEME_CHOICES:
             raise ValueError(f"unknown theme {theme!r}")
-        self.theme = theme = resolve(choice)
+        theme = resolve(choice)
         # asked before edits are discarded (close, reload, load over them); tests replace it
-        self.confirm_discard: Callable[[str], bool] = self._ask_discard
+        self.confirm_discard: Callable[[str], bool] = lambda question: _ask_discard(self, question)
         self.jobs = Jobs(self)
         self._build_widgets(params, theme)
         self.document_focus = DocumentFocus(self)
@@ -126,7 +150,7 @@ class MainWindow(QMainWindow):
         self.session.set_view(theme=choice)
         self.recent_menu = RecentFilesMenu(self.settings, self)
         build_menus(self)
-        self._build_parts()
+        self._build_parts(theme)
         self.setAcceptDrops(True)
         size_docks(self)
         self.screen_fit = ScreenFit(self)
@@ -172,19 +196,20 @@ class MainWindow(QMainWindow):
         v.addLayout(self.panes_row, 1)
         self.setCentralWidget(central)
 
-    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea,
+                  hidden: bool = False) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        if hidden:
+            dock.hide()
         return dock
 
     def _build_docks(self, params: ChunkerParams | None, theme: Theme) -> None:
         """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
         self.params_panel = ParamsPanel(params, theme)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.params_panel)
+        scroll = _scrolled(self.params_panel)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
         self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, AREA.LeftDockWidgetArea)
@@ -193,10 +218,7 @@ class MainWindow(QMainWindow):
         self.diagnostics = DiagnosticsView(theme)
         self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
         # scrolled, not squeezed: two side-by-side panels must not hold the window wide
-        diag_scroll = QScrollArea()
-        diag_scroll.setWidgetResizable(True)
-        diag_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        diag_scroll.setWidget(self.diagnostics)
+        diag_scroll = _scrolled(self.diagnostics, framed=False)
         diag_scroll.setMinimumWidth(200)
         # whole rows where there is room; on a short screen a scroll bar rather than a
         # window taller than the screen (ScreenFit tabs the bottom docks)
@@ -204,56 +226,75 @@ class MainWindow(QMainWindow):
         self.diagnostics_dock = self._add_dock("Diagnostics  (A | B)", "diagnosticsDock", diag_scroll,
                                                AREA.BottomDockWidgetArea)
         self.lab_view = LabView(theme)
-        self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view, AREA.BottomDockWidgetArea)
-        self.lab_dock.hide()  # until View → Locality lab (lab_dock.py tabs it with the diagnostics)
+        # hidden until View → Locality lab (dock_layout.follow_openings tabs it with the diagnostics)
+        self.lab_dock = self._add_dock("Locality lab  (edits of A)", "labDock", self.lab_view,
+                                       AREA.BottomDockWidgetArea, hidden=True)
         self.retrieval_view = RetrievalView(theme)  # hidden until View → Retrieval
         self.retrieval_dock = self._add_dock("Retrieval", "retrievalDock", self.retrieval_view,
-                                             AREA.BottomDockWidgetArea)
-        self.retrieval_dock.hide()
+                                             AREA.BottomDockWidgetArea, hidden=True)
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
         self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
         standard_docks(self)
         self.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
-        self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history, AREA.BottomDockWidgetArea)
-        self.history_dock.hide()
+        self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history,
+                                           AREA.BottomDockWidgetArea, hidden=True)
         self.sweep_view = SweepView(theme)  # hidden until View → Sweep: the documents keep the room
         # scrolled when short: its chart keeps a readable height, the window its screen
-        sweep_scroll = QScrollArea()
-        sweep_scroll.setWidgetResizable(True)
-        sweep_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        sweep_scroll.setWidget(self.sweep_view)
+        sweep_scroll = _scrolled(self.sweep_view, framed=False)
         sweep_scroll.setMinimumSize(260, 120)
-        self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea)
-        self.sweep_dock.hide()
+        self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea, hidden=True)
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
 
-    def _build_parts(self) -> None:
+    def _build_parts(self, theme: Theme) -> None:
         s = self.session
-        self.documents_ctl = DocumentController(self, s)
+        self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
+            s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
+                       self.link_map, self.overview, self.churn, self.table),
+            self.settings, self.theme_actions, lambda: self.presenter.redraw_themed(), parent=self)
+        self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
-        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
-        self.navigation = NavigationController(self, s)
-        self.presenter = ResultPresenter(self, s, self.analyzer, self.navigation, parent=self)
-        self.why = WhyController(self, s, self.navigation)  # after the presenter: its list is rebuilt first
-        self.exports = ExportController(self, s)
-        self.workspaces = WorkspaceController(self, s)
-        self.reloader = ReloadOnChange(self, s)
+        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, self.show_message,
+                                      parent=self)
+        self.navigation = NavigationController(
+            s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
+            table=self.table, status=self.show_status, parent=self)
+        self.presenter = ResultPresenter(
+            PresenterWidgets(self.panes, self.columns, self.link_map, self.overview, self.legend, self.churn,
+                             self.table, self.diagnostics, self.message_bar, self.busy_label, self.shown_label,
+                             self.statusBar()),
+            s, self.analyzer, self.navigation, theme=lambda: self.theme, show_message=self.show_message,
+            set_title=lambda title, modified: _set_title(self, title, modified), parent=self)
+        # after the presenter: the churn panel's list is rebuilt before the Why? section
+        self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
+        self.exports = ExportController(
+            s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
+            lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
+            actions={"report": self.act_export_report, "comparison": self.act_export_comparison,
+                     "chunks-A": self.act_export_chunks_a, "chunks-B": self.act_export_chunks_b},
+            dialogs=self, parent=self)
+        self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
         self.watcher = self.reloader.disk.watcher
-        self.theme_ctl = ThemeController(self, s)
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
-        self.history_ctl = HistoryController(self, s)
+        self.history_ctl = HistoryController(
+            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs, show_message=self.show_message,
+            load_pair=self.documents_ctl.load_revision_pair,
+            show_dock=lambda: dock_layout.open_before_diagnostics(self, self.history_dock, HISTORY_HEIGHT), parent=self)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
-        self.sweep_ctl = SweepDock(self, s)
-        self.lab = LabController(self, s)
+        self.sweep_ctl = SweepDock(self.sweep_view, s, self.show_message, parent=self)
+        self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
+        self.workspaces = WorkspaceController(
+            s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
+            presenter=self.presenter, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
+            status=self.show_status, dialogs=self, parent=self)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
-        self.retrieval_dock.toggleViewAction().triggered.connect(
-            lambda shown: dock_layout.tab_with_diagnostics(self, self.retrieval_dock, shown))
-        self.theme_changed.connect(lambda name: self.retrieval_view.set_theme(self.theme))
+        dock_layout.follow_openings(self, LAB_HEIGHT)
+        for view in (self.history, self.lab_view, self.retrieval_view):  # shown only when the theme changes
+            self.theme_ctl.changed.connect(view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
-            lambda text: self.statusBar().showMessage(text, 5000),
+            self.show_status,
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
                                            self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
@@ -265,28 +306,24 @@ class MainWindow(QMainWindow):
             self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
         s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)
-        s.events.example_left.connect(self._on_example_left)
-        for pane in self.panes.values():
-            pane.zoom_requested.connect(s.zoom_by)
         s.events.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)
         self.recent_menu.missing.connect(lambda text: self.show_message(text, "warning"))
         for side, pane in self.panes.items():
+            pane.zoom_requested.connect(s.zoom_by)
             pane.files_dropped.connect(lambda paths, sd=side: self.documents_ctl.files_dropped(paths, sd))
-            pane.long_paste_refused.connect(lambda n, sd=side: self.show_message(
-                f"Not pasted into {sd}: it would make a line of {n:,} characters. Lines over {LINE_LIMIT:,} "
-                f"characters are shown in read-only display pieces; save the text to a file and open it as "
-                f"{sd} to inspect it. The clipboard still holds it.", "warning"))
+        # the parts' own outcomes as the window's signals; last, so that a listener to the
+        # window sees every part done (every view in the new theme, say)
+        ex, ws, nav, disk = self.exports, self.workspaces, self.navigation, self.reloader
+        for ours, theirs in ((self.saved, ex.saved), (self.save_failed, ex.save_failed), (self.exported, ex.exported),
+                             (self.export_failed, ex.export_failed), (self.workspace_saved, ws.saved),
+                             (self.workspace_opened, ws.opened), (self.workspace_failed, ws.failed),
+                             (self.chunk_selected, nav.chunk_selected), (self.disk_change_handled, disk.handled),
+                             (self.result_shown, self.presenter.result_shown),
+                             (self.analysis_ready, self.presenter.analysis_ready)):
+            theirs.connect(ours.emit)
+        self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
         self.presenter.update_status()
-
-    def _on_example_left(self, params) -> None:
-        """The user's documents replaced an example: their parameters come back, and the
-        example's note no longer describes what is shown."""
-        if params is not None:
-            self.set_params(params)
-        if self.message_bar.isVisible() and self.message_bar.level == "info" \
-                and self.message_bar.text() == self.session.example_note:
-            self.message_bar.dismiss()
 
     # -- state, read from the session ------------------------------------------------------
     @property
@@ -303,6 +340,10 @@ class MainWindow(QMainWindow):
     def params(self) -> ChunkerParams:
         """The parameters in force (the last valid ones)."""
         return self.session.params
+
+    @property
+    def theme(self) -> Theme:  # the theme shown: light or dark, also for the choice "system"
+        return self.theme_ctl.theme
 
     @property
     def theme_choice(self) -> str:
@@ -349,6 +390,10 @@ class MainWindow(QMainWindow):
 
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
+
+    def show_status(self, text: str, ms: int = 5000) -> None:
+        """A passing note in the status bar."""
+        self.statusBar().showMessage(text, ms)
 
     def set_theme(self, theme: Theme | str) -> None:
         self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
@@ -430,12 +475,6 @@ class MainWindow(QMainWindow):
         self.settings.set_layout(self.saveGeometry(), self.saveState())
         self.settings.set_params(self.session.persisted_params, self.session.persisted_params_by_rule)
         self.settings.sync()
-
-    def _ask_discard(self, question: str) -> bool:
-        answer = QMessageBox.question(
-            self, "Discard edits?", question,
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Discard
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -4,12 +4,14 @@ and the reload that follows (asking first when the side was edited)."""
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from steadlith_core import load_text
 
 from ..model.documents import prepare_document
 from ..model.session import SIDES, Session
+from ..workers.worker import Jobs
 
 DISK_CHANGE_PAUSE_MS = 150  # a change on disk is handled once the file was quiet this long
 DISK_MISSING_RETRIES = 6  # a vanished file is looked for again this often (editors replace files)
@@ -65,13 +67,20 @@ class DiskWatcher(QObject):
 
 class ReloadOnChange(QObject):
     """The reload policy: an unedited side reloads (unless the text on disk is what it
-    shows already), an edited one asks first; `window.disk_change_handled(side, outcome)`
-    reports reloaded, unchanged, kept, missing or failed."""
+    shows already), an edited one asks first; `handled(side, outcome)` reports reloaded,
+    unchanged, kept, missing or failed.
 
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    It holds the session, the jobs that read files off the GUI thread and a message
+    callback, not the window."""
+
+    handled = Signal(str, str)  # side, outcome
+
+    def __init__(self, session: Session, jobs: Jobs, show_message: Callable[[str, str], None],
+                 parent: QObject | None = None):
+        super().__init__(parent)
         self.session = session
+        self.jobs = jobs
+        self.show_message = show_message
         self.disk = DiskWatcher(self)
         self.disk.changed.connect(self._changed)
         self.disk.vanished.connect(self._vanished)
@@ -87,8 +96,8 @@ class ReloadOnChange(QObject):
 
     def _vanished(self, path: str) -> None:
         for side in self._sides_of(path):
-            self.window.show_message(f"{side}: {path} was removed from disk; the text stays as shown.", "warning")
-            self.window.disk_change_handled.emit(side, "missing")
+            self.show_message(f"{side}: {path} was removed from disk; the text stays as shown.", "warning")
+            self.handled.emit(side, "missing")
 
     def _changed(self, path: str) -> None:
         for side in self._sides_of(path):
@@ -111,13 +120,13 @@ class ReloadOnChange(QObject):
         finally:
             self._asking.discard(side)
         if not yes:
-            self.window.show_message(f"{side} changed on disk; your edits are kept (File → Reload from disk loads "
-                                     "the file).", "warning")
-            self.window.disk_change_handled.emit(side, "kept")
+            self.show_message(f"{side} changed on disk; your edits are kept (File → Reload from disk loads "
+                              "the file).", "warning")
+            self.handled.emit(side, "kept")
         return yes
 
     def _reload(self, side: str, path: str, shown: str | None) -> None:
-        session, w = self.session, self.window
+        session = self.session
         st = session.sides[side]
         before, was_modified, seq = st.doc.root, st.modified, st.seq
 
@@ -132,19 +141,19 @@ class ReloadOnChange(QObject):
             if now.doc is None or now.doc.root is not before or now.seq != seq or session.load_pending(side):
                 return  # the side shows something else by now
             if doc is None:
-                w.disk_change_handled.emit(side, "unchanged")
+                self.handled.emit(side, "unchanged")
                 return
             if now.modified and not was_modified and not self._ask(side, path):
                 return  # typed while the file was read
             now.seq = session.new_private_seq()
             session.set_document(side, doc)
             session.request_analysis()
-            w.show_message(f"{side} reloaded: changed on disk", "info")
-            w.disk_change_handled.emit(side, "reloaded")
+            self.show_message(f"{side} reloaded: changed on disk", "info")
+            self.handled.emit(side, "reloaded")
 
         def failed(message: str) -> None:
-            w.show_message(f"{side} changed on disk but cannot be reloaded: {message}. "
+            self.show_message(f"{side} changed on disk but cannot be reloaded: {message}. "
                            "The text stays as shown.", "error")
-            w.disk_change_handled.emit(side, "failed")
+            self.handled.emit(side, "failed")
 
-        w.jobs.start(read, done, failed)
+        self.jobs.start(read, done, failed)

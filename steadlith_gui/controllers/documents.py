@@ -9,15 +9,17 @@ worker; a result goes back to the session, whose `result_changed` the presenter 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QWidget
 from steadlith_core.history.repository import RevisionRef
 
 from ..model.demo import EXAMPLES, PAIR_EXAMPLES, demo_paths
 from ..model.session import OTHER, SIDES, Session
 from ..workers.loading import DocumentLoader, FileSource, LoadBatch, RevisionSource, TextSource
 from ..workers.worker import Analyzer
+from .recent import RecentFilesMenu
 from .settings import is_revision
 
 
@@ -36,12 +38,18 @@ def _recent_source(side) -> FileSource | RevisionSource:
 
 
 class DocumentController(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    """It holds the session, the recent-files menu (what opened is remembered there), a
+    message callback and the widget its Open dialog belongs to, not the window."""
+
+    def __init__(self, session: Session, recent: RecentFilesMenu, show_message: Callable[[str, str], None],
+                 dialogs: QWidget | None = None, parent: QObject | None = None):
+        super().__init__(parent)
         self.session = session
-        self.analyzer = Analyzer(window)
-        self.loader = DocumentLoader(window)
+        self.recent = recent
+        self.show_message = show_message
+        self.dialogs = dialogs
+        self.analyzer = Analyzer(parent)
+        self.loader = DocumentLoader(parent)
         self.loader.loaded.connect(self._on_loaded)
         self.analyzer.result_ready.connect(session.accept_result)
         session.events.analysis_wanted.connect(self.submit)
@@ -132,17 +140,17 @@ class DocumentController(QObject):
             if rule_params is not None:
                 self.session.set_all_params(rule_params)
             if params is not None or restore is not None:
-                self.window.set_params(params if params is not None else restore)
+                self.session.set_params(params if params is not None else restore, show=True)
         seq = self._start(sources, land=jump)
         self.session.example_loading(seq)
         self.session.set_example_note(note)
         if note:
-            self.window.show_message(note, "info")
+            self.show_message(note, "info")
 
     def swap(self) -> None:
         plan = self.session.swap_plan()
         if plan == "refused":
-            self.window.show_message("Swap A and B: a document is still loading; wait for the load to finish.", "info")
+            self.show_message("Swap A and B: a document is still loading; wait for the load to finish.", "info")
         elif plan == "identities":
             self.session.swap_identities()
         elif plan == "reload":
@@ -175,14 +183,14 @@ class DocumentController(QObject):
         outcome = self.session.loaded(batch.seq, batch.documents, batch.errors)
         entry = self._recent_loads.pop(batch.seq, None)
         if entry is not None and batch.errors:
-            self.window.recent_menu.forget(entry)
+            self.recent.forget(entry)
         elif outcome.remember:
-            self.window.recent_menu.remember(self.session.sides)
+            self.recent.remember(self.session.sides)
 
     def open_dialog(self, side: str) -> None:
         path = self.session.identity(side)[1]
         start = str(Path(path).parent) if path else ""
-        path, _ = QFileDialog.getOpenFileName(self.window, f"Open {side}", start, "Text files (*);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self.dialogs, f"Open {side}", start, "Text files (*);;All files (*)")
         if path:
             self.load_files(*(path, None) if side == "A" else (None, path))
 

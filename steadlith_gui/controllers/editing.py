@@ -9,6 +9,7 @@ from typing import Callable, Mapping
 from PySide6.QtCore import QObject
 from superqt.utils import qdebounced
 
+from ..model.long_lines import LINE_LIMIT
 from ..model.session import Session
 from ..widgets.document_pane import DocumentPane
 
@@ -17,14 +18,16 @@ EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 
 class EditController(QObject):
     """`panes`: the document panes by side; `active_side`: the side navigation acts on
-    (Undo and Redo prefer it)."""
+    (Undo and Redo prefer it); `show_message(text, level)`: says why a paste was refused."""
 
     def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
-                 pause_ms: int = EDIT_PAUSE_MS, parent: QObject | None = None):
+                 show_message: Callable[[str, str], None], pause_ms: int = EDIT_PAUSE_MS,
+                 parent: QObject | None = None):
         super().__init__(parent)
         self.panes = panes
         self.session = session
         self.active_side = active_side
+        self.show_message = show_message
         # each keystroke restarts the pause; the analysis is asked for once it runs out
         self.pause = qdebounced(session.request_analysis, timeout=pause_ms, parent=self)
         self.pause.setObjectName("editPause")
@@ -32,6 +35,7 @@ class EditController(QObject):
         for side, pane in panes.items():
             pane.edited.connect(lambda s=side: self._on_edited(s))
             pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
+            pane.long_paste_refused.connect(lambda n, s=side: self._paste_refused(s, n))
 
     def cancel_pause(self) -> None:
         self.pause.cancel()
@@ -39,6 +43,12 @@ class EditController(QObject):
     def _on_edited(self, side: str) -> None:
         self.session.note_edit(side, self.panes[side].revision)
         self.pause()
+
+    def _paste_refused(self, side: str, length: int) -> None:
+        self.show_message(
+            f"Not pasted into {side}: it would make a line of {length:,} characters. Lines over {LINE_LIMIT:,} "
+            f"characters are shown in read-only display pieces; save the text to a file and open it as "
+            f"{side} to inspect it. The clipboard still holds it.", "warning")
 
     def set_editable(self, side: str, editable: bool) -> None:
         self.panes[side].set_editable(editable)

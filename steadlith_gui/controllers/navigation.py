@@ -8,7 +8,7 @@ Partners and alignment come from the session's result, never from the panes' sta
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from typing import Callable, Iterator, Mapping
 
 import numpy as np
 from PySide6.QtCore import QObject, QPoint, Signal
@@ -19,20 +19,36 @@ from ..model.layouts import STATUS_CODES
 from ..model.links import map_position
 from ..model.session import OTHER, Session
 from ..model.viewmodel import change_target, landing
-from ..widgets.link_map import Band
+from ..widgets.chunk_table import ChunkTable
+from ..widgets.churn import ChurnPanel
+from ..widgets.find_bar import FindBar
+from ..widgets.link_map import Band, LinkMap
+from ..widgets.overview_map import OverviewMap
 from ..widgets.pane_geometry import ABOVE, BELOW
 
 CHANGED_CODES = [code for status, code in STATUS_CODES.items() if is_changed(status)]  # "next change" stops there
 
 
 class NavigationController(QObject):
-    region_shown = Signal(int)  # a phase-shift region was shown (its index in the comparison's list)
+    """It holds the session, the panes and the widgets that navigate or show where the
+    panes are (link map, overview, churn panel's regions, find bar, chunk table) and a
+    status-line callable, not the window."""
 
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    region_shown = Signal(int)  # a phase-shift region was shown (its index in the comparison's list)
+    chunk_selected = Signal(str, object)  # side, chunk index (None: cleared)
+
+    def __init__(self, session: Session, panes: Mapping, *, link_map: LinkMap, overview: OverviewMap,
+                 churn: ChurnPanel, find_bar: FindBar, table: ChunkTable, status: Callable[[str, int], None],
+                 parent: QObject | None = None):
+        """`status(text, ms)`: a passing note in the status line."""
+        super().__init__(parent)
         self.session = session
-        self.panes = window.panes
+        self.panes = panes
+        self.link_map = link_map
+        self.overview = overview
+        self.find_bar = find_bar
+        self.table = table
+        self.status = status
         self.active_side = "B"  # the pane navigation acts on: the one last focused
         self.selection: tuple[str, int] | None = None
         self._locked = 0
@@ -40,11 +56,11 @@ class NavigationController(QObject):
             pane.chunk_clicked.connect(lambda i, s=side: self.select_chunk(s, i, scroll=False))
             pane.focused.connect(lambda s=side: setattr(self, "active_side", s))
             pane.verticalScrollBar().valueChanged.connect(lambda _v, s=side: self._on_pane_scrolled(s))
-        window.link_map.band_clicked.connect(self._on_band_clicked)
-        window.overview.jump_requested.connect(self.jump_to_position)
-        window.churn.region_activated.connect(self.show_region)
-        window.find_bar.find_requested.connect(self.find)
-        window.table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
+        link_map.band_clicked.connect(self._on_band_clicked)
+        overview.jump_requested.connect(self.jump_to_position)
+        churn.region_activated.connect(self.show_region)
+        find_bar.find_requested.connect(self.find)
+        table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
         session.events.view_changed.connect(self._on_view_changed)
         self._sync_on = session.view.sync_scroll
 
@@ -84,8 +100,8 @@ class NavigationController(QObject):
             if partner is not None and not self.session.view.sync_scroll:
                 other.scroll_chunk_into_view(partner)
         if not from_table:
-            self.window.table.select_chunk(side, index)
-        self.window.chunk_selected.emit(side, index)
+            self.table.select_chunk(side, index)
+        self.chunk_selected.emit(side, index)
 
     def step_origin(self, side: str) -> tuple[int, int, bool]:
         """(lo, hi, at_caret): where F7/F8 and the boundary keys step from in `side`: the
@@ -127,8 +143,8 @@ class NavigationController(QObject):
                 # when the last one was seen, and a silent jump back to the top hides that.
                 kind = "shifted chunk" if what == "shifted" else "change"
                 where = "last" if direction > 0 else "first"
-                self.window.statusBar().showMessage(
-                    f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it", 5000)
+                self.status(f"{side}: this is the {where} {kind}; none {'after' if direction > 0 else 'before'} it",
+                            5000)
                 return None
             target = change_target(view, index)
             pane.move_caret(target)
@@ -186,10 +202,10 @@ class NavigationController(QObject):
                 pane.setTextCursor(found)
                 pane.scroll_position_to_y(found.selectionStart(), pane.viewport().height() / 2)
                 self.active_side = side
-                self.window.find_bar.status.setText(f"in {side}")
+                self.find_bar.status.setText(f"in {side}")
                 return side, found.selectionStart()
-        self.window.find_bar.status.setText("not found")
-        self.window.statusBar().showMessage(f"“{text}” is in neither A nor B", 4000)
+        self.find_bar.status.setText("not found")
+        self.status(f"“{text}” is in neither A nor B", 4000)
         return None
 
     def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
@@ -202,7 +218,7 @@ class NavigationController(QObject):
                 index = min(max(index, 0), view.count)
                 pos = int(view.starts[index]) if index < view.count else int(view.ends[-1])
                 pane.scroll_position_to_y(pos, pane.viewport().height() * fraction)
-        self.window.link_map.update()
+        self.link_map.update()
 
     def _on_band_clicked(self, band: Band) -> None:
         self.show_pair(band.a_lo, band.b_lo)
@@ -247,8 +263,8 @@ class NavigationController(QObject):
             if mapped is not None:
                 other.move_caret(mapped)
                 other.scroll_position_to_y(mapped, y)
-        self.window.link_map.update()
-        self.window.overview.update()
+        self.link_map.update()
+        self.overview.update()
 
     def _map_to_other(self, side: str, pos: int) -> int | None:
         """The other pane's position of the words at `pos`, None when nothing pairs them:
@@ -271,10 +287,10 @@ class NavigationController(QObject):
         if self.session.sides[side].doc is None:
             return
         pane.scroll_position_to_y(position, pane.viewport().height() / 2)
-        self.window.overview.update()
+        self.overview.update()
 
     def _on_pane_scrolled(self, side: str) -> None:
-        self.window.overview.update()
+        self.overview.update()
         if self._locked or not self.session.view.sync_scroll:
             return
         self.sync_from(side)
@@ -300,4 +316,4 @@ class NavigationController(QObject):
                 if y in (ABOVE, BELOW):
                     y = h / 2
                 dst.scroll_position_to_y(self._map_to_other(side, pos), y)
-        self.window.link_map.update()
+        self.link_map.update()

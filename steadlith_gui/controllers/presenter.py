@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import html
 import os
-from typing import TYPE_CHECKING, Mapping, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Mapping
 
-from PySide6.QtCore import QObject, SignalInstance
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from ..model.long_lines import LINE_LIMIT
@@ -33,9 +34,10 @@ if TYPE_CHECKING:
     from .navigation import NavigationController
 
 
-class PresenterView(Protocol):
-    """What the presenter draws on (the main window provides it): the widgets a result
-    reaches, the window's title and status bar, and the signals that announce a result."""
+@dataclass(frozen=True)
+class PresenterWidgets:
+    """What the presenter draws on: the widgets a result reaches, and the status bar
+    with its label of the shown parameters."""
 
     panes: Mapping[str, DocumentPane]
     columns: Mapping[str, PaneColumn]
@@ -48,17 +50,7 @@ class PresenterView(Protocol):
     message_bar: MessageBar
     busy_label: QLabel
     shown_label: QLabel
-    theme: Theme
-    result_shown: SignalInstance
-    analysis_ready: SignalInstance
-
-    def show_message(self, text: str, level: str = "error") -> None: ...
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-
-    def setWindowTitle(self, title: str) -> None: ...  # noqa: N802
-
-    def setWindowModified(self, modified: bool) -> None: ...  # noqa: N802
+    status_bar: QStatusBar
 
 
 def _completes(result, shown) -> bool:
@@ -71,12 +63,24 @@ def _completes(result, shown) -> bool:
 
 class ResultPresenter(QObject):
     """Draws on `view`; `navigation` keeps the selection across results and lands on
-    the first change; `analyzer` reports failures and when it is busy."""
+    the first change; `analyzer` reports failures and when it is busy; `theme()` is the
+    theme shown; `set_title(title, modified)` titles the window. It holds these, not
+    the window."""
 
-    def __init__(self, view: PresenterView, session: Session, analyzer: Analyzer,
-                 navigation: NavigationController, parent: QObject | None = None):
+    # each time a result reaches the widgets, also while the churn panel still waits for
+    # the baseline or another rule (AnalysisResult.pending)
+    result_shown = Signal(object)
+    analysis_ready = Signal(object)  # the result on screen is complete, churn panel included
+
+    def __init__(self, view: PresenterWidgets, session: Session, analyzer: Analyzer,
+                 navigation: NavigationController, *, theme: Callable[[], Theme],
+                 show_message: Callable[[str, str], None], set_title: Callable[[str, bool], None],
+                 parent: QObject | None = None):
         super().__init__(parent)
-        self.window = view
+        self.view = view
+        self.theme = theme
+        self.show_message = show_message
+        self.set_title = set_title
         self.session = session
         self.navigation = navigation
         self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces
@@ -90,6 +94,7 @@ class ResultPresenter(QObject):
         session.events.edit_state_changed.connect(self._on_edit_state)
         session.events.load_started.connect(lambda side: self.update_header(side, "loading…"))
         session.events.workspace_changed.connect(lambda _path: self.update_title())
+        session.events.example_left.connect(self._on_example_left)
         view.churn.rule_selected.connect(session.set_rule)
         view.churn.set_shown_rule(session.rule)
         view.legend.set_rule(session.rule)
@@ -97,7 +102,7 @@ class ResultPresenter(QObject):
         analyzer.busy_changed.connect(self._on_busy)
 
     def _on_document_replaced(self, side: str) -> None:
-        w, st = self.window, self.session.sides[side]
+        w, st = self.view, self.session.sides[side]
         pane = w.panes[side]
         bar = w.message_bar
         if self._warning and bar.isVisible() and bar.text() == self._warning and self._warning.startswith(side):
@@ -107,7 +112,7 @@ class ResultPresenter(QObject):
         else:
             pane.set_document(st.doc, st.modified)
             if pane.long_lines:
-                w.show_message(f"{side} has lines of more than {LINE_LIMIT:,} characters: they are shown in pieces "
+                self.show_message(f"{side} has lines of more than {LINE_LIMIT:,} characters: they are shown in pieces "
                                "(↪ marks where a piece goes on; the text has no break there) and are read-only "
                                "here. Chunks, copies and saved files are those of the text.", "info")
         if self.navigation.selection is not None:
@@ -115,6 +120,13 @@ class ResultPresenter(QObject):
         w.link_map.set_links(None)
         self.update_header(side, "analysing…" if st.doc is not None else "")
         self.update_title()
+
+    def _on_example_left(self, params) -> None:
+        """The user's documents replaced an example: their parameters come back (the
+        panel shows their rule), and the example's note no longer describes what is shown."""
+        if params is not None:
+            self.session.set_params(params, show=True)
+        self.view.message_bar.withdraw(self.session.example_note)
 
     def _on_side_changed(self, side: str) -> None:
         self.update_header(side)
@@ -126,9 +138,9 @@ class ResultPresenter(QObject):
             self._show_completion(result, consistent)
         else:
             self._show_result(result, consistent)
-        self.window.result_shown.emit(result)
+        self.result_shown.emit(result)
         if not result.pending:
-            self.window.analysis_ready.emit(result)
+            self.analysis_ready.emit(result)
 
     def _show_completion(self, result, consistent: bool) -> None:
         """The second phase of the result on screen: only the churn panel's columns change."""
@@ -136,11 +148,11 @@ class ResultPresenter(QObject):
         self.update_status()
 
     def _show_churn(self, result, comparison) -> None:
-        self.window.churn.show_rules(result.rules if comparison is not None else None, result.params.boundary_rule,
+        self.view.churn.show_rules(result.rules if comparison is not None else None, result.params.boundary_rule,
                                      self._empty_churn_message(result), result.externals, result.pending)
 
     def _show_result(self, result, consistent: bool) -> None:
-        w, session = self.window, self.session
+        w, session = self.view, self.session
         sides = session.sides
         for side, doc, chunking, layout in (("A", result.doc_a, result.a, result.layout_a),
                                             ("B", result.doc_b, result.b, result.layout_b)):
@@ -184,7 +196,7 @@ class ResultPresenter(QObject):
                 if session.example is not None and not session.example_note:
                     self._first_look = first_look_message(comparison, first)
                     session.set_example_note(self._first_look)
-                    w.show_message(session.example_note, "info")
+                    self.show_message(session.example_note, "info")
         else:
             self._refresh_first_look(comparison)
         self.update_status()
@@ -192,7 +204,7 @@ class ResultPresenter(QObject):
     def _refresh_first_look(self, comparison) -> None:
         """The first-look line counts chunks: another result (new parameters, another
         rule) gives it that result's counts, so it never states the old ones."""
-        bar, session = self.window.message_bar, self.session
+        bar, session = self.view.message_bar, self.session
         if not self._first_look or not bar.isVisible() or bar.text() != self._first_look:
             return
         first = first_change(comparison)
@@ -202,7 +214,7 @@ class ResultPresenter(QObject):
             return
         self._first_look = first_look_message(comparison, first)
         session.set_example_note(self._first_look)
-        self.window.show_message(self._first_look, "info")
+        self.show_message(self._first_look, "info")
 
     def _warn_few_spaces(self, result) -> None:
         """Once per loaded document: text with few spaces chunks coarsely (viewmodel.few_spaces_warning)."""
@@ -216,11 +228,11 @@ class ResultPresenter(QObject):
             text = few_spaces_warning(side, chunking)
             if text:
                 self._warning = text
-                self.window.show_message(text, "warning")
+                self.show_message(text, "warning")
 
     def _on_rule(self, rule: str) -> None:
         """The panes will show another rule once its analysis arrives; the selectors follow now."""
-        self.window.churn.set_shown_rule(rule)
+        self.view.churn.set_shown_rule(rule)
 
     @staticmethod
     def _empty_churn_message(result) -> str:
@@ -233,12 +245,12 @@ class ResultPresenter(QObject):
         return "Analysing the versions shown…"
 
     def _on_analysis_failed(self, message: str) -> None:
-        self.window.show_message(f"Analysis failed: {message}. The previous result stays on screen.", "error")
+        self.show_message(f"Analysis failed: {message}. The previous result stays on screen.", "error")
         for side in SIDES:
             self.update_header(side)
 
     def _on_busy(self, busy: bool) -> None:
-        self.window.busy_label.setText("● analysing…" if busy else "")
+        self.view.busy_label.setText("● analysing…" if busy else "")
 
     def _on_edit_state(self, side: str) -> None:
         self.update_header(side)
@@ -249,9 +261,9 @@ class ResultPresenter(QObject):
         if st.has_pending_edits and not status:
             status = "edited: analysis after a pause"
         # the session's state; editable is the pane's own (a text shown in pieces stays read-only)
-        self.window.columns[side].update_header(pane_header(
+        self.view.columns[side].update_header(pane_header(
             side, st.doc, st.identity if st.doc is not None else None, st.chunking, st.status, modified=st.modified,
-            editable=self.window.panes[side].editable, status=status), self.window.theme)
+            editable=self.view.panes[side].editable, status=status), self.theme())
 
     def update_title(self) -> None:
         # names isolated and escaped; "[[*]]" is how a title shows a literal "[*]"
@@ -264,27 +276,32 @@ class ResultPresenter(QObject):
             title += " — " + shown_name(os.path.basename(ws)).replace("[*]", "[[*]]")
         if names:
             title += (": " if ws else " — ") + " ↔ ".join(names)
-        self.window.setWindowTitle(title + "[*]")
-        self.window.setWindowModified(any(st.modified for st in self.session.sides.values()))
+        self.set_title(title + "[*]", any(st.modified for st in self.session.sides.values()))
+
+    def redraw_themed(self) -> None:
+        """The pane headers and the status line hold the theme's colours in their text."""
+        for side in SIDES:
+            self.update_header(side)
+        self.update_status()
 
     def update_status(self) -> None:
-        w, r = self.window, self.session.result
+        w, r = self.view, self.session.result
         if r is None:
             w.shown_label.setText("")
-            w.statusBar().showMessage(
+            w.status_bar.showMessage(
                 "Open two versions of a document (File → Open A / Open B), drop files, or try Examples.")
             return
         h = r.params.params_hash
         external = next((c.chunker for c in (r.a, r.b) if c is not None and c.boundary_rule == "external"), None)
         if external is not None:  # the rule's params hash would be a stale answer here
             w.shown_label.setText(f"shown: <code>{html.escape(external)}</code> (external) &nbsp; "
-                                  f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
+                                  f"<span style='color:{self.theme().muted}'>{r.ms_total:.1f} ms</span>")
             w.shown_label.setToolTip("The panes show an external chunker's spans: no params hash, cut kinds or "
                                      "snapping apply; a chunk's identity is the hash of its exact text. The "
                                      f"parameters panel sets {r.params.boundary_rule}, compared in the churn panel.")
         else:
             w.shown_label.setText(f"shown: params <code>{h[:8]}…{h[-4:]}</code> &nbsp; "
-                                  f"<span style='color:{w.theme.muted}'>{r.ms_total:.1f} ms</span>")
+                                  f"<span style='color:{self.theme().muted}'>{r.ms_total:.1f} ms</span>")
             w.shown_label.setToolTip(f"The chunks on screen were made with params hash {h}")
         parts = [f"{side}: {c.diagnostics.chunk_count:,} chunks" for side, c in (("A", r.a), ("B", r.b))
                  if c is not None]
@@ -292,4 +309,4 @@ class ResultPresenter(QObject):
         if r.comparison is not None:
             timing += f" · compare {r.ms_compare:.1f}"
         parts.append(timing + ")")
-        w.statusBar().showMessage("   ·   ".join(parts))
+        w.status_bar.showMessage("   ·   ".join(parts))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QGuiApplication
+from typing import Callable, Mapping, Sequence
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from ..model.session import THEME_CHOICES, Session
+from .settings import AppSettings
 from ..widgets.palette import THEMES, Theme, qt_palette, system_theme_name
 
 
@@ -24,12 +27,24 @@ def resolve(choice: str, scheme=None) -> Theme:
 
 class ThemeController(QObject):
     """Keeps the shown theme in step with the session's choice and, for "system", with
-    the desktop (QStyleHints.colorSchemeChanged)."""
+    the desktop (QStyleHints.colorSchemeChanged).
 
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    It holds the session, the widgets that paint with the theme, the settings the user's
+    choice is remembered in, the View → Theme actions and a callable that redraws the
+    texts built with the theme's colours (the pane headers and the status line), not
+    the window. `changed(theme)` is emitted once every widget shows a new theme."""
+
+    changed = Signal(object)  # Theme
+
+    def __init__(self, session: Session, theme: Theme, widgets: Sequence, settings: AppSettings,
+                 actions: Mapping[str, QAction], redraw: Callable[[], None], parent: QObject | None = None):
+        super().__init__(parent)
         self.session = session
+        self.theme = theme
+        self.widgets = tuple(widgets)
+        self.settings = settings
+        self.actions = actions
+        self.redraw = redraw
         self._shown_choice = session.view.theme
         session.events.view_changed.connect(self._on_view_changed)
         hints = QGuiApplication.styleHints()
@@ -43,7 +58,7 @@ class ThemeController(QObject):
         self.session.set_view(theme=choice)
         self.show(resolve(choice))
         if remember:
-            self.window.settings.set_theme(choice)
+            self.settings.set_theme(choice)
 
     def _on_view_changed(self, view) -> None:
         if view.theme != self._shown_choice:
@@ -54,19 +69,14 @@ class ThemeController(QObject):
             self.show(resolve("system", scheme))
 
     def show(self, theme: Theme) -> None:
-        w = self.window
-        changed = theme is not w.theme
-        w.theme = theme
+        changed = theme is not self.theme
+        self.theme = theme
         app = QApplication.instance()
         if app is not None:
             apply_theme(app, theme)
-        for widget in (w.message_bar, w.legend, w.pane_a, w.pane_b, w.params_panel, w.diagnostics,
-                       w.link_map, w.overview, w.churn, w.table):
+        for widget in self.widgets:
             widget.set_theme(theme)
-        for side in ("A", "B"):
-            w.presenter.update_header(side)
-        w.presenter.update_status()
-        if hasattr(w, "theme_actions"):
-            w.theme_actions[self.session.view.theme].setChecked(True)
+        self.redraw()
+        self.actions[self.session.view.theme].setChecked(True)
         if changed:
-            w.theme_changed.emit(theme.name)
+            self.changed.emit(theme)

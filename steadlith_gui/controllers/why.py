@@ -11,6 +11,8 @@ marks (why_state.WhyState.invalidate).
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
@@ -18,7 +20,11 @@ from PySide6.QtWidgets import QTextEdit
 from steadlith_core.comparison.explain import explain_comparison
 
 from ..model.why_state import A_CUT, CREATED, FALLBACK, LOST, RESYNC, WhyState, region_of_chunk
+from ..model.session import Session
+from ..widgets.churn import ChurnPanel
+from ..widgets.document_pane import DocumentPane
 from ..workers.jobs import ProgressJob
+from .navigation import NavigationController
 
 #: Background of each kind of marked word (translucent: the chunk colours show through).
 MARK_COLOURS = {LOST: (220, 40, 40), CREATED: (30, 160, 60), FALLBACK: (235, 140, 0), A_CUT: (60, 110, 220),
@@ -28,9 +34,13 @@ MARK_COLOURS = {LOST: (220, 40, 40), CREATED: (30, 160, 60), FALLBACK: (235, 140
 class WhyController(QObject):
     shown = Signal(object)  # (WhyState): the section changed (an explanation, a clearing)
 
-    def __init__(self, window, session, navigation):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, panes: Mapping[str, DocumentPane], churn: ChurnPanel, session: Session,
+                 navigation: NavigationController, parent: QObject | None = None):
+        """It holds the panes (their marks), the churn panel (its section), the session
+        and the navigation (whose shown region it explains), not the window."""
+        super().__init__(parent)
+        self.panes = panes
+        self.churn = churn
         self.session = session
         self.state = WhyState()
         self.job = ProgressJob(self)
@@ -38,7 +48,7 @@ class WhyController(QObject):
         self.job.failed.connect(self._on_failed)
         self._ticket: int | None = None
         navigation.region_shown.connect(self.explain)
-        for side, pane in window.panes.items():
+        for side, pane in panes.items():
             pane.chunk_clicked.connect(lambda i, s=side: self._on_chunk(s, i))
         session.events.analysis_wanted.connect(self.invalidate)
         session.events.result_changed.connect(self._on_result)
@@ -66,7 +76,7 @@ class WhyController(QObject):
             return
         if c is not None and c.a is old.a and c.b is old.b:
             self.state.comparison = c  # the same chunks (another rule or the baseline filled in)
-            self.window.churn.show_why(self.state)  # the rebuilt list selects the region again
+            self.churn.show_why(self.state)  # the rebuilt list selects the region again
             return
         self.invalidate()
 
@@ -85,13 +95,13 @@ class WhyController(QObject):
 
     # -- showing ---------------------------------------------------------------------------
     def _show(self) -> None:
-        self.window.churn.show_why(self.state)
+        self.churn.show_why(self.state)
         self._mark()
         self.shown.emit(self.state)
 
     def _mark(self) -> None:
         result = self.session.result
-        for side, pane in self.window.panes.items():
+        for side, pane in self.panes.items():
             marks = [m for m in self.state.marks if m.side == side]
             doc = None if result is None else (result.doc_a if side == "A" else result.doc_b)
             c = self.state.comparison
@@ -120,4 +130,4 @@ class WhyController(QObject):
     def marked(self, side: str) -> list[tuple[int, int]]:
         """The marked spans of a pane (Qt positions), for tests and the accessible text."""
         return [(s.cursor.selectionStart(), s.cursor.selectionEnd())
-                for s in self.window.panes[side].extraSelections()]
+                for s in self.panes[side].extraSelections()]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Sequence
+from typing import Any, Callable, Protocol, Sequence
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from steadlith_core import ParameterError, parse_assignments
 from steadlith_core.errors import visible
 
@@ -25,6 +25,12 @@ from ..model.workspace_documents import outside_documents, renamed_documents, re
 from ..model.workspace_loading import load_workspace
 from ..widgets.names import shown_name
 from ..workers import exports
+from ..workers.worker import Jobs
+from .editing import EditController
+from .file_output import ExportController
+from .presenter import ResultPresenter
+from .recent import RecentFilesMenu
+from .settings import AppSettings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,11 +73,42 @@ def read_workspace(path: str, assignments: Sequence[str] = (), trusted: bool = T
     return ws, docs
 
 
+class DockSettings(Protocol):
+    """A dock whose settings a workspace keeps (the Sweep and Lab docks)."""
+
+    def settings(self) -> Any: ...
+
+    def restore(self, settings: Any) -> None: ...
+
+
 class WorkspaceController(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    """Save and open workspaces. It holds the session, the jobs that read and write off
+    the GUI thread, the settings (the folder last opened), the recent-files menu, the
+    export controller (its save dialog), the edit controller (a pending edit pause is
+    dropped on open), the presenter (the headers), the Sweep and Lab docks' settings,
+    message and status callables and the widget its dialogs belong to; not the window."""
+
+    saved = Signal(str)  # path
+    opened = Signal(str)  # path
+    failed = Signal(str)  # message (or "cancelled"): nothing was changed
+
+    def __init__(self, session: Session, jobs: Jobs, settings: AppSettings, *, recent: RecentFilesMenu,
+                 exports: ExportController, editing: EditController, presenter: ResultPresenter,
+                 sweep: DockSettings, lab: DockSettings, show_message: Callable[[str, str], None],
+                 status: Callable[[str], None], dialogs: QWidget | None = None, parent: QObject | None = None):
+        super().__init__(parent)
         self.session = session
+        self.jobs = jobs
+        self.settings = settings
+        self.recent = recent
+        self.exports = exports
+        self.editing = editing
+        self.presenter = presenter
+        self.sweep = sweep
+        self.lab = lab
+        self.show_message = show_message
+        self.status = status
+        self.dialogs = dialogs
         self._seq = 0  # latest Open workspace request; older ones are dropped
 
     def document_ref(self, side: str) -> DocumentRef | None:
@@ -96,7 +133,7 @@ class WorkspaceController(QObject):
     def current_workspace(self) -> Workspace:
         return Workspace({s.lower(): self.document_ref(s) for s in SIDES}, self.session.params,
                          self.session.view.as_dict(), self.session.params_by_rule, self.session.external,
-                         self.window.sweep_ctl.settings(), self.window.lab.settings())
+                         self.sweep.settings(), self.lab.settings())
 
     def save(self, path: str | os.PathLike | None = None) -> int | None:
         path = path or self.session.workspace_path
@@ -105,10 +142,10 @@ class WorkspaceController(QObject):
         return self._write(os.fspath(path))
 
     def save_as(self) -> int | None:
-        name_a, name_b = self.window.shown_names()
+        name_a, name_b = self.exports.shown_names()
         start = self.session.workspace_path or exports.default_name("workspace", name_a, name_b)
-        path = self.window.exports.ask_save_path("Save workspace as", start,
-                                                 f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)", "open")
+        path = self.exports.ask_save_path("Save workspace as", start,
+                                          f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)", "open")
         if not path:
             return None
         if not os.path.splitext(path)[1]:
@@ -117,23 +154,22 @@ class WorkspaceController(QObject):
 
     def _remember(self, path: str) -> None:
         self.session.set_workspace_path(os.path.abspath(path))
-        self.window.settings.set_folder("open", os.path.dirname(self.session.workspace_path))
-        self.window.recent_menu.add({"workspace": self.session.workspace_path})
+        self.settings.set_folder("open", os.path.dirname(self.session.workspace_path))
+        self.recent.add({"workspace": self.session.workspace_path})
 
     def _write(self, path: str) -> int:
         ws = self.current_workspace()  # the texts are taken now; JSON and the write run below
-        w = self.window
 
         def done(_value) -> None:
             self._remember(path)
-            w.show_message(f"Saved the workspace to {visible(path)}", "info")
-            w.workspace_saved.emit(path)
+            self.show_message(f"Saved the workspace to {visible(path)}", "info")
+            self.saved.emit(path)
 
         def failed(message: str) -> None:
-            w.show_message(f"Could not save the workspace: {message}", "error")
-            w.workspace_failed.emit(message)
+            self.show_message(f"Could not save the workspace: {message}", "error")
+            self.failed.emit(message)
 
-        return w.jobs.start(lambda: save_workspace(ws, path), done, failed)
+        return self.jobs.start(lambda: save_workspace(ws, path), done, failed)
 
     def trust_box(self, need: TrustNeeded) -> tuple[QMessageBox, object]:
         """The question of ask_trust, and its "read" button: the real paths, as plain text."""
@@ -141,7 +177,7 @@ class WorkspaceController(QObject):
         box = QMessageBox(QMessageBox.Icon.Warning, "Open workspace",
                           f"The workspace {shown_name(need.path)} reads files outside its folder:\n{listing}\n\n"
                           "Read them only if you trust whoever made it: it could show (and, exported, carry "
-                          "away) any file you can read.", parent=self.window)
+                          "away) any file you can read.", parent=self.dialogs)
         box.setTextFormat(Qt.TextFormat.PlainText)  # paths are data, never markup
         read = box.addButton("Read these files", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -159,10 +195,10 @@ class WorkspaceController(QObject):
         """Open a workspace on the thread pool. `trust`: True reads files outside its
         folder without asking, False refuses them (headless runs without
         --trust-workspace), None asks (the window)."""
-        w, session = self.window, self.session
+        session = self.session
         if path is None:
-            folder = w.settings.folder("open") or os.getcwd()
-            path, _ = QFileDialog.getOpenFileName(w, "Open workspace", folder,
+            folder = self.settings.folder("open") or os.getcwd()
+            path, _ = QFileDialog.getOpenFileName(self.dialogs, "Open workspace", folder,
                                                   f"Steadlith workspaces (*{WORKSPACE_SUFFIX});;All files (*)")
             if not path:
                 return None
@@ -188,23 +224,23 @@ class WorkspaceController(QObject):
             ws, docs = value
             typed = [s for s in SIDES if session.sides[s].revision != revisions[s] and session.sides[s].modified]
             if typed and not session.confirm_discard(typed):
-                w.show_message("Opening the workspace was cancelled: your edits are kept.", "info")
-                w.workspace_failed.emit("cancelled")
+                self.show_message("Opening the workspace was cancelled: your edits are kept.", "info")
+                self.failed.emit("cancelled")
                 return
             self._apply(path, ws, docs, keep_theme)
 
         def failed(message: str) -> None:
             if seq != self._seq:
                 return
-            w.show_message(f"Cannot open the workspace: {message}\nNothing was changed.", "error")
-            w.workspace_failed.emit(message)
+            self.show_message(f"Cannot open the workspace: {message}\nNothing was changed.", "error")
+            self.failed.emit(message)
 
         trusted = bool(trust)
-        return w.jobs.start(lambda: read_workspace(path, sets, trusted), done, failed)
+        return self.jobs.start(lambda: read_workspace(path, sets, trusted), done, failed)
 
     def _apply(self, path: str, ws: Workspace, docs: dict, keep_theme: bool) -> None:
-        session, w = self.session, self.window
-        w.editing.cancel_pause()
+        session = self.session
+        self.editing.cancel_pause()
         with session.hold_analysis():
             for side in SIDES:
                 session.sides[side].seq = session.new_private_seq()  # loads still on their way are stale
@@ -214,18 +250,18 @@ class WorkspaceController(QObject):
             session.set_all_params(ws.params_by_rule, ws.params.boundary_rule)
             session.apply_view(ws.view, keep_theme)
             session.set_external(ws.external)
-        w.sweep_ctl.restore(ws.sweep)
-        w.lab.restore(ws.lab)
+        self.sweep.restore(ws.sweep)
+        self.lab.restore(ws.lab)
         self._remember(path)
         for side in SIDES:
-            w.presenter.update_header(side)
+            self.presenter.update_header(side)
         session.land_on_change()
         session.events.documents_changed.emit()
         session.request_analysis()
-        w.statusBar().showMessage(f"Opened the workspace {shown_name(path)}", 5000)
+        self.status(f"Opened the workspace {shown_name(path)}")
         renamed = renamed_documents(ws)
         if renamed:  # the real file stays visible whatever name the workspace gives it
             # the bar keeps a message's own line breaks: a name's are escaped here
-            w.show_message("This workspace shows " + "; ".join(
+            self.show_message("This workspace shows " + "; ".join(
                 f"{side.upper()} {visible(real)} as “{visible(name)}”" for side, name, real in renamed), "info")
-        w.workspace_opened.emit(path)
+        self.opened.emit(path)

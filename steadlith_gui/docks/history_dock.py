@@ -14,12 +14,20 @@ them for their costs, and loads a clicked commit's pair.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDockWidget
 from steadlith_core.history.audit import replay_file
 
 from ..model.history_state import HistoryState, HistoryTarget, locate, read_history
 from ..model.session import Session
+from ..widgets.history_view import HistoryView
 from ..workers.jobs import ProgressJob
+from ..workers.worker import Jobs
+
+#: The height the dock asks for when it opens itself, in pixels.
+HISTORY_HEIGHT = 260
 
 
 class HistoryController(QObject):
@@ -27,12 +35,20 @@ class HistoryController(QObject):
     costs_ready = Signal()  # the costs are shown
     history_failed = Signal(str)  # listing or replaying failed; the note says why
 
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, view: HistoryView, dock: QDockWidget, session: Session, *, settings, jobs: Jobs,
+                 show_message: Callable[[str, str], None], load_pair: Callable[[Any, Any], None],
+                 show_dock: Callable[[], None], parent: QObject | None = None):
+        """`settings`: where the baseline toggle is kept (controllers.settings.AppSettings);
+        `load_pair(before, after)` loads two revisions as A and B; `show_dock()` opens
+        the dock where the window's layout puts it. It holds these, not the window."""
+        super().__init__(parent)
         self.session = session
-        self.view = window.history
-        self.dock = window.history_dock
+        self.view = view
+        self.dock = dock
+        self.jobs = jobs
+        self.show_message = show_message
+        self.load_pair = load_pair
+        self.show_dock = show_dock
         self.state: HistoryState = self.view.state
         self.replay = ProgressJob(self)
         self._list_seq = 0
@@ -46,14 +62,13 @@ class HistoryController(QObject):
         self.view.commit_activated.connect(self.load_commit)
         self.view.cancel_requested.connect(self.replay.cancel)
         self.view.refresh_requested.connect(lambda: self.refresh(force=True))
-        self.view.set_show_baseline(window.settings.history_baseline())
-        self.view.baseline_toggled.connect(window.settings.set_history_baseline)
+        self.view.set_show_baseline(settings.history_baseline())
+        self.view.baseline_toggled.connect(settings.set_history_baseline)
         self.dock.visibilityChanged.connect(lambda visible: visible and self.refresh())
         session.events.document_replaced.connect(self._on_document_replaced)
         session.events.params_changed.connect(lambda _p: self._note_stale())
         session.events.side_changed.connect(lambda _side: self._select_b())
         session.events.edit_state_changed.connect(lambda _side: self._select_b())
-        window.theme_changed.connect(lambda _name: self.view.set_theme(window.theme))
 
     # -- following A ----------------------------------------------------------------------
     def _on_document_replaced(self, side: str) -> None:
@@ -70,7 +85,7 @@ class HistoryController(QObject):
             self._wanted = ("revision", ref)
             if not self._shown_once:
                 self._shown_once = True
-                self._show_dock()
+                self.show_dock()
         elif path is not None:
             self._wanted = ("file", path)
         else:
@@ -78,16 +93,6 @@ class HistoryController(QObject):
             self._stop(f"A ({doc.root.name}) is not a file of a git repository: nothing to list.")
             return
         self.refresh()
-
-    def _show_dock(self) -> None:
-        """In front of the diagnostics when they share the bottom (side by side, neither
-        has room for its columns), a third of the window high at most."""
-        w = self.window
-        if w.diagnostics_dock.isVisible() and w.dockWidgetArea(w.diagnostics_dock) == w.dockWidgetArea(self.dock):
-            w.tabifyDockWidget(w.diagnostics_dock, self.dock)
-        self.dock.show()
-        self.dock.raise_()
-        w.resizeDocks([self.dock], [min(260, w.height() // 3)], Qt.Orientation.Vertical)
 
     def refresh(self, force: bool = False) -> None:
         """List (and replay) what A shows, if the dock is visible; `force` reads the history
@@ -131,11 +136,11 @@ class HistoryController(QObject):
                 return
             self._stop(f"No history: {message}")
             if explicit:
-                self.window.show_message(f"History: {message}", "error")
+                self.show_message(f"History: {message}", "error")
             self.history_failed.emit(message)
 
         self.view.set_running(True)
-        self.window.jobs.start(read, done, failed)
+        self.jobs.start(read, done, failed)
 
     def _select_b(self) -> None:
         """Highlight the commit the panes show: B at that commit, A at the version before
@@ -212,6 +217,6 @@ class HistoryController(QObject):
         before, after = self.state.pair(row)
         if before is None:
             c = self.state.commits[row]
-            self.window.show_message(f"{c.short} added {c.path}: there is no version before it, so A is empty.",
-                                     "info")
-        self.window.documents_ctl.load_revision_pair(before, after)
+            self.show_message(f"{c.short} added {c.path}: there is no version before it, so A is empty.",
+                              "info")
+        self.load_pair(before, after)

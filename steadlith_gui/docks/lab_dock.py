@@ -7,25 +7,31 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from steadlith_core.lab import FIXED, run_lab
 from steadlith_core.chunking.rules import PARAMS_TYPES
 
 from ..model.lab_state import LabRequest, LabSettings, LabState
 from ..model.session import Session
+from ..widgets.lab_view import LabView
 from ..workers.jobs import ProgressJob
 
 
-#: The height the dock asks for when opened from the View menu, in pixels.
+#: The height the dock asks for when opened from the View menu, in pixels: charts
+#: shorter than this read as a strip.
 LAB_HEIGHT = 300
 
 
 class LabController(QObject):
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, view: LabView, session: Session, load_texts: Callable[..., None],
+                 parent: QObject | None = None):
+        """`load_texts(text_a, text_b, name_a=, name_b=)` shows texts as A and B (None
+        leaves a side). It holds these, not the window; where the dock opens is the
+        window's layout (dock_layout.tab_with_diagnostics, LAB_HEIGHT high)."""
+        super().__init__(parent)
         self.session = session
-        self.view = window.lab_view
+        self.view = view
+        self.load_texts = load_texts
         self.state = LabState()
         self.job = ProgressJob(self)
         #: the function a run calls, run_lab's signature (tests put a slower or failing one here)
@@ -42,23 +48,6 @@ class LabController(QObject):
         session.events.document_replaced.connect(lambda side: side == "A" and self._check())
         session.events.result_changed.connect(lambda result, consistent: self._check())  # after A was typed into
         session.events.params_changed.connect(lambda params: self._check())
-        window.theme_changed.connect(lambda name: self.view.set_theme(window.theme))
-        window.lab_dock.toggleViewAction().triggered.connect(self._shown_from_menu)
-
-    def _shown_from_menu(self, shown: bool) -> None:
-        """View → Locality lab: the dock opens as a tab in front of the diagnostics, not
-        beside them (two wide docks side by side would leave each too narrow). The dock
-        starts hidden, so the window's size and the other docks are as they were."""
-        w = self.window
-        if shown and not w.lab_dock.isFloating() and w.diagnostics_dock.isVisible() \
-                and not w.diagnostics_dock.isFloating() and not w.tabifiedDockWidgets(w.lab_dock) \
-                and w.dockWidgetArea(w.lab_dock) == w.dockWidgetArea(w.diagnostics_dock):
-            w.tabifyDockWidget(w.diagnostics_dock, w.lab_dock)
-        if shown:
-            w.lab_dock.raise_()
-            if not w.lab_dock.isFloating() and w.lab_dock.height() < LAB_HEIGHT:
-                # charts shorter than this read as a strip; a third of the window at most
-                w.resizeDocks([w.lab_dock], [min(LAB_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
 
     def settings(self) -> LabSettings:
         """What a workspace keeps of the dock: its edits and seed as they read now, run or not."""
@@ -114,5 +103,5 @@ class LabController(QObject):
         if rule in PARAMS_TYPES:
             with self.session.hold_analysis():  # the load below asks for the analysis
                 self.session.set_rule(rule)
-        self.window.load_texts(None if same_a else request.text, edited, name_a=request.name,
-                               name_b=f"{request.name} + {rule} worst #{rank + 1}: {outcome.edit.describe()}")
+        self.load_texts(None if same_a else request.text, edited, name_a=request.name,
+                        name_b=f"{request.name} + {rule} worst #{rank + 1}: {outcome.edit.describe()}")

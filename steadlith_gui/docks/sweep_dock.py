@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QObject, Qt, Signal
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
 
 from ..model.external_choice import CHUNK_SIZE_RANGE
 from ..model.session import Session
@@ -27,12 +29,15 @@ class SweepDock(QObject):
     applied = Signal(object)  # the parameters a click applied
     external_shown = Signal(str)  # the external splitter the panes were asked to show
 
-    def __init__(self, window, session: Session):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, view: SweepView, session: Session, show_message: Callable[[str, str], None],
+                 parent: QObject | None = None):
+        """It holds the dock's view, the session and a message callback, not the window;
+        the dock's height when opened is the window's layout (dock_layout.grow_when_opened)."""
+        super().__init__(parent)
         self.session = session
+        self.show_message = show_message
         self.state = SweepState()
-        self.view: SweepView = window.sweep_view
+        self.view = view
         self.view.set_grid_text(self.state.grid_text)
         self.view.set_source(self.state.source)
         self.view.set_chunkers(self.state.chunkers)
@@ -46,15 +51,6 @@ class SweepDock(QObject):
         self.job.finished.connect(self._show)
         self.job.failed.connect(self._failed)
         self.job.cancelled.connect(self._cancelled)
-        window.sweep_dock.visibilityChanged.connect(self._on_visible)
-
-    def _on_visible(self, visible: bool) -> None:
-        """The dock scrolls when short (the window must fit its screen); opened, it asks
-        for the height its controls and chart read at, half the window at most."""
-        w, dock = self.window, self.window.sweep_dock
-        wanted = self.view.sizeHint().height() + 24
-        if visible and not dock.isFloating() and dock.height() < wanted:
-            w.resizeDocks([dock], [min(wanted, w.height() // 2)], Qt.Orientation.Vertical)
 
     def _take_view(self) -> None:
         self.state.grid_text = self.view.grid_text()
@@ -130,18 +126,18 @@ class SweepDock(QObject):
         params = self.state.params_of(set_index)
         self.session.set_params(params, show=True)
         if row is not None:
-            self.window.show_message(f"Sweep: applied {row.label}", "info")
+            self.show_message(f"Sweep: applied {row.label}", "info")
         self.applied.emit(params)
 
     def _offer(self, set_index: int, label: str, kind: str, size: int) -> None:
         lo, hi = CHUNK_SIZE_RANGE
         if not lo <= size <= hi:  # the panes size splitters within this range only
-            self.window.show_message(f"Sweep: {label} is an external splitter, not parameters of a rule: nothing "
-                                     f"to apply (the panes show splitters at chunk_size {lo} to {hi:,})", "info")
+            self.show_message(f"Sweep: {label} is an external splitter, not parameters of a rule: nothing "
+                              f"to apply (the panes show splitters at chunk_size {lo} to {hi:,})", "info")
             return
         self.view.offer_external(set_index, f"Show {kind} at {size} in the panes")
-        self.window.show_message(f"Sweep: {label} is an external splitter, not parameters of a rule: nothing to "
-                                 "apply. The button beside the sweep's summary shows its chunks in the panes.", "info")
+        self.show_message(f"Sweep: {label} is an external splitter, not parameters of a rule: nothing to "
+                          "apply. The button beside the sweep's summary shows its chunks in the panes.", "info")
 
     def show_external(self, set_index: int) -> None:
         """The panes show the splitter of an external row, at that row's chunk_size."""
@@ -154,7 +150,7 @@ class SweepDock(QObject):
         self.session.set_external(dataclasses.replace(choice, chunkers=chunkers, sizing="own", chunk_size=size,
                                                       shown=kind))
         self.view.offer_external(None)
-        self.window.show_message(f"Sweep: the panes show {kind} at chunk_size {size}; the churn panel's splitters "
-                                 "now run at that size (its menu sizes them again). The rule's parameters are "
-                                 "unchanged.", "info")
+        self.show_message(f"Sweep: the panes show {kind} at chunk_size {size}; the churn panel's splitters "
+                          "now run at that size (its menu sizes them again). The rule's parameters are "
+                          "unchanged.", "info")
         self.external_shown.emit(kind)

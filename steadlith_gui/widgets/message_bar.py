@@ -93,6 +93,12 @@ class MessageBar(QFrame):
     def dismiss(self) -> None:
         self.hide()
 
+    def withdraw(self, text: str, level: str = "info") -> None:
+        """Dismiss the bar if it still shows exactly this message (a note that stopped
+        describing what is shown), and leave any later message alone."""
+        if self.isVisible() and self.level == level and self.text() == text:
+            self.dismiss()
+
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         self._restyle()
