@@ -502,10 +502,10 @@ def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp
         assert m["peak_over_size"] == pytest.approx(m["peak_net_mb"] / m["size_mb"], rel=0.05)
     by = {(m["form"], m["rule"]): m for m in rows}
     assert by[("str", "tttd-v1")]["str_bytes_per_char"] in (1, 2, 4)
-    # the str rows hold the text as a str: its width a character times the bytes rows'
-    # document (equal for ASCII text, as the shipped notes are; RSS pages give some slack)
-    as_str, as_bytes = by[("str", "tttd-v1")], by[("bytes", "tttd-v1")]
-    assert as_str["document_mb"] >= 0.8 * as_str["str_bytes_per_char"] * as_bytes["document_mb"] > 0
+    # the str rows hold the text as a str: its width a character times the file (ASCII
+    # text, as the shipped notes are, one byte a character; RSS pages give some slack)
+    as_str = by[("str", "tttd-v1")]
+    assert 0.75 <= as_str["document_mb"] / (as_str["str_bytes_per_char"] * as_str["size_mb"]) <= 1.5
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
