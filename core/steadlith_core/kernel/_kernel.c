@@ -1201,7 +1201,10 @@ done:
  * (ValueError otherwise), or be None: every index, with no array of them made;
  * `reach` is unsigned, and any int64 positions are exact.
  *
- * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
+ * Every index (candidates None, the cold path of both key stages) is answered by
+ * local_maxima_walk, linear in the values whatever they are. A list of candidates (a
+ * wider horizon testing the maxima of a narrower one) is answered per candidate:
+ * when the positions span fewer than dense_limit tokens (and no more than dense_cap,
  * whatever the caller asks), the values are laid out by
  * position (0 where no value is: it never raises a maximum of unsigned values) and every
  * window, 2 reach + 1 wide, is answered by van Herk and Gil-Werman's method: cut the
@@ -1285,6 +1288,39 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
     }
 }
 
+/* Every index a candidate: one forward walk. `f` runs ahead of i over values no larger
+ * than val[i]; the first larger one within reach beats i and every index between (it is
+ * within reach of them all), so the walk jumps to it, and the indices it skipped are
+ * never looked at again. An index nothing beats on its right is tested on its left, but
+ * only below `lo`: [lo, i) are known to be no larger than val[i]. Equal values both
+ * qualify, so an index equal to val[i] in the stretch (i, f) is tested in turn, with the
+ * same lo and f. f only increases and the left tests of successive stretches do not
+ * overlap: O(m) comparisons whatever the values, and on hash keys the branches go one
+ * way for runs as long as a window (a window has a few ascending records). */
+static void local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag) {
+    memset(flag, 0, (size_t)m);
+    Py_ssize_t i = 0, f = 1, lo = 0;
+    while (i < m) {
+        const u64 v = val[i], p = (u64)pos[i];
+        while (f < m && (u64)pos[f] - p <= reach && val[f] <= v) f++;
+        if (f < m && (u64)pos[f] - p <= reach) { /* val[f] > v: [lo, f) are all below it */
+            i = f++;
+            continue;
+        }
+        Py_ssize_t k = lo - 1;
+        while (k >= 0 && p - (u64)pos[k] <= reach && val[k] <= v) k--;
+        lo = k + 1;
+        flag[i] = !(k >= 0 && p - (u64)pos[k] <= reach);
+        Py_ssize_t t = i + 1;
+        while (t < f && val[t] != v) t++;
+        if (t < f) { /* a tie: (t, f) and [lo, t) are no larger than it either */
+            i = t;
+            continue;
+        }
+        i = lo = f++;
+    }
+}
+
 static PyObject *local_maxima(PyObject *self, PyObject *args) {
     PyObject *o_val, *o_pos, *o_cand;
     unsigned long long reach;
@@ -1313,13 +1349,15 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     /* the blocks' buffers are four windows wide: a window wider than 65,535 goes to the queue */
     int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && span <= dense_cap(m) && r <= MAX_BLOCK_REACH;
     out = new_buffer(n_cand);
-    work = dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
+    work = all ? PyMem_Malloc(1) : dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
     if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     {
         const u64 *val = vv.buf;
         u8 *flag = (u8 *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
-        if (dense)
+        if (all)
+            local_maxima_walk(val, pos, m, r, flag);
+        else if (dense)
             local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
         else
             local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
