@@ -172,25 +172,32 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     return result
 
 
-def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
-    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
-    distance < `distance`. Each marked cut covers an index range; the ranges come sorted
-    by both ends, so their union is a few runs, laid out by one np.repeat (no pass of
-    counts over every cut)."""
-    n1 = cum.size
+def _within_runs(marked: np.ndarray, cum: np.ndarray, distance: int) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi): the sorted, disjoint index runs of the cuts over 0..n at token distance
+    < `distance` from some cut in `marked` (sorted cut indices). Each marked cut covers
+    an index range; the ranges come sorted by both ends, so their union is a few runs,
+    found without a pass over every cut."""
     at = cum[marked]
     first = np.searchsorted(cum, at - distance, "right")
     stop = np.searchsorted(cum, at + distance, "left")
     nonempty = first < stop
     first, stop = first[nonempty], stop[nonempty]
     if first.size == 0:
-        return np.zeros(n1, dtype=bool)
+        return first, stop
     # a range joins the run before it when it starts at or before that run's stop (the
     # stop of its last range, as stops increase)
     opens = np.ones(first.size, dtype=bool)
     opens[1:] = first[1:] > stop[:-1]
-    lo = first[opens]
-    hi = stop[np.append(opens[1:], True)]
+    return first[opens], stop[np.append(opens[1:], True)]
+
+
+def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
+    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
+    distance < `distance` (_within_runs laid out by one np.repeat)."""
+    n1 = cum.size
+    lo, hi = _within_runs(marked, cum, distance)
+    if lo.size == 0:
+        return np.zeros(n1, dtype=bool)
     runs = lo.size
     lengths = np.empty(2 * runs + 1, dtype=np.int64)
     lengths[0] = lo[0]
@@ -198,6 +205,31 @@ def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
     lengths[1::2] = hi - lo
     lengths[-1] = n1 - hi[-1]
     return np.repeat(np.arange(2 * runs + 1) % 2 == 1, lengths)
+
+
+def _in_runs(at: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Whether each index in `at` lies in one of the sorted disjoint runs [lo, hi)."""
+    k = np.searchsorted(lo, at, "right") - 1
+    return (k >= 0) & (at < hi[np.maximum(k, 0)]) if lo.size else np.zeros(at.size, dtype=bool)
+
+
+def _outside_runs(lo: np.ndarray, hi: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """The indices in [start, stop) outside the sorted disjoint runs [lo, hi), in order:
+    made from the gaps between the runs, so the cost follows the gaps, not the span."""
+    gap_lo = np.clip(np.concatenate(([start], hi)), start, stop)
+    gap_hi = np.clip(np.concatenate((lo, [stop])), start, stop)
+    keep = gap_lo < gap_hi
+    gap_lo, gap_hi = gap_lo[keep], gap_hi[keep]
+    sizes = gap_hi - gap_lo
+    total = int(sizes.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    # one run of consecutive indices per gap: ones, with each gap's first step a jump
+    steps = np.ones(total, dtype=np.int64)
+    heads = np.cumsum(sizes)[:-1]
+    steps[0] = gap_lo[0]
+    steps[heads] = gap_lo[1:] - gap_hi[:-1] + 1
+    return np.cumsum(steps)
 
 
 class Lmx2Cuts(NamedTuple):
@@ -247,8 +279,9 @@ def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, mi
     # S: the maxima of key_1 among all interior cuts in reach that lie away from every edge
     if maxima is None:
         maxima = key_maxima(keys, cum, horizon)
-    blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
-    primary[maxima[~blocked[maxima]]] = True
+    # only the maxima are tested against the runs near an edge (no mask over every cut)
+    near_lo, near_hi = _within_runs(np.flatnonzero(edges), cum, min_tokens)
+    primary[maxima[~(edges[maxima] | _in_runs(maxima, near_lo, near_hi))]] = True
     return Lmx2Primary(edges, primary)
 
 
@@ -260,10 +293,16 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
     if n < 2:
         return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
-    chosen = edges | primary
-    zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
-    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]] = True
-    return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
+    chosen = np.flatnonzero(edges | primary)
+    gate_lo, gate_hi = _within_runs(chosen, cum, gate)
+    # the interior cuts outside every run; a chosen cut lies in its own run when gate >= 1
+    zone = _outside_runs(gate_lo, gate_hi, 1, n)
+    if gate < 1:
+        zone = zone[~np.isin(zone, chosen)]
+    found = zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]
+    fill[found] = True
+    # chosen and found are disjoint and sorted: their merge is every cut in order
+    return Lmx2Cuts(edges, primary, fill, np.sort(np.concatenate((chosen, found))))
 
 
 def compute_cuts(

@@ -1056,9 +1056,8 @@ static inline u64 fmix64(u64 z) {
  * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
  * (any real text: a word is a few tokens; never more than dense_cap), h comes from
  * lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a]) with P the prefix sums
- * of s_i B^-i, and a(c) is looked up in a table of the first word
- * at or past every token position: no branch depends on the data. Otherwise (long words
- * make the table large) the window slides: append s_(c-1), then drop the symbols that
+ * of s_i B^-i, and a(c) follows the window's start (next_start), mostly without a
+ * branch. Otherwise the window slides: append s_(c-1), then drop the symbols that
  * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which
  * dominates the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
 /* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
@@ -1072,25 +1071,25 @@ static int running_total(const int64_t *cum, Py_ssize_t n) {
     return ok;
 }
 
-/* a(c): the first word at or past cum[c] - key_tokens, at most c - 1 */
-static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cum, int64_t key_tokens, Py_ssize_t c) {
+/* a(c) for c = 1, 2, ... in turn: the first word at or past cum[c] - key_tokens, at most
+ * c - 1. It never moves back, and on real text moves a word or so a cut: one step of up to
+ * two words is taken without a branch (cum[x + 1] < low implies cum[x] < low), and a
+ * loop, rarely entered (a long word joining the window), takes the rest. *at is kept at
+ * most c - 1, so x + 1 stays inside cum, and restarting below the true start only
+ * costs steps. Needs cum a running total (checked first). */
+static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_ssize_t c, Py_ssize_t *at) {
     int64_t low = cum[c] - key_tokens;
-    Py_ssize_t a = first_at[low > 0 ? low : 0];
-    return a < c - 1 ? a : c - 1;
+    Py_ssize_t x = *at;
+    x += (Py_ssize_t)(cum[x] < low) + (Py_ssize_t)(cum[x + 1] < low);
+    while (cum[x] < low) x++;
+    x = x < c - 1 ? x : c - 1;
+    *at = x;
+    return x;
 }
 
 static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                                u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
-    int64_t total = cum[n];
-    /* first_at[t]: the first cut a with cum[a] >= t, which (cum never decreasing) is the
-     * count of cuts with cum[a] < t: a histogram of cum[a] + 1, then its running sum */
-    memset(first_at, 0, ((size_t)total + 2) * sizeof(int32_t)); /* total + 2 slots: the last is never read */
-    for (Py_ssize_t a = 0; a < n; a++) first_at[cum[a] + 1]++;
-    int32_t count = 0;
-    for (int64_t t = 0; t <= total; t++) {
-        count += first_at[t];
-        first_at[t] = count;
-    }
+                                u64 base, u64 base_inv, u64 *prefix, u64 *h) {
+    Py_ssize_t at = 0;
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
@@ -1109,12 +1108,12 @@ static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n
     u64 scale_e = 1, scale_o = base; /* B^(c-1) for c odd, c even */
     h[0] = 0;
     for (c = 1; c + 1 <= n; c += 2) {
-        h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
-        h[c + 1] = scale_o * (prefix[c + 1] - prefix[window_start(first_at, cum, key_tokens, c + 1)]);
+        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+        h[c + 1] = scale_o * (prefix[c + 1] - prefix[next_start(cum, key_tokens, c + 1, &at)]);
         scale_e *= base2;
         scale_o *= base2;
     }
-    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1147,7 +1146,6 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
     if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
     PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
-    int32_t *first_at = NULL;
     Py_ssize_t n = sv.len / 8;
     if (cv.len / 8 != n + 1 || rv.len != n + 1) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
@@ -1167,7 +1165,6 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
     /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
     int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
-    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 2))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
@@ -1176,7 +1173,7 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         if (dense)
             /* k2 holds the prefix sums until the keys overwrite them */
-            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2, h);
+            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
         else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
@@ -1189,7 +1186,6 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     }
     result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
 done:
-    PyMem_Free(first_at);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
     return result;
@@ -1296,14 +1292,21 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
  * qualify, so an index equal to val[i] in the stretch (i, f) is tested in turn, with the
  * same lo and f. f only increases and the left tests of successive stretches do not
  * overlap: O(m) comparisons whatever the values, and on hash keys the branches go one
- * way for runs as long as a window (a window has a few ascending records). */
-static void local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag) {
+ * way for runs as long as a window (a window has a few ascending records). Returns
+ * whether pos increases strictly (f passes every index once; on positions that do not,
+ * the walk still reads only inside the arrays and ends, and its flags are dropped). */
+static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag) {
     memset(flag, 0, (size_t)m);
     Py_ssize_t i = 0, f = 1, lo = 0;
+    int ok = 1; /* pos increases strictly: each index is checked against the one before as f passes it */
     while (i < m) {
         const u64 v = val[i], p = (u64)pos[i];
-        while (f < m && (u64)pos[f] - p <= reach && val[f] <= v) f++;
+        while (f < m && (u64)pos[f] - p <= reach && val[f] <= v) {
+            ok &= pos[f] > pos[f - 1];
+            f++;
+        }
         if (f < m && (u64)pos[f] - p <= reach) { /* val[f] > v: [lo, f) are all below it */
+            ok &= pos[f] > pos[f - 1];
             i = f++;
             continue;
         }
@@ -1317,8 +1320,10 @@ static void local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, 
             i = t;
             continue;
         }
+        if (f < m) ok &= pos[f] > pos[f - 1];
         i = lo = f++;
     }
+    return ok;
 }
 
 static PyObject *local_maxima(PyObject *self, PyObject *args) {
@@ -1337,7 +1342,7 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
     const int64_t *cand = all ? NULL : cv.buf, *pos = pv.buf;
-    if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
+    if (!all && !strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
     for (Py_ssize_t k = 0; cand && k < n_cand; k++) {
         if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
@@ -1354,14 +1359,16 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     {
         const u64 *val = vv.buf;
         u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        int increasing = 1;
         Py_BEGIN_ALLOW_THREADS
         if (all)
-            local_maxima_walk(val, pos, m, r, flag);
+            increasing = local_maxima_walk(val, pos, m, r, flag);
         else if (dense)
             local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
         else
             local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
         Py_END_ALLOW_THREADS
+        if (!increasing) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); Py_CLEAR(out); }
     }
 done:
     PyMem_Free(work);
