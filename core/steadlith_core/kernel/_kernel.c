@@ -1075,27 +1075,33 @@ static int running_total(const int64_t *cum, Py_ssize_t n) {
  * c - 1. It never moves back, and on real text moves a word or so a cut: one step of up to
  * two words is taken without a branch (cum[x + 1] < low implies cum[x] < low), and a
  * loop, rarely entered (a long word joining the window), takes the rest. *at is kept at
- * most c - 1, so x + 1 stays inside cum, and restarting below the true start only
- * costs steps. Needs cum a running total (checked first). */
+ * most c - 1, so every read stays inside cum whatever it holds (it is checked as it is
+ * read, window_hashes_dense), and restarting below the true start only costs steps. */
 static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_ssize_t c, Py_ssize_t *at) {
-    int64_t low = cum[c] - key_tokens;
+    int64_t low = (int64_t)((u64)cum[c] - (u64)key_tokens); /* wraps only where cum is no running total */
     Py_ssize_t x = *at;
     x += (Py_ssize_t)(cum[x] < low) + (Py_ssize_t)(cum[x + 1] < low);
-    while (cum[x] < low) x++;
+    while (x < c - 1 && cum[x] < low) x++;
     x = x < c - 1 ? x : c - 1;
     *at = x;
     return x;
 }
 
-static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                                u64 base, u64 base_inv, u64 *prefix, u64 *h) {
-    Py_ssize_t at = 0;
+/* One pass: the prefix sum P[c] is written before any window reads it (a(c) < c), so the
+ * prefix sums, the window hashes and the check that cum is a running total share it.
+ * Returns that check; on a failed one the hashes are garbage, but every read stayed
+ * inside the arrays. */
+static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                               u64 base, u64 base_inv, u64 *prefix, u64 *h) {
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
     u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
+    u64 scale_e = 1, scale_o = base;          /* B^(c-1) for c odd, c even */
+    Py_ssize_t at = 0, c = 1;
+    int ok = cum[0] == 0;
     prefix[0] = 0;
-    Py_ssize_t c = 1;
+    h[0] = 0;
     for (; c + 1 <= n; c += 2) {
         u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
         inv_e *= inv2;
@@ -1103,17 +1109,18 @@ static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n
         prefix[c] = acc + x;
         acc += x + y;
         prefix[c + 1] = acc;
-    }
-    if (c <= n) prefix[c] = acc + sym[c - 1] * inv_e;
-    u64 scale_e = 1, scale_o = base; /* B^(c-1) for c odd, c even */
-    h[0] = 0;
-    for (c = 1; c + 1 <= n; c += 2) {
+        ok &= (cum[c] >= cum[c - 1]) & (cum[c + 1] >= cum[c]);
         h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
         h[c + 1] = scale_o * (prefix[c + 1] - prefix[next_start(cum, key_tokens, c + 1, &at)]);
         scale_e *= base2;
         scale_o *= base2;
     }
-    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+    if (c <= n) {
+        prefix[c] = acc + sym[c - 1] * inv_e;
+        ok &= cum[c] >= cum[c - 1];
+        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+    }
+    return ok;
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1153,27 +1160,27 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     }
     const int64_t *cum = cv.buf;
     if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
-    if (!running_total(cum, n)) {
-        PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
-        goto done;
-    }
+    /* a running total is >= 0 throughout, so cum[c] - key_tokens cannot overflow in
+     * either way (where cum is none, next_start's difference wraps, and is discarded) */
+    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
+    /* the dense pass checks cum as it reads it; the sliding one needs it checked first */
+    if (!dense && !running_total(cum, n)) goto not_running;
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
     /* without keep_h the window hashes are written where key_1 goes, and each is read
      * before its key overwrites it: 8 bytes a cut less at the rule's peak */
     if (keep_h) b_h = new_buffer((n + 1) * 8);
     b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
     if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
-    /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
-    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
         u64 *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
         u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
+        int running = 1;
         Py_BEGIN_ALLOW_THREADS
         if (dense)
             /* k2 holds the prefix sums until the keys overwrite them */
-            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
         else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
@@ -1183,8 +1190,12 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         }
         k1[0] = k2[0] = k1[n] = k2[n] = 0;
         Py_END_ALLOW_THREADS
+        if (!running) goto not_running;
     }
     result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
+    goto done;
+not_running:
+    PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
 done:
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
