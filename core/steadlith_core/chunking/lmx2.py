@@ -243,10 +243,12 @@ class Lmx2Cuts(NamedTuple):
 
 class Lmx2Primary(NamedTuple):
     """The first half of the cut stage: E and S, which do not depend on max_tokens or
-    fill_horizon (so a pipeline can keep them when only those change)."""
+    fill_horizon (so a pipeline can keep them when only those change). `chosen`, when
+    given, is the sorted cut indices of E | S (compute_fill then makes no pass for it)."""
 
     edges: np.ndarray  # E
     primary: np.ndarray  # S
+    chosen: np.ndarray | None = None
 
 
 def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
@@ -259,6 +261,9 @@ def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray
     if n < 2:
         return np.zeros(0, dtype=np.int64)
     if within is None:  # every interior cut: no array of their indices is made
+        found = kernel.local_maxima_at(keys.key_1[1:n], cum[1:n], horizon, 1)
+        if found is not None:
+            return found
         return np.flatnonzero(local_maxima(keys.key_1[1:n], cum[1:n], horizon, None)) + 1
     candidates = within - 1
     return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
@@ -273,27 +278,32 @@ def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, mi
     primary = np.zeros(n + 1, dtype=bool)
     if n < 2:
         return Lmx2Primary(edges, primary)
-    long_word = word_tokens >= min_tokens
-    edges[1:n] = long_word[:-1] | long_word[1:]
+    # the cuts on either side of a long word (few: found from the long words' indices)
+    long_at = np.flatnonzero(word_tokens >= min_tokens)
+    at_edges = np.unique(np.concatenate(([0], long_at, long_at + 1, [n]))).astype(np.int64, copy=False)
+    edges[at_edges] = True
 
     # S: the maxima of key_1 among all interior cuts in reach that lie away from every edge
     if maxima is None:
         maxima = key_maxima(keys, cum, horizon)
     # only the maxima are tested against the runs near an edge (no mask over every cut)
-    near_lo, near_hi = _within_runs(np.flatnonzero(edges), cum, min_tokens)
-    primary[maxima[~(edges[maxima] | _in_runs(maxima, near_lo, near_hi))]] = True
-    return Lmx2Primary(edges, primary)
+    near_lo, near_hi = _within_runs(at_edges, cum, min_tokens)
+    at_primary = maxima[~(edges[maxima] | _in_runs(maxima, near_lo, near_hi))]
+    primary[at_primary] = True
+    # E and S are disjoint (an edge blocks itself)
+    return Lmx2Primary(edges, primary, np.sort(np.concatenate((at_edges, at_primary))))
 
 
 def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int, fill_horizon: int) -> Lmx2Cuts:
     """Z and Q of docs/contract/lmx2-v1.md#cuts over E and S: every cut in order."""
-    edges, primary = first
+    edges, primary, chosen = first
     n = cum.size - 1
     fill = np.zeros(n + 1, dtype=bool)
     if n < 2:
         return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
-    chosen = np.flatnonzero(edges | primary)
+    if chosen is None:
+        chosen = np.flatnonzero(edges | primary)
     gate_lo, gate_hi = _within_runs(chosen, cum, gate)
     # the interior cuts outside every run; a chosen cut lies in its own run when gate >= 1
     zone = _outside_runs(gate_lo, gate_hi, 1, n)

@@ -1306,8 +1306,10 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
  * way for runs as long as a window (a window has a few ascending records). Returns
  * whether pos increases strictly (f passes every index once; on positions that do not,
  * the walk still reads only inside the arrays and ends, and its flags are dropped). */
-static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag) {
-    memset(flag, 0, (size_t)m);
+static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag,
+                             int64_t *found, Py_ssize_t *n_found, int64_t offset) {
+    if (flag) memset(flag, 0, (size_t)m);
+    Py_ssize_t count = 0;
     Py_ssize_t i = 0, f = 1, lo = 0;
     int ok = 1; /* pos increases strictly: each index is checked against the one before as f passes it */
     while (i < m) {
@@ -1324,7 +1326,9 @@ static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u
         Py_ssize_t k = lo - 1;
         while (k >= 0 && p - (u64)pos[k] <= reach && val[k] <= v) k--;
         lo = k + 1;
-        flag[i] = !(k >= 0 && p - (u64)pos[k] <= reach);
+        int most = !(k >= 0 && p - (u64)pos[k] <= reach);
+        if (flag) flag[i] = (u8)most;
+        else if (most) found[count++] = (int64_t)i + offset;
         Py_ssize_t t = i + 1;
         while (t < f && val[t] != v) t++;
         if (t < f) { /* a tie: (t, f) and [lo, t) are no larger than it either */
@@ -1334,6 +1338,7 @@ static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u
         if (f < m) ok &= pos[f] > pos[f - 1];
         i = lo = f++;
     }
+    if (n_found) *n_found = count;
     return ok;
 }
 
@@ -1373,7 +1378,7 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
         int increasing = 1;
         Py_BEGIN_ALLOW_THREADS
         if (all)
-            increasing = local_maxima_walk(val, pos, m, r, flag);
+            increasing = local_maxima_walk(val, pos, m, r, flag, NULL, NULL, 0);
         else if (dense)
             local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
         else
@@ -1385,6 +1390,41 @@ done:
     PyMem_Free(work);
     PyBuffer_Release(&vv); PyBuffer_Release(&pv);
     if (!all) PyBuffer_Release(&cv);
+    return out;
+}
+
+/* local_maxima_at(values, pos, reach, offset) -> bytes of int64: offset + i for every
+ * index i that local_maxima(values, pos, reach, None) flags, in order (the walk records
+ * them as it finds them: no flag per index, no pass to collect them). */
+static PyObject *local_maxima_at(PyObject *self, PyObject *args) {
+    PyObject *o_val, *o_pos;
+    unsigned long long reach;
+    long long offset;
+    if (!PyArg_ParseTuple(args, "OOKL", &o_val, &o_pos, &reach, &offset)) return NULL;
+    Py_buffer vv, pv;
+    if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
+    if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
+    Py_ssize_t m = vv.len / 8, count = 0;
+    PyObject *out = NULL;
+    int64_t *found = NULL;
+    if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
+    const int64_t *pos = pv.buf;
+    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0;
+    u64 r = reach < span ? reach : span;
+    /* room for every index, of which the pages past the few maxima are never touched */
+    if (!(found = PyMem_New(int64_t, m ? m : 1))) { PyErr_NoMemory(); goto done; }
+    {
+        const u64 *val = vv.buf;
+        int increasing;
+        Py_BEGIN_ALLOW_THREADS
+        increasing = local_maxima_walk(val, pos, m, r, NULL, found, &count, (int64_t)offset);
+        Py_END_ALLOW_THREADS
+        if (!increasing) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
+    }
+    out = PyBytes_FromStringAndSize((const char *)found, count * 8);
+done:
+    PyMem_Free(found);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv);
     return out;
 }
 
@@ -1542,6 +1582,7 @@ static PyMethodDef METHODS[] = {
     {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
     {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
+    {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
