@@ -347,6 +347,44 @@ def test_local_maxima_of_every_index_equal_those_of_all_candidates_listed(gaps, 
 
 
 @needs_c
+@settings(max_examples=300)
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=300), st.data(), st.integers(0, 90),
+       st.sampled_from([3, 2**64 - 1]))
+def test_compiled_walk_over_every_index_and_its_indices_equal_numpy(gaps, data, reach, top):
+    """Every index a candidate: the compiled forward walk (flags, and local_maxima_at's
+    indices with an offset) against numpy's range maxima, with many ties (values from
+    0..3) or random 64-bit ones, huge reaches and positions near the ends of int64."""
+    from steadlith_core.chunking import lmx2
+    from steadlith_core.kernel import select
+
+    m = len(gaps)
+    values = np.array(data.draw(st.lists(st.integers(0, top), min_size=m, max_size=m)), dtype=np.uint64)
+    pos = np.cumsum(np.array(gaps, dtype=np.int64)) + data.draw(st.sampled_from([0, -(2**63), 2**63 - 1 - sum(gaps)]))
+    reach = reach if reach < 85 else 2**32
+    with kernel.using("numpy"):
+        want = lmx2.local_maxima(values, pos, reach, None)
+    with kernel.using("c"):
+        assert lmx2.local_maxima(values, pos, reach, None).tolist() == want.tolist()
+        found = select.local_maxima_at(values, pos, reach, 1)
+    assert found.dtype == np.int64 and found.tolist() == (np.flatnonzero(want) + 1).tolist()
+
+
+@needs_c
+def test_compiled_walk_refuses_positions_that_do_not_increase():
+    """The walk checks the positions as it passes them: a fall anywhere is refused."""
+    from steadlith_core.kernel import _kernel
+
+    values = np.array([1, 9, 3, 4, 5], dtype=np.uint64)
+    for at in range(1, 5):
+        pos = np.array([10, 20, 30, 40, 50], dtype=np.int64)
+        pos[at] = pos[at - 1]
+        with pytest.raises(ValueError, match="increase strictly"):
+            _kernel.local_maxima(values, pos, 15, None, 0)
+        with pytest.raises(ValueError, match="increase strictly"):
+            _kernel.local_maxima_at(values, pos, 15, 0)
+
+
+@needs_c
 def test_compiled_lmx2_stages_refuse_what_they_cannot_answer_and_survive_extremes():
     """Called directly (the wrappers never send such input), the kernel's lmx2 stages
     refuse what breaks their preconditions and stay exact, in bounds and quick at the

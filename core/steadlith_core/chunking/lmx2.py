@@ -172,25 +172,32 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     return result
 
 
-def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
-    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
-    distance < `distance`. Each marked cut covers an index range; the ranges come sorted
-    by both ends, so their union is a few runs, laid out by one np.repeat (no pass of
-    counts over every cut)."""
-    n1 = cum.size
+def _within_runs(marked: np.ndarray, cum: np.ndarray, distance: int) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi): the sorted, disjoint index runs of the cuts over 0..n at token distance
+    < `distance` from some cut in `marked` (sorted cut indices). Each marked cut covers
+    an index range; the ranges come sorted by both ends, so their union is a few runs,
+    found without a pass over every cut."""
     at = cum[marked]
     first = np.searchsorted(cum, at - distance, "right")
     stop = np.searchsorted(cum, at + distance, "left")
     nonempty = first < stop
     first, stop = first[nonempty], stop[nonempty]
     if first.size == 0:
-        return np.zeros(n1, dtype=bool)
+        return first, stop
     # a range joins the run before it when it starts at or before that run's stop (the
     # stop of its last range, as stops increase)
     opens = np.ones(first.size, dtype=bool)
     opens[1:] = first[1:] > stop[:-1]
-    lo = first[opens]
-    hi = stop[np.append(opens[1:], True)]
+    return first[opens], stop[np.append(opens[1:], True)]
+
+
+def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
+    """Mask over cuts 0..n: some cut in `marked` (sorted cut indices) lies at token
+    distance < `distance` (_within_runs laid out by one np.repeat)."""
+    n1 = cum.size
+    lo, hi = _within_runs(marked, cum, distance)
+    if lo.size == 0:
+        return np.zeros(n1, dtype=bool)
     runs = lo.size
     lengths = np.empty(2 * runs + 1, dtype=np.int64)
     lengths[0] = lo[0]
@@ -198,6 +205,31 @@ def _within(marked: np.ndarray, cum: np.ndarray, distance: int) -> np.ndarray:
     lengths[1::2] = hi - lo
     lengths[-1] = n1 - hi[-1]
     return np.repeat(np.arange(2 * runs + 1) % 2 == 1, lengths)
+
+
+def _in_runs(at: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Whether each index in `at` lies in one of the sorted disjoint runs [lo, hi)."""
+    k = np.searchsorted(lo, at, "right") - 1
+    return (k >= 0) & (at < hi[np.maximum(k, 0)]) if lo.size else np.zeros(at.size, dtype=bool)
+
+
+def _outside_runs(lo: np.ndarray, hi: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """The indices in [start, stop) outside the sorted disjoint runs [lo, hi), in order:
+    made from the gaps between the runs, so the cost follows the gaps, not the span."""
+    gap_lo = np.clip(np.concatenate(([start], hi)), start, stop)
+    gap_hi = np.clip(np.concatenate((lo, [stop])), start, stop)
+    keep = gap_lo < gap_hi
+    gap_lo, gap_hi = gap_lo[keep], gap_hi[keep]
+    sizes = gap_hi - gap_lo
+    total = int(sizes.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    # one run of consecutive indices per gap: ones, with each gap's first step a jump
+    steps = np.ones(total, dtype=np.int64)
+    heads = np.cumsum(sizes)[:-1]
+    steps[0] = gap_lo[0]
+    steps[heads] = gap_lo[1:] - gap_hi[:-1] + 1
+    return np.cumsum(steps)
 
 
 class Lmx2Cuts(NamedTuple):
@@ -211,10 +243,12 @@ class Lmx2Cuts(NamedTuple):
 
 class Lmx2Primary(NamedTuple):
     """The first half of the cut stage: E and S, which do not depend on max_tokens or
-    fill_horizon (so a pipeline can keep them when only those change)."""
+    fill_horizon (so a pipeline can keep them when only those change). `chosen`, when
+    given, is the sorted cut indices of E | S (compute_fill then makes no pass for it)."""
 
     edges: np.ndarray  # E
     primary: np.ndarray  # S
+    chosen: np.ndarray | None = None
 
 
 def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
@@ -227,6 +261,9 @@ def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray
     if n < 2:
         return np.zeros(0, dtype=np.int64)
     if within is None:  # every interior cut: no array of their indices is made
+        found = kernel.local_maxima_at(keys.key_1[1:n], cum[1:n], horizon, 1)
+        if found is not None:
+            return found
         return np.flatnonzero(local_maxima(keys.key_1[1:n], cum[1:n], horizon, None)) + 1
     candidates = within - 1
     return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
@@ -241,29 +278,41 @@ def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, mi
     primary = np.zeros(n + 1, dtype=bool)
     if n < 2:
         return Lmx2Primary(edges, primary)
-    long_word = word_tokens >= min_tokens
-    edges[1:n] = long_word[:-1] | long_word[1:]
+    # the cuts on either side of a long word (few: found from the long words' indices)
+    long_at = np.flatnonzero(word_tokens >= min_tokens)
+    at_edges = np.unique(np.concatenate(([0], long_at, long_at + 1, [n]))).astype(np.int64, copy=False)
+    edges[at_edges] = True
 
     # S: the maxima of key_1 among all interior cuts in reach that lie away from every edge
     if maxima is None:
         maxima = key_maxima(keys, cum, horizon)
-    blocked = edges | _within(np.flatnonzero(edges), cum, min_tokens)
-    primary[maxima[~blocked[maxima]]] = True
-    return Lmx2Primary(edges, primary)
+    # only the maxima are tested against the runs near an edge (no mask over every cut)
+    near_lo, near_hi = _within_runs(at_edges, cum, min_tokens)
+    at_primary = maxima[~(edges[maxima] | _in_runs(maxima, near_lo, near_hi))]
+    primary[at_primary] = True
+    # E and S are disjoint (an edge blocks itself)
+    return Lmx2Primary(edges, primary, np.sort(np.concatenate((at_edges, at_primary))))
 
 
 def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int, fill_horizon: int) -> Lmx2Cuts:
     """Z and Q of docs/contract/lmx2-v1.md#cuts over E and S: every cut in order."""
-    edges, primary = first
+    edges, primary, chosen = first
     n = cum.size - 1
     fill = np.zeros(n + 1, dtype=bool)
     if n < 2:
         return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
-    chosen = edges | primary
-    zone = np.flatnonzero(~(chosen | _within(np.flatnonzero(chosen), cum, gate))[1:n]) + 1
-    fill[zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]] = True
-    return Lmx2Cuts(edges, primary, fill, np.flatnonzero(chosen | fill))
+    if chosen is None:
+        chosen = np.flatnonzero(edges | primary)
+    gate_lo, gate_hi = _within_runs(chosen, cum, gate)
+    # the interior cuts outside every run; a chosen cut lies in its own run when gate >= 1
+    zone = _outside_runs(gate_lo, gate_hi, 1, n)
+    if gate < 1:
+        zone = zone[~np.isin(zone, chosen)]
+    found = zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]
+    fill[found] = True
+    # chosen and found are disjoint and sorted: their merge is every cut in order
+    return Lmx2Cuts(edges, primary, fill, np.sort(np.concatenate((chosen, found))))
 
 
 def compute_cuts(

@@ -1056,9 +1056,8 @@ static inline u64 fmix64(u64 z) {
  * inverse: ValueError otherwise. When the document has fewer than dense_limit tokens
  * (any real text: a word is a few tokens; never more than dense_cap), h comes from
  * lmx2.window_hashes' prefix form, h(c) = B^(c-1) (P[c] - P[a]) with P the prefix sums
- * of s_i B^-i, and a(c) is looked up in a table of the first word
- * at or past every token position: no branch depends on the data. Otherwise (long words
- * make the table large) the window slides: append s_(c-1), then drop the symbols that
+ * of s_i B^-i, and a(c) follows the window's start (next_start), mostly without a
+ * branch. Otherwise the window slides: append s_(c-1), then drop the symbols that
  * left it, each times B^(c-1-a); its exit test mispredicts about once a word, which
  * dominates the stage. Both are the same sums mod 2^64 (B is odd, so invertible). */
 /* Whatever dense_limit says, a table (or a line of blocks) is never more than this many
@@ -1072,31 +1071,37 @@ static int running_total(const int64_t *cum, Py_ssize_t n) {
     return ok;
 }
 
-/* a(c): the first word at or past cum[c] - key_tokens, at most c - 1 */
-static inline Py_ssize_t window_start(const int32_t *first_at, const int64_t *cum, int64_t key_tokens, Py_ssize_t c) {
-    int64_t low = cum[c] - key_tokens;
-    Py_ssize_t a = first_at[low > 0 ? low : 0];
-    return a < c - 1 ? a : c - 1;
+/* a(c) for c = 1, 2, ... in turn: the first word at or past cum[c] - key_tokens, at most
+ * c - 1. It never moves back, and on real text moves a word or so a cut: one step of up to
+ * two words is taken without a branch (cum[x + 1] < low implies cum[x] < low), and a
+ * loop, rarely entered (a long word joining the window), takes the rest. *at is kept at
+ * most c - 1, so every read stays inside cum whatever it holds (it is checked as it is
+ * read, window_hashes_dense), and restarting below the true start only costs steps. */
+static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_ssize_t c, Py_ssize_t *at) {
+    int64_t low = (int64_t)((u64)cum[c] - (u64)key_tokens); /* wraps only where cum is no running total */
+    Py_ssize_t x = *at;
+    x += (Py_ssize_t)(cum[x] < low) + (Py_ssize_t)(cum[x + 1] < low);
+    while (x < c - 1 && cum[x] < low) x++;
+    x = x < c - 1 ? x : c - 1;
+    *at = x;
+    return x;
 }
 
-static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                                u64 base, u64 base_inv, int32_t *first_at, u64 *prefix, u64 *h) {
-    int64_t total = cum[n];
-    /* first_at[t]: the first cut a with cum[a] >= t, which (cum never decreasing) is the
-     * count of cuts with cum[a] < t: a histogram of cum[a] + 1, then its running sum */
-    memset(first_at, 0, ((size_t)total + 2) * sizeof(int32_t)); /* total + 2 slots: the last is never read */
-    for (Py_ssize_t a = 0; a < n; a++) first_at[cum[a] + 1]++;
-    int32_t count = 0;
-    for (int64_t t = 0; t <= total; t++) {
-        count += first_at[t];
-        first_at[t] = count;
-    }
+/* One pass: the prefix sum P[c] is written before any window reads it (a(c) < c), so the
+ * prefix sums, the window hashes and the check that cum is a running total share it.
+ * Returns that check; on a failed one the hashes are garbage, but every read stayed
+ * inside the arrays. */
+static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
+                               u64 base, u64 base_inv, u64 *prefix, u64 *h) {
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
     u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
+    u64 scale_e = 1, scale_o = base;          /* B^(c-1) for c odd, c even */
+    Py_ssize_t at = 0, c = 1;
+    int ok = cum[0] == 0;
     prefix[0] = 0;
-    Py_ssize_t c = 1;
+    h[0] = 0;
     for (; c + 1 <= n; c += 2) {
         u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
         inv_e *= inv2;
@@ -1104,17 +1109,18 @@ static void window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n
         prefix[c] = acc + x;
         acc += x + y;
         prefix[c + 1] = acc;
-    }
-    if (c <= n) prefix[c] = acc + sym[c - 1] * inv_e;
-    u64 scale_e = 1, scale_o = base; /* B^(c-1) for c odd, c even */
-    h[0] = 0;
-    for (c = 1; c + 1 <= n; c += 2) {
-        h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
-        h[c + 1] = scale_o * (prefix[c + 1] - prefix[window_start(first_at, cum, key_tokens, c + 1)]);
+        ok &= (cum[c] >= cum[c - 1]) & (cum[c + 1] >= cum[c]);
+        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+        h[c + 1] = scale_o * (prefix[c + 1] - prefix[next_start(cum, key_tokens, c + 1, &at)]);
         scale_e *= base2;
         scale_o *= base2;
     }
-    if (c <= n) h[c] = scale_e * (prefix[c] - prefix[window_start(first_at, cum, key_tokens, c)]);
+    if (c <= n) {
+        prefix[c] = acc + sym[c - 1] * inv_e;
+        ok &= cum[c] >= cum[c - 1];
+        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+    }
+    return ok;
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1147,7 +1153,6 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
     if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
     PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
-    int32_t *first_at = NULL;
     Py_ssize_t n = sv.len / 8;
     if (cv.len / 8 != n + 1 || rv.len != n + 1) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
@@ -1155,28 +1160,27 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     }
     const int64_t *cum = cv.buf;
     if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
-    if (!running_total(cum, n)) {
-        PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
-        goto done;
-    }
+    /* a running total is >= 0 throughout, so cum[c] - key_tokens cannot overflow in
+     * either way (where cum is none, next_start's difference wraps, and is discarded) */
+    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
+    /* the dense pass checks cum as it reads it; the sliding one needs it checked first */
+    if (!dense && !running_total(cum, n)) goto not_running;
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
     /* without keep_h the window hashes are written where key_1 goes, and each is read
      * before its key overwrites it: 8 bytes a cut less at the rule's peak */
     if (keep_h) b_h = new_buffer((n + 1) * 8);
     b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
     if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
-    /* cum is then >= 0 throughout, so cum[c] - key_tokens cannot overflow in either way */
-    int dense = n < INT32_MAX && cum[n] < dense_limit && (u64)cum[n] <= dense_cap(n + 1);
-    if (dense && !(first_at = PyMem_New(int32_t, (size_t)cum[n] + 2))) { PyErr_NoMemory(); goto done; }
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
         u64 *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
         u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
+        int running = 1;
         Py_BEGIN_ALLOW_THREADS
         if (dense)
             /* k2 holds the prefix sums until the keys overwrite them */
-            window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, first_at, k2, h);
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
         else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
         for (Py_ssize_t c = 0; c <= n; c++) {
@@ -1186,10 +1190,13 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         }
         k1[0] = k2[0] = k1[n] = k2[n] = 0;
         Py_END_ALLOW_THREADS
+        if (!running) goto not_running;
     }
     result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
+    goto done;
+not_running:
+    PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
 done:
-    PyMem_Free(first_at);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
     return result;
@@ -1201,7 +1208,10 @@ done:
  * (ValueError otherwise), or be None: every index, with no array of them made;
  * `reach` is unsigned, and any int64 positions are exact.
  *
- * When the positions span fewer than dense_limit tokens (and no more than dense_cap,
+ * Every index (candidates None, the cold path of both key stages) is answered by
+ * local_maxima_walk, linear in the values whatever they are. A list of candidates (a
+ * wider horizon testing the maxima of a narrower one) is answered per candidate:
+ * when the positions span fewer than dense_limit tokens (and no more than dense_cap,
  * whatever the caller asks), the values are laid out by
  * position (0 where no value is: it never raises a maximum of unsigned values) and every
  * window, 2 reach + 1 wide, is answered by van Herk and Gil-Werman's method: cut the
@@ -1285,6 +1295,53 @@ static void local_maxima_blocks(const u64 *val, const int64_t *pos, Py_ssize_t m
     }
 }
 
+/* Every index a candidate: one forward walk. `f` runs ahead of i over values no larger
+ * than val[i]; the first larger one within reach beats i and every index between (it is
+ * within reach of them all), so the walk jumps to it, and the indices it skipped are
+ * never looked at again. An index nothing beats on its right is tested on its left, but
+ * only below `lo`: [lo, i) are known to be no larger than val[i]. Equal values both
+ * qualify, so an index equal to val[i] in the stretch (i, f) is tested in turn, with the
+ * same lo and f. f only increases and the left tests of successive stretches do not
+ * overlap: O(m) comparisons whatever the values, and on hash keys the branches go one
+ * way for runs as long as a window (a window has a few ascending records). Returns
+ * whether pos increases strictly (f passes every index once; on positions that do not,
+ * the walk still reads only inside the arrays and ends, and its flags are dropped). */
+static int local_maxima_walk(const u64 *val, const int64_t *pos, Py_ssize_t m, u64 reach, u8 *flag,
+                             int64_t *found, Py_ssize_t *n_found, int64_t offset) {
+    if (flag) memset(flag, 0, (size_t)m);
+    Py_ssize_t count = 0;
+    Py_ssize_t i = 0, f = 1, lo = 0;
+    int ok = 1; /* pos increases strictly: each index is checked against the one before as f passes it */
+    while (i < m) {
+        const u64 v = val[i], p = (u64)pos[i];
+        while (f < m && (u64)pos[f] - p <= reach && val[f] <= v) {
+            ok &= pos[f] > pos[f - 1];
+            f++;
+        }
+        if (f < m && (u64)pos[f] - p <= reach) { /* val[f] > v: [lo, f) are all below it */
+            ok &= pos[f] > pos[f - 1];
+            i = f++;
+            continue;
+        }
+        Py_ssize_t k = lo - 1;
+        while (k >= 0 && p - (u64)pos[k] <= reach && val[k] <= v) k--;
+        lo = k + 1;
+        int most = !(k >= 0 && p - (u64)pos[k] <= reach);
+        if (flag) flag[i] = (u8)most;
+        else if (most) found[count++] = (int64_t)i + offset;
+        Py_ssize_t t = i + 1;
+        while (t < f && val[t] != v) t++;
+        if (t < f) { /* a tie: (t, f) and [lo, t) are no larger than it either */
+            i = t;
+            continue;
+        }
+        if (f < m) ok &= pos[f] > pos[f - 1];
+        i = lo = f++;
+    }
+    if (n_found) *n_found = count;
+    return ok;
+}
+
 static PyObject *local_maxima(PyObject *self, PyObject *args) {
     PyObject *o_val, *o_pos, *o_cand;
     unsigned long long reach;
@@ -1301,7 +1358,7 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     void *work = NULL;
     if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
     const int64_t *cand = all ? NULL : cv.buf, *pos = pv.buf;
-    if (!strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
+    if (!all && !strictly_increasing(pos, m)) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
     for (Py_ssize_t k = 0; cand && k < n_cand; k++) {
         if (cand[k] < 0 || cand[k] >= m || (k && cand[k] <= cand[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "candidates must be increasing indices into values");
@@ -1313,22 +1370,61 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     /* the blocks' buffers are four windows wide: a window wider than 65,535 goes to the queue */
     int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && span <= dense_cap(m) && r <= MAX_BLOCK_REACH;
     out = new_buffer(n_cand);
-    work = dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
+    work = all ? PyMem_Malloc(1) : dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
     if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     {
         const u64 *val = vv.buf;
         u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        int increasing = 1;
         Py_BEGIN_ALLOW_THREADS
-        if (dense)
+        if (all)
+            increasing = local_maxima_walk(val, pos, m, r, flag, NULL, NULL, 0);
+        else if (dense)
             local_maxima_blocks(val, pos, m, (Py_ssize_t)r, cand, n_cand, work, flag);
         else
             local_maxima_queue(val, pos, m, reach, cand, n_cand, work, flag);
         Py_END_ALLOW_THREADS
+        if (!increasing) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); Py_CLEAR(out); }
     }
 done:
     PyMem_Free(work);
     PyBuffer_Release(&vv); PyBuffer_Release(&pv);
     if (!all) PyBuffer_Release(&cv);
+    return out;
+}
+
+/* local_maxima_at(values, pos, reach, offset) -> bytes of int64: offset + i for every
+ * index i that local_maxima(values, pos, reach, None) flags, in order (the walk records
+ * them as it finds them: no flag per index, no pass to collect them). */
+static PyObject *local_maxima_at(PyObject *self, PyObject *args) {
+    PyObject *o_val, *o_pos;
+    unsigned long long reach;
+    long long offset;
+    if (!PyArg_ParseTuple(args, "OOKL", &o_val, &o_pos, &reach, &offset)) return NULL;
+    Py_buffer vv, pv;
+    if (get_typed(o_val, &vv, 8, "values") < 0) return NULL;
+    if (get_int64s(o_pos, &pv, "pos") < 0) { PyBuffer_Release(&vv); return NULL; }
+    Py_ssize_t m = vv.len / 8, count = 0;
+    PyObject *out = NULL;
+    int64_t *found = NULL;
+    if (pv.len / 8 != m) { PyErr_SetString(PyExc_ValueError, "values and pos must have the same length"); goto done; }
+    const int64_t *pos = pv.buf;
+    u64 span = m ? (u64)pos[m - 1] - (u64)pos[0] : 0;
+    u64 r = reach < span ? reach : span;
+    /* room for every index, of which the pages past the few maxima are never touched */
+    if (!(found = PyMem_New(int64_t, m ? m : 1))) { PyErr_NoMemory(); goto done; }
+    {
+        const u64 *val = vv.buf;
+        int increasing;
+        Py_BEGIN_ALLOW_THREADS
+        increasing = local_maxima_walk(val, pos, m, r, NULL, found, &count, (int64_t)offset);
+        Py_END_ALLOW_THREADS
+        if (!increasing) { PyErr_SetString(PyExc_ValueError, "pos must increase strictly"); goto done; }
+    }
+    out = PyBytes_FromStringAndSize((const char *)found, count * 8);
+done:
+    PyMem_Free(found);
+    PyBuffer_Release(&vv); PyBuffer_Release(&pv);
     return out;
 }
 
@@ -1486,6 +1582,7 @@ static PyMethodDef METHODS[] = {
     {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
     {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
+    {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},

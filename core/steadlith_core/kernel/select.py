@@ -321,6 +321,20 @@ def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np
     return np.frombuffer(flags, dtype=np.bool_)
 
 
+def local_maxima_at(values: np.ndarray, pos: np.ndarray, reach: int, offset: int) -> np.ndarray | None:
+    """offset + the indices lmx2.local_maxima(values, pos, reach, None) flags (int64, in
+    order) by the compiled kernel, or None when numpy runs."""
+    if KERNEL != "c":
+        return None
+    if reach < 0:
+        raise ValueError(f"reach must be >= 0, got {reach}")
+    if pos.size:  # a reach past the span sees no more: clamped, it fits the kernel's unsigned 64 bits
+        reach = min(reach, int(pos[-1]) - int(pos[0]))
+    found = _kernel.local_maxima_at(
+        np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach, offset)
+    return np.frombuffer(found, dtype=np.int64)
+
+
 def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str] | None:
     """The chunk hash (docs/contract/identity.md#chunk-hash) of every chunk
     data[byte_starts[k]:byte_ends[k]] under `prefix`, as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
