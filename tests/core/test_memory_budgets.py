@@ -134,3 +134,9 @@ def test_explain_counts_both_documents_against_its_own_figure(capsys, tmp_path, 
     assert err.startswith(f"steadlith: error: {a} and {b}: too large together: {human_bytes(both)}, over the limit "
                           f"of ") and "for two documents explained" in err
 
+
+
+def test_an_unknown_memory_form_is_one_line(capsys):
+    code, out, err = run(capsys, "bench", "--memory-only", "--memory-forms", "lab,nope")
+    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, bytes, "
+                                               "json, jsonl, compare, explain, lab\n")

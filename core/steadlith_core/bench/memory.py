@@ -37,6 +37,7 @@ from ..kernel import select as kernel
 
 MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
 FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab")
+DEFAULT_FORMS = FORMS[:5]  # explain and lab when asked for (--memory-forms): each row is a fresh run
 RULES = ("tttd-v1", "lmx2-v1")
 # the lab's rows: its chunkers alone, then its default set together (cli/lab.py DEFAULT_CHUNKERS)
 LAB_SET = "tttd-v1,lmx2-v1,fixed"
@@ -153,7 +154,7 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
     return row
 
 
-def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = FORMS,
+def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = DEFAULT_FORMS,
                  rules: Sequence[str] = RULES) -> list[dict]:
     """Every row of `forms` x `rules` on `corpus` (chunking.markdown_corpus) repeated to
     n_bytes (see the module)."""

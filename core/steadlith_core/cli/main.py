@@ -288,11 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="size of the --memory document in MB (default 10)")
     p.add_argument("--memory-only", action="store_true",
                    help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
-                        "json|jsonl, compare, explain; both rules; lab: each chunker alone and its default set), "
-                        "each a fresh process, net of its imports")
+                        "json|jsonl, compare; both rules), each a fresh process, net of its imports")
     p.add_argument("--memory-forms", metavar="FORM,FORM",
-                   help="with --memory-only: only these rows (str, bytes, json, jsonl, compare, explain, lab; "
-                        "default all)")
+                   help="with --memory-only: these rows instead (str, bytes, json, jsonl, compare, and explain "
+                        "and lab, which are not measured by default; lab: each chunker alone and its default set)")
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
