@@ -10,8 +10,9 @@ import pytest
 from cli_helpers import run
 from git_history import History
 from steadlith_core.chunking import loader
-from steadlith_core.chunking.loader import COMMAND_MEMORY, MEMORY_PER_INPUT_BYTE, memory_per_input_byte
+from steadlith_core.chunking.loader import COMMAND_MEMORY, MEMORY_PER_INPUT_BYTE, human_bytes, memory_per_input_byte
 
+LAB_SET = "tttd-v1,lmx2-v1,fixed"
 TEXT = "A sentence of words that goes on. Another one follows here, longer still.\n\n" * 12
 LMX2 = ["--set", "boundary_rule=lmx2-v1"]
 
@@ -24,10 +25,31 @@ def test_the_figures_are_per_command_and_rule_and_the_generic_one_is_the_costlie
     assert memory_per_input_byte("chunk", ["lmx2-v1"]) == figures["chunk"]["lmx2-v1"]
     assert memory_per_input_byte("chunk", ["tttd-v1", "lmx2-v1"]) == max(figures["chunk"].values())
     assert memory_per_input_byte("chunk") == max(figures["chunk"].values())  # no rule said: the costliest
-    assert memory_per_input_byte("lab", ["tttd-v1"]) == MEMORY_PER_INPUT_BYTE  # not measured
+    assert memory_per_input_byte("audit", ["tttd-v1"]) == MEMORY_PER_INPUT_BYTE  # not measured
     assert MEMORY_PER_INPUT_BYTE == max(f for c in figures.values() for f in c.values())
-    for kernel_figures in COMMAND_MEMORY.values():  # lmx2-v1 costs more than tttd-v1 everywhere
-        assert all(c["lmx2-v1"] > c["tttd-v1"] for c in kernel_figures.values())
+    for kernel_figures in COMMAND_MEMORY.values():  # lmx2-v1 costs at least what tttd-v1 does everywhere
+        assert all(c["lmx2-v1"] >= c["tttd-v1"] for c in kernel_figures.values())
+
+
+def test_every_command_that_reads_through_the_loader_is_measured_on_both_kernels():
+    for kernel_figures in COMMAND_MEMORY.values():
+        assert set(kernel_figures) == {"chunk", "compare", "explain", "lab"}
+        assert set(kernel_figures["lab"]) == {"tttd-v1", "lmx2-v1", "fixed", LAB_SET}
+        # each chunker alone costs less than the lab's default set of them together
+        assert all(kernel_figures["lab"][r] <= kernel_figures["lab"][LAB_SET] for r in LAB_SET.split(","))
+
+
+def test_the_lab_takes_the_figure_of_its_chunkers():
+    from steadlith_core.kernel import select as kernel
+
+    lab = COMMAND_MEMORY[kernel.KERNEL]["lab"]
+    assert memory_per_input_byte("lab", ["lmx2-v1"]) == lab["lmx2-v1"]  # one chunker: its own
+    assert memory_per_input_byte("lab", ["fixed"]) == lab["fixed"]
+    # several: the measured set holding them, not the costliest of them alone
+    assert memory_per_input_byte("lab", ["tttd-v1", "fixed"]) == lab[LAB_SET]
+    assert memory_per_input_byte("lab", LAB_SET.split(",")) == lab[LAB_SET]
+    assert memory_per_input_byte("lab", ["tttd-v1", "tttd-v1"]) == lab["tttd-v1"]  # named twice is one
+    assert memory_per_input_byte("lab", ["langchain-recursive"]) == max(lab.values())  # not measured: the costliest
 
 
 @pytest.fixture
@@ -45,7 +67,7 @@ def test_chunk_admits_what_fits_its_rule_and_refuses_the_rest(capsys, tmp_path, 
     assert code == 0 and out, err  # exactly at tttd-v1's limit
     code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *LMX2)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
-    assert err.startswith(f"steadlith: error: {doc}: too large: over ") and "the limit" in err
+    assert err.startswith(f"steadlith: error: {doc}: too large: {human_bytes(budget)}, over the limit of "), err
     doc.write_text(TEXT + "x", encoding="utf-8")  # one byte past tttd-v1's limit
     code, _, err = run(capsys, "chunk", str(doc), "--format", "jsonl")
     assert code == 2 and "too large" in err
@@ -56,7 +78,8 @@ def test_chunk_of_a_revision_is_refused_before_the_blob_is_read(capsys, tmp_path
     monkeypatch.chdir(tmp_path)
     assert run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl")[0] == 0
     code, out, err = run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl", *LMX2)
-    assert code == 2 and out == "" and err.startswith("steadlith: error: doc.md@HEAD: too large: over "), err
+    assert code == 2 and out == "", err
+    assert err.startswith(f"steadlith: error: doc.md@HEAD: too large: {human_bytes(budget)}, over the limit of "), err
 
 
 def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
@@ -71,3 +94,49 @@ def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, 
         code, out, err = run(capsys, "compare", str(a), str(b), *extra)
         assert code == 2 and out == "" and len(err.splitlines()) == 1, err
         assert err.startswith(f"steadlith: error: {a} and {b}: too large together: ") and "two documents" in err
+
+
+def test_lab_admits_what_fits_its_chunkers_and_names_the_file_and_its_size(capsys, tmp_path, monkeypatch):
+    doc = tmp_path / "doc.md"
+    doc.write_text(TEXT, encoding="utf-8")
+    size = doc.stat().st_size
+    alone = memory_per_input_byte("lab", ["tttd-v1"])
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * alone)
+    code, out, err = run(capsys, "lab", str(doc), "--edits", "2", "--rules", "tttd-v1", "--format", "json")
+    assert code == 0 and out, err  # exactly at tttd-v1's limit
+    code, out, err = run(capsys, "lab", str(doc), "--edits", "2", "--format", "json")  # the default set costs more
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    limit = size * alone // memory_per_input_byte("lab", LAB_SET.split(","))
+    assert err == (f"steadlith: error: {doc}: too large: {human_bytes(size)}, over the limit of {human_bytes(limit)} "
+                   f"(chunking it would need over {human_bytes(size * alone)} of memory)\n")
+
+
+def test_lab_of_a_revision_is_refused_with_the_blob_size(capsys, tmp_path, monkeypatch):
+    History(tmp_path).commit({"doc.md": TEXT}, "first")
+    monkeypatch.chdir(tmp_path)
+    size = len(TEXT.encode())
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * memory_per_input_byte("lab", ["tttd-v1"]) - 1)
+    code, out, err = run(capsys, "lab", "doc.md@HEAD", "--edits", "2", "--rules", "tttd-v1")
+    assert code == 2 and out == "", err
+    assert err.startswith(f"steadlith: error: doc.md@HEAD: too large: {human_bytes(size)}, over the limit of "), err
+
+
+def test_explain_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
+    a, b = tmp_path / "a.md", tmp_path / "b.md"
+    a.write_text(TEXT, encoding="utf-8")
+    b.write_text(TEXT.replace("longer", "shorter", 1), encoding="utf-8")
+    both = a.stat().st_size + b.stat().st_size
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", both * memory_per_input_byte("explain", ["tttd-v1"]))
+    code, out, err = run(capsys, "explain", str(a), str(b))
+    assert code == 0 and out, err
+    code, out, err = run(capsys, "explain", str(a), str(b), *LMX2)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith(f"steadlith: error: {a} and {b}: too large together: {human_bytes(both)}, over the limit "
+                          f"of ") and "for two documents explained" in err
+
+
+
+def test_an_unknown_memory_form_is_one_line(capsys):
+    code, out, err = run(capsys, "bench", "--memory-only", "--memory-forms", "lab,nope")
+    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, bytes, "
+                                               "json, jsonl, compare, explain, lab\n")

@@ -40,7 +40,7 @@ from ..comparison.churn import compare
 from ..comparison.diff import EQUAL, word_diff
 from ..kernel import select as kernel
 from ..kernel import threads as numpy_threads
-from .memory import bench_memory, format_memory, repeated_to
+from .memory import DEFAULT_FORMS, bench_memory, format_memory, repeated_to
 
 FORMAT = "steadlith-bench/2"
 
@@ -615,11 +615,11 @@ def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
     return json.dumps(report, indent=2) if as_json else format_report(report)
 
 
-def memory_only(n_bytes: int, as_json: bool) -> str:
+def memory_only(n_bytes: int, as_json: bool, forms: "Sequence[str] | None" = None) -> str:
     """`steadlith bench --memory-only`: the memory rows alone (memory.bench_memory on the
-    Markdown corpus repeated to n_bytes), between two load averages."""
+    Markdown corpus repeated to n_bytes; only `forms` when given), between two load averages."""
     start = load_average()
-    rows = bench_memory(markdown_corpus()[0], n_bytes)
+    rows = bench_memory(markdown_corpus()[0], n_bytes, forms=forms or DEFAULT_FORMS)
     report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
               "load_average_end": load_average()}
     if as_json:

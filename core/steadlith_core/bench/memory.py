@@ -10,7 +10,11 @@ both rules:
 - `json` / `jsonl`: the command `steadlith chunk FILE --format json|jsonl`, output to
   /dev/null;
 - `compare`: `steadlith compare FILE EDITED` (EDITED: the file with 10 scattered word
-  edits), per byte of both documents.
+  edits), per byte of both documents;
+- `explain`: `steadlith explain FILE EDITED`, per byte of both documents;
+- `lab`: `steadlith lab FILE --edits 3 --rules R --format json`, for each rule alone, the
+  fixed-size baseline alone and the default set (LAB_SET) together: the peak is building
+  the chunkers over the original, each edit afterwards is small.
 
 Netting: the peak is the process's VmHWM (/proc/self/status: its own high-water mark;
 ru_maxrss would also carry this benchmark's memory over fork and exec). A library row
@@ -32,8 +36,13 @@ from typing import Sequence
 from ..kernel import select as kernel
 
 MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
-FORMS = ("str", "bytes", "json", "jsonl", "compare")
+FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab")
+DEFAULT_FORMS = FORMS[:5]  # explain and lab when asked for (--memory-forms): each row is a fresh run
 RULES = ("tttd-v1", "lmx2-v1")
+# the lab's rows: its chunkers alone, then its default set together (cli/lab.py DEFAULT_CHUNKERS)
+LAB_SET = "tttd-v1,lmx2-v1,fixed"
+LAB_RULES = ("tttd-v1", "lmx2-v1", "fixed", LAB_SET)
+LAB_EDITS = "3"
 
 # The high-water mark of this process image, in kB (ru_maxrss where /proc is missing).
 _PEAK = """
@@ -128,18 +137,24 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
         peak = _command_peak_kb(["chunk", paths["doc"], "--format", form, *_rule_args(rule)], env)
         row["baseline_mb"] = _mb(base)
         net, total = peak - base, size
-    elif form == "compare":
-        base = _command_peak_kb(["compare", paths["small"], paths["small"], *_rule_args(rule)], env)
-        peak = _command_peak_kb(["compare", paths["doc"], paths["edited"], *_rule_args(rule)], env)
+    elif form in ("compare", "explain"):
+        base = _command_peak_kb([form, paths["small"], paths["small"], *_rule_args(rule)], env)
+        peak = _command_peak_kb([form, paths["doc"], paths["edited"], *_rule_args(rule)], env)
         row["baseline_mb"] = _mb(base)
         net, total = peak - base, size + os.path.getsize(paths["edited"])
+    elif form == "lab":
+        lab = ["--edits", LAB_EDITS, "--rules", rule, "--format", "json"]
+        base = _command_peak_kb(["lab", paths["small"], *lab], env)
+        peak = _command_peak_kb(["lab", paths["doc"], *lab], env)
+        row["baseline_mb"] = _mb(base)
+        net, total = peak - base, size
     else:
         raise ValueError(f"unknown form {form!r}; known: {', '.join(FORMS)}")
     row.update(size_mb=round(total / 1e6, 1), peak_net_mb=_mb(net), peak_over_size=round(net * 1024 / total, 2))
     return row
 
 
-def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = FORMS,
+def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, forms: Sequence[str] = DEFAULT_FORMS,
                  rules: Sequence[str] = RULES) -> list[dict]:
     """Every row of `forms` x `rules` on `corpus` (chunking.markdown_corpus) repeated to
     n_bytes (see the module)."""
@@ -151,13 +166,14 @@ def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, form
         text = repeated_to(corpus, n_bytes)
         with open(paths["doc"], "w", encoding="utf-8") as f:
             f.write(text)
-        if "compare" in forms:
+        if "compare" in forms or "explain" in forms:
             with open(paths["edited"], "w", encoding="utf-8") as f:
                 f.write(scattered_edits(text, 10))
         del text
         with open(paths["small"], "w", encoding="utf-8") as f:
             f.write(corpus[: corpus.find("\n\n", 1000) + 1 or 1000])
-        return [measure(form, rule, paths, kernel_name) for form in forms for rule in rules]
+        return [measure(form, rule, paths, kernel_name) for form in forms
+                for rule in (LAB_RULES if form == "lab" else rules)]
 
 
 def format_memory(rows: Sequence[dict]) -> list[str]:

@@ -16,29 +16,46 @@ from ..kernel import select as kernel
 # as `steadlith bench --memory-only --memory-mb 50` measures it (bench/memory.py) on the
 # checkout's Markdown (real text with an emoji: a str of it takes four bytes a
 # character), a tenth added and rounded up. `chunk` reads checked UTF-8 bytes and writes
-# each chunk as it goes (json, jsonl and text alike); `compare` holds both documents as
-# str, and its figure is per byte of the two together. The numpy fallback's whole-text
+# each chunk as it goes (json, jsonl and text alike); `compare` and `explain` hold both
+# documents as str, and their figures are per byte of the two together; `lab` holds one
+# document and its chunkers over it, measured with each chunker alone ("fixed": the
+# fixed-size baseline) and with its default set together (a comma-separated key; an
+# external --chunker adds what its library holds). The numpy fallback's whole-text
 # temporaries cost more, lmx2-v1's the most.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 7, "lmx2-v1": 12}, "compare": {"tttd-v1": 15, "lmx2-v1": 18}},
-    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26}},
+    "c": {"chunk": {"tttd-v1": 7, "lmx2-v1": 12}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
+          "explain": {"tttd-v1": 13, "lmx2-v1": 17},
+          "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23}},
+    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
+              "explain": {"tttd-v1": 16, "lmx2-v1": 26},
+              "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44}},
 }
-# A command not in the table (lab, explain, the window) is held to the costliest figure
-# the kernel has: what the generic limits below assume.
+# A command not in the table (audit and sweep, which hold many versions at once, and
+# the window) is held to the costliest figure the kernel has: what the generic limits
+# below assume.
 MEMORY_PER_INPUT_BYTE = max(f for figures in COMMAND_MEMORY[kernel.KERNEL].values() for f in figures.values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 455 MiB compiled, 248 MiB on numpy
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 356 MiB compiled, 186 MiB on numpy
 
 
 def memory_per_input_byte(command: str | None = None, rules: "Iterable[str]" = ()) -> int:
     """Bytes of memory per byte of text `command` needs at its peak (COMMAND_MEMORY) under
     the costliest of `rules` (every rule it was measured with when none is given), with
-    the text kernel in use; MEMORY_PER_INPUT_BYTE for a command that was not measured."""
+    the text kernel in use; MEMORY_PER_INPUT_BYTE for a command that was not measured.
+
+    A command that runs several chunkers side by side on one document (the lab) was also
+    measured with a set of them together (a key naming them, comma-separated): several
+    rules take the figure of the smallest measured set holding them all."""
     figures = COMMAND_MEMORY[kernel.KERNEL].get(command or "")
     if figures is None:
         return MEMORY_PER_INPUT_BYTE
-    known = [figures[r] for r in rules if r in figures]
+    asked = set(rules)
+    if len(asked) > 1:
+        sets = [f for key, f in figures.items() if "," in key and asked <= set(key.split(","))]
+        if sets:
+            return min(sets)
+    known = [figures[r] for r in asked if r in figures]
     return max(known or figures.values())
 
 
@@ -119,11 +136,14 @@ def _not_utf8(data: bytes, e: UnicodeDecodeError, origin: object) -> LoadError:
     return LoadError(origin, f"not valid UTF-8: byte 0x{bad} at byte offset {e.start} ({e.reason})")
 
 
-def too_large(origin: object, max_bytes: int) -> LoadError:
-    """The refusal of a text over `max_bytes` (a limit max_document_bytes gave), with
-    the memory it would need past the limit (MEMORY_BUDGET)."""
-    return LoadError(origin, f"too large: over {human_bytes(max_bytes)}, the limit (chunking it would need over "
-                             f"{human_bytes(MEMORY_BUDGET)} of memory)")
+def too_large(origin: object, max_bytes: int, size: int | None = None) -> LoadError:
+    """The refusal of a text over `max_bytes` (a limit max_document_bytes gave), with its
+    `size` when known (a pipe's is not) and the memory it would need past the limit
+    (MEMORY_BUDGET)."""
+    memory = f"chunking it would need over {human_bytes(MEMORY_BUDGET)} of memory"
+    if size is None:
+        return LoadError(origin, f"too large: over {human_bytes(max_bytes)}, the limit ({memory})")
+    return LoadError(origin, f"too large: {human_bytes(size)}, over the limit of {human_bytes(max_bytes)} ({memory})")
 
 
 def load_text(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
@@ -156,8 +176,11 @@ def read_document_bytes(path: str | os.PathLike, max_bytes: int = MAX_DOCUMENT_B
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)  # only the open must not wait; reads may
         with os.fdopen(fd, "rb") as f:
-            if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
+            st = os.fstat(f.fileno())
+            if stat.S_ISDIR(st.st_mode):
                 raise LoadError(p, "is a directory, not a file")
+            if stat.S_ISREG(st.st_mode) and st.st_size > max_bytes:  # refused before it is read
+                raise too_large(p, max_bytes, st.st_size)
             data = f.read(max_bytes + 1)
     except FileNotFoundError:
         raise LoadError(p, "no such file") from None

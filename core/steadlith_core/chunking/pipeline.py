@@ -256,6 +256,17 @@ class Pipeline:
         with self._lock:
             self._docs.clear()
 
+    def document(self, text: str | bytes) -> Document:
+        """The cached text stages of `text` (made and kept as chunk() would): for a caller
+        that reads the words, symbols, canonical text or classes of a document it also
+        chunks here (the lab), so the text is scanned and held once."""
+        if isinstance(text, (bytearray, memoryview)):
+            text = bytes(text)
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
+        with self._lock, gc_paused(self.pause_gc):
+            return self._docs.get(text, lambda: Document(_checked(text)))
+
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
         lmx2-v1; the tttd-v1 defaults when None).

@@ -32,10 +32,13 @@ def read_document(arg: str, utf8: bool = False, max_bytes: Optional[int] = None)
 
         size = blob_size(ref) if max_bytes is not None else None
         if size is not None and size > max_bytes:  # refused before the blob is read
-            raise too_large(arg, max_bytes)
+            raise too_large(arg, max_bytes, size)
         return read_text_at(ref), ref.title()
     limit = MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes
     return (load_utf8(arg, limit) if utf8 else load_text(arg, limit)), arg
+
+
+_HELD_TOGETHER = {"compare": "compared", "explain": "explained"}
 
 
 def read_pair(a: str, b: str, command: str, rules: Iterable[str]) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -46,7 +49,7 @@ def read_pair(a: str, b: str, command: str, rules: Iterable[str]) -> tuple[tuple
     size_a, size_b = document_size(a), document_size(b)
     if size_a is not None and size_b is not None and size_a + size_b > limit:
         raise LoadError(f"{a} and {b}", f"too large together: {human_bytes(size_a + size_b)}, over the limit of "
-                                        f"{human_bytes(limit)} for two documents compared")
+                                        f"{human_bytes(limit)} for two documents {_HELD_TOGETHER.get(command, 'held together')}")
     return read_document(a, max_bytes=limit), read_document(b, max_bytes=limit)
 
 

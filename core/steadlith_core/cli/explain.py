@@ -1,6 +1,7 @@
 """`steadlith explain A B`: why the chunks moved between two versions (cli.py registers
-it with one line, handing over the parameter options and the document reader that
-`compare` uses, so both commands read files and parameters alike).
+it with one line, handing over the parameter options that `compare` uses; both read
+their two documents with cli/documents.read_pair, within the command's own memory
+budget for the pair).
 
 For each phase-shift region: the edit, the candidate it removed or created (or the
 cut it moved by changing a chunk's length), the first cut that moved, the cuts that
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None],
-               params_of: Callable[[argparse.Namespace], object],
-               read_document: Callable[[str], tuple[str, str]]) -> None:
+               params_of: Callable[[argparse.Namespace], object]) -> None:
     p = sub.add_parser("explain", help="why the chunks moved: for each phase-shift region the edit, the candidate "
                                        "it removed or created, the cuts that followed and where the versions met again")
     p.add_argument("a", help="the old version (UTF-8 file, or PATH@REV: the file at a git revision)")
@@ -32,18 +32,21 @@ def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None
                    help="only region N (numbered from 1, as `steadlith compare` lists them)")
 
     def run(args: argparse.Namespace) -> int:
-        return cmd_explain(args, params_of, read_document)
+        return cmd_explain(args, params_of)
 
     p.set_defaults(func=run)
 
 
-def cmd_explain(args: argparse.Namespace, params_of, read_document) -> int:
+def cmd_explain(args: argparse.Namespace, params_of) -> int:
+    from ..chunking.rules import rule_of
     from ..comparison.analysis import Analysis
     from ..comparison.explain import explain_comparison, explanation_json
     from ..report.export import to_json_text
 
     params = params_of(args)
-    (text_a, name_a), (text_b, name_b) = read_document(args.a), read_document(args.b)
+    from .documents import read_pair
+
+    (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "explain", [rule_of(params)])
     analysis = Analysis(pause_gc=True)
     comparison = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params), baseline=False)
     region = None if args.region is None else args.region - 1

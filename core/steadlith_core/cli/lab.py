@@ -105,6 +105,12 @@ def external_chunkers(specs: list[str], rules: dict) -> dict:
     return out
 
 
+def lab_rule_names(rules_text: str) -> list[str]:
+    """The chunkers of --rules, as loader.COMMAND_MEMORY names the lab's: what its memory
+    budget is looked up by (an external --chunker adds what its library holds)."""
+    return list(dict.fromkeys(r.strip() for r in rules_text.split(",") if r.strip()))
+
+
 def check_counts(args: argparse.Namespace) -> None:
     """--edits and --hunt within what a run can finish (lab.run's bounds): a larger
     count is refused with the reason before any work, not hours into a run that never
@@ -117,6 +123,7 @@ def check_counts(args: argparse.Namespace) -> None:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
+    from ..chunking.loader import max_document_bytes
     from ..lab import run_lab
     from ..report.comparison import render_lab_report
     from ..report.export import to_json_text, write_text_atomic
@@ -133,7 +140,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
         from ..retrieval import get_retriever
 
         retriever = get_retriever(args.retriever or "bm25")
-    text, name = read_document(args.file)  # a file, or PATH@REV as chunk and compare take it
+    # a file, or PATH@REV as chunk and compare take it, within what the lab needs for its chunkers
+    text, name = read_document(args.file, max_bytes=max_document_bytes("lab", lab_rule_names(args.rules)))
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
     beside = None

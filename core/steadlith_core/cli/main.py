@@ -200,7 +200,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.memory_only:
         from ..bench.chunking import memory_only
 
-        print(memory_only(args.memory_mb * 1_000_000, args.format == "json"))
+        print(memory_only(args.memory_mb * 1_000_000, args.format == "json", _memory_forms(args.memory_forms)))
         return 0
     if args.file:
         from ..chunking.loader import load_text
@@ -289,6 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-only", action="store_true",
                    help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
                         "json|jsonl, compare; both rules), each a fresh process, net of its imports")
+    p.add_argument("--memory-forms", metavar="FORM,FORM",
+                   help="with --memory-only: these rows instead (str, bytes, json, jsonl, compare, and explain "
+                        "and lab, which are not measured by default; lab: each chunker alone and its default set)")
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")
@@ -310,18 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
     cli_audit.add_parser(sub)
     bench_git.add_parser(sub)
     cli_lab.add_parser(sub)
-    cli_explain.add_parser(sub, _add_params_options, _params, _read_document)
+    cli_explain.add_parser(sub, _add_params_options, _params)
     cli_retrieval.add_parser(sub)
     cli_plan.add_parser(sub, _add_params_options, _params)
     cli_sync.add_parser(sub, _add_params_options, _params)
     return parser
-
-
-def _read_document(path: str, utf8: bool = False):
-    """documents.read_document, imported when a command reads one."""
-    from .documents import read_document
-
-    return read_document(path, utf8=utf8)
 
 
 EXIT_ERROR = 2
@@ -446,17 +442,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _error(out_of_memory_message(_documents_of(args), _memory_figure(args)))
 
 
+def _memory_forms(text: str | None) -> list[str] | None:
+    """--memory-forms as a list, each checked against bench.memory.FORMS."""
+    if text is None:
+        return None
+    from ..bench.memory import FORMS
+
+    forms = [f.strip() for f in text.split(",") if f.strip()]
+    unknown = [f for f in forms if f not in FORMS]
+    if unknown or not forms:
+        raise SteadlithError(f"--memory-forms: unknown form {', '.join(unknown) or '(none)'}; known: {', '.join(FORMS)}")
+    return forms
+
+
 def _memory_figure(args: argparse.Namespace | None) -> int | None:
     """The bytes of memory per byte of text the command measured needs under its
-    rule(s) (loader.memory_per_input_byte): chunk and compare; None (the generic figure)
-    for the others."""
+    rule(s) (loader.memory_per_input_byte): chunk, compare, explain and lab (its chunkers);
+    None (the generic figure) for the others."""
     command = getattr(args, "command", None)
-    if command not in ("chunk", "compare"):
+    if command not in ("chunk", "compare", "explain", "lab"):
         return None
     from ..chunking.loader import memory_per_input_byte
 
     try:
-        rules = parse_rules(args.rules) if getattr(args, "rules", None) else [rule_of(_params(args))]
+        if command == "lab":
+            from .lab import lab_rule_names
+
+            rules = lab_rule_names(args.rules)
+        else:
+            rules = parse_rules(args.rules) if getattr(args, "rules", None) else [rule_of(_params(args))]
     except Exception:  # a message is being made: never a second error
         rules = []
     return memory_per_input_byte(command, rules)

@@ -17,7 +17,7 @@ from ..chunking.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from ..chunking.lmx2_params import LMX2_RULE, Lmx2Params
 from ..chunking.params import BOUNDARY_RULE, ChunkerParams
 from ..chunking.pipeline import Pipeline
-from ..comparison.baseline import BASELINE_FAMILY, BASELINE_STRATEGY, FixedTokenParams, chunk_fixed
+from ..comparison.baseline import BASELINE_FAMILY, BASELINE_STRATEGY, FixedTokenParams, chunk_fixed, fixed_chunking
 from ..comparison.external import SplitterChunker
 from .edits import Edit, LabDocument
 from .incremental import changed_chunks
@@ -41,29 +41,35 @@ class LabChunker:
         self.pipeline = pipeline
         self.counter = token_counters.get_counter(params.token_counter)
         original = self._chunk(doc.text)
-        self.original = original
-        self.chunks = original.chunks
-        self.hashes = frozenset(c.hash for c in original.chunks)
+        columns = original.columns
+        self._params_hash = original.params_hash
+        self.hashes = frozenset(columns.hashes)
         self.tokens = original.word_tokens
         self.cum = original.cum_tokens
-        self.chunk_starts = np.fromiter((c.start_word for c in original.chunks), dtype=np.int64,
-                                        count=len(original.chunks))
+        self.chunk_starts = columns.start_words
+        self.chunk_ends = columns.end_words
         n = len(self.tokens)
         # what the incremental path looks up: the original's cuts, where they lie, and
         # the hash of each chunk by its word range
         self.cuts = self.chunk_starts.tolist() + [n]
         self.cut_tokens = self.cum[self.cuts].tolist()
         self.start_index = frozenset(self.cuts[:-1])
-        self.bounds = {(c.start_word, c.end_word): c.hash for c in original.chunks}
-        self.chunk_ends = np.fromiter((c.end_word for c in original.chunks), dtype=np.int64,
-                                      count=len(original.chunks))
+        self.bounds = dict(zip(zip(self.chunk_starts.tolist(), self.chunk_ends.tolist()), columns.hashes))
+        # the original Chunking is not kept: what an edit is measured against is above, and
+        # its stages (lmx2-v1's keys, the canonical slices of its Chunk objects) would stay
+        # alive for the whole run, once per chunker
+        self._original_stages(original)
+
+    def _original_stages(self, original) -> None:
+        """What a rule's incremental path reads of the original chunking beyond the
+        common columns (TttdChunker: its candidate positions)."""
 
     def _chunk(self, text: str):
         return self.pipeline.chunk(text, self.params)
 
     @property
     def params_hash(self) -> str:
-        return self.original.params_hash
+        return self._params_hash
 
     def outcome(self, edit: Edit, stream: EditedStream) -> EditOutcome:
         cum = stream.token_view(self.counter, self.tokens, self.cum)
@@ -98,9 +104,12 @@ class TttdChunker(LabChunker):
         self.reads_up_to = np.minimum(reach, n_words := len(self.tokens)).tolist()
         if self.reads_up_to:
             self.reads_up_to[-1] = n_words
-        fp = self.original.fingerprints
-        self.primary_at = np.flatnonzero((fp & np.uint64(params.primary_mask)) == np.uint64(params.primary_remainder))
-        self.backup_at = np.flatnonzero((fp & np.uint64(params.backup_mask)) == np.uint64(params.backup_remainder))
+
+    def _original_stages(self, original) -> None:
+        p = self.params
+        fp = original.fingerprints
+        self.primary_at = np.flatnonzero((fp & np.uint64(p.primary_mask)) == np.uint64(p.primary_remainder))
+        self.backup_at = np.flatnonzero((fp & np.uint64(p.backup_mask)) == np.uint64(p.backup_remainder))
 
 
 class Lmx2Chunker(LabChunker):
@@ -125,6 +134,9 @@ class FixedChunker(LabChunker):
         super().__init__(doc, params, pipeline)
 
     def _chunk(self, text: str):
+        if text is self.doc.text:  # the original: its words and canonical text are the lab document's
+            tok, cum = self.pipeline.document(text).tokens(self.counter)
+            return fixed_chunking(self.doc.words, tok, cum, self.params, self.doc.canonical)
         return chunk_fixed(text, self.params)
 
 

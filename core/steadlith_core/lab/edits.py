@@ -15,13 +15,12 @@ import random
 from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from ..chunking.chunks import CanonicalText, boundary_classes, compute_symbols, utf8_words
-from ..chunking.normalize import normalize
+from ..chunking.chunks import CanonicalText
+from ..chunking.pipeline import Pipeline
 from ..errors import SteadlithError
 
 FIX_WORD = "fix-word"
@@ -68,35 +67,40 @@ def _int_array(values: np.ndarray) -> array:
 
 
 class LabDocument:
-    """One text's words, sentences and paragraphs, computed once: every edit reads them."""
+    """One text's words, sentences and paragraphs, computed once: every edit reads them.
 
-    def __init__(self, text: str):
+    They are the text stages of `pipeline`'s document for the text (one kernel scan:
+    words, symbols, canonical text, classes), the same arrays the lab's chunkers chunk
+    the original from, so the document is scanned and held once, not once here and
+    once in the pipeline."""
+
+    def __init__(self, text: str, pipeline: Pipeline | None = None):
         if not isinstance(text, str):
             raise TypeError(f"the lab takes a str, not {type(text).__name__}")
         self.text = text
-        self.words = normalize(text)
+        self.pipeline = pipeline if pipeline is not None else Pipeline(max_documents=2)
+        stages = self.pipeline.document(text)
+        self.words = stages.words
         self.n = len(self.words)
         if self.n == 0:
             raise LabError("the document has no words: there is nothing to edit")
-        self.symbols = compute_symbols(self.words)
+        self.symbols = stages.symbols
+        # the canonical UTF-8 of every word (docs/contract/normalizer.md#canonical-text) as the scan wrote it:
+        # chunks away from an edit are hashed from slices of it
+        self.canonical: CanonicalText = stages.canonical
         # Python ints on indexing (edits and splices hold them, bisect reads them), 8 bytes a
         # word: a list of int objects would take about 36, twice, for a whole document
         self.starts = _int_array(self.words.starts)
         self.ends = _int_array(self.words.ends)
-        classes = boundary_classes(text, self.words)
+        classes = stages.classes
         # whether each word ends a sentence (docs/contract/tttd-v1.md#snapping), to class the edited stream's cuts.
         # Before a paragraph start it reads False: the class there is 2 whatever it is, and
         # an edit never takes a paragraph start away from a word it does not re-scan.
         self.sentence_end = classes[1:] == 1
-        classes[0] = 2
-        self.paragraph_starts = np.flatnonzero(classes[: self.n] == 2).tolist()
-        self.sentence_starts = np.flatnonzero(classes[: self.n] >= 1).tolist()
-
-    @cached_property
-    def canonical(self) -> CanonicalText:
-        """The canonical UTF-8 of every word (docs/contract/normalizer.md#canonical-text):
-        chunks away from an edit are hashed from slices of it."""
-        return CanonicalText(self.words, utf8_words(self.words))
+        head = classes[: self.n].copy()  # the pipeline's classes are shared and read-only
+        head[0] = 2
+        self.paragraph_starts = np.flatnonzero(head == 2).tolist()
+        self.sentence_starts = np.flatnonzero(head >= 1).tolist()
 
     def word(self, k: int) -> str:
         return self.text[self.starts[k]:self.ends[k]]

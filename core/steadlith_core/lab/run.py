@@ -8,7 +8,6 @@ from typing import Mapping
 from ..chunking.chunks import AnyParams
 from ..chunking.lmx2_params import Lmx2Params
 from ..chunking.params import ChunkerParams
-from ..chunking.pipeline import Pipeline
 from ..comparison.baseline import BASELINE_STRATEGY, FixedTokenParams
 from ..comparison.external import SplitterChunker
 from ..progress import Progress, report
@@ -82,9 +81,13 @@ def _count(name: str, value: object, low: int, high: int | None = None) -> int:
 def build_chunkers(doc: LabDocument, rules: Mapping[str, AnyParams | FixedTokenParams | None]) -> list[LabChunker]:
     if not rules:
         raise LabError("name at least one chunker to measure (tttd-v1, lmx2-v1, fixed)")
-    pipeline = Pipeline(max_documents=2)
     sizes = _sizes_from(rules)
-    return [make_chunker(name, params, doc, pipeline, sizes) for name, params in rules.items()]
+    chunkers = [make_chunker(name, params, doc, doc.pipeline, sizes) for name, params in rules.items()]
+    # each chunker holds what it reads of the original, and the lab document its text
+    # stages: the pipeline's rule stages of it (lmx2-v1's keys, tttd-v1's fingerprints)
+    # would otherwise stay alive for the whole run
+    doc.pipeline.clear()
+    return chunkers
 
 
 def run_lab(text: str, rules: Mapping[str, AnyParams | FixedTokenParams | None], *, edits: int = DEFAULT_EDITS,
