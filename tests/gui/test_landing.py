@@ -51,10 +51,16 @@ def write_pair(tmp_path, text_b_edit_at: float = 0.6):
     return a, b
 
 
+def wait_landed(qtbot, window) -> None:
+    """assert_landed once it holds: the landing follows the result when the panes have laid
+    it out, which on a busy machine can be a moment after analysis_ready."""
+    qtbot.waitUntil(lambda: assert_landed(window), timeout=10_000)
+
+
 def test_files_opened_as_the_command_line_opens_them_land_on_the_change(qtbot, window, tmp_path):
     a, b = write_pair(tmp_path)
     load_files(qtbot, window, str(a), str(b))
-    assert_landed(window)
+    wait_landed(qtbot, window)
     assert window.pane_b.verticalScrollBar().value() > 0
 
 
@@ -67,7 +73,7 @@ def test_a_workspace_lands_on_the_change(qtbot, window, tmp_path):
     with qtbot.waitSignal(other.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         other.open_workspace(str(tmp_path / "pair.steadlith"))
-    assert_landed(other)
+    wait_landed(qtbot, other)
 
 
 def test_the_revisions_dialog_lands_on_the_change(qtbot, window, history):
@@ -82,7 +88,7 @@ def test_the_revisions_dialog_lands_on_the_change(qtbot, window, history):
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
     assert window.side_identity("B")[0].endswith(MESSAGES[-2])
-    assert_landed(window)
+    wait_landed(qtbot, window)
     assert window.pane_b.verticalScrollBar().value() > 0
 
 
@@ -100,7 +106,7 @@ def test_a_history_click_lands_on_the_change(qtbot, window, history):
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.b is not None and r.doc_b.root.git_ref.commit == ids[2]):
         qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert_landed(window)
+    wait_landed(qtbot, window)
     assert window.pane_b.verticalScrollBar().value() > 0
 
 
@@ -130,7 +136,7 @@ def test_a_lab_worst_edit_lands_on_the_change_and_its_header_fits(qtbot, window)
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000,
                           check_params_cb=lambda r: r.doc_b is not None and "worst" in r.doc_b.root.name):
         qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert_landed(window)
+    wait_landed(qtbot, window)
     name = window.session.identity("B")[0]
     assert name.endswith(result.rules["tttd-v1"].worst[0].edit.describe())
     header = window.columns["B"].header
