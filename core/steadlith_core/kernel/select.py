@@ -306,15 +306,20 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     return tuple(None if a is None else np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
 
 
+def _kernel_reach(reach: int, pos: np.ndarray) -> int:
+    """`reach` checked, and clamped to the span of `pos`: a reach past the span sees no
+    more, and clamped it fits the kernel's unsigned 64 bits."""
+    if reach < 0:
+        raise ValueError(f"reach must be >= 0, got {reach}")
+    return min(reach, int(pos[-1]) - int(pos[0])) if pos.size else reach
+
+
 def local_maxima(values: np.ndarray, pos: np.ndarray, reach: int, candidates: np.ndarray | None) -> np.ndarray | None:
     """lmx2.local_maxima by the compiled kernel (candidates None: every index), or None
     when numpy runs."""
     if KERNEL != "c":
         return None
-    if reach < 0:
-        raise ValueError(f"reach must be >= 0, got {reach}")
-    if pos.size:  # a reach past the span sees no more: clamped, it fits the kernel's unsigned 64 bits
-        reach = min(reach, int(pos[-1]) - int(pos[0]))
+    reach = _kernel_reach(reach, pos)
     flags = _kernel.local_maxima(
         np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach,
         None if candidates is None else np.ascontiguousarray(candidates, dtype=np.int64), dense_span(pos.size))
@@ -326,10 +331,7 @@ def local_maxima_at(values: np.ndarray, pos: np.ndarray, reach: int, offset: int
     order) by the compiled kernel, or None when numpy runs."""
     if KERNEL != "c":
         return None
-    if reach < 0:
-        raise ValueError(f"reach must be >= 0, got {reach}")
-    if pos.size:  # a reach past the span sees no more: clamped, it fits the kernel's unsigned 64 bits
-        reach = min(reach, int(pos[-1]) - int(pos[0]))
+    reach = _kernel_reach(reach, pos)
     found = _kernel.local_maxima_at(
         np.ascontiguousarray(values, dtype=np.uint64), np.ascontiguousarray(pos, dtype=np.int64), reach, offset)
     return np.frombuffer(found, dtype=np.int64)
