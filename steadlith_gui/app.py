@@ -388,11 +388,9 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.export_failed.connect(on_export_failed)
     from PySide6.QtCore import QRect
 
-    from .dock_layout import fit_to_screen
-
     # laid out as on a screen of that size (default: a 1080p screen, where the window
     # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window
-    fit_to_screen(window, QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)), framed=False)
+    window.dock_layout.fit_to_screen(QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)), framed=False)
     window.resize(*(size or SCREENSHOT_SIZE))
     if show:
         window.show()

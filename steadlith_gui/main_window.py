@@ -32,8 +32,7 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QM
                                QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
-from . import dock_layout
-from .actions import build_menus
+from .actions import Actions
 from .controllers.disk_watch import ReloadOnChange
 from .controllers.documents import DocumentController
 from .controllers.editing import EditController
@@ -50,7 +49,7 @@ from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
-from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
+from .dock_layout import AREA, DockLayout, Docks, DocumentFocus, ScreenFit, standard_docks
 from .docks.history_dock import HISTORY_HEIGHT, HistoryController
 from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
@@ -144,16 +143,17 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[str], bool] = lambda question: _ask_discard(self, question)
         self.jobs = Jobs(self)
         self._build_widgets(params, theme)
-        self.document_focus = DocumentFocus(self)
+        self.document_focus = DocumentFocus(self.docks, self.statusBar())
         self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
         self.recent_menu = RecentFilesMenu(self.settings, self)
-        build_menus(self)
+        self.act = Actions(self, self, recent_menu=self.recent_menu, docks=self.docks, theme_choice=choice,
+                           toolbar_label=self.shown_label)
         self._build_parts(theme)
         self.setAcceptDrops(True)
-        size_docks(self)
-        self.screen_fit = ScreenFit(self)
+        self.dock_layout.size_for_screen()
+        self.screen_fit = ScreenFit(self, self.dock_layout, self.pane_b, self.document_focus)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
 
@@ -165,6 +165,10 @@ class MainWindow(QMainWindow):
         self.busy_label = QLabel("")
         self.busy_label.setObjectName("busyLabel")
         self.statusBar().addPermanentWidget(self.busy_label)
+        self.shown_label = QLabel("")  # the parameters of the chunks shown, at the toolbar's end
+        self.shown_label.setObjectName("shownHash")
+        self.shown_label.setTextFormat(Qt.TextFormat.RichText)
+        self.shown_label.setContentsMargins(0, 0, 8, 0)
 
     def _build_central(self, theme: Theme) -> None:
         """Message bar, legend, then [pane A | link map | pane B | overview] (`panes_row`)."""
@@ -235,7 +239,7 @@ class MainWindow(QMainWindow):
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
         self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
-        standard_docks(self)
+        standard_docks(self, self.params_dock, self.churn_dock, self.table_dock, self.diagnostics_dock)
         self.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
         self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history,
                                            AREA.BottomDockWidgetArea, hidden=True)
@@ -246,13 +250,16 @@ class MainWindow(QMainWindow):
         self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea, hidden=True)
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
+        self.docks = Docks(self.params_dock, self.churn_dock, self.table_dock, self.diagnostics_dock,
+                           self.history_dock, self.sweep_dock, self.lab_dock, self.retrieval_dock)
+        self.dock_layout = DockLayout(self, self.docks)
 
     def _build_parts(self, theme: Theme) -> None:
         s = self.session
         self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
-            self.settings, self.theme_actions, lambda: self.presenter.redraw_themed(), parent=self)
+            self.settings, self.act.theme, lambda: self.presenter.redraw_themed(), parent=self)
         self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, self.show_message,
@@ -271,8 +278,8 @@ class MainWindow(QMainWindow):
         self.exports = ExportController(
             s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
             lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
-            actions={"report": self.act_export_report, "comparison": self.act_export_comparison,
-                     "chunks-A": self.act_export_chunks_a, "chunks-B": self.act_export_chunks_b},
+            actions={"report": self.act["export_report"], "comparison": self.act["export_comparison"],
+                     "chunks-A": self.act["export_chunks_a"], "chunks-B": self.act["export_chunks_b"]},
             dialogs=self, parent=self)
         self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
         self.watcher = self.reloader.disk.watcher
@@ -280,7 +287,7 @@ class MainWindow(QMainWindow):
         self.history_ctl = HistoryController(
             self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs, show_message=self.show_message,
             load_pair=self.documents_ctl.load_revision_pair,
-            show_dock=lambda: dock_layout.open_before_diagnostics(self, self.history_dock, HISTORY_HEIGHT), parent=self)
+            show_dock=lambda: self.dock_layout.open_before_diagnostics(self.history_dock, HISTORY_HEIGHT), parent=self)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
         self.sweep_ctl = SweepDock(self.sweep_view, s, self.show_message, parent=self)
         self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
@@ -289,7 +296,7 @@ class MainWindow(QMainWindow):
             presenter=self.presenter, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
             status=self.show_status, dialogs=self, parent=self)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
-        dock_layout.follow_openings(self, LAB_HEIGHT)
+        self.dock_layout.follow_openings(LAB_HEIGHT, lambda: self.sweep_view.sizeHint().height() + 24)
         for view in (self.history, self.lab_view, self.retrieval_view):  # shown only when the theme changes
             self.theme_ctl.changed.connect(view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
@@ -302,7 +309,7 @@ class MainWindow(QMainWindow):
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         self.view_follower = ViewOptionsController(
-            s, self.panes, {name: getattr(self, f"act_{key}") for name, key in VIEW_ACTIONS.items()},
+            s, self.panes, {name: self.act[key] for name, key in VIEW_ACTIONS.items()},
             self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
         s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)

@@ -21,7 +21,6 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     (default: in memory only)."""
     from PySide6.QtCore import QRect
 
-    from steadlith_gui.dock_layout import fit_to_screen
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.widgets.palette import THEMES
 
@@ -31,7 +30,7 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     qtbot.addWidget(w)
     # the offscreen screen is 800×800, which would give the compact layout: tests see the
     # standard one (docks beside the panes) unless they ask for a screen (test_screen_fit.py)
-    fit_to_screen(w, QRect(0, 0, 1920, 1080))
+    w.dock_layout.fit_to_screen(QRect(0, 0, 1920, 1080))
     w.resize(1400, 900)
     w.show()
     qtbot.waitExposed(w)

@@ -68,7 +68,7 @@ def test_filter_by_version_status_and_text_and_sort_by_tokens(qtbot, window):
 
 def test_selecting_a_row_selects_and_shows_the_chunk_in_its_pane(qtbot, window):
     result = load_counterexample(qtbot, window)
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     view = window.chunk_table
     na = len(result.a.chunks)
     j = len(result.b.chunks) - 2  # near the end of B: not on screen at first
@@ -170,10 +170,10 @@ def test_typing_in_the_table_filter_does_not_recolour_the_documents(qtbot, monke
     load_texts(qtbot, window, code, code.replace("x + 1", "x + 2", 1), name_a="a.py", name_b="b.py")
     calls.clear()
     qtbot.keyClicks(window.table.filter_edit, "prim")
-    window.act_legend.trigger()
-    window.act_legend.trigger()
+    window.act["legend"].trigger()
+    window.act["legend"].trigger()
     assert window.session.view.chunk_filter["text"] == "prim"
     assert calls == []
-    window.act_syntax.trigger()  # a real change still recolours: off, then on again
-    window.act_syntax.trigger()
+    window.act["syntax"].trigger()  # a real change still recolours: off, then on again
+    window.act["syntax"].trigger()
     assert window.session.view.syntax_colour and calls

@@ -15,7 +15,7 @@ from steadlith_gui.model.viewmodel import change_target
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.example_actions[name].trigger()
+        window.act.examples[name].trigger()
     return blocker.args[0]
 
 
@@ -86,7 +86,7 @@ def test_clicking_a_region_shows_it_in_both_panes(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     r = result.comparison.phase_shift_regions[0]
     window.pane_a.verticalScrollBar().setValue(window.pane_a.verticalScrollBar().maximum())
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     window.pane_b.verticalScrollBar().setValue(window.pane_b.verticalScrollBar().maximum())
     assert not chunk_visible(window.pane_b, r.b_chunks[0])
     window.select_chunk("A", None)
@@ -164,7 +164,7 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     # the caret starts in chunk 0, so the first step goes to the first such chunk after it
     wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused") and j]
     assert len(wanted) >= 3
-    act, back = window.nav_actions[f"next_{what}"], window.nav_actions[f"prev_{what}"]
+    act, back = window.act.nav[f"next_{what}"], window.act.nav[f"prev_{what}"]
     # listed in the Navigate menu with their shortcuts
     assert act.shortcut() == QKeySequence(key)
     assert back.shortcut() == QKeySequence(Qt.KeyboardModifier.ShiftModifier | key)
@@ -189,14 +189,14 @@ def test_navigation_by_boundary_and_by_keyboard(qtbot, window):
     assert window.active_side == "A"
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)  # the example opened on its change: the caret at 0 must be on screen
-    window.nav_actions["next_boundary"].trigger()
+    window.act.nav["next_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(0) and window.selection == ("A", 0)
-    window.nav_actions["next_boundary"].trigger()
+    window.act.nav["next_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(1)
-    window.nav_actions["prev_boundary"].trigger()
+    window.act.nav["prev_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(0)
     # the shortcut itself, typed in pane A
-    assert window.nav_actions["next_boundary"].shortcut() == QKeySequence("Alt+Down")
+    assert window.act.nav["next_boundary"].shortcut() == QKeySequence("Alt+Down")
     qtbot.keyClick(pane, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
     assert pane.textCursor().position() == pane.cut_position(1)
     assert len(result.a.chunks) > 2
@@ -218,9 +218,9 @@ def test_every_example_loads_with_its_parameters(qtbot, window, name):
 def test_compare_rules_in_the_view_menu_switches_the_panes(qtbot, window):
     load_example(qtbot, window, "phase-shift")
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.act_compare_rules.trigger()
+        window.act["compare_rules"].trigger()
     assert blocker.args[0].b.boundary_rule == "lmx2-v1" == window.churn.rule_combo.currentText()
     assert window.legend.rule == "lmx2-v1" and set(blocker.args[0].rules) == {"tttd-v1", "lmx2-v1"}
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.act_compare_rules.trigger()
+        window.act["compare_rules"].trigger()
     assert blocker.args[0].b.boundary_rule == "tttd-v1" and window.params_panel.rule == "tttd-v1"

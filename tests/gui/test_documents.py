@@ -35,9 +35,9 @@ def test_code_gets_syntax_colour_and_the_toggle_removes_it(qtbot, window):
     pane = window.pane_a
     assert pane.syntax_active and pane.document_info.syntax.lexer_name == "Python"
     assert formatted_blocks(pane) > 20
-    window.act_syntax.setChecked(False)
+    window.act["syntax"].setChecked(False)
     assert not pane.syntax_active and formatted_blocks(pane) == 0
-    window.act_syntax.setChecked(True)
+    window.act["syntax"].setChecked(True)
     assert formatted_blocks(pane) > 20
 
 

@@ -48,7 +48,7 @@ def test_typing_into_b_updates_statuses_after_the_pause_and_undo_restores(qtbot,
 
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
         while pane.document().isUndoAvailable():
-            window.act_undo.trigger()
+            window.act["undo"].trigger()
     restored = blocker.args[0]
     assert pane.toPlainText() == a and not pane.modified and not window.isWindowModified()
     assert restored.b.text == a and set(restored.comparison.status_b) == {"reused"}
@@ -92,7 +92,7 @@ def test_editing_a_on_request(qtbot, window):
     pane = window.pane_a
     qtbot.keyClicks(pane, "nope")
     assert pane.toPlainText() == a  # read-only by default
-    window.act_edit_a.setChecked(True)
+    window.act["edit_a"].setChecked(True)
     assert pane.editable and not pane.isReadOnly()
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
         type_into(qtbot, pane, 0, "Well. ")
@@ -125,7 +125,7 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
     out = tmp_path / "b-edited.txt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: (str(out), ""))
     with qtbot.waitSignal(window.saved, timeout=10_000):  # written on the thread pool
-        window.act_save_b.trigger()
+        window.act["save_b"].trigger()
     assert out.read_text(encoding="utf-8") == "Edited. " + text_b
     assert not pane.modified and not window.isWindowModified()
     assert "b-edited.txt" in window.columns["B"].header.text()

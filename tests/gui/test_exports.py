@@ -56,19 +56,19 @@ def export(qtbot, window, fn, *args):
 
 
 def test_exports_are_disabled_until_there_is_something_to_export(qtbot, window):
-    acts = (window.act_export_report, window.act_export_comparison, window.act_export_chunks_a,
-            window.act_export_chunks_b)
+    acts = (window.act["export_report"], window.act["export_comparison"], window.act["export_chunks_a"],
+            window.act["export_chunks_b"])
     assert not any(a.isEnabled() for a in acts)
-    assert "load a and b" in window.act_export_report.toolTip().lower()  # the disabled entry says why
-    assert window.act_export_png.isEnabled()
+    assert "load a and b" in window.act["export_report"].toolTip().lower()  # the disabled entry says why
+    assert window.act["export_png"].isEnabled()
     a, b = small_pair()
     window.set_params(SMALL)
     load_texts(qtbot, window, a, None)
-    assert window.act_export_chunks_a.isEnabled() and not window.act_export_chunks_b.isEnabled()
-    assert not window.act_export_report.isEnabled()  # one version: no comparison yet
+    assert window.act["export_chunks_a"].isEnabled() and not window.act["export_chunks_b"].isEnabled()
+    assert not window.act["export_report"].isEnabled()  # one version: no comparison yet
     load_texts(qtbot, window, None, b)
     assert all(a.isEnabled() for a in acts)
-    assert "self-contained" in window.act_export_report.toolTip()
+    assert "self-contained" in window.act["export_report"].toolTip()
 
 
 def test_report_from_the_file_menu_is_self_contained_escaped_and_complete(qtbot, window, tmp_path, monkeypatch):
@@ -84,7 +84,7 @@ def test_report_from_the_file_menu_is_self_contained_escaped_and_complete(qtbot,
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
     with qtbot.waitSignal(window.exported, timeout=20_000) as blocker:
-        window.act_export_report.trigger()  # the menu entry: dialog, then the thread pool
+        window.act["export_report"].trigger()  # the menu entry: dialog, then the thread pool
     assert blocker.args == ["report", str(tmp_path / "out.html")]
     assert offered[0].endswith("v1 _i_draft_i-vs-v2.steadlith-report.html")
     page = parse(tmp_path / "out.html")

@@ -72,6 +72,6 @@ def test_asking_for_the_other_rule_takes_the_panes_back(qtbot, window):
     load_texts(qtbot, window, text_a, text_b)
     choose(qtbot, window, "fixed-tokens")
     assert show_in_panes(qtbot, window, "fixed-tokens").b.boundary_rule == "external"
-    result = settled(qtbot, window, window.act_compare_rules.trigger)
+    result = settled(qtbot, window, window.act["compare_rules"].trigger)
     assert result.b.boundary_rule == "lmx2-v1" == window.legend.rule and window.session.external.shown is None
     assert window.churn.rule_combo.currentText() == "lmx2-v1"

@@ -176,7 +176,7 @@ def test_f7_steps_from_the_middle_of_the_screen_not_from_a_hidden_caret(qtbot, w
     else:
         expected = max((k for k in changed if targets[k] < middle), key=lambda k: targets[k])
     with qtbot.waitSignal(window.chunk_selected, timeout=5000):
-        (window.act_next_changed if direction > 0 else window.act_prev_changed).trigger()
+        (window.act["next_changed"] if direction > 0 else window.act["prev_changed"]).trigger()
     assert window.selection == ("B", expected)
     y = pane.y_locator()(targets[expected])[0]
     assert abs(y - pane.viewport().height() / 2) <= pane.line_height()

@@ -20,7 +20,7 @@ def load_counterexample(qtbot, window):
 
 def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
     window.set_params(SMALL)
-    window.act_focus_documents.trigger()  # every dock hidden: the whole pair fits in the panes
+    window.act["focus_documents"].trigger()  # every dock hidden: the whole pair fits in the panes
     a, b = small_pair()
     result = load_texts(qtbot, window, a, b)
     c = result.comparison
@@ -42,7 +42,7 @@ def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
 def test_only_pairs_in_view_are_drawn_and_off_screen_ends_are_stubs(qtbot, window):
     window.set_params(SMALL)
     result = load_texts(qtbot, window, *small_pair(8000, seed=5))
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     c = result.comparison
     pa, pb = window.pane_a, window.pane_b
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())  # A at its end, B at its start
@@ -73,7 +73,7 @@ def test_counterexample_has_a_loud_shifted_band(qtbot, window):
 def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
     result = load_counterexample(qtbot, window)
     c = result.comparison
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     pa, pb = window.pane_a, window.pane_b
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())
     pb.verticalScrollBar().setValue(0)
@@ -94,8 +94,8 @@ def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
 def test_sync_scrolling_keeps_partners_level_and_can_be_turned_off(qtbot, window):
     result = load_counterexample(qtbot, window)
     pa, pb = window.pane_a, window.pane_b
-    assert window.act_sync.isChecked()  # on by default, in the View menu
-    assert window.act_sync in window.menuBar().actions()[2].menu().actions()
+    assert window.act["sync"].isChecked()  # on by default, in the View menu
+    assert window.act["sync"] in window.menuBar().actions()[2].menu().actions()
     i, j = result.comparison.alignment[-3]  # a pair after the phase shift
     pa.scroll_position_to_y(pa.chunk_span(i)[0], pa.viewport().height() / 2)
     assert chunk_visible(pb, j)
@@ -103,7 +103,7 @@ def test_sync_scrolling_keeps_partners_level_and_can_be_turned_off(qtbot, window
     # the other way round
     pb.verticalScrollBar().setValue(0)
     assert pa.verticalScrollBar().value() == 0
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     before = pb.verticalScrollBar().value()
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())
     assert pb.verticalScrollBar().value() == before

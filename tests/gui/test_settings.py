@@ -126,9 +126,9 @@ def test_theme_choice_is_remembered_only_when_chosen_in_the_menu(qtbot):
     first = make_window(qtbot, settings=AppSettings.user())
     first.set_theme("dark")  # like --theme: for this run only
     assert AppSettings.user().theme() is None
-    first.theme_actions["light"].trigger()  # View → Theme → Light
+    first.act.theme["light"].trigger()  # View → Theme → Light
     assert AppSettings.user().theme() == "light"
-    first.theme_actions["dark"].trigger()
+    first.act.theme["dark"].trigger()
     close(qtbot, first)
     second = make_window(qtbot, theme="system", settings=AppSettings.user())
     second.restore_settings()

@@ -20,8 +20,8 @@ def window_colour() -> str:
 
 
 def test_theme_actions_switch_the_palette_and_the_widgets(qtbot, window):
-    acts = window.theme_actions
-    assert [a.text() for a in window.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
+    acts = window.act.theme
+    assert [a.text() for a in window.act.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
     assert acts["light"].isChecked() and acts["light"].actionGroup().isExclusive()
     with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
         acts["dark"].trigger()
@@ -68,7 +68,7 @@ def test_the_two_themes_paint_different_surfaces():
 
 
 def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
-    window.theme_actions["system"].trigger()
+    window.act.theme["system"].trigger()
     assert window.theme_choice == "system"
     hints = QGuiApplication.styleHints()
     # simulate the desktop switching (offscreen has no desktop that could): the signal Qt emits
@@ -79,7 +79,7 @@ def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
         hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert window.theme is LIGHT
     # a fixed choice ignores the desktop
-    window.theme_actions["dark"].trigger()
+    window.act.theme["dark"].trigger()
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert window.theme is DARK
     window.set_theme("light")
@@ -94,7 +94,7 @@ def test_scheme_to_theme_mapping():
 def test_a_window_can_start_following_the_system(qtbot):
     w = make_window(qtbot, theme="system")
     expected = system_theme_name()
-    assert w.theme_choice == "system" and w.theme.name == expected and w.theme_actions["system"].isChecked()
+    assert w.theme_choice == "system" and w.theme.name == expected and w.act.theme["system"].isChecked()
     w.set_theme("light")
 
 

@@ -13,7 +13,7 @@ from steadlith_gui.model.why_state import SHOWN, STALE, STALE_TEXT
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.example_actions[name].trigger()
+        window.act.examples[name].trigger()
     return blocker.args[0]
 
 

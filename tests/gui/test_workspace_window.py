@@ -44,10 +44,10 @@ def test_round_trip_restores_texts_parameters_and_view(qtbot, window, tmp_path, 
         window.set_params(EDITED_PARAMS)
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000):
         type_into(qtbot, window.pane_b, 10, "inserted words ")
-    window.act_syntax.setChecked(False)
-    window.act_sync.setChecked(False)
-    window.act_edit_a.setChecked(True)
-    window.act_legend.setChecked(False)
+    window.act["syntax"].setChecked(False)
+    window.act["sync"].setChecked(False)
+    window.act["edit_a"].setChecked(True)
+    window.act["legend"].setChecked(False)
     window.table.filter_edit.setText("backup")
     window.table.status_combo.setCurrentIndex(window.table.status_combo.findData("shifted"))
     path = tmp_path / "review.steadlith"
@@ -65,7 +65,7 @@ def test_round_trip_restores_texts_parameters_and_view(qtbot, window, tmp_path, 
     assert fresh.params.params_hash == EDITED_PARAMS.params_hash
     assert fresh.result.params.params_hash == EDITED_PARAMS.params_hash  # and the analysis used them
     assert fresh.view_options() == window.view_options()
-    assert not fresh.act_syntax.isChecked() and not fresh.act_sync.isChecked() and fresh.pane_a.editable
+    assert not fresh.act["syntax"].isChecked() and not fresh.act["sync"].isChecked() and fresh.pane_a.editable
     assert fresh.table.proxy.rowCount() == window.table.proxy.rowCount()  # the table filter too
     assert "review.steadlith" in fresh.windowTitle()
     assert fresh.comparison.status_b == window.comparison.status_b
@@ -146,10 +146,10 @@ def test_save_workspace_asks_for_a_file_the_first_time(qtbot, window, tmp_path, 
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000) as blocker:
-        window.act_save_workspace.trigger()
+        window.act["save_workspace"].trigger()
     assert asked[0].endswith("v1-vs-v2.steadlith")
     assert blocker.args == [str(tmp_path / "named.steadlith")]  # the suffix is added
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000) as blocker:
-        window.act_save_workspace.trigger()  # now saved in place, not asked again
+        window.act["save_workspace"].trigger()  # now saved in place, not asked again
     assert len(asked) == 1 and blocker.args == [str(tmp_path / "named.steadlith")]
     assert load_workspace(tmp_path / "named.steadlith").params == ChunkerParams()
