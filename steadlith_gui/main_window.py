@@ -39,7 +39,8 @@ from .controllers.editing import EditController
 from .controllers.external_controller import ExternalController
 from .controllers.file_output import ExportController
 from .controllers.navigation import NavigationController
-from .controllers.presenter import PresenterWidgets, ResultPresenter
+from .controllers.chrome import ChurnColumns, PaneHeaders, StatusLine, WindowTitle
+from .controllers.presenter import ResultPresenter, ResultViews
 from .controllers.recent import RecentFilesMenu
 from .controllers.references import ReferenceMarks
 from .controllers.recovery import RecoveryController
@@ -259,7 +260,7 @@ class MainWindow(QMainWindow):
         self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
-            self.settings, self.act.theme, lambda: self.presenter.redraw_themed(), parent=self)
+            self.settings, self.act.theme, parent=self)
         self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
         self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, self.show_message,
@@ -267,12 +268,21 @@ class MainWindow(QMainWindow):
         self.navigation = NavigationController(
             s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
             table=self.table, status=self.show_status, parent=self)
+        self.churn_columns = ChurnColumns(self.churn, s)
         self.presenter = ResultPresenter(
-            PresenterWidgets(self.panes, self.columns, self.link_map, self.overview, self.legend, self.churn,
-                             self.table, self.diagnostics, self.message_bar, self.busy_label, self.shown_label,
-                             self.statusBar()),
-            s, self.analyzer, self.navigation, theme=lambda: self.theme, show_message=self.show_message,
-            set_title=lambda title, modified: _set_title(self, title, modified), parent=self)
+            ResultViews(self.panes, self.link_map, self.overview, self.legend, self.table, self.diagnostics,
+                        self.message_bar),
+            s, self.analyzer, self.navigation, show_message=self.show_message, parent=self)
+        # after the presenter: a pane shown in pieces is read-only before its header says so
+        self.headers = PaneHeaders(self.columns, self.panes, s, lambda: self.theme_ctl.theme)
+        self.window_title = WindowTitle(s, lambda title, modified: _set_title(self, title, modified))
+        self.status_line = StatusLine(self.statusBar(), self.shown_label, self.busy_label, s,
+                                      lambda: self.theme_ctl.theme)
+        self.analyzer.failed.connect(self.headers.update_all)
+        self.analyzer.busy_changed.connect(self.status_line.set_busy)
+        for redraw in (self.headers.update_all, self.status_line.update):  # their texts hold the theme's colours
+            self.presenter.result_shown.connect(redraw)
+            self.theme_ctl.changed.connect(redraw)
         # after the presenter: the churn panel's list is rebuilt before the Why? section
         self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
         self.exports = ExportController(
@@ -293,7 +303,7 @@ class MainWindow(QMainWindow):
         self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
         self.workspaces = WorkspaceController(
             s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
-            presenter=self.presenter, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
+            headers=self.headers, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
             status=self.show_status, dialogs=self, parent=self)
         self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
         self.dock_layout.follow_openings(LAB_HEIGHT, lambda: self.sweep_view.sizeHint().height() + 24)
@@ -330,7 +340,8 @@ class MainWindow(QMainWindow):
                              (self.analysis_ready, self.presenter.analysis_ready)):
             theirs.connect(ours.emit)
         self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
-        self.presenter.update_status()
+        self.headers.update_all()
+        self.status_line.update()
 
     # -- state, read from the session ------------------------------------------------------
     @property
