@@ -1,5 +1,5 @@
-"""Typing into the panes: each keystroke is O(1) here and tells the session the new
-revision; the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
+"""Typing into the panes: each keystroke is O(1) here and tells the session the change
+(the session keeps each side's revisions and edits; the pane reads them); the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
 the title follow the session's edit_state_changed, not this controller."""
 
 from __future__ import annotations
@@ -33,15 +33,16 @@ class EditController(QObject):
         self.pause.setObjectName("editPause")
         session.events.analysis_wanted.connect(self.cancel_pause)  # asked for already: the pause is moot
         for side, pane in panes.items():
-            pane.edited.connect(lambda s=side: self._on_edited(s))
+            pane.follow_edits(session.sides[side].edits)
+            pane.edited.connect(lambda pos, removed, added, s=side: self._on_edited(s, pos, removed, added))
             pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
             pane.long_paste_refused.connect(lambda n, s=side: self._paste_refused(s, n))
 
     def cancel_pause(self) -> None:
         self.pause.cancel()
 
-    def _on_edited(self, side: str) -> None:
-        self.session.note_edit(side, self.panes[side].revision)
+    def _on_edited(self, side: str, pos: int, removed: int, added: int) -> None:
+        self.session.note_edit(side, pos, removed, added)
         self.pause()
 
     def _paste_refused(self, side: str, length: int) -> None:

@@ -58,7 +58,7 @@ class RecoveryController(QObject):
         if store is None:
             return
         for pane in panes.values():
-            pane.edited.connect(self.save_soon)
+            pane.edited.connect(lambda *_change: self.save_soon())
         # saved, reverted or replaced: the file follows the modified flags at the next pause
         session.events.edit_state_changed.connect(lambda _side: self.save_soon())
         session.events.document_replaced.connect(lambda _side: self.save_soon())

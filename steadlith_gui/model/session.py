@@ -26,6 +26,7 @@ from psygnal import Signal, SignalGroup
 from steadlith_core.chunking.rules import PARAMS_TYPES, rule_of
 from steadlith_core.vocabulary import STATUSES
 
+from .edit_tracker import EditTracker
 from .external_choice import ExternalChoice
 from .session_params import SessionParams
 
@@ -80,8 +81,9 @@ class SideState:
     seq: int = 0  # the load that owns the side; a result or reload of an older one is stale
     saved_as: tuple[str, str] | None = None  # (name, path) after Save as…
     origin_clean: bool = True  # unmodified means "as loaded" (not: as saved after an edit)
-    revision: int = 0  # the editor's revision now
-    shown_revision: int = 0  # the revision the shown chunks were made from
+    # the editor's revision, the revision the shown chunks were made from and the edits
+    # between them: the pane reads them to move the shown chunks with the text
+    edits: EditTracker = field(default_factory=EditTracker)
     modified: bool = False  # differs from the clean state (the editor's modified flag)
     chunking: Any = None  # the Chunking on screen (None: none yet)
     status: Any = None  # the SideStatus on screen with it (None: not compared, or no layout)
@@ -107,8 +109,18 @@ class SideState:
         return os.path.abspath(path) if path else None
 
     @property
+    def revision(self) -> int:
+        """The editor's revision now: bumped by every change of the text."""
+        return self.edits.revision
+
+    @property
+    def shown_revision(self) -> int:
+        """The revision the shown chunks were made from."""
+        return self.edits.shown_revision
+
+    @property
     def has_pending_edits(self) -> bool:
-        return self.doc is not None and self.revision != self.shown_revision
+        return self.doc is not None and self.edits.has_pending_edits
 
 
 @dataclass
@@ -225,7 +237,7 @@ class Session(SessionParams):
         st = self.sides[side]
         st.doc = doc
         st.saved_as, st.origin_clean = identity or (None, not modified)
-        st.revision = st.shown_revision = doc.revision if doc is not None else 0
+        st.edits.reset(doc.revision if doc is not None else 0)
         st.modified = modified if doc is not None else False
         st.chunking = None
         st.status = None
@@ -233,10 +245,12 @@ class Session(SessionParams):
         self.alignment = {}
         self.events.document_replaced.emit(side)
 
-    def note_edit(self, side: str, revision: int) -> None:
-        """The user changed the text (O(1): called per keystroke)."""
+    def note_edit(self, side: str, pos: int, removed: int, added: int) -> None:
+        """The user changed the text at Qt position `pos` (O(1): called per keystroke):
+        the side's revision moves on, and the shown chunks move with the text."""
         st = self.sides[side]
-        st.revision = revision
+        if not st.edits.record(pos, removed, added):
+            return
         if st.revision == st.shown_revision + 1:  # the first edit since the shown result
             self.events.edit_state_changed.emit(side)
 
@@ -452,7 +466,7 @@ class Session(SessionParams):
                                and doc.revision >= st.shown_revision)
                 if taken[side]:
                     st.doc = doc  # an edited version is now the analysed one
-                    st.shown_revision = doc.revision
+                    st.edits.show(doc.revision)
             if taken[side]:
                 st.chunking = chunking
                 # the pane shows statuses only over a layout of its chunks

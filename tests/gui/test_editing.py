@@ -70,6 +70,29 @@ def test_decorations_follow_the_text_while_the_analysis_is_pending(qtbot, window
     assert not pane.has_pending_edits
 
 
+def test_a_result_older_than_the_shown_one_never_reaches_the_pane(qtbot, window):
+    """The session keeps each side's revision and the pane reads it: the result for the
+    text as typed is shown with nothing left to shift; one made before the last edit,
+    arriving late, changes nothing on screen."""
+    window.set_params(SMALL)
+    a, b = small_pair()
+    load_texts(qtbot, window, a, b)
+    pane, side = window.pane_b, window.session.sides["B"]
+    with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as first:
+        type_into(qtbot, pane, 0, "Hey ")
+    stale = first.args[0]
+    with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as second:
+        type_into(qtbot, pane, 0, "You ")
+        assert pane.has_pending_edits and side.revision == side.shown_revision + 4
+    current = second.args[0]
+    assert current.b.text == pane.toPlainText() and side.revision == side.shown_revision == current.doc_b.revision
+    assert not pane.has_pending_edits and pane.chunking is current.b
+    ends = list(pane.view().ends)
+    assert window.session.accept_result(stale) == {"A": True, "B": False}
+    assert pane.chunking is current.b and not pane.has_pending_edits and list(pane.view().ends) == ends
+    assert window.session.sides["B"].chunking is current.b
+
+
 def test_no_whole_text_work_per_keystroke(qtbot, window):
     """The editor's text is read once per pause, not once per key."""
     big = generate_prose(300_000, seed=9)
