@@ -257,14 +257,15 @@ class MainWindow(QMainWindow):
 
     def _build_parts(self, theme: Theme) -> None:
         s = self.session
+        s.events.message.connect(self.show_message)  # the parts tell the user through the session
+        s.events.status.connect(self.show_status)
         self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
             self.settings, self.act.theme, parent=self)
-        self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
+        self.documents_ctl = DocumentController(s, self.recent_menu, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
-        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, self.show_message,
-                                      parent=self)
+        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(
             s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
             table=self.table, status=self.show_status, parent=self)
@@ -272,7 +273,7 @@ class MainWindow(QMainWindow):
         self.presenter = ResultPresenter(
             ResultViews(self.panes, self.link_map, self.overview, self.legend, self.table, self.diagnostics,
                         self.message_bar),
-            s, self.analyzer, self.navigation, show_message=self.show_message, parent=self)
+            s, self.analyzer, self.navigation, parent=self)
         # after the presenter: a pane shown in pieces is read-only before its header says so
         self.headers = PaneHeaders(self.columns, self.panes, s, lambda: self.theme_ctl.theme)
         self.window_title = WindowTitle(s, lambda title, modified: _set_title(self, title, modified))
@@ -286,32 +287,30 @@ class MainWindow(QMainWindow):
         # after the presenter: the churn panel's list is rebuilt before the Why? section
         self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
         self.exports = ExportController(
-            s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
+            s, self.jobs, self.settings, self.panes,
             lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
             actions={"report": self.act["export_report"], "comparison": self.act["export_comparison"],
                      "chunks-A": self.act["export_chunks_a"], "chunks-B": self.act["export_chunks_b"]},
             dialogs=self, parent=self)
-        self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
+        self.reloader = ReloadOnChange(s, self.jobs, parent=self)
         self.watcher = self.reloader.disk.watcher
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(
-            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs, show_message=self.show_message,
+            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs,
             load_pair=self.documents_ctl.load_revision_pair,
             show_dock=lambda: self.dock_layout.open_before_diagnostics(self.history_dock, HISTORY_HEIGHT), parent=self)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
-        self.sweep_ctl = SweepDock(self.sweep_view, s, self.show_message, parent=self)
+        self.sweep_ctl = SweepDock(self.sweep_view, s, parent=self)
         self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
         self.workspaces = WorkspaceController(
             s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
-            headers=self.headers, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
-            status=self.show_status, dialogs=self, parent=self)
-        self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
+            headers=self.headers, sweep=self.sweep_ctl, lab=self.lab, dialogs=self, parent=self)
+        self.retrieval = RetrievalDock(self.retrieval_view, s, parent=self)
         self.dock_layout.follow_openings(LAB_HEIGHT, lambda: self.sweep_view.sizeHint().height() + 24)
         for view in (self.history, self.lab_view, self.retrieval_view):  # shown only when the theme changes
             self.theme_ctl.changed.connect(view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
-            self.show_status,
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
                                            self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
@@ -321,7 +320,6 @@ class MainWindow(QMainWindow):
         self.view_follower = ViewOptionsController(
             s, self.panes, {name: self.act[key] for name, key in VIEW_ACTIONS.items()},
             self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
-        s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)
         s.events.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)

@@ -9,7 +9,6 @@ worker; a result goes back to the session, whose `result_changed` the presenter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QWidget
@@ -41,12 +40,12 @@ class DocumentController(QObject):
     """It holds the session, the recent-files menu (what opened is remembered there), a
     message callback and the widget its Open dialog belongs to, not the window."""
 
-    def __init__(self, session: Session, recent: RecentFilesMenu, show_message: Callable[[str, str], None],
+    def __init__(self, session: Session, recent: RecentFilesMenu,
                  dialogs: QWidget | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.recent = recent
-        self.show_message = show_message
+        self.show_message = session.tell
         self.dialogs = dialogs
         self.analyzer = Analyzer(parent)
         self.loader = DocumentLoader(parent)

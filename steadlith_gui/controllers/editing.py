@@ -21,13 +21,13 @@ class EditController(QObject):
     (Undo and Redo prefer it); `show_message(text, level)`: says why a paste was refused."""
 
     def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
-                 show_message: Callable[[str, str], None], pause_ms: int = EDIT_PAUSE_MS,
+                 pause_ms: int = EDIT_PAUSE_MS,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.panes = panes
         self.session = session
         self.active_side = active_side
-        self.show_message = show_message
+        self.show_message = session.tell
         # each keystroke restarts the pause; the analysis is asked for once it runs out
         self.pause = qdebounced(session.request_analysis, timeout=pause_ms, parent=self)
         self.pause.setObjectName("editPause")

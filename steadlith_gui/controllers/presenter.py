@@ -7,7 +7,7 @@ follow `result_shown`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
@@ -60,11 +60,11 @@ class ResultPresenter(QObject):
     analysis_ready = Signal(object)  # the result on screen is complete, churn panel included
 
     def __init__(self, view: ResultViews, session: Session, analyzer: Analyzer,
-                 navigation: NavigationController, *, show_message: Callable[[str, str], None],
+                 navigation: NavigationController, *,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.view = view
-        self.show_message = show_message
+        self.show_message = session.tell
         self.session = session
         self.navigation = navigation
         self._warned: dict[str, object] = {}  # side -> the loaded document last checked for few spaces

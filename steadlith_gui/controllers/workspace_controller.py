@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -94,8 +94,8 @@ class WorkspaceController(QObject):
 
     def __init__(self, session: Session, jobs: Jobs, settings: AppSettings, *, recent: RecentFilesMenu,
                  exports: ExportController, editing: EditController, headers: PaneHeaders,
-                 sweep: DockSettings, lab: DockSettings, show_message: Callable[[str, str], None],
-                 status: Callable[[str], None], dialogs: QWidget | None = None, parent: QObject | None = None):
+                 sweep: DockSettings, lab: DockSettings,
+                 dialogs: QWidget | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.jobs = jobs
@@ -106,8 +106,8 @@ class WorkspaceController(QObject):
         self.headers = headers
         self.sweep = sweep
         self.lab = lab
-        self.show_message = show_message
-        self.status = status
+        self.show_message = session.tell
+        self.status = session.note
         self.dialogs = dialogs
         self._seq = 0  # latest Open workspace request; older ones are dropped
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -29,13 +28,13 @@ class SweepDock(QObject):
     applied = Signal(object)  # the parameters a click applied
     external_shown = Signal(str)  # the external splitter the panes were asked to show
 
-    def __init__(self, view: SweepView, session: Session, show_message: Callable[[str, str], None],
+    def __init__(self, view: SweepView, session: Session,
                  parent: QObject | None = None):
-        """It holds the dock's view, the session and a message callback, not the window;
+        """It holds the dock's view and the session (messages go out as its events), not the window;
         the dock's height when opened is the window's layout (dock_layout.grow_when_opened)."""
         super().__init__(parent)
         self.session = session
-        self.show_message = show_message
+        self.show_message = session.tell
         self.state = SweepState()
         self.view = view
         self.view.set_grid_text(self.state.grid_text)

@@ -52,6 +52,7 @@ class SessionEvents(SignalGroup):
     analysis_wanted = Signal()  # (): the analysis inputs changed; see analysis_inputs()
     result_changed = Signal(object, bool)  # (result, consistent)
     message = Signal(str, str)  # (text, level): for the user
+    status = Signal(str, int)  # (text, ms): a passing note for the status bar
     load_failed = Signal(str)  # (text)
     load_started = Signal(str)  # (side): a load for it is under way
     workspace_changed = Signal(str)  # (path): the workspace file opened or saved last
@@ -268,6 +269,15 @@ class Session(SessionParams):
         documents replaced its own)."""
         self.workspace_path = path
         self.events.workspace_changed.emit(path)
+
+    def tell(self, text: str, level: str = "error") -> None:
+        """A message for the user (the window's message bar shows it): the parts say what
+        happened through the session, not through the window."""
+        self.events.message.emit(text, level)
+
+    def note(self, text: str, ms: int = 5000) -> None:
+        """A passing note for the status bar."""
+        self.events.status.emit(text, ms)
 
     def set_example_note(self, note: str) -> None:
         """The info shown with the example on screen ("": none); the message bar's
