@@ -10,7 +10,7 @@ names what an entry does without holding widgets. Every menu entry has a mnemoni
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -19,9 +19,6 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSizePolicy, QToolBar,
 from .controllers.settings import THEME_CHOICES
 from .model.demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
 from .model.workspace import SUFFIX as WORKSPACE_SUFFIX
-
-if TYPE_CHECKING:
-    from .dock_layout import Docks
 
 THEME_TITLES = {"system": "&System (follow the desktop)", "light": "&Light", "dark": "&Dark"}
 SEPARATOR = "-"
@@ -191,10 +188,11 @@ class Actions(Mapping[str, QAction]):
     the toolbar of `host` (the QMainWindow whose menu bar and toolbar they fill). A
     handler is called with `target`, the window whose parts do the work. Also the theme
     group (`theme`), the navigation actions (`nav`), the examples (`examples`) and the
-    File, Theme and Examples menus. `docks`: the docks the View menu opens; `theme_choice`
+    File, Theme and Examples menus. `docks`: the docks the View menu opens, by the names
+    of DOCK_TITLES (dock_layout.Docks, a sibling this module does not import); `theme_choice`
     the theme checked at first; `toolbar_label` ends the toolbar (the shown parameters)."""
 
-    def __init__(self, host: QMainWindow, target, *, recent_menu: QMenu, docks: Docks, theme_choice: str,
+    def __init__(self, host: QMainWindow, target, *, recent_menu: QMenu, docks: Any, theme_choice: str,
                  toolbar_label: QLabel):
         self.host = host
         self._by_id = {spec.id: make_action(host, target, spec) for spec in ACTIONS}
@@ -252,7 +250,7 @@ class Actions(Mapping[str, QAction]):
         self.theme["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
 
     @staticmethod
-    def _docks(menu: QMenu, docks: Docks) -> None:
+    def _docks(menu: QMenu, docks: Any) -> None:
         for attr, text in DOCK_TITLES:
             act = getattr(docks, attr).toggleViewAction()
             act.setText(text)
