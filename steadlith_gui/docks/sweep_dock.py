@@ -46,6 +46,7 @@ class SweepDock(QObject):
         self.view.cancel_requested.connect(self.job.cancel)
         self.view.point_clicked.connect(self.apply)
         self.view.show_external_requested.connect(self.show_external)
+        self.job.progressed.connect(self.state.progressed)
         self.job.progressed.connect(self.view.set_progress)
         self.job.finished.connect(self._show)
         self.job.failed.connect(self._failed)
@@ -91,27 +92,30 @@ class SweepDock(QObject):
         except ValueError as e:  # ParameterError is one too: one line a reason
             self.view.set_status(f"Nothing to run:\n{e}")
             return
+        self.state.start(what)
         self.view.set_running(True)
-        self.view.set_status(f"Sweeping {what}…")
+        self.view.set_status(self.state.status)
         self.job.start(work)
 
     def _show(self, outcome) -> None:
         self.view.set_running(False)
-        self.state.set_outcome(outcome)
+        self.state.finish(outcome)
         rows = self.state.rows
         self.view.show_rows(rows, self.state.front(), {r.set: self.state.tooltip(r) for r in rows},
                             {name: self.state.colour(name) for name in self.state.rules()},
                             {r.set: self.state.series(r) for r in rows})
-        self.view.set_status(self.state.summary())
+        self.view.set_status(self.state.status)
         self.finished.emit()
 
     def _failed(self, message: str) -> None:
+        self.state.fail(message)
         self.view.set_running(False)
-        self.view.set_status(f"The sweep failed: {message}")
+        self.view.set_status(self.state.status)
 
     def _cancelled(self) -> None:
+        self.state.cancel()
         self.view.set_running(False)
-        self.view.set_status("Sweep cancelled.")
+        self.view.set_status(self.state.status)
 
     def apply(self, set_index: int) -> None:
         if self.state.outcome is None:

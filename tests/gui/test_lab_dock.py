@@ -11,7 +11,8 @@ from steadlith_core import load_text
 from steadlith_core.lab import FIXED, LabError, run_lab
 
 from gui_helpers import GOLDEN, golden_params, load_texts
-from steadlith_gui.model.lab_state import CANCELLED, DONE, RUNNING, position
+from steadlith_gui.model.job_state import CANCELLED, DONE, RUNNING
+from steadlith_gui.model.lab_state import position
 from steadlith_gui.widgets.palette import DARK, LIGHT
 from test_diagnostics import hover
 

@@ -17,7 +17,8 @@ from steadlith_core.retrieval import RULE, BM25Retriever, ChunkingSpec, evaluate
 
 from gui_helpers import load_texts
 from steadlith_gui.model.demo import DEMO_DIR
-from steadlith_gui.model.retrieval_state import CANCELLED, DONE, RUNNING, STALE_NOTE
+from steadlith_gui.model.job_state import CANCELLED, DONE, RUNNING
+from steadlith_gui.model.retrieval_state import STALE_NOTE
 from steadlith_gui.workers.retrieval import run_retrieval
 
 GUIDES = ("chunking-guide-v1", "chunking-guide-v2")
