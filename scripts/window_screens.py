@@ -32,8 +32,8 @@ out = sys.argv[1]
 window = MainWindow(theme="dark")
 window.confirm_discard = lambda question: True
 window.show()
-window.load_files(resolve_revision(str(ROOT), "docs/guide/window.md", f"{COMMIT}~1"),
-                  resolve_revision(str(ROOT), "docs/guide/window.md", COMMIT))
+window.documents_ctl.load_files(resolve_revision(str(ROOT), "docs/guide/window.md", f"{COMMIT}~1"),
+                                resolve_revision(str(ROOT), "docs/guide/window.md", COMMIT))
 steps = iter(range(1, 100))
 
 

@@ -290,12 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.open_workspace:
             # headless: nobody to ask, so only the flag lets it read files outside its folder
             trust = True if args.trust_workspace else (False if headless else None)
-            window.open_workspace(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set,
+            window.workspaces.open(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set,
                                   trust=trust)
         elif example is not None:
-            window.load_example(example, params=example_params)
+            window.documents_ctl.load_example(example, params=example_params)
         elif any(paths):
-            window.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
+            window.documents_ctl.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
 
     has_input = bool(args.open_workspace or example or any(paths))
     if headless:
@@ -343,10 +343,10 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
             return
         kind, path = pending[0]
         if kind == "report":
-            key = window.export_report(str(path))
+            key = window.exports.export_report(str(path))
         else:
             app.processEvents()  # let the panes and docks repaint first
-            key = window.export_png(str(path))
+            key = window.exports.export_png(str(path))
         if key is None:
             finish(EXIT_INPUT, f"nothing to write as the {what[kind]}")
 
@@ -361,8 +361,8 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     def on_ready(_result) -> None:
         if done["started"] or window.analyzer.busy or window.loader.pending or window.jobs.pending:
             return  # a newer analysis or load is on its way: wait for what was asked for
-        if any(kind == "report" for kind, _ in pending) and window.comparison is None:
-            a, b = window.documents()
+        if any(kind == "report" for kind, _ in pending) and window.session.comparison is None:
+            a, b = window.session.documents()
             missing = "A" if a is None else "B" if b is None else None
             reason = f"{missing} is missing" if missing else "the versions could not be compared"
             finish(EXIT_INPUT, f"the report compares two documents, and {reason}")

@@ -6,14 +6,15 @@ central widget holds the message bar, the legend and a row `panes_row` = [pane A
 map | pane B | overview map]. Parameters (left), churn (right), diagnostics and the chunk
 table (bottom) are docks.
 
-The state lives in a Qt-free `Session` (model/session.py); this window builds the widgets
-and the parts that connect them to it (controllers/, docks/), and keeps the public API
-the app and tests use:
+The state lives in a Qt-free `Session` (model/session.py); this window declares the
+widgets and the parts that connect them to it (controllers/, docks/), which the app and
+tests drive directly (window.documents_ctl, window.exports, window.workspaces, …):
 - documents.py: loading and analysis requests; editing.py: typing and the edit pause;
-- presenter.py: renders documents and results; navigation.py: selection, navigation,
-  synchronized scrolling; view_options.py: the widgets follow the view options;
+- presenter.py: renders documents and results; chrome.py: pane headers, title, status
+  line, churn columns; navigation.py: selection, navigation, synchronized scrolling; view_options.py: the widgets follow the view options;
   file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
-  on change; recent.py; theme.py; actions.py (beside this module): menus as data.
+  on change; recent.py; theme.py; actions.py (beside this module): menus as data, built
+  into `self.act`; dock_layout.py: the docks for the screen.
 Each part is given the widgets, session, jobs and callables it uses, never this window;
 parts talk through the session's events (session.events), and the window forwards
 their own signals as its public ones (exported, saved, workspace_opened, …).
@@ -25,7 +26,7 @@ ResultPresenter renders the result's chunkings and layouts.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QThreadPool, Qt, Signal
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QScrollArea,
@@ -55,10 +56,8 @@ from .docks.history_dock import HISTORY_HEIGHT, HistoryController
 from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
-from .model.documents import LoadedDocument
 from .model.recovery import RecoveryStore
 from .model.session import SIDES, THEME_CHOICES, Session
-from .model.viewmodel import AnalysisResult
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
@@ -301,7 +300,7 @@ class MainWindow(QMainWindow):
             show_dock=lambda: self.dock_layout.open_before_diagnostics(self.history_dock, HISTORY_HEIGHT), parent=self)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
         self.sweep_ctl = SweepDock(self.sweep_view, s, parent=self)
-        self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
+        self.lab = LabController(self.lab_view, s, self.documents_ctl.load_texts, parent=self)
         self.workspaces = WorkspaceController(
             s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
             headers=self.headers, sweep=self.sweep_ctl, lab=self.lab, dialogs=self, parent=self)
@@ -341,69 +340,7 @@ class MainWindow(QMainWindow):
         self.headers.update_all()
         self.status_line.update()
 
-    # -- state, read from the session ------------------------------------------------------
-    @property
-    def result(self) -> AnalysisResult | None:
-        """The latest result: result.a, result.b the Chunkings, result.comparison their Comparison."""
-        return self.session.result
-
-    @property
-    def comparison(self):
-        """The shown comparison, if it applies to what the panes show."""
-        return self.session.comparison
-
-    @property
-    def params(self) -> ChunkerParams:
-        """The parameters in force (the last valid ones)."""
-        return self.session.params
-
-    @property
-    def theme(self) -> Theme:  # the theme shown: light or dark, also for the choice "system"
-        return self.theme_ctl.theme
-
-    @property
-    def theme_choice(self) -> str:
-        return self.session.view.theme
-
-    @property
-    def workspace_path(self) -> str | None:
-        return self.session.workspace_path
-
-    @property
-    def selection(self) -> tuple[str, int] | None:
-        return self.navigation.selection
-
-    @property
-    def active_side(self) -> str:
-        """The pane navigation acts on: the one last focused (B at first)."""
-        return self.navigation.active_side
-
-    def documents(self) -> tuple[LoadedDocument | None, LoadedDocument | None]:
-        return self.session.documents()
-
-    def side_identity(self, side: str) -> tuple[str | None, str | None]:
-        return self.session.identity(side)
-
-    def view_options(self) -> dict[str, Any]:
-        return self.session.view.as_dict()
-
-    # -- commands ------------------------------------------------------------------------------
-    def load_texts(self, text_a, text_b, name_a=None, name_b=None) -> None:
-        """Show texts as A and B (None leaves a side). Asynchronous: wait for `analysis_ready`."""
-        self.documents_ctl.load_texts(text_a, text_b, name_a, name_b)
-
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
-        """`labels`: {"A": name, "B": name}, shown instead of the files' names."""
-        self.documents_ctl.load_files(path_a, path_b, remember=remember, labels=labels)
-
-    def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
-        self.documents_ctl.load_example(name, params)
-
-    def set_params(self, params: ChunkerParams) -> None:
-        """Use `params` (and show their rule); the panel follows the session, which
-        re-chunks both documents with them."""
-        self.session.set_params(params, show=True)
-
+    # -- the window's own messages ---------------------------------------------------------
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
 
@@ -411,58 +348,9 @@ class MainWindow(QMainWindow):
         """A passing note in the status bar."""
         self.statusBar().showMessage(text, ms)
 
-    def set_theme(self, theme: Theme | str) -> None:
-        self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
-
-    def set_theme_choice(self, choice: str, remember: bool = False) -> None:
-        self.theme_ctl.set_choice(choice, remember)
-
-    def set_editable(self, side: str, editable: bool) -> None:
-        self.editing.set_editable(side, editable)
-
-    def swap(self) -> None:
-        self.documents_ctl.swap()
-
-    def reload(self) -> None:
-        self.documents_ctl.reload()
-
-    def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
-        self.navigation.select_chunk(side, index, scroll, from_table)
-
-    def shown_names(self) -> tuple[str | None, str | None]:
-        return self.exports.shown_names()
-
-    def save_as(self, side: str, path=None) -> int | None:
-        return self.exports.save_as(side, path)
-
-    def export_report(self, path=None) -> int | None:
-        return self.exports.export_report(path)
-
-    def export_comparison(self, path=None) -> int | None:
-        return self.exports.export_comparison(path)
-
-    def export_chunks(self, side: str, path=None) -> int | None:
-        return self.exports.export_chunks(side, path)
-
-    def export_png(self, path=None) -> int | None:
-        return self.exports.export_png(path)
-
-    def save_workspace(self, path=None) -> int | None:
-        return self.workspaces.save(path)
-
-    def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=(), trust=None) -> int | None:
-        return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments, trust=trust)
-
-    def recent_entries(self) -> list[dict]:
-        return self.recent_menu.entries()
-
-    def open_recent(self, entry: dict) -> None:
-        """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""
-        self.recent_menu.choose(entry)
-
     def _open_entry(self, entry: dict) -> None:
         if "workspace" in entry:
-            self.open_workspace(entry["workspace"])
+            self.workspaces.open(entry["workspace"])
         else:
             self.documents_ctl.open_recent(entry)
 
@@ -482,7 +370,7 @@ class MainWindow(QMainWindow):
         elif params and self.settings.params_problem:
             self.show_message(self.settings.params_problem, "warning")
         if theme and self.settings.theme() is not None:
-            self.set_theme_choice(self.settings.theme())
+            self.theme_ctl.set_choice(self.settings.theme())
         self.recent_menu.rebuild()
 
     def save_settings(self) -> None:

@@ -203,8 +203,8 @@ def main(argv: list[str] | None = None) -> int:
 
     text_a = generate_prose(args.chars, seed=args.seed)
     text_b = edited_copy(text_a, args.edits)
-    first = wait_ready(lambda: window.load_texts(text_a, text_b))
-    r = window.result
+    first = wait_ready(lambda: window.documents_ctl.load_texts(text_a, text_b))
+    r = window.session.result
     print(f"documents: A {len(text_a):,} chars, B {len(text_b):,} chars ({args.edits} edits); "
           f"{r.a.word_count:,} / {r.b.word_count:,} words")
     print(f"first load + analysis: {first * 1000:.0f} ms ({len(r.a.chunks)} / {len(r.b.chunks)} chunks)")
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             ok = time_changes(window, wait_shown, lmx2_changes(args.changes), lmx2_line, "lmx2-v1 ", machine) and ok
             from steadlith_core import ChunkerParams
 
-            wait_ready(lambda: window.set_params(ChunkerParams()))  # typing is measured with tttd-v1 shown
+            wait_ready(lambda: window.session.set_params(ChunkerParams(), show=True))  # typing is measured with tttd-v1 shown
     if not args.no_typing:
         ok = bench_typing(app, window, args.keys, machine) and ok
     window.close()
@@ -235,15 +235,15 @@ def time_changes(window, wait_shown, changes, describe, label: str, machine: str
     median change reached the screen within the target."""
     on_screen, complete = [], []
     for params in changes:
-        t, t_full = wait_shown(lambda p=params: window.set_params(p))
-        r = window.result
+        t, t_full = wait_shown(lambda p=params: window.session.set_params(p, show=True))
+        r = window.session.result
         assert r.params == params and not r.pending
         on_screen.append(t * 1000)
         complete.append(t_full * 1000)
         print(f"  {describe(params)}: {t * 1000:6.1f} ms, churn panel complete {t_full * 1000:6.1f} ms "
               f"({len(r.a.chunks)} / {len(r.b.chunks)} chunks; worker {r.ms_total:.1f} ms, compare {r.ms_compare:.1f} ms)")
     median, worst = statistics.median(on_screen), max(on_screen)
-    rules = " + ".join(window.result.rules or ())
+    rules = " + ".join(window.session.result.rules or ())
     print(f"{label}parameter change -> result on screen, {len(on_screen)} changes, rules computed: {rules}: "
           f"median {median:.1f} ms, max {worst:.1f} ms  (target: median <= 150 ms) {machine}")
     print(f"{label}parameter change -> churn panel complete (fixed-size baseline and the other rule, which may "
@@ -283,7 +283,7 @@ def bench_long_lines(app, window, wait_ready, args, machine: str) -> bool:
 
     def show(text_a: str, text_b: str) -> tuple[float, float]:
         """(load to result on screen, repaint after scrolling to the middle) in seconds."""
-        loaded = wait_ready(lambda: window.load_texts(text_a, text_b))
+        loaded = wait_ready(lambda: window.documents_ctl.load_texts(text_a, text_b))
         idle(60)
         t0 = time.perf_counter()
         for pane in (window.pane_a, window.pane_b):
@@ -391,7 +391,7 @@ def bench_typing(app, window, keys: int, machine: str) -> bool:
     for w in (pane.viewport(), window.pane_a.viewport(), window.link_map, window.overview, window.churn):
         w.repaint()
     t_done = time.perf_counter()
-    r = window.result
+    r = window.session.result
     typed = pane.toPlainText().count("steadlith")
     median, worst = statistics.median(latencies), max(latencies)
     print(f"typing into B ({len(latencies)} keystrokes, {window.analyzer.generation - results_before} analyses "

@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         window.analysis_ready.disconnect(loop.quit)
 
     print(f"load average  {' '.join(map(str, load_average()))} (at the start)", flush=True)
-    until_ready(lambda: window.load_texts(text, text))
+    until_ready(lambda: window.documents_ctl.load_texts(text, text))
     pane = window.panes["B"]
     tracemalloc.start(args.top and 8 or 1)
     gc.collect()

@@ -40,13 +40,13 @@ def make_window(qtbot, theme="light", params=None, settings=None):
 def load_texts(qtbot, window, text_a, text_b, **kw):
     """Load two texts and wait until their analysis is on screen."""
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_texts(text_a, text_b, **kw)
+        window.documents_ctl.load_texts(text_a, text_b, **kw)
     return blocker.args[0]
 
 
 def load_files(qtbot, window, path_a, path_b):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_files(path_a, path_b)
+        window.documents_ctl.load_files(path_a, path_b)
     return blocker.args[0]
 
 
@@ -54,12 +54,12 @@ def load_pair(qtbot, window, a, b):
     """Load two files (or PATH@REV revisions) and wait until both sides are analysed."""
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
 
 
 def set_params(qtbot, window, params):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.set_params(params)
+        window.session.set_params(params, show=True)
     return blocker.args[0]
 
 

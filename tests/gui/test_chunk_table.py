@@ -11,7 +11,7 @@ from steadlith_gui.widgets.models import COLUMNS, ChunkTableModel
 
 def load_counterexample(qtbot, window):
     a, b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     return load_texts(qtbot, window, a, b)
 
 
@@ -79,7 +79,7 @@ def test_selecting_a_row_selects_and_shows_the_chunk_in_its_pane(qtbot, window):
     view.scrollTo(view.model().index(row, 0))
     rect = view.visualRect(view.model().index(row, COLUMNS.index("index")))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.selection == ("B", j)
+    assert window.navigation.selection == ("B", j)
     assert window.pane_b.selected == j and chunk_visible(window.pane_b, j)
     partner = result.comparison.partner_b[j]
     assert window.pane_a.partner_selected == partner
@@ -94,7 +94,7 @@ def test_clicking_a_chunk_in_a_pane_selects_its_row(qtbot, window):
     point = position_point(pane, (start + end) // 2)
     assert pane.chunk_at_point(point) == i
     qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
-    assert window.selection == ("A", i) and pane.selected == i
+    assert window.navigation.selection == ("A", i) and pane.selected == i
     assert window.table.selected_chunk() == ("A", i)
     rows = window.chunk_table.selectionModel().selectedRows()
     assert len(rows) == 1 and cell(window.chunk_table, rows[0].row(), "version") == "A"

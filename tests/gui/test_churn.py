@@ -22,7 +22,7 @@ def load_example(qtbot, window, name):
 def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     c = result.comparison
-    assert window.params == counterexample_params() and result.params == counterexample_params()
+    assert window.session.params == counterexample_params() and result.params == counterexample_params()
     assert len(c.phase_shift_regions) >= 1
     churn = window.findChild(type(window.churn), "churnPanel")
     assert churn is window.churn and churn.isVisible()
@@ -48,7 +48,7 @@ def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot,
     assert churn.values[("tttd-v1", "resync")].styleSheet() == ""
     # the example jumped to the shifted region: its first B chunk is selected and on screen
     j = r.b_chunks[0]
-    assert window.selection == ("B", j) and chunk_visible(window.pane_b, j)
+    assert window.navigation.selection == ("B", j) and chunk_visible(window.pane_b, j)
     assert chunk_visible(window.pane_a, r.a_chunks[0])
     assert "counterexample" in window.columns["B"].header.text()
 
@@ -89,22 +89,22 @@ def test_clicking_a_region_shows_it_in_both_panes(qtbot, window):
     window.act["sync"].setChecked(False)
     window.pane_b.verticalScrollBar().setValue(window.pane_b.verticalScrollBar().maximum())
     assert not chunk_visible(window.pane_b, r.b_chunks[0])
-    window.select_chunk("A", None)
+    window.navigation.select_chunk("A", None)
     regions = window.churn.regions
     rect = regions.visualItemRect(regions.item(0))
     qtbot.mouseClick(regions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert chunk_visible(window.pane_b, r.b_chunks[0]) and chunk_visible(window.pane_a, r.a_chunks[0])
-    assert window.selection == ("B", r.b_chunks[0])
+    assert window.navigation.selection == ("B", r.b_chunks[0])
 
 
 def test_statuses_are_painted_in_the_panes(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     c = result.comparison
     pane = window.pane_b
-    theme = window.theme
+    theme = window.theme_ctl.theme
     r = c.phase_shift_regions[0]
     j = r.b_chunks[0] + 1  # a shifted chunk (not the selected one, which is framed)
-    window.select_chunk("B", None)
+    window.navigation.select_chunk("B", None)
     start, end = pane.chunk_span(j)
     pane.scroll_position_to_y(start, 30)
     image = pane.viewport().grab().toImage()
@@ -160,7 +160,7 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     pane.setFocus()
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)
-    window.select_chunk("B", None)
+    window.navigation.select_chunk("B", None)
     # the caret starts in chunk 0, so the first step goes to the first such chunk after it
     wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused") and j]
     assert len(wanted) >= 3
@@ -172,25 +172,25 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     assert act in nav_menu.actions() and back in nav_menu.actions()
     for expected in wanted[:3]:
         qtbot.keyClick(pane, key)
-        assert window.selection == ("B", expected)
+        assert window.navigation.selection == ("B", expected)
         assert pane.textCursor().position() == change_target(pane.view(), expected)
         assert chunk_visible(pane, expected)
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
-    assert window.selection == ("B", wanted[1])
+    assert window.navigation.selection == ("B", wanted[1])
     assert pane.textCursor().position() == change_target(pane.view(), wanted[1])
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
-    assert window.selection == ("B", wanted[0])
+    assert window.navigation.selection == ("B", wanted[0])
 
 
 def test_navigation_by_boundary_and_by_keyboard(qtbot, window):
     result = load_example(qtbot, window, "small-edit")
     pane = window.pane_a
     pane.setFocus()
-    assert window.active_side == "A"
+    assert window.navigation.active_side == "A"
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)  # the example opened on its change: the caret at 0 must be on screen
     window.act.nav["next_boundary"].trigger()
-    assert pane.textCursor().position() == pane.cut_position(0) and window.selection == ("A", 0)
+    assert pane.textCursor().position() == pane.cut_position(0) and window.navigation.selection == ("A", 0)
     window.act.nav["next_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(1)
     window.act.nav["prev_boundary"].trigger()

@@ -18,7 +18,7 @@ def value(panel, key):
 
 
 def test_diagnostics_match_the_core(qtbot, window):
-    window.set_params(golden_params("small-snap"))
+    window.session.set_params(golden_params("small-snap"), show=True)
     a = load_text(GOLDEN / "mixed.txt")
     b = load_text(GOLDEN / "long.txt")
     result = load_texts(qtbot, window, a, b)
@@ -53,7 +53,7 @@ def test_diagnostics_opened_later_show_the_latest_result(qtbot, window):
     window.dock_layout.fit_to_screen(QRect(0, 0, 1366, 768))
     assert not window.diagnostics_dock.isVisible()
     a, b = load_text(GOLDEN / "mixed.txt"), load_text(GOLDEN / "long.txt")
-    window.set_params(golden_params("small-snap"))
+    window.session.set_params(golden_params("small-snap"), show=True)
     load_texts(qtbot, window, a, b)
     result = set_params(qtbot, window, golden_params("small"))
     assert value(window.diagnostics_b, "chunk_count") == "–"  # nothing drawn while closed

@@ -41,10 +41,10 @@ def test_the_panes_show_an_external_chunking_by_hash(qtbot, theme):
     links = result.links
     assert list(zip(links.a_lo[links.pairs], links.b_lo[links.pairs])) == pairs
     i, j = pairs[-1]
-    window.select_chunk("B", j)
+    window.navigation.select_chunk("B", j)
     assert window.pane_a.partner_selected == i
     # painted: the external marker at a span's end, in its colour, no rule kind's colour there
-    colors = window.theme.kind
+    colors = window.theme_ctl.theme.kind
     k = next(k for k, s in enumerate(status_b) if s == "new")
     b_end = result.doc_b.offsets.to_display(b.chunks[k].end)
     pane.scroll_to_position(b_end)

@@ -112,7 +112,7 @@ def test_custom_widgets_have_accessible_names(window):
 
 def test_descriptions_follow_the_content(qtbot, window):
     a, b = small_pair(1500, seed=3)
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, a, b, name_a="first.txt", name_b="second.txt")
     assert "second.txt" in window.pane_b.accessibleDescription()
     assert f"{result.b.diagnostics.chunk_count} chunks" in window.pane_b.accessibleDescription()
@@ -122,7 +122,7 @@ def test_descriptions_follow_the_content(qtbot, window):
 
 def test_link_map_and_overview_work_from_the_keyboard(qtbot, window):
     a, b = small_pair(6000, seed=12)
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, a, b)
     links = result.links
     assert len(links) > 3
@@ -136,7 +136,7 @@ def test_link_map_and_overview_work_from_the_keyboard(qtbot, window):
     qtbot.keyClick(window.link_map, Qt.Key.Key_Down)
     assert window.link_map.current == 2
     assert "Band 3 of" in window.link_map.accessibleDescription()
-    side, index = window.selection
+    side, index = window.navigation.selection
     expected = int(links.b_lo[2]) if links.b_hi[2] > links.b_lo[2] else int(links.a_lo[2])
     assert index == expected  # the band's chunk is selected, as a click would
     qtbot.keyClick(window.link_map, Qt.Key.Key_End)

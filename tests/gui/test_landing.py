@@ -38,7 +38,7 @@ def assert_landed(window) -> None:
     bar_a = pane_a.verticalScrollBar()
     if bar_a.minimum() < bar_a.value() < bar_a.maximum():
         assert abs(y_a - y_b) <= line, f"A's place at y={y_a}, B's change at y={y_b}"
-    assert window.selection == ("B", j)
+    assert window.navigation.selection == ("B", j)
 
 
 def write_pair(tmp_path, text_b_edit_at: float = 0.6):
@@ -68,11 +68,11 @@ def test_a_workspace_lands_on_the_change(qtbot, window, tmp_path):
     a, b = write_pair(tmp_path, 0.45)
     load_files(qtbot, window, str(a), str(b))
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(tmp_path / "pair.steadlith"))
+        window.workspaces.save(str(tmp_path / "pair.steadlith"))
     other = make_window(qtbot)
     with qtbot.waitSignal(other.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        other.open_workspace(str(tmp_path / "pair.steadlith"))
+        other.workspaces.open(str(tmp_path / "pair.steadlith"))
     wait_landed(qtbot, other)
 
 
@@ -87,7 +87,7 @@ def test_the_revisions_dialog_lands_on_the_change(qtbot, window, history):
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
-    assert window.side_identity("B")[0].endswith(MESSAGES[-2])
+    assert window.session.identity("B")[0].endswith(MESSAGES[-2])
     wait_landed(qtbot, window)
     assert window.pane_b.verticalScrollBar().value() > 0
 
@@ -97,7 +97,7 @@ def test_a_history_click_lands_on_the_change(qtbot, window, history):
     a = resolve_revision(str(root), "doc.md", "HEAD~1")
     b = resolve_revision(str(root), "doc.md", "HEAD")
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
     for pane in window.panes.values():
         pane.verticalScrollBar().setValue(0)
     view = window.history
@@ -177,6 +177,6 @@ def test_f7_steps_from_the_middle_of_the_screen_not_from_a_hidden_caret(qtbot, w
         expected = max((k for k in changed if targets[k] < middle), key=lambda k: targets[k])
     with qtbot.waitSignal(window.chunk_selected, timeout=5000):
         (window.act["next_changed"] if direction > 0 else window.act["prev_changed"]).trigger()
-    assert window.selection == ("B", expected)
+    assert window.navigation.selection == ("B", expected)
     y = pane.y_locator()(targets[expected])[0]
     assert abs(y - pane.viewport().height() / 2) <= pane.line_height()

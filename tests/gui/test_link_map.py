@@ -14,12 +14,12 @@ from view_helpers import chunk_lines_y, link_views, over, same
 
 def load_counterexample(qtbot, window):
     a, b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     return load_texts(qtbot, window, a, b)
 
 
 def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     window.act["focus_documents"].trigger()  # every dock hidden: the whole pair fits in the panes
     a, b = small_pair()
     result = load_texts(qtbot, window, a, b)
@@ -40,7 +40,7 @@ def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
 
 
 def test_only_pairs_in_view_are_drawn_and_off_screen_ends_are_stubs(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, *small_pair(8000, seed=5))
     window.act["sync"].setChecked(False)
     c = result.comparison
@@ -86,7 +86,7 @@ def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
     assert (i, j) in c.alignment
     assert chunk_visible(pa, i) and chunk_visible(pb, j)
     assert abs(chunk_top_y(pa, i) - chunk_top_y(pb, j)) <= pa.line_height()  # level
-    assert window.selection == ("B", j) and pb.selected == j and pa.partner_selected == i
+    assert window.navigation.selection == ("B", j) and pb.selected == j and pa.partner_selected == i
     # now the band is a full band, not a stub
     assert any(bd.a_lo == i and bd.stub == "" for bd in window.link_map.bands())
 

@@ -162,7 +162,7 @@ def test_find_lands_on_the_word_after_a_display_break(qtbot, window):
     side, pos = window.navigation.find(needle)
     assert side == "B" and pos == sep + 1
     assert pane.textCursor().selectedText() == needle
-    chunks = window.result.b.chunks
+    chunks = window.session.result.b.chunks
     expected = next(k for k, c in enumerate(chunks) if c.start <= src < c.end)
     assert pane.view().chunk_at(pos) == expected
 

@@ -141,7 +141,7 @@ def test_invalid_value_is_explained_and_last_result_kept(qtbot, window, apply, f
     assert label.isVisible()
     assert rule_of(**changes) in label.text()
     assert window.analyzer.generation == generation  # no analysis was requested
-    assert window.result is before
+    assert window.session.result is before
     assert window.pane_a.chunking is shown_a and window.pane_b.chunking is shown_b
     assert hash_text(window) == before.a.params_hash == ChunkerParams().params_hash
     stale = widget(window, QLabel, "paramsStale")
@@ -178,6 +178,6 @@ def test_the_parameters_signal_alone_drives_the_repaint(qtbot, window):
         window.params_panel.params_changed.emit(announced)
     result = blocker.args[0]
     assert result.params == announced and window.session.params == announced
-    assert window.result.a.params == announced and window.result.b.params == announced
+    assert window.session.result.a.params == announced and window.session.result.b.params == announced
     assert window.pane_b.chunking is result.b and window.table.model.rowCount() == len(result.a.chunks) + len(
         result.b.chunks)

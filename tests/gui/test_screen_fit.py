@@ -29,7 +29,7 @@ def open_on_screen(qtbot, width, height):
     window.show()
     qtbot.waitExposed(window)
     text_a, text_b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     load_texts(qtbot, window, text_a, text_b)
     return window, available
 

@@ -69,12 +69,12 @@ def test_code_gets_line_numbers_and_prose_does_not(qtbot, window):
 
     code = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(40))
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.load_texts(code, code.replace("x + 7", "x + 8"), "a.py", "b.py")
+        window.documents_ctl.load_texts(code, code.replace("x + 7", "x + 8"), "a.py", "b.py")
     gutter = window.pane_a.gutter
     width = gutter.line_number_width()
     assert width > 0
     image = gutter.grab().toImage()
-    muted = QColor(window.theme.muted)
+    muted = QColor(window.theme_ctl.theme.muted)
     top = window.pane_a.visible_blocks()[0][1]
     h = window.pane_a.fontMetrics().height()
     assert any(color_near(image, x, top + h / 2, muted, radius=1, tolerance=40) for x in range(2, width - 4)), \

@@ -25,11 +25,11 @@ from steadlith_gui.model.workspace import CHUNK_FILTER_KEYS, DEFAULT_VIEW
 ALONE = "STEADLITH_SESSION_ALONE"  # set in the subprocess run (model_qt_probe.py reads it)
 
 
-
 def type_chars(s, side, n):
     """`n` characters typed at the start of a side: its revision moves on by `n`."""
     for _ in range(n):
         s.note_edit(side, 0, 0, 1)
+
 
 def test_the_model_runs_without_qt():
     """Importing the session loads no PySide6, and every model test passes without Qt."""
