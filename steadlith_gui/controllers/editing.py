@@ -18,7 +18,7 @@ EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 
 class EditController(QObject):
     """`panes`: the document panes by side; `active_side`: the side navigation acts on
-    (Undo and Redo prefer it); `show_message(text, level)`: says why a paste was refused."""
+    (Undo and Redo prefer it). A refused paste is said through the session (`session.tell`)."""
 
     def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
                  pause_ms: int = EDIT_PAUSE_MS,

@@ -4,7 +4,7 @@ question set (BM25, Chroma's metrics: workers/retrieval.py) off the GUI thread
 parameters change after the run, and loads the question set for the panes' reference
 underlines (controllers/references.py reads `state.references`).
 
-It holds the dock's view, the session and a message callback, not the window."""
+It holds the dock's view and the session (its messages go out through it), not the window."""
 
 from __future__ import annotations
 

@@ -368,7 +368,7 @@ def bench_typing(app, window, keys: int, machine: str) -> bool:
             busy_latencies.append(ms)
         if k < keys - 1:
             idle(80)  # typing pace
-    revision = pane.revision
+    revision = window.session.sides["B"].revision
     # the analysis of the final text: from the last key to its statuses on screen
     loop = QEventLoop()
     shown = []
