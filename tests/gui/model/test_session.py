@@ -243,6 +243,22 @@ def test_an_older_edit_result_never_replaces_a_newer_one():
     assert s.documents()[1] is edited[1] and not s.consistent
 
 
+def test_the_session_keeps_the_edits_the_shown_chunks_move_by():
+    """One keeper of a side's revision: each change the pane reports is recorded here; a
+    result made part-way through the typing keeps only the later edits to shift by."""
+    s, a, b, texts = loaded_session()
+    s.note_edit("B", 0, 0, 4)
+    s.note_edit("B", 10, 2, 0)
+    s.note_edit("B", 5, 0, 0)  # changed nothing: no revision
+    side = s.sides["B"]
+    assert side.revision == 2 and side.shown_revision == 0 and side.has_pending_edits
+    assert side.edits.pending() == [(0, 0, 4), (10, 2, 0)]
+    assert s.accept_result(result_for(a, Doc("Typed" + b.text, "b.txt", None, 1, b)))["B"]
+    assert side.shown_revision == 1 and side.edits.pending() == [(10, 2, 0)] and side.has_pending_edits
+    s.set_document("B", Doc("Another B entirely. " * 30, "b2"))
+    assert side.revision == side.shown_revision == 0 and side.edits.pending() == []
+
+
 def test_parameters_are_held_per_rule_and_carried_by_their_event():
     s, a, b, _ = loaded_session()
     rec = Recorder(s)
