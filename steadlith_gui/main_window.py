@@ -312,8 +312,7 @@ class MainWindow(QMainWindow):
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
-                                           self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
-                                           parent=self)
+                                           self.documents_ctl.restore_texts, parent=self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         self.view_follower = ViewOptionsController(
