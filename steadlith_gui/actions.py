@@ -126,7 +126,8 @@ ACTIONS = (
                "question set, centred", window_shortcut=True),
     ActionSpec("prev_reference_split", "Previous reference spli&t", lambda w: w.references.step(-1), "Shift+F9",
                "In the focused pane: the previous cut that splits a reference excerpt", window_shortcut=True),
-    ActionSpec("keys", "&Keyboard shortcuts", lambda w: w.act.show_shortcuts(), tip="List every shortcut of the window"),
+    ActionSpec("keys", "&Keyboard shortcuts", lambda w: w.act.show_shortcuts(),
+               tip="List every shortcut of the window"),
     ActionSpec("about", "&About Steadlith Inspector", about),
 )
 NAV_IDS = ("next_boundary", "prev_boundary", "next_changed", "prev_changed", "next_shifted", "prev_shifted")

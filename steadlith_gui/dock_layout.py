@@ -307,7 +307,8 @@ class ScreenFit(QObject):
             if bar.parent() is w:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
-        bottom = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS + SIDE_DOCKS) if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
+        bottom = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS + SIDE_DOCKS)
+                  if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
         if bottom:
             wanted = max(d.widget().sizeHint().height() + 24 for d in bottom if d.widget() is not None)
             least = max(d.minimumSizeHint().height() for d in bottom)

@@ -11,12 +11,13 @@ widgets and the parts that connect them to it (controllers/, docks/), which the 
 tests drive directly (window.documents_ctl, window.exports, window.workspaces, …):
 - documents.py: loading and analysis requests; editing.py: typing and the edit pause;
 - presenter.py: renders documents and results; chrome.py: pane headers, title, status
-  line, churn columns; navigation.py: selection, navigation, synchronized scrolling; view_options.py: the widgets follow the view options;
-  file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
+  line, churn columns; navigation.py: selection, navigation, synchronized scrolling;
+  view_options.py: the widgets follow the view options; file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
   on change; recent.py; theme.py; actions.py (beside this module): menus as data, built
   into `self.act`; dock_layout.py: the docks for the screen.
-Each part is given the widgets, session, jobs and callables it uses, never this window;
-parts talk through the session's events (session.events), and the window forwards
+Each part is given the widgets, session, jobs and the few callables it must query, never
+this window; parts talk through the session's events (session.events, also messages for
+the user: session.tell), and the window forwards
 their own signals as its public ones (exported, saved, workspace_opened, …).
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
 events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →

@@ -1,6 +1,7 @@
 """Typing into the panes: each keystroke is O(1) here and tells the session the change
-(the session keeps each side's revisions and edits; the pane reads them); the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
-the title follow the session's edit_state_changed, not this controller."""
+(the session keeps each side's revisions and edits; the pane reads them); the analysis
+waits until the typing pauses for EDIT_PAUSE_MS. The headers and the title follow the
+session's edit_state_changed, not this controller."""
 
 from __future__ import annotations
 

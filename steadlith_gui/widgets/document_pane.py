@@ -10,9 +10,9 @@ chunk numbers.
 The pane is split the way meld splits its text view: the session's `EditTracker`
 (Qt-free, one per side, given to the pane by `follow_edits`) knows which revision of the
 text the shown result belongs to and shifts its positions by the edits typed since (the
-pane reports each change with `edited`; the session records it); `ChunkPainter` paints tints, underlines, markers and the
-selection; `ChunkGutter` paints the numbers and the status stripe; `PaneGeometry`
-maps positions to the screen and scrolls. This class holds the document and the
+pane reports each change with `edited`; the session records it); `ChunkPainter` paints
+tints, underlines, markers and the selection; `ChunkGutter` paints the numbers and the
+status stripe; `PaneGeometry` maps positions to the screen and scrolls. This class holds the document and the
 result shown, and turns mouse and keyboard into signals.
 
 Editing: a keystroke costs O(1) here plus, at the next paint, one vectorized shift of
