@@ -17,8 +17,8 @@ tests drive directly (window.documents_ctl, window.exports, window.workspaces, �
   into `self.act`; dock_layout.py: the docks for the screen.
 Each part is given the widgets, session, jobs and the few callables it must query, never
 this window; parts talk through the session's events (session.events, also messages for
-the user: session.tell), and the window forwards
-their own signals as its public ones (exported, saved, workspace_opened, …).
+the user: session.tell), and the window forwards their own signals as its public ones
+(exported, saved, workspace_opened, …).
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
 events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
 Analyzer.result_ready(result) → Session.accept_result → events.result_changed →
