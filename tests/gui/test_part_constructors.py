@@ -21,8 +21,9 @@ def parts() -> list[type]:
     for package in (steadlith_gui.controllers, steadlith_gui.docks):
         for info in pkgutil.iter_modules(package.__path__):
             module = importlib.import_module(f"{package.__name__}.{info.name}")
+            # Qt parts, and plain ones with a constructor of their own (the chrome parts)
             found += [obj for _name, obj in inspect.getmembers(module, inspect.isclass)
-                      if issubclass(obj, QObject) and obj.__module__ == module.__name__]
+                      if obj.__module__ == module.__name__ and (issubclass(obj, QObject) or "__init__" in vars(obj))]
     return found
 
 
@@ -36,7 +37,7 @@ def test_the_parts_are_found():
     names = {cls.__name__ for cls in parts()}
     assert {"ThemeController", "NavigationController", "DocumentController", "WorkspaceController",
             "ExportController", "ReloadOnChange", "ResultPresenter", "HistoryController", "LabController",
-            "SweepDock"} <= names
+            "SweepDock", "PaneHeaders", "StatusLine", "WindowTitle", "ChurnColumns"} <= names
 
 
 @pytest.mark.parametrize("cls", parts(), ids=lambda cls: cls.__name__)
