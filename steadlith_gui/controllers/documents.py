@@ -126,21 +126,21 @@ class DocumentController(QObject):
         rule_params = None
         if name in EXAMPLES:
             path_a, path_b = demo_paths(name)
-            sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", True
+            sources, note = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, ""
         else:
             ex = PAIR_EXAMPLES[name]
             text_a, text_b, ex_params = ex.make()
             params = params or ex_params
             rule_params = ex.rule_params() if ex.rule_params is not None else None
             sources = {"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])}
-            note, jump = ex.note, ex.jump_to_shift
+            note = ex.note
         restore = self.session.enter_example(name, own_params=params is not None or rule_params is not None)
         with self.session.hold_analysis():  # the load below asks once, with these parameters
             if rule_params is not None:
                 self.session.set_all_params(rule_params)
             if params is not None or restore is not None:
                 self.session.set_params(params if params is not None else restore, show=True)
-        seq = self._start(sources, land=jump)
+        seq = self._start(sources, land=True)
         self.session.example_loading(seq)
         self.session.set_example_note(note)
         if note:

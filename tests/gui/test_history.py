@@ -199,3 +199,22 @@ def grab_history(qtbot, window, history):
     qtbot.waitUntil(lambda: not view.table.selectionModel().hasSelection()
                     and not view.table.currentIndex().isValid())
     return view, view.table.viewport().grab().toImage(), ids
+
+
+def test_the_progress_bar_shows_its_whole_count_in_a_narrow_dock(qtbot):
+    from PySide6.QtGui import QFontMetrics
+    from steadlith_gui.widgets.history_view import HistoryView
+    from steadlith_gui.widgets.palette import DARK
+
+    view = HistoryView(DARK)
+    qtbot.addWidget(view)
+    view.note.setText("Costs of each commit of a long file name, computed with the parameters in force")
+    view.progress.setRange(0, 1062)
+    view.progress.setValue(917)
+    view.progress.show()
+    view.resize(420, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    text = view.progress.text()
+    assert text == "917 / 1062 commits"
+    assert view.progress.width() >= QFontMetrics(view.progress.font()).horizontalAdvance(text)

@@ -64,6 +64,33 @@ def test_files_opened_as_the_command_line_opens_them_land_on_the_change(qtbot, w
     assert window.pane_b.verticalScrollBar().value() > 0
 
 
+@pytest.mark.parametrize("width", [900, 1900])
+def test_a_landing_holds_while_the_layout_settles(qtbot, window, tmp_path, width):
+    """Docks that open or re-arrange after a result has landed (a git file opens History)
+    change the panes' width and re-wrap their text: the change stays centred."""
+    a, b = write_pair(tmp_path)
+    load_files(qtbot, window, str(a), str(b))
+    wait_landed(qtbot, window)
+    before = window.pane_b.viewport().width()
+    window.resize(width, 900)
+    qtbot.waitUntil(lambda: window.pane_b.viewport().width() != before, timeout=5_000)
+    wait_landed(qtbot, window)
+
+
+def test_the_user_scrolling_away_ends_the_hold(qtbot, window, tmp_path):
+    a, b = write_pair(tmp_path)
+    load_files(qtbot, window, str(a), str(b))
+    wait_landed(qtbot, window)
+    pane = window.pane_b
+    qtbot.keyClick(pane, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert pane.verticalScrollBar().value() == 0
+    before = pane.viewport().width()
+    window.resize(900, 900)
+    qtbot.waitUntil(lambda: pane.viewport().width() != before, timeout=5_000)
+    qtbot.wait(100)
+    assert pane.verticalScrollBar().value() == 0, "a layout change pulled the user back to the landing"
+
+
 def test_a_workspace_lands_on_the_change(qtbot, window, tmp_path):
     a, b = write_pair(tmp_path, 0.45)
     load_files(qtbot, window, str(a), str(b))
