@@ -179,11 +179,11 @@ def violated(result: LabResult) -> bool:
 def retrieval_rows(beside: Beside, row) -> list[str]:
     """The lab table's retrieval rows: each chunker's scores on the question set, in the
     columns of its cost."""
-    from ..retrieval.report import HEADS, METRICS, mean_sd, percent
+    from ..retrieval.report import HEADS, METRICS, mean_sd, percent, questions_over
 
     run, results = beside.run, beside.results
-    lines = [f"retrieval ({run.retriever}, top {run.top_k}; {len(run.question_set.questions):,} questions over "
-             f"{len(run.corpora)} corpora; % mean ± sd)",
+    lines = [f"retrieval ({run.retriever}, top {run.top_k}; "
+             f"{questions_over(len(run.question_set.questions), len(run.corpora))}; % mean ± sd)",
              row("  chunks", lambda n: f"{results[n].chunks:,}"),
              row("  mean chunk tokens", lambda n: f"{results[n].mean_tokens:.1f}")]
     lines += [row(f"  {HEADS[m]}", lambda n, m=m: mean_sd(getattr(results[n].overall, m))) for m in METRICS]
