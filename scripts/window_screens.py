@@ -5,7 +5,8 @@ docs/guide/window.md shows for each screen size and scale.
     QT_SCALE_FACTOR=1.5 xvfb-run -a -s "-screen 0 2049x1152x24" python scripts/window_screens.py out.png
 
 The pinned fonts of the GUI tests are used, so the pictures do not depend on the
-machine's fonts."""
+machine's fonts: it imports tests/gui/conftest.py, which imports pytest, so
+it needs the inspector's test extra (`pip install ".[test]"`) and a checkout, not a wheel."""
 
 from __future__ import annotations
 

@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "(without showing the window)")
     p.add_argument("--size", metavar="WIDTHxHEIGHT", type=_size, default=None,
                    help="with --screenshot: the picture's size, laid out as on a screen that size (default: "
-                        "%dx%d, as on a 1080p screen); below 1600x900 the docks share one tabbed column"
+                        "%dx%d, laid out as on a 1080p screen); a size narrower than 1600 or lower than 900 "
+                        "tabs the side docks"
                         % SCREENSHOT_SIZE)
     p.add_argument("--label", action="append", default=[], metavar="SIDE=NAME", type=_label,
                    help="the name shown for A or B instead of the file's, e.g. --label A=HEAD~1:guide.md "

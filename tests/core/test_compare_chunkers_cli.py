@@ -90,7 +90,8 @@ def test_a_missing_library_is_named_with_its_extra(capsys, files, monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_text_splitters", None)
     code, _, err = run(capsys, "compare", a, b, "--chunker", "langchain-recursive")
     assert code == 2
-    assert "langchain-recursive needs the package langchain_text_splitters: pip install 'steadlith-core[langchain]'" in err
+    assert ("langchain-recursive needs the package langchain_text_splitters: pip install 'steadlith-core[langchain]' "
+            "(from a checkout: pip install './core[langchain]')") in err
 
 
 def test_match_size_gives_splitters_the_rules_mean_chunk_size(capsys, files):

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QLabel
 from steadlith_core.bench.examples import counterexample_params, phase_shift_answer
 
 from compare_helpers import chunk_visible, position_point
-from gui_helpers import color_near
+from gui_helpers import color_near, load_texts
 from steadlith_gui.model.demo import PAIR_EXAMPLES
 from steadlith_gui.model.viewmodel import change_target
 
@@ -80,6 +80,17 @@ def test_the_churn_panel_shows_both_rules_on_the_counterexample(qtbot, window):
     assert window.session.rule == "lmx2-v1" and window.params_panel.rule_combo.currentText() == "lmx2-v1"
     assert "did not hold" in churn.findChild(QLabel, "churnVerdict_tttd-v1").text()
     assert churn.regions.count() == 1 and not churn.regions.item(0).data(Qt.ItemDataRole.UserRole)
+
+
+@pytest.mark.parametrize("b_words, header", [
+    ("alpha beta GAMMA delta", "1 edit: 1 word new in B, 1 gone from A"),
+    ("alpha beta GAMMA EPSILON delta", "1 edit: 2 words new in B, 1 gone from A"),
+])
+def test_the_edit_size_header_counts_in_the_singular_for_one(qtbot, window, b_words, header):
+    text = "Some words to keep around the edit so the chunker has a document. "
+    load_texts(qtbot, window, text * 20 + "alpha beta gamma delta. " + text * 20,
+               text * 20 + b_words + ". " + text * 20)
+    assert window.churn.title.text().startswith(header)
 
 
 def test_clicking_a_region_shows_it_in_both_panes(qtbot, window):

@@ -36,7 +36,7 @@ from ..chunking import tokens as token_counters
 from ..chunking.chunks import AnyParams
 from ..chunking.normalize import normalize
 from ..chunking.rules import rule_of
-from ..errors import ParameterError, SteadlithError, import_extra
+from ..errors import ParameterError, SteadlithError, import_extra, pip_extra
 from ..jsonl import MiB, JsonlError, Limits, read_jsonl
 from ..vocabulary import NEW, REMOVED, REUSED
 from .analysis import Analysis
@@ -355,7 +355,7 @@ _EXTRAS = {"langchain-recursive": "langchain", "llama-index-sentence": "llama-in
 
 def install_hint(kind: str) -> str:
     """How to get a splitter that is not installed (the pip command with its extra)."""
-    return f"pip install 'steadlith-core[{_EXTRAS[kind]}]'" if kind in _EXTRAS else ""
+    return pip_extra(_EXTRAS[kind]) if kind in _EXTRAS else ""
 
 
 def installed_splitters() -> list[str]:

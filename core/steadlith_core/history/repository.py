@@ -254,6 +254,19 @@ def _object_dirs(objects: str) -> list[str]:
     return [d for d in dirs if os.path.isdir(d)]
 
 
+def objects_dir(repo: pygit2.Repository) -> str:
+    """The repository's object directory. A linked worktree's git dir
+    (`.git/worktrees/NAME`) holds its own HEAD but no objects: its `commondir` file names
+    the git dir that has them."""
+    try:
+        with open(os.path.join(repo.path, "commondir"), encoding="utf-8") as f:
+            common = f.read(4096).strip()
+    except (OSError, UnicodeDecodeError):
+        common = ""
+    git_dir = os.path.normpath(os.path.join(repo.path, common)) if common else repo.path
+    return os.path.join(git_dir, "objects")
+
+
 def _check_loose_objects(repo: pygit2.Repository) -> None:
     """Read the repository's loose objects with _CheckedLooseObjects, its packs with
     libgit2. A SHA-256 repository keeps libgit2's own reader."""
@@ -263,7 +276,7 @@ def _check_loose_objects(repo: pygit2.Repository) -> None:
     except (KeyError, pygit2.GitError, ValueError):
         pass
     odb = pygit2.Odb()
-    dirs = _object_dirs(os.path.join(repo.path, "objects"))
+    dirs = _object_dirs(objects_dir(repo))
     for n, objects in enumerate(dirs):
         odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
         odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
@@ -460,7 +473,7 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
             return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
         # pygit2 before 1.15 has no Odb.read_header; a loose blob's header is read here,
         # a packed one's size is left unknown rather than read whole.
-        loose = _CheckedLooseObjects(os.path.join(r.path, "objects"), repo_name(r))
+        loose = _CheckedLooseObjects(objects_dir(r), repo_name(r))
         return loose.header(str(entry.id))[1]
     except (KeyError, ValueError, pygit2.GitError, SteadlithError):
         return None

@@ -23,7 +23,7 @@ from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import SteadlithError, visible
+from ..errors import SteadlithError, pip_extra, visible
 from ..kernel import threads as numpy_threads
 from .plan import SweepPlan, TaskKey
 from .run import SLICES_PER_WORKER, Executor, WorkersLost, diffed_sources
@@ -46,7 +46,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SteadlithError("--scheduler needs dask.distributed: pip install 'steadlith-core[dask]'") from None
+        raise SteadlithError(f"--scheduler needs dask.distributed: {pip_extra('dask')}") from None
     return distributed
 
 
