@@ -153,3 +153,20 @@ def test_a_stored_revision_reopens_and_a_stale_one_says_why(history, tmp_path):
         RevisionRef.from_dict({"repo": ref.repo})
     with pytest.raises(GitError, match="not a git repository"):
         RevisionRef.from_dict({**ref.to_dict(), "repo": str(tmp_path)})
+
+
+def test_a_file_in_a_linked_worktree_reads_at_any_revision(tmp_path):
+    """A linked worktree (`git worktree add`) keeps its objects in the main repository's
+    git directory (named by its own `commondir`): its files read at any revision, and
+    the command line's PATH@REV works there as in the main checkout."""
+    import pygit2
+
+    h = History(tmp_path / "repo")
+    c1 = h.commit({"doc.md": TEXT_A}, "Add the doc")
+    h.commit({"doc.md": TEXT_B}, "Edit the doc")
+    repo = pygit2.Repository(str(h.root))
+    repo.add_worktree("feature", str(tmp_path / "feature"))
+    ref = resolve_revision(str(tmp_path / "feature"), "doc.md", "HEAD~1")
+    assert ref.commit == c1 and read_text_at(ref) == TEXT_A
+    ref = parse_revision_arg(str(tmp_path / "feature" / "doc.md") + "@HEAD~1")
+    assert read_text_at(ref) == TEXT_A

@@ -25,6 +25,7 @@ from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
 from ..errors import LoadError, SteadlithError, visible
+from .places import common_dir
 
 # git's file modes of tree entries (not all are in pygit2.enums.FileMode)
 MODE_TREE = 0o040000
@@ -263,7 +264,7 @@ def _check_loose_objects(repo: pygit2.Repository) -> None:
     except (KeyError, pygit2.GitError, ValueError):
         pass
     odb = pygit2.Odb()
-    dirs = _object_dirs(os.path.join(repo.path, "objects"))
+    dirs = _object_dirs(os.path.join(common_dir(repo.path), "objects"))  # a linked worktree's are the main one's
     for n, objects in enumerate(dirs):
         odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
         odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
