@@ -25,6 +25,7 @@ from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
 from ..errors import LoadError, SteadlithError, visible
+from .places import common_dir
 
 # git's file modes of tree entries (not all are in pygit2.enums.FileMode)
 MODE_TREE = 0o040000
@@ -258,13 +259,7 @@ def objects_dir(repo: pygit2.Repository) -> str:
     """The repository's object directory. A linked worktree's git dir
     (`.git/worktrees/NAME`) holds its own HEAD but no objects: its `commondir` file names
     the git dir that has them."""
-    try:
-        with open(os.path.join(repo.path, "commondir"), encoding="utf-8") as f:
-            common = f.read(4096).strip()
-    except (OSError, UnicodeDecodeError):
-        common = ""
-    git_dir = os.path.normpath(os.path.join(repo.path, common)) if common else repo.path
-    return os.path.join(git_dir, "objects")
+    return os.path.join(common_dir(repo.path), "objects")
 
 
 def _check_loose_objects(repo: pygit2.Repository) -> None:
