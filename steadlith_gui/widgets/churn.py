@@ -16,7 +16,6 @@ every external one from its `ChunkerChurn`.
 
 from __future__ import annotations
 
-import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,

@@ -99,7 +99,6 @@ def test_hash_label_follows_widget_edits(qtbot, window):
 
 def test_custom_mask_and_presets(qtbot, window):
     load_texts(qtbot, window, TEXT_A, TEXT_B)
-    mask = widget(window, QLineEdit, "primary_mask")
     bits = widget(window, QSpinBox, "primary_bits")
     # a raw mask that is not 2^k - 1: bits show "custom"; the remainder 0x7f now breaks its rule
     generation = window.analyzer.generation
