@@ -158,10 +158,12 @@ class Document:
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
-        raw = scan_text(text, sentence_ends=False)
+        # a bytes document's canonical text is made chunk by chunk from the document
+        # (chunks.DocumentCanonical) where the compiled kernel runs: not a second copy
+        raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
         self.words = stream_of(text, raw)
         self._symbols: np.ndarray | None = raw.symbols
-        self.canonical = CanonicalText.of_scan(raw)
+        self.canonical = CanonicalText.of_scan(raw, text if isinstance(text, bytes) else None)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}

@@ -433,9 +433,9 @@ static void scan_out_clear(ScanOut *o) {
     Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
 }
 
-static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean) {
     o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
-    o->sym = new_buffer(words * 8); o->canon = new_buffer(canon_bytes); o->cend = new_buffer(words * 4);
+    o->sym = new_buffer(words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes); o->cend = new_buffer(lean ? 0 : words * 4);
     o->sent = new_buffer(words);
     if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
     scan_out_clear(o);
@@ -445,10 +445,11 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
 /* Shrinks every output to n words and `out` canonical bytes (out < 0: the canonical
  * text is a view of the input, kept as it is) and returns the tuple of scan(); the
  * outputs are released either way. */
-static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out) {
+static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int lean) {
     PyObject *result = NULL;
     if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        shrink(&o->sym, n * 8) == 0 && (out < 0 || shrink(&o->canon, out) == 0) && shrink(&o->cend, n * 4) == 0 &&
+        shrink(&o->sym, n * 8) == 0 && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
+        (lean || shrink(&o->cend, n * 4) == 0) &&
         shrink(&o->sent, n) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
     scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
@@ -469,7 +470,7 @@ static PyObject *scan_str(PyObject *text) {
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
-    if (scan_out_new(&o, (len + 1) / 2, len * per + 16) < 0) return NULL;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0) < 0) return NULL;
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -481,7 +482,7 @@ static PyObject *scan_str(PyObject *text) {
     else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     Py_END_ALLOW_THREADS
-    return scan_out_finish(&o, n, out);
+    return scan_out_finish(&o, n, out, 0);
 }
 
 /* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
@@ -489,7 +490,20 @@ static PyObject *scan_str(PyObject *text) {
  * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
-static PyObject *scan(PyObject *self, PyObject *arg) {
+static PyObject *scan_bytes(PyObject *arg, int lean);
+
+static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0); }
+
+/* scan_lean(data) -> scan(data) of UTF-8 bytes without the canonical text: `canonical`
+ * and `canonical_ends` come back empty, and nothing is written for them. A one-shot run
+ * slices each chunk's canonical text from the document itself when it hashes it
+ * (canonical_hashes), which spares a copy of the document and 4 bytes a word. */
+static PyObject *scan_lean(PyObject *self, PyObject *arg) {
+    if (PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "scan_lean takes UTF-8 bytes, not a str"); return NULL; }
+    return scan_bytes(arg, 1);
+}
+
+static PyObject *scan_bytes(PyObject *arg, int lean) {
     Py_buffer view;
     if (PyUnicode_Check(arg)) {
         /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
@@ -502,7 +516,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
      * pages of the buffers that stay unwritten are never touched, then given back. */
     ScanOut o;
-    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16) < 0) { PyBuffer_Release(&view); return NULL; }
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean) < 0) { PyBuffer_Release(&view); return NULL; }
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -562,6 +576,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
         if (n == 0) lead = w0 - data;
+        if (lean) goto next_word;
         if (same && n > 0) {
             ptrdiff_t gap = w0 - g0;
             if (is_para ? gap == 2 && g0[0] == '\n' && g0[1] == '\n' : gap == 1 && g0[0] == ' ') {
@@ -594,7 +609,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         prev_cr = 0;
     }
     Py_END_ALLOW_THREADS
-    if (same && n > 0) {
+    if (same && n > 0 && !lean) {
         /* the canonical text is input[lead:lead + out]: a view instead of a copy */
         PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
         PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
@@ -606,7 +621,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         out = -1; /* scan_out_finish: leave it as it is */
     }
     PyBuffer_Release(&view);
-    return scan_out_finish(&o, n, out);
+    return scan_out_finish(&o, n, out, lean);
 }
 
 /* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
@@ -1550,6 +1565,168 @@ done:
     return out;
 }
 
+/* The canonical text (docs/contract/normalizer.md#canonical-text) of the words in the
+ * UTF-8 range [p, end), which starts at a word's first byte and ends at a word's last:
+ * each word as it is, each gap between two words written as its separator ("\n\n"
+ * when it holds two line breaks, as scan() counts them, else " "). Writes at most
+ * end - p bytes at o (a separator never outgrows its gap); returns how many. */
+static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
+    u8 *const o0 = o;
+    while (p < end) {
+        const u8 *w0 = p;
+        while (p < end) { /* the word, as scan() reads it */
+            if (end - p >= 16) {
+                int run = printable_prefix(p);
+                p += run;
+                if (run == 16) continue;
+            }
+            if (p >= end) break;
+            u8 b = *p;
+            if (b == ' ') break;
+            if (b > 0x20 && b < 0x80) { p++; continue; }
+            int cls = BYTE_CLASS[b];
+            if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) p++;
+            else break;
+        }
+        memcpy(o, w0, (size_t)(p - w0));
+        o += p - w0;
+        int breaks = 0, prev_cr = 0;
+        while (p < end) { /* the gap, as scan() counts its line breaks */
+            int cls = BYTE_CLASS[*p];
+            if (cls == C_SPACE) { prev_cr = 0; p++; }
+            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
+            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
+            else if (cls >= C_LEAD_C2) {
+                int w = multibyte_space(p, end, cls);
+                if (!w) break;
+                prev_cr = 0; p += w;
+            } else break;
+        }
+        if (p >= end) break;
+        if (breaks >= 2) { *o++ = '\n'; *o++ = '\n'; }
+        else *o++ = ' ';
+    }
+    return o - o0;
+}
+
+/* Reads the ranges [bs[k], be[k]) of a buffer of `len` bytes; NULL and an error set
+ * when one lies outside it. `widest` the longest range. */
+static int check_ranges(const int64_t *bs, const int64_t *be, Py_ssize_t m, Py_ssize_t len, Py_ssize_t *widest) {
+    *widest = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > len) {
+            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the document");
+            return -1;
+        }
+        if (be[k] - bs[k] > *widest) *widest = be[k] - bs[k];
+    }
+    return 0;
+}
+
+/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a
+ * chunk: chunk_hashes of the canonical text of every document[start:end] (a range from
+ * a word's first byte to a word's last), made one chunk at a time in a scratch buffer
+ * instead of from a canonical copy of the whole document. */
+static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_starts, *o_ends;
+    Py_buffer dv, sv, ev, pv;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
+    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
+    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
+        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
+    }
+    PyObject *out = NULL;
+    u8 *scratch = NULL;
+    Py_ssize_t m = sv.len / 8, widest = 0;
+    const int64_t *bs = sv.buf, *be = ev.buf;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
+    if (check_ranges(bs, be, m, dv.len, &widest) < 0) goto done;
+    out = new_buffer(32 * m);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        char *hex = PyBytes_AS_STRING(out);
+        const u8 *data = dv.buf;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(scratch, pv.buf, pv.len);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            u8 *text = scratch + pv.len + 8;
+            u64 size = (u64)canonical_words(data + bs[k], data + be[k], text), big = __builtin_bswap64(size), lo, hi;
+            memcpy(scratch + pv.len, &big, 8);
+            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
+            put_hex(hex + 32 * k, hi);
+            put_hex(hex + 32 * k + 16, lo);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return out;
+}
+
+/* canonical_slice(document, start, end) -> bytes: the canonical text of document[start:end]
+ * (canonical_words), for one chunk's text. */
+static PyObject *canonical_slice(PyObject *self, PyObject *args) {
+    Py_buffer dv;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "y*nn", &dv, &lo, &hi)) return NULL;
+    if (lo < 0 || hi < lo || hi > dv.len) {
+        PyBuffer_Release(&dv);
+        PyErr_SetString(PyExc_ValueError, "the range lies outside the document");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo);
+    if (out) {
+        Py_ssize_t size = canonical_words((const u8 *)dv.buf + lo, (const u8 *)dv.buf + hi, (u8 *)PyBytes_AS_STRING(out));
+        if (_PyBytes_Resize(&out, size) < 0) out = NULL;
+    }
+    PyBuffer_Release(&dv);
+    return out;
+}
+
+/* utf8_offsets(data, offsets) -> int64 bytes: the byte offset in the UTF-8 `data` of
+ * every code-point offset in `offsets` (int64, ascending, at most the code points in
+ * data), found in one forward walk that counts the bytes that start a character. */
+static PyObject *utf8_offsets(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_off;
+    Py_buffer dv, ov;
+    if (!PyArg_ParseTuple(args, "OO", &o_data, &o_off)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) return NULL;
+    if (get_int64s(o_off, &ov, "offsets") < 0) { PyBuffer_Release(&dv); return NULL; }
+    Py_ssize_t m = ov.len / 8, len = dv.len;
+    const int64_t *want = ov.buf;
+    const u8 *data = dv.buf;
+    PyObject *out = new_buffer(8 * m);
+    if (out) {
+        int64_t *got = (int64_t *)PyBytes_AS_STRING(out);
+        Py_ssize_t p = 0; /* the byte where code point `cp` starts */
+        int64_t cp = 0;
+        int bad = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < m && !bad; k++) {
+            int64_t t = want[k];
+            if (t < cp) { bad = 1; break; }
+            while (cp < t) {
+                if (t - cp >= 8 && len - p >= 8 && !(rd64(data + p) & 0x8080808080808080ULL)) { p += 8; cp += 8; continue; }
+                if (p >= len) { bad = 1; break; }
+                p++;
+                while (p < len && (data[p] & 0xC0) == 0x80) p++;
+                cp++;
+            }
+            got[k] = p;
+        }
+        Py_END_ALLOW_THREADS
+        if (bad) {
+            Py_CLEAR(out);
+            PyErr_SetString(PyExc_ValueError, "offsets must ascend and lie within the text");
+        }
+    }
+    PyBuffer_Release(&dv); PyBuffer_Release(&ov);
+    return out;
+}
+
 static PyObject *py_xxh3_128(PyObject *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -1584,6 +1761,11 @@ static PyMethodDef METHODS[] = {
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
+    {"canonical_hashes", canonical_hashes, METH_VARARGS,
+     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> hex ASCII of each range's canonical text"},
+    {"canonical_slice", canonical_slice, METH_VARARGS, "canonical_slice(document, start, end) -> canonical bytes"},
+    {"utf8_offsets", utf8_offsets, METH_VARARGS, "utf8_offsets(data, code point offsets) -> int64 byte offsets"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},

@@ -71,7 +71,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 OFFSET = np.int32
 
 
-def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
+def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of `text`
     (docs/contract/normalizer.md#words, docs/contract/tttd-v1.md#symbols): a
     str, or UTF-8 bytes that check_utf8 accepted (offsets are code points either way).
@@ -80,17 +80,24 @@ def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
     `sentence_ends=False` lets the numpy scan leave that field None, to be computed by
     CanonicalText for the words asked about (tttd-v1 asks for its chunks' last words:
     2 ms of a 30 ms chunking of 1 MB saved). The compiled scan finds them in passing and
-    always returns them."""
+    always returns them.
+
+    `lean=True`, for UTF-8 bytes under the compiled kernel, writes no canonical text:
+    `canonical` and `canonical_ends` are None, and a chunk's canonical text is made from
+    the document when it is needed (canonical_hashes, canonical_slice). Elsewhere it
+    changes nothing."""
     if KERNEL == "c":
         # the compiled scan reads a str in place: no UTF-8 copy
-        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(text)
+        lean = lean and not isinstance(text, str)
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = (_kernel.scan_lean if lean else
+                                                                              _kernel.scan)(text)
         raw = RawScan(
             np.frombuffer(starts, dtype=OFFSET),
             np.frombuffer(ends, dtype=OFFSET),
             np.frombuffer(para, dtype=np.bool_),
             np.frombuffer(symbols, dtype=np.uint64),
-            canonical,
-            np.frombuffer(canonical_ends, dtype=OFFSET),
+            None if lean else canonical,
+            None if lean else np.frombuffer(canonical_ends, dtype=OFFSET),
             np.frombuffer(sentence, dtype=np.bool_),
         )
     elif isinstance(text, str):
@@ -345,6 +352,28 @@ def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, pr
     hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
                                  np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
     return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+
+
+def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str]:
+    """chunk_hashes of the canonical text of every document[byte_starts[k]:byte_ends[k]]
+    (word-aligned ranges of the UTF-8 document), each made in turn: for the canonical
+    text of a lean scan, which exists only chunk by chunk. Compiled kernel only (a lean
+    scan is made only there; the extension stays loaded when the process switches)."""
+    out = _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                   np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
+    return [out[i : i + 32] for i in range(0, len(out), 32)]
+
+
+def canonical_slice(document: bytes, start: int, end: int) -> bytes:
+    """The canonical text of the words of document[start:end] (a word-aligned byte range)."""
+    return _kernel.canonical_slice(document, start, end)
+
+
+def utf8_offsets(document: bytes, offsets: np.ndarray) -> np.ndarray:
+    """The byte offset in the UTF-8 `document` of each code-point offset in `offsets`
+    (ascending), int64: one forward walk, from a lean scan's code-point offsets to the
+    document's bytes. Compiled kernel only, as canonical_hashes."""
+    return np.frombuffer(_kernel.utf8_offsets(document, np.ascontiguousarray(offsets, dtype=np.int64)), dtype=np.int64)
 
 
 def xxh3_64(data: bytes, seed: int = 0) -> int:
