@@ -1,7 +1,8 @@
-"""A document given as UTF-8 bytes is chunked without a canonical copy of it under the
-compiled kernel (chunks.DocumentCanonical): each chunk's canonical text is made from
-its range of the document. Its chunks, hashes and texts must be those of the same text
-given as a str, whose canonical text the scan writes whole."""
+"""A document given as UTF-8 bytes is chunked lean under the compiled kernel: without a
+canonical copy of it (chunks.DocumentCanonical: each chunk's canonical text is made
+from its range of the document) and, under tttd-v1, with an int32 running total where
+it fits. Its chunks, hashes and texts must be those of the same text given as a str,
+whose canonical text the scan writes whole and whose running total is int64."""
 
 from __future__ import annotations
 
@@ -88,3 +89,49 @@ def test_offsets_that_do_not_ascend_or_pass_the_text_are_refused():
         kernel.utf8_offsets("\u00e9 x".encode(), np.array([4]))
     with pytest.raises(ValueError, match="outside"):
         kernel.canonical_hashes(b"ab", np.array([0]), np.array([3]), b"")
+
+
+@pytest.mark.parametrize("kernel_name", kernel.KERNELS)
+def test_tttd_keeps_a_narrow_running_total_of_a_bytes_document_and_lmx2_a_wide_one(kernel_name):
+    text = _random_text(7, 3000)
+    tttd, lmx2 = ChunkerParams(min_tokens=8, max_tokens=40), Lmx2Params(min_tokens=8, max_tokens=40)
+    with kernel.using(kernel_name):
+        pipeline = Pipeline()
+        narrow = pipeline.chunk(text.encode(), tttd)
+        after = pipeline.chunk(text.encode(), lmx2)  # the same document: its narrow total, widened for the run
+        alone = Pipeline().chunk(text.encode(), lmx2)
+        as_str = Pipeline().chunk(text, tttd)
+    assert narrow.cum_tokens.dtype == (np.int32 if kernel_name == "c" else np.int64)
+    assert as_str.cum_tokens.dtype == np.int64
+    assert after.cum_tokens.dtype == alone.cum_tokens.dtype == np.int64
+    assert narrow.cum_tokens.tolist() == as_str.cum_tokens.tolist()
+    assert narrow.word_tokens.tolist() == as_str.word_tokens.tolist()
+    assert _rows(narrow) == _rows(as_str) and _rows(after) == _rows(alone)
+
+
+@compiled
+@pytest.mark.parametrize("limits", [(1, 1), (3, 9), (8, 40), (50, 2**40), (2**62, 2**63 - 1)])
+def test_the_compiled_cut_walk_reads_an_int32_total_as_an_int64_one(limits):
+    rng = np.random.default_rng(sum(limits) % 1000)
+    tok = rng.integers(1, 30, size=5000)
+    wide = np.concatenate(([0], np.cumsum(tok))).astype(np.int64)
+    primary = np.flatnonzero(rng.random(5000) < 0.02).astype(np.int64)
+    backup = np.flatnonzero(rng.random(5000) < 0.1).astype(np.int64)
+    with kernel.using("c"):
+        want = kernel.segment_columns(wide, primary, backup, *limits)
+        got = kernel.segment_columns(wide.astype(np.int32), primary, backup, *limits)
+    assert [a.tolist() if isinstance(a, np.ndarray) else a for a in got] == \
+        [a.tolist() if isinstance(a, np.ndarray) else a for a in want]
+
+
+@compiled
+def test_a_narrow_total_is_int32_and_exact_up_to_the_longest_document():
+    starts = np.array([0, 5, 11], dtype=np.int32)
+    ends = np.array([4, 10, 20], dtype=np.int32)
+    with kernel.using("c"):
+        _, narrow = kernel.chars4_totals(starts, ends, False, True)
+        _, wide = kernel.chars4_totals(starts, ends, False, False)
+        # the widest span the int32 offsets allow: a chars4/1 total stays far below 2^31
+        _, far = kernel.chars4_totals(np.array([0], np.int32), np.array([2**31 - 1], np.int32), False, True)
+    assert narrow.dtype == np.int32 and wide.dtype == np.int64 and narrow.tolist() == wide.tolist() == [0, 1, 3, 6]
+    assert far.dtype == np.int32 and far.tolist() == [0, 2**29]

@@ -144,7 +144,10 @@ class Chunking:
     # tokens of each word (`word_tokens`), or what makes them when first read: a document
     # given as bytes keeps only the running total
     word_tokens_of: np.ndarray | Callable[[], np.ndarray]
-    cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
+    # cum_tokens[i] = tokens of words [0, i): int64, or int32 for a document given as
+    # bytes and chunked by tttd-v1 with the compiled chars4/1 (its largest array, and a
+    # total that cannot reach 2^30); read it through int() or widen it before adding to it
+    cum_tokens: np.ndarray
     # tttd-v1's fingerprints, made when first read (`fingerprints`): the cuts need only
     # the candidates, and 8 bytes a word is much of a large document's memory
     fingerprints_of: Callable[[], np.ndarray] | None

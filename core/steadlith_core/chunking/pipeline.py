@@ -199,12 +199,19 @@ class Document:
         tok, cum = self._counted(counter)
         return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
 
-    def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
+    def _counted(self, counter: TokenCounter, narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray]:
         """(tokens of each word, or None for a lean document, which keeps only the
-        cumulative tokens: the per-word ones are their differences), cumulative tokens."""
+        cumulative tokens: the per-word ones are their differences), cumulative tokens.
+
+        `narrow` (tttd-v1 on a bytes document, whose cut walk reads the running total
+        only in the compiled kernel and by differences): when the total is first
+        counted, it may be int32 where it surely fits (the compiled chars4/1 decides),
+        half the largest array such a run keeps. lmx2-v1 adds token distances to it in
+        numpy and asks for int64 (wide_cum)."""
 
         def count():
-            counted = counter.count_and_total(self.words, keep_counts=not self.lean)
+            counted = counter.count_and_total(self.words, keep_counts=not self.lean,
+                                              narrow=narrow and isinstance(self.document, bytes))
             self._token_dtypes[counter] = counted.dtype
             return counted.counts, counted.total
 
@@ -212,9 +219,15 @@ class Document:
         # function must not be answered from the cache
         return self._tokens.get(counter, count)
 
-    def tokens_cum(self, counter: TokenCounter) -> np.ndarray:
-        """tokens(counter)[1] alone."""
-        return self._counted(counter)[1]
+    def tokens_cum(self, counter: TokenCounter, narrow: bool = False) -> np.ndarray:
+        """tokens(counter)[1] alone (see _counted for `narrow`)."""
+        return self._counted(counter, narrow)[1]
+
+    def wide_cum(self, counter: TokenCounter) -> np.ndarray:
+        """tokens_cum(counter) as int64: a narrow total counted for tttd-v1 is widened
+        for the run (not kept)."""
+        cum = self._counted(counter)[1]
+        return _frozen(cum.astype(np.int64)) if cum.dtype != np.int64 else cum
 
     def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
         """tokens(counter)[0], or for a lean document what makes it when asked."""
@@ -315,7 +328,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
     primary, backup = doc.stage("candidates").get((p.window_words, p.polynomial) + masks, candidate_positions)
     doc.spare_symbols()  # before the token arrays exist: the peak of a large document is lower
-    cum = doc.tokens_cum(counter)
+    cum = doc.tokens_cum(counter, narrow=True)
     tok = doc.word_tokens(counter)
     snap = p.effective_snap_window
     starts, ends, kinds, snapped = doc.stage("cuts").get(
@@ -344,7 +357,7 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    cum = doc.tokens_cum(counter)
+    cum = doc.wide_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later)

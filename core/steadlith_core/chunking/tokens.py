@@ -39,13 +39,16 @@ class TokenCounter:
     per_word: Callable[[str], int] | None = None
     vectorized: Callable[[WordStream], np.ndarray] | None = None
     # (counts or None, running total) in one pass, already valid, counts in int32; None
-    # when it cannot (then count() and running_total() do it): the compiled chars4/1
-    with_total: Callable[[WordStream, bool], tuple[np.ndarray | None, np.ndarray] | None] | None = None
+    # when it cannot (then count() and running_total() do it): the compiled chars4/1.
+    # Its third argument, `narrow`, lets the total be int32 where it surely fits.
+    with_total: Callable[[WordStream, bool, bool], tuple[np.ndarray | None, np.ndarray] | None] | None = None
 
-    def count_and_total(self, words: WordStream, keep_counts: bool = True) -> Counted:
+    def count_and_total(self, words: WordStream, keep_counts: bool = True, narrow: bool = False) -> Counted:
         """count(words) (None unless `keep_counts`) with its running total in int64,
-        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only."""
-        both = self.with_total(words, keep_counts) if self.with_total is not None else None
+        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only.
+        `narrow`: the total may be int32 where it surely fits (with_total decides; half
+        the memory), for a caller that reads it only through the compiled kernel."""
+        both = self.with_total(words, keep_counts, narrow) if self.with_total is not None else None
         if both is not None:
             tok, cum = both
             dtype = np.dtype(np.int32)
@@ -106,8 +109,9 @@ def _chars4(words: WordStream) -> np.ndarray:
     return counts
 
 
-def _chars4_with_total(words: WordStream, keep_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
-    return kernel.chars4_totals(words.starts, words.ends, keep_counts)
+def _chars4_with_total(words: WordStream, keep_counts: bool,
+                       narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray] | None:
+    return kernel.chars4_totals(words.starts, words.ends, keep_counts, narrow)
 
 
 def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:

@@ -923,29 +923,36 @@ static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const 
  * A bytes document keeps only the total (want_counts false: no counts are written). */
 static PyObject *chars4_totals(PyObject *self, PyObject *args) {
     PyObject *o_starts, *o_ends;
-    int want_counts;
-    if (!PyArg_ParseTuple(args, "OOp", &o_starts, &o_ends, &want_counts)) return NULL;
+    int want_counts, narrow = 0;
+    if (!PyArg_ParseTuple(args, "OOp|p", &o_starts, &o_ends, &want_counts, &narrow)) return NULL;
     Py_buffer sv, ev;
     if (get_typed(o_starts, &sv, 4, "starts") < 0) return NULL;
     if (get_typed(o_ends, &ev, 4, "ends") < 0) { PyBuffer_Release(&sv); return NULL; }
     PyObject *b_tok = NULL, *b_cum = NULL, *result = NULL;
     Py_ssize_t n = sv.len / 4, bad = -1;
     if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "starts and ends differ in length"); goto done; }
-    b_cum = new_buffer((n + 1) * 8);
-    if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
     {
         const int32_t *st = sv.buf, *en = ev.buf;
+        /* A total is at most (characters spanned + 3 a word) / 4: below 2^30 (a document
+         * under 2^31 bytes of Markdown is), the running total is int32 when asked (half
+         * the memory), with room for a sum of it and any count up to it. */
+        int64_t bound = n ? ((int64_t)en[n - 1] - st[0] + 3 * (int64_t)n) / 4 : 0;
+        int wide = !narrow || bound < 0 || bound >= ((int64_t)1 << 30);
+        b_cum = new_buffer((n + 1) * (wide ? 8 : 4));
+        if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
         int32_t *tok = b_tok ? (int32_t *)PyBytes_AS_STRING(b_tok) : NULL;
         int64_t *cum = (int64_t *)PyBytes_AS_STRING(b_cum), total = 0;
+        int32_t *cum32 = (int32_t *)PyBytes_AS_STRING(b_cum);
         Py_BEGIN_ALLOW_THREADS
-        cum[0] = 0;
+        if (wide) cum[0] = 0; else cum32[0] = 0;
         for (Py_ssize_t k = 0; k < n; k++) {
             int64_t len = (int64_t)en[k] - st[k];
             if (len <= 0) { bad = k; break; } /* a word has a character: offsets that say otherwise are not a scan's */
             int32_t c = (int32_t)((len + 3) >> 2);
             if (tok) tok[k] = c;
             total += c;
-            cum[k + 1] = total;
+            if (!wide && total > INT32_MAX) { bad = k; break; } /* overlapping words: not a scan's either */
+            if (wide) cum[k + 1] = total; else cum32[k + 1] = (int32_t)total;
         }
         Py_END_ALLOW_THREADS
     }
@@ -969,14 +976,25 @@ static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, 
     return lo;
 }
 
-/* search() for base + add, the sum taken exactly: a total past INT64_MAX is reached by
- * no entry (hi), one below INT64_MIN by every entry (lo). A direct call may pass any
- * running totals and limits; their sum must not overflow (undefined in C). */
-static inline Py_ssize_t search_sum(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
+/* search() in running totals stored as int64 (`wide`) or int32, for base + add, the sum
+ * taken exactly: a total past INT64_MAX is reached by no entry (hi), one below
+ * INT64_MIN by every entry (lo). A direct call may pass any running totals and limits. */
+static inline int64_t cum_at(const void *a, int wide, Py_ssize_t i) {
+    return wide ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
+}
+
+static inline Py_ssize_t search_cum(const void *a, int wide, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
                                     int right) {
     if (add > 0 && base > INT64_MAX - add) return hi;
     if (add < 0 && base < INT64_MIN - add) return lo;
-    return search(a, lo, hi, base + add, right);
+    int64_t v = base + add;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        int64_t x = cum_at(a, wide, mid);
+        if (right ? x <= v : x < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
@@ -998,11 +1016,20 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     long long min_tokens, max_tokens;
     if (!PyArg_ParseTuple(args, "OOOLL", &o_cum, &o_primary, &o_backup, &min_tokens, &max_tokens)) return NULL;
     Py_buffer cv, pv, bv;
-    if (get_int64s(o_cum, &cv, "cum") < 0) return NULL;
+    /* the running total: int64, or int32 (chars4_totals narrow) */
+    if (PyObject_GetBuffer(o_cum, &cv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    const int wide = cv.itemsize == 8;
+    if (!(cv.format && ((wide && (!strcmp(cv.format, "l") || !strcmp(cv.format, "q"))) ||
+                        (cv.itemsize == 4 && !strcmp(cv.format, "i"))))) {
+        PyBuffer_Release(&cv);
+        PyErr_SetString(PyExc_TypeError, "cum must be an int64 or int32 array");
+        return NULL;
+    }
     if (get_int64s(o_primary, &pv, "primary") < 0) { PyBuffer_Release(&cv); return NULL; }
     if (get_int64s(o_backup, &bv, "backup") < 0) { PyBuffer_Release(&cv); PyBuffer_Release(&pv); return NULL; }
-    const int64_t *cum = cv.buf, *primary = pv.buf, *backup = bv.buf;
-    Py_ssize_t n = cv.len / 8 - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
+    const void *cum = cv.buf;
+    const int64_t *primary = pv.buf, *backup = bv.buf;
+    Py_ssize_t n = cv.len / cv.itemsize - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
     PyObject *b_starts = NULL, *b_ends = NULL, *b_kinds = NULL, *result = NULL;
     if (n < 0) { PyErr_SetString(PyExc_ValueError, "cum must have n + 1 entries"); goto done; }
     /* every chunk holds a word: at most n chunks */
@@ -1014,12 +1041,12 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t s = 0;
     while (s < n) {
-        int64_t base = cum[s];
+        int64_t base = cum_at(cum, wide, s);
         /* first i >= s whose inclusion brings the chunk to min_tokens */
-        Py_ssize_t i_min = search_sum(cum, s, n + 1, base, min_tokens, 0) - 1;
+        Py_ssize_t i_min = search_cum(cum, wide, s, n + 1, base, min_tokens, 0) - 1;
         if (i_min < s) i_min = s;
         /* first i > s whose inclusion would exceed max_tokens (n if none) */
-        Py_ssize_t i_over = search_sum(cum, s, n + 1, base, max_tokens, 1) - 1;
+        Py_ssize_t i_over = search_cum(cum, wide, s, n + 1, base, max_tokens, 1) - 1;
         if (i_over <= s) i_over = s + 1;
         Py_ssize_t limit = i_over < n ? i_over : n, end;
         u8 kind;

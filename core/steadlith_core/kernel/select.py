@@ -238,10 +238,11 @@ def segment(
 ) -> list[Cut]:
     """tttd-v1 cuts (segment.segment): in C unless snapping is on or numpy runs."""
     if KERNEL != "c" or snap_window:
-        return python_segment(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+        return python_segment(_wide(cum), primary, backup, min_tokens, max_tokens, snap_window,
+                              points)
     past_end = int(cum[-1]) + 1  # searching past the total finds n, as in segment.py
     count, starts, ends, kinds = _kernel.segment(
-        np.ascontiguousarray(cum, dtype=np.int64),
+        _totals(cum),
         np.asarray(primary, dtype=np.int64),
         np.asarray(backup, dtype=np.int64),
         min(min_tokens, past_end),
@@ -266,25 +267,42 @@ def segment_columns(
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
     """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
     None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
-    positions are int64 arrays."""
+    positions are int64 arrays; `cum` is int64, or int32 (a narrow running total,
+    chars4_totals), which the compiled walk reads as it is."""
     if KERNEL != "c" or snap_window:
-        return numpy_segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+        # the numpy walk adds limits to totals: in int64, whatever the totals' width
+        return numpy_segment_columns(_wide(cum), primary, backup, min_tokens, max_tokens,
+                                     snap_window, points)
     past_end = int(cum[-1]) + 1
     _, starts, ends, kinds = _kernel.segment(
-        np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),
+        _totals(cum), np.ascontiguousarray(primary, dtype=np.int64),
         np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
     return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
 
 
-def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool,
+                  narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray] | None:
     """(chars4/1 count of every word as int32, or None unless `want_counts`; their
-    running total as int64, one longer) in one pass of the compiled kernel, or None when
-    numpy runs (tokens.py then counts and sums in numpy)."""
+    running total, one longer: int64, or with `narrow` int32 when the total is sure to
+    stay below 2^30) in one pass of the compiled kernel, or None when numpy runs
+    (tokens.py then counts and sums in numpy)."""
     if KERNEL != "c":
         return None
-    tok, cum = _kernel.chars4_totals(np.ascontiguousarray(starts, dtype=OFFSET), np.ascontiguousarray(ends, dtype=OFFSET),
-                                     want_counts)
-    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64)
+    starts = np.ascontiguousarray(starts, dtype=OFFSET)
+    tok, cum = _kernel.chars4_totals(starts, np.ascontiguousarray(ends, dtype=OFFSET), want_counts, narrow)
+    wide = len(cum) == 8 * (starts.size + 1)
+    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64 if wide
+                                                                                      else np.int32)
+
+
+def _wide(cum: np.ndarray) -> np.ndarray:
+    """A narrow (int32) running total widened to int64; any other as it is."""
+    return cum.astype(np.int64) if isinstance(cum, np.ndarray) and cum.dtype == np.int32 else cum
+
+
+def _totals(cum: np.ndarray) -> np.ndarray:
+    """A running total as the compiled kernel reads it: int32 (a narrow one) or int64."""
+    return cum if cum.dtype in (np.int32, np.int64) and cum.flags.c_contiguous else np.ascontiguousarray(cum, np.int64)
 
 
 DENSE_SPAN_SLACK = 4096
