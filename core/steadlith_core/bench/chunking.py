@@ -418,9 +418,14 @@ def _size_exception(result: Chunking, i: int) -> bool:
     s, e = c.start_word, c.end_word
     if cuts.edges[s] and cuts.edges[e]:
         return True
-    if cuts.primary[s] and cuts.primary[e] and keys.key_1[s] == keys.key_1[e]:
-        return True
-    return bool(cuts.fill[s] and cuts.fill[e] and keys.key_2[s] == keys.key_2[e])
+    ends = [s, e]
+    if cuts.primary[s] and cuts.primary[e]:
+        k = keys.key_at(1, ends)
+        return bool(k[0] == k[1])
+    if cuts.fill[s] and cuts.fill[e]:
+        k = keys.key_at(2, ends)
+        return bool(k[0] == k[1])
+    return False
 
 
 def size_rates(result: Chunking) -> dict:

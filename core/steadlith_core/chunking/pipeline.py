@@ -360,9 +360,12 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     cum = doc.wide_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later)
+    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later);
+    # a bytes document keeps only them, and makes a key where it is read (8 bytes a cut
+    # instead of 16, lmx2.Lmx2HashKeys)
     keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
-        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean))
+        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean,
+        hashes_only=isinstance(doc.document, bytes)))
     doc.spare_symbols()  # the keys hold all the rule reads of them
     maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)

@@ -1131,38 +1131,51 @@ static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_s
 
 /* One pass: the prefix sum P[c] is written before any window reads it (a(c) < c), so the
  * prefix sums, the window hashes and the check that cum is a running total share it.
- * Returns that check; on a failed one the hashes are garbage, but every read stayed
- * inside the arrays. */
+ * The prefix sums are kept in a ring of `mask` + 1 slots (a power of two), P[c] at
+ * c & mask: a window of a running total with a token or more a word spans at most
+ * key_tokens + 1 of them, so a ring that wide holds every one a window reads, and no
+ * array of them over every cut is made. Returns 1, 0 when cum is no running total (the
+ * hashes are then garbage, but every read stayed inside the arrays), -1 when a window
+ * reached past the ring (words of no token: the caller retries with a ring of all). */
 static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                               u64 base, u64 base_inv, u64 *prefix, u64 *h) {
+                               u64 base, u64 base_inv, u64 *prefix, Py_ssize_t mask, u64 *h) {
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
     u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
     u64 scale_e = 1, scale_o = base;          /* B^(c-1) for c odd, c even */
     Py_ssize_t at = 0, c = 1;
-    int ok = cum[0] == 0;
+    int ok = cum[0] == 0, held = 1; /* held: every window start was still in the ring */
     prefix[0] = 0;
     h[0] = 0;
     for (; c + 1 <= n; c += 2) {
         u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
         inv_e *= inv2;
         inv_o *= inv2;
-        prefix[c] = acc + x;
+        u64 pc = acc + x;
         acc += x + y;
-        prefix[c + 1] = acc;
+        prefix[c & mask] = pc;
+        prefix[(c + 1) & mask] = acc;
         ok &= (cum[c] >= cum[c - 1]) & (cum[c + 1] >= cum[c]);
-        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
-        h[c + 1] = scale_o * (prefix[c + 1] - prefix[next_start(cum, key_tokens, c + 1, &at)]);
+        /* P[c + 1] is written too: a start a reads right while c + 1 - a <= mask */
+        Py_ssize_t a = next_start(cum, key_tokens, c, &at);
+        held &= c + 1 - a <= mask;
+        h[c] = scale_e * (pc - prefix[a & mask]);
+        a = next_start(cum, key_tokens, c + 1, &at);
+        held &= c + 1 - a <= mask;
+        h[c + 1] = scale_o * (acc - prefix[a & mask]);
         scale_e *= base2;
         scale_o *= base2;
     }
     if (c <= n) {
-        prefix[c] = acc + sym[c - 1] * inv_e;
+        u64 pc = acc + sym[c - 1] * inv_e;
+        prefix[c & mask] = pc;
         ok &= cum[c] >= cum[c - 1];
-        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+        Py_ssize_t a = next_start(cum, key_tokens, c, &at);
+        held &= c - a <= mask;
+        h[c] = scale_e * (pc - prefix[a & mask]);
     }
-    return ok;
+    return ok ? (held ? 1 : -1) : 0;
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1183,18 +1196,29 @@ static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t
     }
 }
 
+/* key_j of cut c from its window hash (docs/contract/lmx2-v1.md#keys). */
+static inline u64 key_of(u64 hc, u8 cls, int prefer, u64 j) {
+    return (prefer ? (u64)cls << 61 : 0) | (fmix64(hc ^ j) >> 3) | 1;
+}
+
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inv, dense_limit,
+ * keep_h=True, keys=True) -> (h or None, key_1 or None, key_2 or None). Without keep_h
+ * the hashes are written where key_1 goes; with keys=False only the hashes are made
+ * (lmx2_key_of makes a key from them where one is read): 8 bytes a cut instead of 16. */
 static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     PyObject *o_sym, *o_cum, *o_cls;
     long long key_tokens, dense_limit;
-    int prefer, keep_h = 1;
+    int prefer, keep_h = 1, want_keys = 1;
     unsigned long long base, base_inv;
-    if (!PyArg_ParseTuple(args, "OOOLpKKL|p", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
-                          &dense_limit, &keep_h)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOLpKKL|pp", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
+                          &dense_limit, &keep_h, &want_keys)) return NULL;
+    if (!want_keys) keep_h = 1;
     Py_buffer sv, cv, rv;
     if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
     if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
     PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    u64 *ring = NULL;
     Py_ssize_t n = sv.len / 8;
     if (cv.len / 8 != n + 1 || rv.len != n + 1) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
@@ -1208,40 +1232,95 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     /* the dense pass checks cum as it reads it; the sliding one needs it checked first */
     if (!dense && !running_total(cum, n)) goto not_running;
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
-    /* without keep_h the window hashes are written where key_1 goes, and each is read
-     * before its key overwrites it: 8 bytes a cut less at the rule's peak */
     if (keep_h) b_h = new_buffer((n + 1) * 8);
-    b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
-    if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
+    if (want_keys) { b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8); }
+    if ((keep_h && !b_h) || (want_keys && (!b_k1 || !b_k2))) goto done;
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
-        u64 *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        u64 *k1 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k1) : NULL, *k2 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k2) : NULL;
         u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
+        /* the dense pass's ring of prefix sums: wide enough for every window of a total
+         * that grows by a token or more a word, or for every cut when that is fewer */
+        Py_ssize_t slots = 2;
+        while (slots < n + 2 && (u64)slots < (u64)key_tokens + 2) slots <<= 1;
         int running = 1;
+        if (dense && !(ring = PyMem_Malloc(slots * 8))) { PyErr_NoMemory(); goto done; }
         Py_BEGIN_ALLOW_THREADS
-        if (dense)
-            /* k2 holds the prefix sums until the keys overwrite them */
-            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
-        else
+        if (dense) {
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, slots - 1, h);
+            if (running < 0) { /* words of no token widened a window past the ring: a ring of every cut */
+                u64 *all = NULL;
+                Py_ssize_t every = 2;
+                while (every < n + 2) every <<= 1;
+                Py_BLOCK_THREADS
+                all = PyMem_Realloc(ring, every * 8);
+                Py_UNBLOCK_THREADS
+                if (all) {
+                    ring = all;
+                    running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, every - 1, h);
+                } else running = 2; /* out of memory, reported below */
+            }
+        } else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
-        for (Py_ssize_t c = 0; c <= n; c++) {
-            u64 top = prefer ? (u64)cls[c] << 61 : 0, hc = h[c]; /* h may be k1: read first */
-            k1[c] = top | (fmix64(hc ^ 1) >> 3) | 1;
-            k2[c] = top | (fmix64(hc ^ 2) >> 3) | 1;
+        if (running == 1 && want_keys) {
+            for (Py_ssize_t c = 0; c <= n; c++) {
+                u64 hc = h[c]; /* h may be k1: read first */
+                k1[c] = key_of(hc, cls[c], prefer, 1);
+                k2[c] = key_of(hc, cls[c], prefer, 2);
+            }
+            k1[0] = k2[0] = k1[n] = k2[n] = 0;
         }
-        k1[0] = k2[0] = k1[n] = k2[n] = 0;
         Py_END_ALLOW_THREADS
-        if (!running) goto not_running;
+        if (running == 2) { PyErr_NoMemory(); goto done; }
+        if (running != 1) goto not_running;
     }
-    result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
+    result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, want_keys ? b_k1 : Py_None, want_keys ? b_k2 : Py_None);
     goto done;
 not_running:
     PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
 done:
+    PyMem_Free(ring);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
     return result;
+}
+
+/* lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 bytes: key_j of the cuts `at`
+ * (int64 cut indices; None: every cut 0..n) from their window hashes h (n + 1 of them);
+ * the edges 0 and n hold 0, as lmx2_keys writes them. */
+static PyObject *lmx2_key_of(PyObject *self, PyObject *args) {
+    PyObject *o_h, *o_cls, *o_at = Py_None;
+    int prefer;
+    unsigned long long j;
+    if (!PyArg_ParseTuple(args, "OOpK|O", &o_h, &o_cls, &prefer, &j, &o_at)) return NULL;
+    Py_buffer hv, rv, av = {0};
+    if (get_typed(o_h, &hv, 8, "h") < 0) return NULL;
+    if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&hv); return NULL; }
+    if (o_at != Py_None && get_int64s(o_at, &av, "at") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&rv); return NULL; }
+    PyObject *out = NULL;
+    Py_ssize_t n1 = hv.len / 8, m = o_at == Py_None ? n1 : av.len / 8;
+    const int64_t *at = o_at == Py_None ? NULL : av.buf;
+    if (rv.len != n1 || n1 < 1) { PyErr_SetString(PyExc_ValueError, "h and classes must cover the same cuts"); goto done; }
+    for (Py_ssize_t k = 0; at && k < m; k++)
+        if (at[k] < 0 || at[k] >= n1) { PyErr_SetString(PyExc_IndexError, "a cut index is out of range"); goto done; }
+    if (!(out = new_buffer(m * 8))) goto done;
+    {
+        const u64 *h = hv.buf;
+        const u8 *cls = rv.buf;
+        u64 *key = (u64 *)PyBytes_AS_STRING(out);
+        Py_ssize_t last = n1 - 1;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < m; k++) {
+            Py_ssize_t c = at ? (Py_ssize_t)at[k] : k;
+            key[k] = (c == 0 || c == last) ? 0 : key_of(h[c], cls[c], prefer, (u64)j);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyBuffer_Release(&hv); PyBuffer_Release(&rv);
+    if (o_at != Py_None) PyBuffer_Release(&av);
+    return out;
 }
 
 /* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
@@ -1784,7 +1863,9 @@ static PyMethodDef METHODS[] = {
     {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
-    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS,
+     "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit, keep_h=True, keys=True)"},
+    {"lmx2_key_of", lmx2_key_of, METH_VARARGS, "lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 keys"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},

@@ -316,9 +316,11 @@ def dense_span(count: int) -> int:
 
 
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
-              base: int, keep_h: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray] | None:
+              base: int, keep_h: bool = True, keys: bool = True
+              ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None:
     """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel (h None
-    unless `keep_h`: then no array is made for it), or None when numpy runs
+    unless `keep_h`: then no array is made for it; key_1 and key_2 None unless `keys`:
+    then only h is made, and lmx2_key_of makes keys from it), or None when numpy runs
     (lmx2.compute_keys then computes them itself)."""
     if KERNEL != "c":
         return None
@@ -327,8 +329,19 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     arrays = _kernel.lmx2_keys(
         np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
         np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
-        dense_span(symbols.size), keep_h)
+        dense_span(symbols.size), keep_h, keys)
     return tuple(None if a is None else np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+
+
+def lmx2_key_of(h: np.ndarray, classes: np.ndarray, prefer: bool, j: int, at: np.ndarray | None = None
+                ) -> np.ndarray | None:
+    """key_j (docs/contract/lmx2-v1.md#keys) of the cuts `at` (None: every cut) from
+    their window hashes `h`, 0 at the edges, by the compiled kernel; None when numpy runs."""
+    if _kernel is None:
+        return None
+    keys = _kernel.lmx2_key_of(np.ascontiguousarray(h, dtype=np.uint64), np.ascontiguousarray(classes, dtype=np.uint8),
+                               prefer, j, None if at is None else np.ascontiguousarray(at, dtype=np.int64))
+    return np.frombuffer(keys, dtype=np.uint64)
 
 
 def _kernel_reach(reach: int, pos: np.ndarray) -> int:
