@@ -135,3 +135,33 @@ def test_a_narrow_total_is_int32_and_exact_up_to_the_longest_document():
         _, far = kernel.chars4_totals(np.array([0], np.int32), np.array([2**31 - 1], np.int32), False, True)
     assert narrow.dtype == np.int32 and wide.dtype == np.int64 and narrow.tolist() == wide.tolist() == [0, 1, 3, 6]
     assert far.dtype == np.int32 and far.tolist() == [0, 2**29]
+
+
+@compiled
+@pytest.mark.parametrize("zero_every", [0, 2, 5])
+@pytest.mark.parametrize("key_tokens", [1, 3, 8, 64])
+def test_the_compiled_window_hashes_are_the_prefix_forms_whatever_the_window_spans(zero_every, key_tokens):
+    """The dense pass keeps its prefix sums in a ring as wide as a key window of words of a
+    token or more; words of no token (a direct call may pass them) widen a window past
+    it, and the pass is redone over a ring of every cut. Both agree with lmx2.window_hashes."""
+    from steadlith_core.chunking import lmx2
+
+    rng = np.random.default_rng(key_tokens * 10 + zero_every)
+    n = 3000
+    symbols = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    tok = rng.integers(1, 4, size=n)
+    if zero_every:
+        tok[::zero_every] = 0
+    cum = np.concatenate(([0], np.cumsum(tok))).astype(np.int64)
+    classes = rng.integers(0, 3, size=n + 1).astype(np.uint8)
+    _, want_h = lmx2.window_hashes(symbols, cum, key_tokens)
+    with kernel.using("c"):
+        h, key_1, key_2 = kernel.lmx2_keys(symbols, cum, classes, key_tokens, True, lmx2.KEY_BASE)
+        only_h, none_1, none_2 = kernel.lmx2_keys(symbols, cum, classes, key_tokens, True, lmx2.KEY_BASE, keys=False)
+        hashed = lmx2.Lmx2HashKeys(only_h, classes, True)
+        at = np.array([0, 1, 7, n - 1, n])
+        assert h[1:].tolist() == want_h[1:].tolist() == only_h[1:].tolist() and none_1 is none_2 is None
+        assert hashed.key_1.tolist() == key_1.tolist() and hashed.key_2.tolist() == key_2.tolist()
+        assert hashed.key_at(2, at).tolist() == key_2[at].tolist()
+    numpy_keys = lmx2._keys_of(want_h, classes, True, 1)
+    assert numpy_keys.tolist() == key_1.tolist()
