@@ -326,8 +326,13 @@ class DocumentCanonical(CanonicalText):
     def byte_ranges(self, words: "WordStream", first: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where words `first` start and words `last` end in the document's bytes (int64;
         each array ascending)."""
-        doc = self.document
-        return (kernel.utf8_offsets(doc, words.starts[first]), kernel.utf8_offsets(doc, words.ends[last]))
+        # one walk over the document for both: each start comes before its end, each end
+        # no later than the next start
+        both = np.empty(2 * first.size, dtype=np.int64)
+        both[0::2] = words.starts[first]
+        both[1::2] = words.ends[last]
+        found = kernel.utf8_offsets(self.document, both)
+        return found[0::2].copy(), found[1::2].copy()
 
 
 def _separators(para: np.ndarray) -> np.ndarray:

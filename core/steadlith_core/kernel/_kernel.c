@@ -1678,27 +1678,38 @@ done:
  * end - p bytes at o (a separator never outgrows its gap); returns how many. */
 static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     u8 *const o0 = o;
+    const u8 *run = p; /* the bytes from here to p are canonical as they stand: copied at once */
     while (p < end) {
-        const u8 *w0 = p;
-        while (p < end) { /* the word, as scan() reads it */
-            if (end - p >= 16) {
-                int run = printable_prefix(p);
-                p += run;
-                if (run == 16) continue;
-            }
-            if (p >= end) break;
-            u8 b = *p;
-            if (b == ' ') break;
-            if (b > 0x20 && b < 0x80) { p++; continue; }
-            int cls = BYTE_CLASS[b];
-            if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) p++;
-            else break;
+#if defined(__SSE2__)
+        if (end - p >= 17) {
+            /* 16 bytes at once: printable ASCII, and single spaces before printable ASCII
+             * (gaps that are their own separator), are taken up to the first other byte */
+            __m128i v = _mm_loadu_si128((const __m128i *)p), next = _mm_loadu_si128((const __m128i *)(p + 1));
+            const __m128i space = _mm_set1_epi8(0x20);
+            unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, space));
+            unsigned before = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpgt_epi8(next, space)));
+            unsigned other = ~(printable | before) & 0xFFFF;
+            if (!other) { p += 16; continue; }
+            p += __builtin_ctz(other);
         }
-        memcpy(o, w0, (size_t)(p - w0));
-        o += p - w0;
+#else
+        if (end - p >= 16) { /* word bytes, as scan() reads them */
+            int k = printable_prefix(p);
+            p += k;
+            if (k == 16) continue;
+        }
+#endif
+        if (p >= end) break;
+        u8 b = *p;
+        if (b > 0x20 && b < 0x80) { p++; continue; }
+        /* one space before printable ASCII: a gap that is its own separator, kept in the run */
+        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { p += 2; continue; }
+        int cls = BYTE_CLASS[b];
+        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { p++; continue; }
+        const u8 *g0 = p;
         int breaks = 0, prev_cr = 0;
         while (p < end) { /* the gap, as scan() counts its line breaks */
-            int cls = BYTE_CLASS[*p];
+            cls = BYTE_CLASS[*p];
             if (cls == C_SPACE) { prev_cr = 0; p++; }
             else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
             else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
@@ -1708,10 +1719,17 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
                 prev_cr = 0; p += w;
             } else break;
         }
-        if (p >= end) break;
+        if (p >= end) { p = g0; break; } /* no word follows: no separator */
+        if (breaks >= 2 ? p - g0 == 2 && g0[0] == '\n' && g0[1] == '\n' : p - g0 == 1 && g0[0] == ' ')
+            continue; /* the gap is its separator: the run goes on */
+        memcpy(o, run, (size_t)(g0 - run));
+        o += g0 - run;
         if (breaks >= 2) { *o++ = '\n'; *o++ = '\n'; }
         else *o++ = ' ';
+        run = p;
     }
+    memcpy(o, run, (size_t)(p - run));
+    o += p - run;
     return o - o0;
 }
 
@@ -1807,20 +1825,37 @@ static PyObject *utf8_offsets(PyObject *self, PyObject *args) {
     PyObject *out = new_buffer(8 * m);
     if (out) {
         int64_t *got = (int64_t *)PyBytes_AS_STRING(out);
-        Py_ssize_t p = 0; /* the byte where code point `cp` starts */
-        int64_t cp = 0;
+        /* cp: how many characters start in data[0:p] (bytes that are not 10xxxxxx) */
+        Py_ssize_t p = 0;
+        int64_t cp = 0, last = 0;
         int bad = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < m && !bad; k++) {
             int64_t t = want[k];
-            if (t < cp) { bad = 1; break; }
-            while (cp < t) {
-                if (t - cp >= 8 && len - p >= 8 && !(rd64(data + p) & 0x8080808080808080ULL)) { p += 8; cp += 8; continue; }
+            if (t < last) { bad = 1; break; }
+            last = t;
+            for (;;) {
+#if defined(__SSE2__)
+                if (len - p >= 16) { /* 16 bytes at once while they start no more than t - cp characters */
+                    __m128i v = _mm_loadu_si128((const __m128i *)(data + p));
+                    /* as signed bytes, 10xxxxxx are exactly those below (int8)0xC0 */
+                    unsigned cont = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8((char)0xC0)));
+                    int starts = 16;
+                    if (cont) { /* a 16-bit population count, inline (no popcnt instruction assumed) */
+                        cont -= (cont >> 1) & 0x5555;
+                        cont = (cont & 0x3333) + ((cont >> 2) & 0x3333);
+                        cont = (cont + (cont >> 4)) & 0x0F0F;
+                        starts -= (int)((cont + (cont >> 8)) & 0x1F);
+                    }
+                    if (cp + starts <= t) { p += 16; cp += starts; continue; }
+                }
+#endif
+                if (cp >= t) break;
                 if (p >= len) { bad = 1; break; }
+                cp += (data[p] & 0xC0) != 0x80;
                 p++;
-                while (p < len && (data[p] & 0xC0) == 0x80) p++;
-                cp++;
             }
+            while (p < len && (data[p] & 0xC0) == 0x80) p++; /* the rest of character t - 1 */
             got[k] = p;
         }
         Py_END_ALLOW_THREADS
