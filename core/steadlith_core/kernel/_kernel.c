@@ -1131,16 +1131,18 @@ static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_s
 
 /* One pass: the prefix sum P[c] is written before any window reads it (a(c) < c), so the
  * prefix sums, the window hashes and the check that cum is a running total share it.
- * The prefix sums are kept in a ring of `mask` + 1 slots (a power of two), P[c] at
- * c & mask: a window of a running total with a token or more a word spans at most
+ * With `ringed` (a constant at each call) the prefix sums are kept in a ring of `mask` + 1
+ * slots (a power of two), P[c] at c & mask, else in an array over every cut: a window of a running total with a token or more a word spans at most
  * key_tokens + 1 of them, so a ring that wide holds every one a window reads, and no
  * array of them over every cut is made. Returns 1, 0 when cum is no running total (the
  * hashes are then garbage, but every read stayed inside the arrays), -1 when a window
  * reached past the ring (words of no token: the caller retries with a ring of all). */
-static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                               u64 base, u64 base_inv, u64 *prefix, Py_ssize_t mask, u64 *h) {
+static inline __attribute__((always_inline)) int window_hashes_dense(
+    const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens, u64 base, u64 base_inv, u64 *prefix,
+    const int ringed, Py_ssize_t mask, u64 *h) {
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
+#define RING(i) (ringed ? (i) & mask : (i))
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
     u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
     u64 scale_e = 1, scale_o = base;          /* B^(c-1) for c odd, c even */
@@ -1154,28 +1156,29 @@ static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n,
         inv_o *= inv2;
         u64 pc = acc + x;
         acc += x + y;
-        prefix[c & mask] = pc;
-        prefix[(c + 1) & mask] = acc;
+        prefix[RING(c)] = pc;
+        prefix[RING(c + 1)] = acc;
         ok &= (cum[c] >= cum[c - 1]) & (cum[c + 1] >= cum[c]);
         /* P[c + 1] is written too: a start a reads right while c + 1 - a <= mask */
         Py_ssize_t a = next_start(cum, key_tokens, c, &at);
-        held &= c + 1 - a <= mask;
-        h[c] = scale_e * (pc - prefix[a & mask]);
+        if (ringed) held &= c + 1 - a <= mask;
+        h[c] = scale_e * (pc - prefix[RING(a)]);
         a = next_start(cum, key_tokens, c + 1, &at);
-        held &= c + 1 - a <= mask;
-        h[c + 1] = scale_o * (acc - prefix[a & mask]);
+        if (ringed) held &= c + 1 - a <= mask;
+        h[c + 1] = scale_o * (acc - prefix[RING(a)]);
         scale_e *= base2;
         scale_o *= base2;
     }
     if (c <= n) {
         u64 pc = acc + sym[c - 1] * inv_e;
-        prefix[c & mask] = pc;
+        prefix[RING(c)] = pc;
         ok &= cum[c] >= cum[c - 1];
         Py_ssize_t a = next_start(cum, key_tokens, c, &at);
-        held &= c - a <= mask;
-        h[c] = scale_e * (pc - prefix[a & mask]);
+        if (ringed) held &= c - a <= mask;
+        h[c] = scale_e * (pc - prefix[RING(a)]);
     }
     return ok ? (held ? 1 : -1) : 0;
+#undef RING
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1245,10 +1248,13 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
         Py_ssize_t slots = 2;
         while (slots < n + 2 && (u64)slots < (u64)key_tokens + 2) slots <<= 1;
         int running = 1;
-        if (dense && !(ring = PyMem_Malloc(slots * 8))) { PyErr_NoMemory(); goto done; }
+        /* with the keys, key_2 holds the prefix sums until the keys overwrite them */
+        if (dense && !want_keys && !(ring = PyMem_Malloc(slots * 8))) { PyErr_NoMemory(); goto done; }
         Py_BEGIN_ALLOW_THREADS
-        if (dense) {
-            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, slots - 1, h);
+        if (dense && want_keys) {
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, 0, 0, h);
+        } else if (dense) {
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, 1, slots - 1, h);
             if (running < 0) { /* words of no token widened a window past the ring: a ring of every cut */
                 u64 *all = NULL;
                 Py_ssize_t every = 2;
@@ -1258,7 +1264,7 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
                 Py_UNBLOCK_THREADS
                 if (all) {
                     ring = all;
-                    running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, every - 1, h);
+                    running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, 1, every - 1, h);
                 } else running = 2; /* out of memory, reported below */
             }
         } else
