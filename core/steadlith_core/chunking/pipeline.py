@@ -145,10 +145,13 @@ class Document:
     token counts once per counter; a rule's own stages in its named `stage` caches.
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
-    once tttd-v1 has its candidates, or lmx2-v1 its keys, its symbols (8 bytes a word,
-    the largest array of a scan) are let go, and scanned again only if another window,
-    polynomial, mask or key window needs them; its per-word tokens are never kept (the
-    running total gives them), nor lmx2-v1's window hashes, nor tttd-v1's fingerprints.
+    once tttd-v1 has its candidates, or lmx2-v1 its window hashes, its symbols (8 bytes a
+    word, the largest array of a scan) are let go, and scanned again only if another
+    window, polynomial, mask or key window needs them; its per-word tokens are never kept
+    (the running total gives them), nor lmx2-v1's keys (lmx2.Lmx2HashKeys makes each
+    from the hashes where it is read), nor tttd-v1's fingerprints. Under the compiled
+    kernel its canonical text is never copied whole (chunks.DocumentCanonical), and
+    tttd-v1's running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
     stream carries for the word diff."""
