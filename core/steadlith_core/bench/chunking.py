@@ -418,13 +418,9 @@ def _size_exception(result: Chunking, i: int) -> bool:
     s, e = c.start_word, c.end_word
     if cuts.edges[s] and cuts.edges[e]:
         return True
-    ends = [s, e]
-    if cuts.primary[s] and cuts.primary[e]:
-        k = keys.key_at(1, ends)
-        return bool(k[0] == k[1])
-    if cuts.fill[s] and cuts.fill[e]:
-        k = keys.key_at(2, ends)
-        return bool(k[0] == k[1])
+    for level, chosen in ((1, cuts.primary), (2, cuts.fill)):  # S and Q are disjoint
+        if chosen[s] and chosen[e]:
+            return bool(len(set(keys.key_at(level, [s, e]).tolist())) == 1)
     return False
 
 
