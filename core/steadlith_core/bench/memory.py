@@ -6,7 +6,9 @@ checkout's holds an emoji, so a str of it is four bytes a character). Rows, each
 both rules:
 
 - `str` / `bytes`: the library, `chunk(text)` of the file read as a str (load_text) or
-  as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`);
+  as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`); a
+  `str` row is also given over the str object's own size (`peak_over_str`), which is
+  up to 4 times the file's;
 - `json` / `jsonl`: the command `steadlith chunk FILE --format json|jsonl`, output to
   /dev/null;
 - `compare`: `steadlith compare FILE EDITED` (EDITED: the file with 10 scattered word
@@ -75,7 +77,7 @@ loaded = rss_kb()
 # a str's storage: 1, 2 or 4 bytes a character, by its widest one
 per_char = round((sys.getsizeof(data) - sys.getsizeof("")) / max(len(data), 1)) if isinstance(data, str) else 1
 result = chunk(data, ChunkerParams() if rule == "tttd-v1" else Lmx2Params())
-print(len(result.chunks), before, loaded, peak_kb(), steadlith_core.KERNEL, per_char)
+print(len(result.chunks), before, loaded, peak_kb(), steadlith_core.KERNEL, per_char, sys.getsizeof(data))
 """
 
 # The command as a user runs it, its peak printed last on stderr.
@@ -132,6 +134,11 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
         row.update(chunks=chunks, baseline_mb=_mb(before), document_mb=_mb(loaded - before),
                    str_bytes_per_char=int(out[5]) if form == "str" else None)
         net, total = peak - before, size
+        if form == "str":
+            # the str's own size: 1, 2 or 4 bytes a character, so the file's ratio of a text
+            # with one emoji starts at 4; over the str, the cost of chunking it shows
+            str_size = int(out[6])
+            row.update(str_object_mb=round(str_size / 1e6, 1), peak_over_str=round(net * 1024 / str_size, 2))
     elif form in ("json", "jsonl"):
         base = _command_peak_kb(["chunk", paths["small"], "--format", form, *_rule_args(rule)], env)
         peak = _command_peak_kb(["chunk", paths["doc"], "--format", form, *_rule_args(rule)], env)
@@ -185,7 +192,8 @@ def format_memory(rows: Sequence[dict]) -> list[str]:
     for m in rows:
         extra = ""
         if m["form"] == "str":
-            extra = f"  (the str alone: {m['str_bytes_per_char']} bytes a character)"
+            extra = (f"  (the str alone: {m['str_bytes_per_char']} bytes a character; "
+                     f"{m['peak_over_str']:.2f}x of the str object's {m['str_object_mb']:.1f} MB)")
         verdict = "met" if m["peak_over_size"] <= MEMORY_TARGET else "not met"
         lines.append(f"memory        {m['size_mb']:6.1f} MB {m['form']:<7} {m['rule']:<7} {m['kernel']:<5} peak "
                      f"{m['peak_net_mb']:8.1f} MB = {m['peak_over_size']:5.2f}x   {verdict}{extra}")

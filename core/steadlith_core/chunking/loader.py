@@ -23,7 +23,7 @@ from ..kernel import select as kernel
 # external --chunker adds what its library holds). The numpy fallback's whole-text
 # temporaries cost more, lmx2-v1's the most.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 7, "lmx2-v1": 12}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
           "explain": {"tttd-v1": 13, "lmx2-v1": 17},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23}},
     "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
