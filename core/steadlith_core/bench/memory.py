@@ -17,7 +17,8 @@ both rules:
   the chunkers over the original, each edit afterwards is small;
 - `audit`: `steadlith audit REPO --rules R --format json` over a repository of two
   commits, the file added then EDITED (per byte of both versions, as compare: a change
-  holds its two versions and their chunkings, here with the fixed-size baseline's);
+  holds its two versions and their chunkings, here with the fixed-size baseline's), for
+  each rule alone and for both (the command's default);
 - `sweep`: `steadlith sweep REPO --jobs 1 --set boundary_rule=R --format json` over the
   same repository: one set, in the command's own process (a pool worker's peak would
   not be the command's), per byte of both versions.
@@ -45,6 +46,8 @@ MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
 FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab", "audit", "sweep")
 DEFAULT_FORMS = FORMS[:5]  # the others when asked for (--memory-forms): each row is a fresh run
 HISTORY_FORMS = ("audit", "sweep")  # over a repository: the file, then its edited version
+# the audit's rows: each rule alone, then both (its default: both chunkings and baselines held)
+AUDIT_RULES = ("tttd-v1", "lmx2-v1", "tttd-v1,lmx2-v1")
 RULES = ("tttd-v1", "lmx2-v1")
 # the lab's rows: its chunkers alone, then its default set together (cli/lab.py DEFAULT_CHUNKERS)
 LAB_SET = "tttd-v1,lmx2-v1,fixed"
@@ -193,7 +196,7 @@ def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, form
                 f.write(scattered_edits(small, 2))
             _two_commits(paths["small_repo"], [paths["small"], os.path.join(tmp, "small-edited.md")])
         return [measure(form, rule, paths, kernel_name) for form in forms
-                for rule in (LAB_RULES if form == "lab" else rules)]
+                for rule in (LAB_RULES if form == "lab" else AUDIT_RULES if form == "audit" else rules)]
 
 
 def _two_commits(root: str, versions: Sequence[str]) -> None:
