@@ -227,8 +227,6 @@ def bench_sweep(root: str, args: argparse.Namespace) -> list[str]:
     import statistics
     import subprocess
 
-    from .chunking import load_average
-
     if args.repo:
         repo, where = args.repo, f"repository {args.repo}"
     else:
@@ -252,8 +250,9 @@ def bench_sweep(root: str, args: argparse.Namespace) -> list[str]:
             done = subprocess.run([sys.executable, "-c", _PEAK_PROBE, *argv, "--format", "json"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
-            if done.returncode != 0:
-                raise SteadlithError(f"steadlith {' '.join(argv)} failed: {done.stderr.strip()[-300:]}")
+            if done.returncode != 0:  # its own error line, the peak after it left out
+                said = [line for line in done.stderr.splitlines() if line.strip()][:-1] or ["no message"]
+                raise SteadlithError(f"steadlith {' '.join(argv)} failed: {said[-1].strip()[-300:]}")
             figures[label].append((wall, cpu, int(done.stderr.split()[-1])))
     lines = [f"history    {where}", f"load average  {' '.join(map(str, start))} (at the start)"]
     audit_wall = statistics.median(w for w, _, _ in figures[runs[0][0]])
@@ -268,6 +267,14 @@ def bench_sweep(root: str, args: argparse.Namespace) -> list[str]:
                      f"(medians of {args.rounds})")
     lines.append(f"load average  {' '.join(map(str, load_average()))} (at the end)")
     return lines
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages (empty where the system has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
 
 
 def _children_cpu() -> float:
