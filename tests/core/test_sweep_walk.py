@@ -108,6 +108,20 @@ def test_a_pool_deals_a_files_sets_over_its_workers_and_gives_the_same_bytes(rep
     assert run_json(SweepRun(plan).execute(process_pool(2))) == reference
 
 
+def test_a_worker_killed_in_a_files_batch_is_replaced_and_the_batch_runs_again(plan, reference, tmp_path):
+    from sweep_kill_helpers import KillingRepoFile
+
+    guide = next(i for i, s in enumerate(plan.sources) if s.path == "docs/guide.md")
+    s = plan.sources[guide]
+    killing = KillingRepoFile(s.repo, s.path, s.commits, str(tmp_path / "killed"))
+    sources = plan.sources[:guide] + (killing,) + plan.sources[guide + 1:]
+    said: list[str] = []
+    run = SweepRun(SweepPlan(sources, plan.sets)).execute(process_pool(2, say=said.append))
+    assert (tmp_path / "killed").exists() and len(said) == 1  # a worker did die, once
+    assert said[0].startswith("a worker process died (killed, or out of memory): ")
+    assert not run.partial and run_json(run) == reference
+
+
 def test_batches_keep_one_file_together_and_run_other_sources_alone(plan):
     history = synthetic_history(3, 1500, seed=5)
     mixed = SweepPlan(plan.sources[:2] + (history,), plan.sets)
