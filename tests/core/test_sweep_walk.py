@@ -1,8 +1,9 @@
 """A repository sweep walks each file's history once for all its sets: the same bytes as
 each set replayed on its own (its own walk, the diffs made apart), in this process, on
 a pool (where a file's sets are dealt over the workers) and on a Dask cluster; the
-same bytes as before the sets shared the walk (golden JSON); a Cancelled stops a batch
-within a version."""
+same bytes as before the sets shared the walk (golden JSON: the project's own
+generated prose, replayed by the sweep as it was); a worker killed in a batch is
+replaced and the batch runs again; a Cancelled stops a batch within a version."""
 
 from __future__ import annotations
 
