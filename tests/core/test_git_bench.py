@@ -43,7 +43,7 @@ def test_the_sweep_benchmark_times_audit_and_sweeps_in_fresh_processes(capsys):
     assert [row.split("  wall")[0].split(None, 1)[1].strip() for row in rows] == [
         "audit --rules tttd-v1", "sweep --jobs 1, 1 set", "sweep --jobs 1, 2 sets", "sweep --jobs 2, 1 set",
         "sweep --jobs 2, 2 sets"]
-    assert all("÷ audit: wall" in row and " MB" in row for row in rows)
+    assert all("÷ audit: wall" in row and " MiB" in row for row in rows)
     assert rows[0].split("÷ audit: ")[1].startswith("wall 1.00, CPU 1.00")
     assert lines[1].startswith("load average") and lines[-1].startswith("load average")
 

@@ -262,7 +262,7 @@ def bench_sweep(root: str, args: argparse.Namespace) -> list[str]:
         cpu = statistics.median(c for _, c, _ in figures[label])
         peak = statistics.median(p for _, _, p in figures[label]) / 1024
         own = "" if "--jobs 1" in label or label.startswith("audit") else " (the parent's: workers not counted)"
-        lines.append(f"sweep      {label:<24} wall {wall:7.2f} s  CPU {cpu:7.2f} s  peak {peak:6.1f} MB{own}  "
+        lines.append(f"sweep      {label:<24} wall {wall:7.2f} s  CPU {cpu:7.2f} s  peak {peak:6.1f} MiB{own}  "
                      f"÷ audit: wall {wall / audit_wall:.2f}, CPU {cpu / audit_cpu:.2f}   "
                      f"(medians of {args.rounds})")
     lines.append(f"load average  {' '.join(map(str, load_average()))} (at the end)")
