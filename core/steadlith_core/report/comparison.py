@@ -31,7 +31,7 @@ from ..chunking.lmx2_params import KEY_ID, LMX2_RULE
 from ..chunking.params import FINGERPRINT_ID
 from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
 from ..comparison.diff import EQUAL, DELETE, INSERT
-from ..comparison.explain import explain_comparison
+from ..comparison.causes import explain_comparison
 from ..comparison.external import ChunkerChurn
 from ..errors import readable, visible
 from ..lab import LabResult

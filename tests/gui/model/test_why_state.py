@@ -4,7 +4,7 @@ result changed."""
 
 import pytest
 from steadlith_core.bench.examples import phase_shift_answer
-from steadlith_core.comparison.explain import explain_comparison
+from steadlith_core.comparison.causes import explain_comparison
 
 from steadlith_gui.model.history_state import PER_WORD, WORDS, HistoryState, HistoryTarget
 from steadlith_gui.model.why_state import (A_CUT, COMPUTING, CREATED, FALLBACK, RESYNC, SHOWN, STALE, WhyState,
