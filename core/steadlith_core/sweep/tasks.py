@@ -25,7 +25,7 @@ from ..chunking.pipeline import Pipeline
 from ..comparison.churn import Comparison, compare
 from ..comparison.external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
 from ..errors import SteadlithError
-from ..history.audit import file_versions
+from ..history.changes import file_versions
 from ..progress import Progress, report
 from .diffs import SourceDiffs, diff_versions, unit_slices
 from .external import ExternalParams

@@ -49,7 +49,7 @@ def test_an_answer_for_a_region_no_longer_asked_for_is_dropped(answer):
 
 
 def test_history_rows_sort_by_tokens_per_changed_word():
-    from steadlith_core.history.audit import FileCost
+    from steadlith_core.history.audit_costs import FileCost
     from steadlith_core.history.repository import CommitInfo
 
     state = HistoryState()
