@@ -5,7 +5,7 @@ margin, and the phase-shift regions of the rule the panes show (click one to see
 the panel keeps both.
 
 "Compare with…" adds external chunkers (other libraries' splitters, or spans read from
-JSONL) as more columns, measured by hash the way steadlith_core.comparison.external.compare_chunkers
+JSONL) as more columns, measured by hash the way steadlith_core.comparison.chunker_churn.compare_chunkers
 measures them; the panes can show any of them too. The panel only says what the user
 picked (`external_toggled`, `sizing_requested`, `external_shown`); the session holds the
 choice and the worker computes the columns.

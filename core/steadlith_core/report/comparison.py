@@ -32,7 +32,7 @@ from ..chunking.params import FINGERPRINT_ID
 from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
 from ..comparison.diff import EQUAL, DELETE, INSERT
 from ..comparison.causes import explain_comparison
-from ..comparison.external import ChunkerChurn
+from ..comparison.chunker_churn import ChunkerChurn
 from ..errors import readable, visible
 from ..lab import LabResult
 from .lab import lab_section

@@ -23,7 +23,8 @@ from typing import Callable, Iterator, Sequence, Union
 from ..chunking.chunks import AnyParams, Chunking
 from ..chunking.pipeline import Pipeline
 from ..comparison.churn import Comparison, compare
-from ..comparison.external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
+from ..comparison.external import EXTERNAL_KIND, ExternalChunking
+from ..comparison.chunker_churn import churn_by_hash, compare_external
 from ..errors import SteadlithError
 from ..history.changes import file_versions
 from ..progress import Progress, report
