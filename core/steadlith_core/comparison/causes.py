@@ -15,7 +15,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .churn import Comparison, PhaseShiftRegion
+from .churn import Comparison
+from .measurement import PhaseShiftRegion
 from .diff import EQUAL, DiffOp
 from .explain import Decision, ExplainError, TttdDecision, cut_explainer
 from ..vocabulary import BACKUP, HARD, PRIMARY

@@ -28,7 +28,8 @@ from pygit2.enums import DiffFind, DeltaStatus
 
 from ..chunking.chunks import AnyParams, Chunking
 from ..comparison.baseline import BASELINE_STRATEGY, FixedChunking, baseline_for
-from ..comparison.churn import ChurnSummary, compare
+from ..comparison.churn import compare
+from ..comparison.measurement import ChurnSummary
 from ..comparison.diff import word_diff
 from ..errors import LoadError, ParameterError
 from .audit_costs import ADDED, DELETED, MODIFIED, RENAMED, AuditResult, CommitCost, FileCost, RuleTotals, Skipped

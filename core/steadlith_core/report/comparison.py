@@ -29,7 +29,8 @@ from ..chunking.identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from ..chunking.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from ..chunking.lmx2_params import KEY_ID, LMX2_RULE
 from ..chunking.params import FINGERPRINT_ID
-from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
+from ..comparison.churn import Comparison
+from ..comparison.measurement import NOTHING_TO_CHECK, VIOLATED
 from ..comparison.diff import EQUAL, DELETE, INSERT
 from ..comparison.causes import explain_comparison
 from ..comparison.chunker_churn import ChunkerChurn
