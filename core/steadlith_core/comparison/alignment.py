@@ -139,5 +139,3 @@ def status_codes(cols: Columns, partner: np.ndarray, inside: np.ndarray, changed
     codes[inside >= 0] = CODE_SHIFTED
     codes[partner >= 0] = CODE_REUSED
     return codes
-
-

@@ -129,4 +129,3 @@ def chunkers_table(rows: Sequence[ChunkerChurn]) -> list[str]:
     ]
     widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
-

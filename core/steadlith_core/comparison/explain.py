@@ -321,4 +321,3 @@ class _Lmx2Explainer:
                 min_tokens=p.min_tokens,
             ))
         return tuple(out)
-

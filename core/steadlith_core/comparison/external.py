@@ -408,7 +408,6 @@ def match_mean_tokens(chunker: SplitterChunker, text: str, target: float, *, lo:
     return chunker.with_chunk_size(best)
 
 
-
 def parse_chunker(spec: str, token_counter: str = "chars4/1") -> SplitterChunker | JsonlChunker:
     """A --chunker value other than a rule: NAME[:chunk_size=N[,chunk_overlap=M]] or
     jsonl:PATH_A,PATH_B."""

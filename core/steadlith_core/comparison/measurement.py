@@ -386,5 +386,3 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: ChunkedStream, b: Chunke
         mean_chunk_tokens_b=tokens_b / chunks_b if chunks_b else 0.0,
         longest_reach_tokens=max((r.reach_tokens for r in regions), default=0),
     )
-
-

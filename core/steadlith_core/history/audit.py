@@ -297,8 +297,6 @@ def _changes(repo: pygit2.Repository, commit: pygit2.Commit):
     return diff.deltas
 
 
-
-
 def audit(repo: Repo, paths: Sequence[str] = DEFAULT_PATHS, revs: str | None = None, max_commits: int | None = None,
           params_by_rule: Mapping[str, AnyParams | None] | None = None, progress: Progress | None = None, *,
           keep_partial: bool = False, skip_unreadable: bool = False) -> AuditResult:
@@ -387,7 +385,6 @@ def _commit_cost(engine: _Replayer, commit: pygit2.Commit, files: list[FileCost]
     return CommitCost(str(commit.id), commit.short_id, subject_of(commit), commit.author.name, int(commit.commit_time),
                       str(commit.parent_ids[0]) if commit.parent_ids else None, tuple(files), tuple(skipped),
                       {name: RuleTotals.of(name, files) for name in engine.names()})
-
 
 
 def replay_file(repo: Repo, path: str, commits: Sequence[str],

@@ -146,4 +146,3 @@ def read_change(commit: str, short: str, new_path: str, new_id: pygit2.Oid, old_
         status = RENAMED if old_path != new_path else MODIFIED
         return FileVersion(commit, short, status, new_path, old_path, old_text, new_text, old_id, new_id), ()
     return FileVersion(commit, short, ADDED, new_path, None, None, new_text, None, new_id), ()
-

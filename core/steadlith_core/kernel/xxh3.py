@@ -197,4 +197,3 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
             a = int(starts[k])
             out[k] = xxhash.xxh3_64_intdigest(view[a : a + int(lengths[k])], int(seeds[k]))
     return out
-
