@@ -21,22 +21,32 @@ from ..kernel import select as kernel
 # document and its chunkers over it, measured with each chunker alone ("fixed": the
 # fixed-size baseline) and with its default set together (a comma-separated key; an
 # external --chunker adds what its library holds). The numpy fallback's whole-text
-# temporaries cost more, lmx2-v1's the most.
+# temporaries cost more, lmx2-v1's the most. `audit` and `sweep` were measured over a
+# repository of two commits, the document then its edited version, per byte of both
+# versions (a change holds the two, as compare does): `audit` with each rule and with
+# both (its default; each rule also cuts its fixed-size baseline), `sweep` with one set
+# in its own process (each more set of a batch adds its chunks of two versions).
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 7, "lmx2-v1": 12}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
           "explain": {"tttd-v1": 13, "lmx2-v1": 17},
-          "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23}},
+          "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
+          "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17}},
     "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
               "explain": {"tttd-v1": 16, "lmx2-v1": 26},
-              "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44}},
+              "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44},
+              "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 32},
+              "sweep": {"tttd-v1": 17, "lmx2-v1": 27}},
 }
-# A command not in the table (audit and sweep, which hold many versions at once, and
-# the window) is held to the costliest figure the kernel has: what the generic limits
-# below assume.
+# What no command's figure covers is held to the costliest figure the kernel has, what
+# the generic limits below assume: the window (not measured), and each blob the history's reader
+# decodes for audit and sweep (history.repository.decode_blob: read before the version
+# it is compared with, and for whichever command reads it). That per-blob limit does not
+# cover a change of two blobs both near it: the audit's and the sweep's figures are per
+# byte of both versions.
 MEMORY_PER_INPUT_BYTE = max(f for figures in COMMAND_MEMORY[kernel.KERNEL].values() for f in figures.values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 356 MiB compiled, 186 MiB on numpy
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 327 MiB compiled, 186 MiB on numpy
 
 
 def memory_per_input_byte(command: str | None = None, rules: "Iterable[str]" = ()) -> int:
