@@ -58,7 +58,8 @@ from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
 from .model.recovery import RecoveryStore
-from .model.session import SIDES, THEME_CHOICES, Session
+from .model.session import SIDES, Session
+from .model.view_state import THEME_CHOICES
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView

@@ -35,8 +35,8 @@ _FACE: dict[str, tuple[str, ...]] = {
     "chunking.tokens": ("TokenCounter", "register_counter", "unregister_counter"),
     "comparison.analysis": ("Analysis", "compare_rules"),
     "comparison.baseline": ("BASELINE_STRATEGY", "FixedChunking", "FixedTokenParams", "chunk_fixed"),
-    "comparison.churn": ("BaselineChurn", "ChurnSummary", "Comparison", "LocalityViolation", "PhaseShiftRegion",
-                         "compare"),
+    "comparison.churn": ("BaselineChurn", "Comparison", "compare"),
+    "comparison.measurement": ("ChurnSummary", "LocalityViolation", "PhaseShiftRegion"),
     "comparison.diff": ("DiffOp", "diff_sequences", "word_diff"),
     "report.comparison": ("locality_verdict", "render_report"),
     "report.export": ("chunking_to_json", "chunks_jsonl", "comparison_json", "rules_comparison_json", "to_json_text",
@@ -152,15 +152,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs read: the same names, imported 
     from .chunking.tokens import TokenCounter, register_counter, unregister_counter
     from .comparison.analysis import Analysis, compare_rules
     from .comparison.baseline import BASELINE_STRATEGY, FixedChunking, FixedTokenParams, chunk_fixed
-    from .comparison.churn import (
-        BaselineChurn,
-        ChurnSummary,
-        Comparison,
-        LocalityViolation,
-        PhaseShiftRegion,
-        compare,
-    )
+    from .comparison.churn import BaselineChurn, Comparison, compare
     from .comparison.diff import DiffOp, diff_sequences, word_diff
+    from .comparison.measurement import ChurnSummary, LocalityViolation, PhaseShiftRegion
     from .report.comparison import locality_verdict, render_report
     from .report.export import (
         chunking_to_json,

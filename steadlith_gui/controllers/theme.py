@@ -8,7 +8,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from ..model.session import THEME_CHOICES, Session
+from ..model.session import Session
+from ..model.view_state import THEME_CHOICES
 from .settings import AppSettings
 from ..widgets.palette import THEMES, Theme, qt_palette, system_theme_name
 

@@ -9,7 +9,8 @@ from typing import Mapping
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from ..model.session import Display, Session, ViewOptions
+from ..model.session import Session
+from ..model.view_state import Display, ViewOptions
 from ..widgets.chunk_table import ChunkTable
 from ..widgets.document_pane import DocumentPane
 from ..widgets.legend import Legend

@@ -17,7 +17,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit
-from steadlith_core.comparison.explain import explain_comparison
+from steadlith_core.comparison.causes import explain_comparison
 
 from ..model.why_state import A_CUT, CREATED, FALLBACK, LOST, RESYNC, WhyState, region_of_chunk
 from ..model.session import Session

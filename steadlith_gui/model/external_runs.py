@@ -21,17 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from steadlith_core.errors import SteadlithError
-from steadlith_core.comparison.external import (
-    ChunkerChurn,
-    ExternalChunking,
-    JsonlChunker,
-    SplitterChunker,
-    compare_external,
-    install_hint,
-    installed_splitters,
-    match_mean_tokens,
-    statuses_by_hash,
-)
+from steadlith_core.comparison.external import (ExternalChunking, JsonlChunker, SplitterChunker, install_hint,
+                                                installed_splitters, match_mean_tokens)
+from steadlith_core.comparison.chunker_churn import ChunkerChurn, compare_external, statuses_by_hash
 
 from .external_choice import JSONL, SHORT_LABELS, ExternalChoice
 from .layouts import STATUS_CODES, ChunkLayout, SideStatus

@@ -21,7 +21,8 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from steadlith_core.history.audit import ADDED, FileCost, baseline_names
+from steadlith_core.history.audit import baseline_names
+from steadlith_core.history.audit_costs import ADDED, FileCost
 from steadlith_core.history.repository import CommitInfo, GitError, file_log, open_repository, repo_name
 from steadlith_core.history.revisions import repo_relative
 

@@ -24,18 +24,14 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple
 import numpy as np
 from psygnal import Signal, SignalGroup
 from steadlith_core.chunking.rules import PARAMS_TYPES, rule_of
-from steadlith_core.vocabulary import STATUSES
 
 from .edit_tracker import EditTracker
 from .external_choice import ExternalChoice
 from .session_params import SessionParams
+from .view_state import ZOOM_RANGE, Display, ViewOptions
 
 SIDES = ("A", "B")
 OTHER = {"A": "B", "B": "A"}
-THEME_CHOICES = ("system", "light", "dark")
-#: What the chunk table's filters can be set to ("" is "any"); the table offers exactly these.
-FILTER_VERSIONS = ("", "A", "B")
-FILTER_STATUSES = ("", "changed", *STATUSES)
 
 
 class SessionEvents(SignalGroup):
@@ -123,57 +119,6 @@ class SideState:
     def has_pending_edits(self) -> bool:
         return self.doc is not None and self.edits.has_pending_edits
 
-
-@dataclass
-class ViewOptions:
-    """The view part of a workspace."""
-
-    syntax_colour: bool = True
-    sync_scroll: bool = True
-    theme: str = "system"
-    edit_a: bool = False
-    edit_b: bool = True
-    legend: bool = True
-    chunk_filter: dict = field(default_factory=lambda: {"text": "", "version": "", "status": ""})
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "chunk_filter": dict(self.chunk_filter)}
-
-    def merged(self, view: Mapping[str, Any]) -> "ViewOptions":
-        """These options with a workspace's on top; a value of the wrong type is ignored."""
-        changes: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = view.get(f.name)
-            if f.name == "theme":
-                if value in THEME_CHOICES:
-                    changes["theme"] = value
-            elif f.name == "chunk_filter":
-                if isinstance(value, dict):
-                    changes[f.name] = {k: (value[k] if _filter_value_ok(k, value.get(k)) else old)
-                                       for k, old in self.chunk_filter.items()}
-            elif isinstance(value, bool):
-                changes[f.name] = value
-        return dataclasses.replace(self, **changes)
-
-
-def _filter_value_ok(key: str, value: Any) -> bool:
-    """A chunk filter value the table can show: free text, or one of its choices."""
-    if not isinstance(value, str):
-        return False
-    return key == "text" or value in {"version": FILTER_VERSIONS, "status": FILTER_STATUSES}.get(key, ())
-
-
-@dataclass(frozen=True)
-class Display:
-    """How the panes show text, the same in both so lines stay comparable: wrapping and the
-    zoom step (font points over the default). Not part of a workspace: it is about the
-    screen, not the analysis."""
-
-    wrap: bool = True
-    zoom: int = 0
-
-
-ZOOM_RANGE = (-6, 16)
 
 
 class LoadOutcome(NamedTuple):

@@ -1,7 +1,7 @@
 """The churn panel's "Why?" section, without Qt: which phase-shift region is explained,
 the core's paragraph for it, and the words to mark in both panes.
 
-The explanation is the core's (steadlith_core.comparison.explain.explain_comparison, one
+The explanation is the core's (steadlith_core.comparison.causes.explain_comparison, one
 region on demand); the window computes it off the GUI thread and hands it back with the
 ticket `request` gave, so an answer for a region, or a result, no longer shown is
 dropped. A new result (or a change that will bring one) clears the section: an

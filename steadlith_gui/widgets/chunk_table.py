@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.session import FILTER_STATUSES, FILTER_VERSIONS
+from ..model.view_state import FILTER_STATUSES, FILTER_VERSIONS
 from .models import COLUMNS, ChunkFilterProxy, ChunkTableModel
 from .palette import LIGHT, Theme
 

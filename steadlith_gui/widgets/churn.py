@@ -5,30 +5,29 @@ margin, and the phase-shift regions of the rule the panes show (click one to see
 the panel keeps both.
 
 "Compare with…" adds external chunkers (other libraries' splitters, or spans read from
-JSONL) as more columns, measured by hash the way steadlith_core.comparison.external.compare_chunkers
+JSONL) as more columns, measured by hash the way steadlith_core.comparison.chunker_churn.compare_chunkers
 measures them; the panes can show any of them too. The panel only says what the user
 picked (`external_toggled`, `sizing_requested`, `external_shown`); the session holds the
 choice and the worker computes the columns.
 
 Every rule's number comes from the core's `Comparison.summary` and `Comparison.baseline`,
-every external one from its `ChunkerChurn`.
+every external one from its `ChunkerChurn`. The external columns are `churn_external`'s
+part of the panel, the regions list and its Why? section `churn_regions`'s.
 """
 
 from __future__ import annotations
 
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPlainTextEdit, QScrollArea, QSplitter, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidgetItem, QScrollArea,
+                               QToolButton, QVBoxLayout, QWidget)
 from steadlith_core import BOUNDARY_RULES
 
-from ..model.external_choice import SHORT_LABELS, ExternalChoice
+from ..model.external_choice import ExternalChoice
 from ..model.viewmodel import BASELINE
-from ..model.why_state import PROMPT, WhyState
-
-WHY = "Why? "  # the section's heading, the first word of its text (a title label would cost a line of height)
-from .churn_cells import ROWS, compact_cells, region_label, summary_cells, verdict_text
+from .churn_cells import ROWS, compact_cells, summary_cells, verdict_text
 from .churn_external import ExternalColumns
+from .churn_regions import RegionList
 from .palette import LIGHT, Theme
 
 
@@ -66,7 +65,7 @@ class _StagedLabel:
             label.setVisible(self.visible)
 
 
-class ChurnPanel(ExternalColumns, QWidget):
+class ChurnPanel(ExternalColumns, RegionList, QWidget):
     region_activated = Signal(int)  # index in the shown rule's comparison.phase_shift_regions
     rule_selected = Signal(str)  # "Panes show": the user chose the rule the panes show
     external_shown = Signal(object)  # "Panes show": an external chunker's key, or None for a rule
@@ -177,15 +176,7 @@ class ChurnPanel(ExternalColumns, QWidget):
                                          "(its text is underlined in the panes, a notch marks each such cut)")
         self.reference_splits.setVisible(False)
 
-        self.regions_title = QLabel()
-        self.regions = QListWidget()
-        self.regions.setObjectName("phaseShiftRegions")
-        self.regions.setAccessibleName("Phase-shift regions")
-        self.regions.setToolTip("Runs of shifted B chunks: same words as in A, cut elsewhere. Click one to show it.")
-        self.regions.setWordWrap(True)
-        self.regions.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.regions.itemClicked.connect(self._on_item)
-        self.regions.itemActivated.connect(self._on_item)
+        regions_split = self._build_regions()
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 6, 8, 6)
@@ -198,26 +189,7 @@ class ChurnPanel(ExternalColumns, QWidget):
         lay.addLayout(verdicts)
         lay.addWidget(self.reference_splits)
         lay.addWidget(self.regions_title)
-        # "Why?": the selected region's explanation (the core's paragraph), under the list and
-        # sharing its room (a splitter between them): the panel needs no more height than before
-        self.why = QPlainTextEdit()
-        self.why.setObjectName("whyText")
-        self.why.setAccessibleName("Why? The selected phase-shift region's explanation")
-        self.why.setToolTip("Why? The edit, the candidate it removed or created, the cut that fell back, the cuts "
-                            "that followed and where both versions meet again; the words are marked in the panes")
-        self.why.setReadOnly(True)
-        self.why.setPlainText(WHY + PROMPT)
-        self.regions_split = QSplitter(Qt.Orientation.Vertical)
-        self.regions_split.setObjectName("regionsWhySplit")
-        self.regions_split.setChildrenCollapsible(False)
-        self.regions_split.setHandleWidth(4)
-        self.regions_split.addWidget(self.regions)
-        self.regions_split.addWidget(self.why)
-        self.regions.setMinimumHeight(28)
-        self.why.setMinimumHeight(28)
-        self.regions_split.setStretchFactor(0, 1)
-        self.regions_split.setStretchFactor(1, 1)
-        lay.addWidget(self.regions_split, 1)
+        lay.addWidget(regions_split, 1)  # the list, and the Why? text sharing its room
         # wide enough for the usual numbers from the start: a dock does not grow when a
         # label's text does
         fm = self.fontMetrics()
@@ -333,42 +305,6 @@ class ChurnPanel(ExternalColumns, QWidget):
                                  f"{col.row.tokens_to_embed} tokens to embed.")
         self.setAccessibleDescription(" ".join(described))
 
-    def _list_regions(self, comparison) -> None:
-        if self.choice.shown:  # a region's chunk numbers are the rule's, not the spans the panes show
-            self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule}")
-            item = QListWidgetItem(f"{len(comparison.phase_shift_regions):,} regions under {self.shown_rule}; the "
-                                   f"panes show {SHORT_LABELS.get(self.choice.shown, self.choice.shown)}, which has no "
-                                   "phase shifts (spans are compared by hash). Show the rule to see them.")
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.regions.addItem(item)
-            return
-        self.regions_title.setText(f"<b>Phase-shift regions</b> of {self.shown_rule} (click to show)")
-        for k, r in enumerate(comparison.phase_shift_regions):
-            item = QListWidgetItem(region_label(r, k))
-            item.setData(Qt.ItemDataRole.UserRole, k)
-            edit = r.first_edit if r.starts_before_edit else r.after_edit
-            where = "before" if r.starts_before_edit else "after"
-            item.setToolTip(
-                f"B chunks {r.b_chunks[0]}–{r.b_chunks[1] - 1} hold the same words as A chunks "
-                f"{r.a_chunks[0]}–{r.a_chunks[1] - 1} (A words {r.a_chunk_words[0]:,}–{r.a_chunk_words[1] - 1:,}), "
-                f"cut elsewhere {where} the edit at B word {edit.b_start if edit else 0:,}. Click to show both.")
-            self.regions.addItem(item)
-        if not comparison.phase_shift_regions:
-            item = QListWidgetItem("none: every chunk outside the edits is reused")
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.regions.addItem(item)
-
-    def show_why(self, state: WhyState) -> None:
-        """The Why? section from a why_state.WhyState (its text; the list follows the region)."""
-        if self.why.toPlainText() != WHY + state.text:
-            self.why.setPlainText(WHY + state.text)
-        muted = state.status != "shown"
-        self.why.setStyleSheet(f"color: {self.theme.muted}" if muted else "")
-        if state.region is not None and state.region < self.regions.count():
-            item = self.regions.item(state.region)
-            if item.data(Qt.ItemDataRole.UserRole) == state.region and not item.isSelected():
-                self.regions.setCurrentRow(state.region)
-
     def _style_values(self, values: dict) -> None:
         t = self.theme
         for rule, c in self.comparisons.items():
@@ -415,8 +351,3 @@ class ChurnPanel(ExternalColumns, QWidget):
         for label in (self.title, self.empty, self.external_note, self.reference_splits, *self.verdicts.values()):
             label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
         self._fit_grid()
-
-    def _on_item(self, item: QListWidgetItem) -> None:
-        k = item.data(Qt.ItemDataRole.UserRole)
-        if k is not None:
-            self.region_activated.emit(int(k))

@@ -12,8 +12,9 @@ import pytest
 
 from git_history import SUBMODULE, History
 from steadlith_core import chunk
-from steadlith_core.history.audit import (AuditResult, CommitCost, FileCost, audit, csv_rows, file_versions, replay_file,
-                                          to_csv)
+from steadlith_core.history.audit import audit, replay_file
+from steadlith_core.history.audit_costs import AuditResult, CommitCost, FileCost, csv_rows, to_csv
+from steadlith_core.history.changes import file_versions
 from steadlith_core.cli.main import main
 from steadlith_core.bench.examples import generate_prose, scattered_edits, tool_library_example
 from steadlith_core.history.repository import GitError, file_log, read_text_at, resolve_revision
@@ -218,10 +219,10 @@ def test_file_versions_are_the_texts_the_replay_compares(history):
 def test_file_versions_decode_each_version_once(history, count_calls):
     """One change's "after" is the next one's "before": read from the repository once
     (a sweep walks every file's versions for its diffs, then once per set)."""
-    from steadlith_core.history import audit as audit_module
+    from steadlith_core.history import changes as changes_module
 
     root = str(history.root)
-    calls = count_calls(audit_module, ["decode_blob"])
+    calls = count_calls(changes_module, ["decode_blob"])
     versions = list(file_versions(root, "docs/guide.md", [history.c1, history.c2, history.c3, history.c4]))
     assert [v.commit for v in versions] == [history.c1, history.c2, history.c4]
     assert versions[1].new_text == versions[2].old_text

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.comparison.external import compare_chunkers, parse_chunker
+from steadlith_core.comparison.external import parse_chunker
+from steadlith_core.comparison.chunker_churn import compare_chunkers
 
 from integration_helpers import demo_pair
 from cli_helpers import run

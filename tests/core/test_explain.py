@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from steadlith_core import ChunkerParams, Lmx2Params
 from steadlith_core.comparison.churn import compare
 from steadlith_core.bench.examples import counterexample_params, counterexample_passage, generate_prose, tool_library_text
-from steadlith_core.comparison.explain import (LENGTH_CHANGE, LOCAL_CHANGE, LOST_CANDIDATE, NEW_CANDIDATE, ExplainError,
-                                    Lmx2Decision, TttdDecision, explain_comparison, explain_cuts)
+from steadlith_core.comparison.causes import (LENGTH_CHANGE, LOCAL_CHANGE, LOST_CANDIDATE, NEW_CANDIDATE,
+                                              explain_comparison)
+from steadlith_core.comparison.explain import ExplainError, Lmx2Decision, TttdDecision, explain_cuts
 from steadlith_core.lab.edits import FIX_WORD, Edit, LabDocument
 from steadlith_core.chunking.pipeline import chunk
 from steadlith_core.report.comparison import render_report

@@ -10,21 +10,10 @@ from importlib import resources
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, ParameterError, chunk, compare
-from steadlith_core.comparison.external import (
-    ExternalChunkError,
-    JsonlChunker,
-    SplitterChunker,
-    chunking_from_offsets,
-    compare_chunkers,
-    compare_external,
-    installed_splitters,
-    match_mean_tokens,
-    parse_chunker,
-    read_spans_jsonl,
-    span_hash,
-    statuses_by_hash,
-    text_tokens,
-)
+from steadlith_core.comparison.external import (ExternalChunkError, JsonlChunker, SplitterChunker,
+                                                chunking_from_offsets, installed_splitters, match_mean_tokens,
+                                                parse_chunker, read_spans_jsonl, span_hash, text_tokens)
+from steadlith_core.comparison.chunker_churn import compare_chunkers, compare_external, statuses_by_hash
 import xxhash
 from integration_helpers import no_network  # noqa: F401 - a fixture
 

@@ -9,7 +9,8 @@ import re
 
 from steadlith_core import Analysis, ChunkerParams
 from steadlith_core.cli.main import main
-from steadlith_core.comparison.external import JsonlChunker, compare_chunkers
+from steadlith_core.comparison.external import JsonlChunker
+from steadlith_core.comparison.chunker_churn import compare_chunkers
 from steadlith_core.report.comparison import render_report
 
 PARAS_A = ["First paragraph, about to be edited.", "Second paragraph stays.", "Third paragraph stays too."]

@@ -26,7 +26,7 @@ from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_count
 from steadlith_core.kernel import select as kernel
 from steadlith_core.kernel import threads as numpy_threads
 from kernel_helpers import dense_layout
-from steadlith_core.kernel.bytescan import xxh3_64_many
+from steadlith_core.kernel.xxh3 import xxh3_64_many
 from steadlith_core.chunking.normalize import WHITESPACE
 from steadlith_core.kernel.rabin import window_fingerprints as doubling_fingerprints
 from steadlith_core.kernel.segment import SENTENCE_CLOSERS, SENTENCE_ENDS, ends_sentence
@@ -668,11 +668,11 @@ def test_numpy_xxh3_equals_xxhash_across_passes_and_on_any_seed():
     """Words of every length class side by side, more of them than one pass of the
     short-word hash takes (so lanes of long words sit in the pass beside short ones), under
     the seeds of SPEC §3 and under arbitrary 64-bit seeds (kernel.xxh3_64 takes any)."""
-    from steadlith_core.kernel import bytescan
+    from steadlith_core.kernel import xxh3
 
     rng = random.Random(3)
     inputs = [rng.randbytes(rng.choice([0, 1, 3, 4, 8, 9, 16, 17, 128, 129, rng.randrange(300)]))
-              for _ in range(bytescan.BLOCK_WORDS + 5000)]
+              for _ in range(xxh3.BLOCK_WORDS + 5000)]
     blob = b"".join(inputs)
     lengths = np.array([len(d) for d in inputs], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)

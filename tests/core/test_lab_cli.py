@@ -145,7 +145,8 @@ def test_an_external_splitter_is_measured_like_compare_chunkers_does(capsys, not
     """--chunker langchain-recursive: each edit's tokens to re-embed are what
     compare_chunkers reports for the original and the edited text."""
     pytest.importorskip("langchain_text_splitters")
-    from steadlith_core.comparison.external import compare_chunkers, parse_chunker
+    from steadlith_core.comparison.external import parse_chunker
+    from steadlith_core.comparison.chunker_churn import compare_chunkers
     from steadlith_core.lab import Edit
 
     code, out, _ = run(capsys, "lab", notes, "--rules", "tttd-v1", "--chunker", "langchain-recursive",

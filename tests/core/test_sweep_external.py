@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from steadlith_core.cli.main import main
-from steadlith_core.comparison.external import compare_chunkers, parse_chunker
+from steadlith_core.comparison.external import parse_chunker
+from steadlith_core.comparison.chunker_churn import compare_chunkers
 from steadlith_core.bench.sweep import synthetic_history
 from steadlith_core.sweep.external import external_sets
 from steadlith_core.sweep.grid import build_grid

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, chunk, compare, render_report
-from steadlith_core.comparison.churn import HELD, NOTHING_TO_CHECK, VIOLATED
+from steadlith_core.comparison.measurement import HELD, NOTHING_TO_CHECK, VIOLATED
 from steadlith_core.bench.examples import generate_prose, phase_shift_counterexample
 from steadlith_core.report.comparison import locality_verdict
 from cli_helpers import run

@@ -8,7 +8,8 @@ import dataclasses
 from importlib import resources
 
 import pytest
-from steadlith_core.comparison.external import SPLITTERS, SplitterChunker, compare_chunkers, match_mean_tokens
+from steadlith_core.comparison.external import SPLITTERS, SplitterChunker, match_mean_tokens
+from steadlith_core.comparison.chunker_churn import compare_chunkers
 
 from gui_helpers import load_texts
 

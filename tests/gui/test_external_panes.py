@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QColor
-from steadlith_core.comparison.external import statuses_by_hash
+from steadlith_core.comparison.chunker_churn import statuses_by_hash
 
 from gui_helpers import color_near, load_texts, make_window
 from steadlith_gui.model.external_runs import hash_alignment

@@ -7,7 +7,7 @@ from git_helpers import commit, prose
 from gui_helpers import color_near, make_window
 from PySide6.QtGui import QColor
 
-from steadlith_core.history.audit import FileCost
+from steadlith_core.history.audit_costs import FileCost
 from steadlith_core.history.repository import CommitInfo, resolve_revision
 from steadlith_gui.model.history_state import FIXED, HistoryState, HistoryTarget
 from steadlith_gui.controllers.settings import AppSettings

@@ -133,7 +133,8 @@ def test_a_sweep_over_the_history_of_bs_file(qtbot, window, tmp_path):
 
 def test_an_external_splitter_over_the_history_of_bs_file_counts_the_rules_commits(qtbot, window, tmp_path):
     from gui_helpers import load_files
-    from steadlith_core.comparison.external import compare_chunkers, parse_chunker
+    from steadlith_core.comparison.external import parse_chunker
+    from steadlith_core.comparison.chunker_churn import compare_chunkers
     from steadlith_gui.model.sweep_state import HISTORY
 
     versions = synthetic_history(4, 4000, seed=43).versions

@@ -4,7 +4,7 @@ parameter change clears it until the new result."""
 
 from steadlith_core import ChunkerParams
 from steadlith_core.bench.examples import generate_prose
-from steadlith_core.comparison.explain import explain_comparison
+from steadlith_core.comparison.causes import explain_comparison
 from PySide6.QtCore import Qt
 
 from gui_helpers import load_texts

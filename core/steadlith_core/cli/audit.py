@@ -22,7 +22,7 @@ from ..history.pathglob import DEFAULT_PATHS
 from .progress import progress_bar
 
 if TYPE_CHECKING:
-    from ..history.audit import AuditResult
+    from ..history.audit_costs import AuditResult
 
 EXIT_INTERRUPTED = 130
 
@@ -66,7 +66,8 @@ def _params(args: argparse.Namespace) -> dict:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     # imported here: git support (pygit2) is not loaded for the commands that do not read history
-    from ..history.audit import audit, to_csv
+    from ..history.audit import audit
+    from ..history.audit_costs import to_csv
     from ..history.audit_report import render_audit_html
     from ..report.export import to_json_text, write_text_atomic
 

@@ -95,8 +95,8 @@ def _compare_rules(args: argparse.Namespace) -> int:
 
 def _compare_chunkers(args: argparse.Namespace) -> int:
     """--chunker: rules, the baseline and external chunkers in one table, by hash."""
-    from ..comparison.external import (SplitterChunker, chunkers_json, chunkers_table, compare_chunkers,
-                                       match_mean_tokens, parse_chunker)
+    from ..comparison.external import SplitterChunker, match_mean_tokens, parse_chunker
+    from ..comparison.chunker_churn import chunkers_json, chunkers_table, compare_chunkers
     from ..report.comparison import render_report
     from ..report.export import to_json_text, write_text_atomic
     from .documents import read_document

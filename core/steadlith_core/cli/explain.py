@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import visible
 
 if TYPE_CHECKING:
-    from ..comparison.explain import RegionExplanation
+    from ..comparison.causes import RegionExplanation
 
 
 def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None],
@@ -40,7 +40,7 @@ def add_parser(sub, add_params_options: Callable[[argparse.ArgumentParser], None
 def cmd_explain(args: argparse.Namespace, params_of) -> int:
     from ..chunking.rules import rule_of
     from ..comparison.analysis import Analysis
-    from ..comparison.explain import explain_comparison, explanation_json
+    from ..comparison.causes import explain_comparison, explanation_json
     from ..report.export import to_json_text
 
     params = params_of(args)

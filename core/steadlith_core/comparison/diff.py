@@ -45,12 +45,12 @@ equal and non-equal opcodes alternate (two adjacent changes are merged into one
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Hashable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from ..chunking.normalize import WordStream
+from .matching import anchor_blocks, common_prefix, common_suffix, diagonal_blocks, myers
 
 EQUAL, INSERT, DELETE, REPLACE = "equal", "insert", "delete", "replace"
 TAGS = (EQUAL, INSERT, DELETE, REPLACE)
@@ -66,10 +66,6 @@ MYERS_TOTAL_WORK = 2_000_000
 ANCHOR_KGRAMS = (8, 1)
 # Deeper recursion than this treats a region without a cheap exact diff as replaced.
 MAX_DEPTH = 48
-# Anchorless regions: how far (in words, on each side) a mismatch may be skipped to
-# resynchronize, and how many words must then agree.
-DIAGONAL_WINDOW = 32
-DIAGONAL_MIN_RUN = 4
 
 
 class DiffOp(NamedTuple):
@@ -174,10 +170,10 @@ def check_ops(ops: Iterable[DiffOp], n_a: int, n_b: int) -> None:
 def _diff_region(a: np.ndarray, b: np.ndarray, a0: int, b0: int, out: list, depth: int, budget: list[int]) -> None:
     """Append raw opcodes (possibly adjacent non-equal ones) for a vs b, offset by a0, b0."""
     n, m = len(a), len(b)
-    p = _common_prefix(a, b)
+    p = common_prefix(a, b)
     if p:
         out.append((EQUAL, a0, a0 + p, b0, b0 + p))
-    s = _common_suffix(a[p:], b[p:])
+    s = common_suffix(a[p:], b[p:])
     a_mid, b_mid = a[p : n - s], b[p : m - s]
     ma, mb = a0 + p, b0 + p
     tail = (EQUAL, a0 + n - s, a0 + n, b0 + m - s, b0 + m) if s else None
@@ -197,20 +193,20 @@ def _diff_core(a: np.ndarray, b: np.ndarray, a0: int, b0: int, out: list, depth:
         return
     # |n - m| <= D and Myers spends >= D^2/2 steps: skip hopeless exact passes early
     if n + m <= SMALL_REGION and (n - m) ** 2 // 2 <= min(MYERS_WORK, budget[0]):
-        blocks, spent = _myers(a.tolist(), b.tolist(), min(MYERS_WORK, budget[0]))
+        blocks, spent = myers(a.tolist(), b.tolist(), min(MYERS_WORK, budget[0]))
         budget[0] -= spent
         if blocks is not None:
             _emit_blocks(blocks, a0, b0, n, m, out)
             return
     if depth < MAX_DEPTH:
         for k in ANCHOR_KGRAMS:
-            blocks = _anchor_blocks(a, b, k)
+            blocks = anchor_blocks(a, b, k)
             if blocks:
                 _recurse_between(blocks, a, b, a0, b0, out, depth, budget)
                 return
         # No anchor: text that repeats itself (the same paragraph many times) has no
         # unique k-gram. Walk the diagonal instead, resynchronizing near each mismatch.
-        blocks = _diagonal_blocks(a, b)
+        blocks = diagonal_blocks(a, b)
         if blocks:
             _recurse_between(blocks, a, b, a0, b0, out, depth, budget)
             return
@@ -225,40 +221,6 @@ def _recurse_between(blocks, a, b, a0: int, b0: int, out: list, depth: int, budg
         out.append((EQUAL, a0 + i, a0 + i + size, b0 + j, b0 + j + size))
         pa, pb = i + size, j + size
     _diff_region(a[pa:], b[pb:], a0 + pa, b0 + pb, out, depth + 1, budget)
-
-
-def _diagonal_blocks(
-    a: np.ndarray, b: np.ndarray, window: int = DIAGONAL_WINDOW, min_run: int = DIAGONAL_MIN_RUN
-) -> list[tuple[int, int, int]]:
-    """Matched blocks found by following equal runs and, at each mismatch, jumping to
-    the nearest (i + x, j + y), x, y <= window, where `min_run` items agree. Linear in
-    the matched length plus window^2 per mismatch; stops at the first mismatch it cannot
-    resolve (the caller diffs the rest). Small edits in repetitive text resolve at once."""
-    n, m = len(a), len(b)
-    blocks: list[tuple[int, int, int]] = []
-    i = j = 0
-    while i < n and j < m:
-        if a[i] == b[j]:
-            size = _common_prefix(a[i:], b[j:])
-            blocks.append((i, j, size))
-            i, j = i + size, j + size
-            continue
-        # only the words a jump can reach become a list: a whole region's would be a
-        # Python int per word (tens of bytes each)
-        la, lb = a[i : i + window + min_run].tolist(), b[j : j + window + min_run].tolist()
-        jump = None
-        for d in range(1, 2 * window + 1):
-            for x in range(max(0, d - window), min(d, window) + 1):
-                y = d - x
-                if x + min_run <= len(la) and y + min_run <= len(lb) and la[x : x + min_run] == lb[y : y + min_run]:
-                    jump = (i + x, j + y)
-                    break
-            if jump:
-                break
-        if jump is None:
-            break
-        i, j = jump
-    return blocks
 
 
 def _emit_blocks(blocks: list[tuple[int, int, int]], a0: int, b0: int, n: int, m: int, out: list) -> None:
@@ -290,212 +252,3 @@ def _normalize_ops(raw: list, n_a: int, n_b: int) -> tuple[DiffOp, ...]:
     result = tuple(ops)
     check_ops(result, n_a, n_b)
     return result
-
-
-# -- prefix and suffix ----------------------------------------------------------------
-
-
-def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
-    """Length of the common prefix, galloping so a short prefix costs little."""
-    limit = min(len(a), len(b))
-    done, step = 0, 64
-    while done < limit:
-        hi = min(limit, done + step)
-        diff = np.flatnonzero(a[done:hi] != b[done:hi])
-        if diff.size:
-            return done + int(diff[0])
-        done, step = hi, step * 4
-    return limit
-
-
-def _common_suffix(a: np.ndarray, b: np.ndarray) -> int:
-    limit = min(len(a), len(b))
-    if limit == 0:
-        return 0
-    return _common_prefix(a[::-1][:limit], b[::-1][:limit])
-
-
-# -- exact diff for small regions: Myers' O(ND) greedy algorithm -----------------------
-
-
-def _myers(a: list[int], b: list[int], max_work: int) -> tuple[list[tuple[int, int, int]] | None, int]:
-    """Matching blocks (i, j, size) of a shortest edit script (None over `max_work`),
-    and the work spent.
-
-    Keeps a copy of the frontier per edit distance d for the backtrack: O(D^2) memory,
-    bounded by the work budget."""
-    n, m = len(a), len(b)
-    off = n + m + 1
-    v = [0] * (2 * off + 1)
-    trace: list[list[int]] = []
-    work = 0
-    for d in range(n + m + 1):
-        trace.append(v[off - d - 1 : off + d + 2])  # frontier before step d, k in [-d-1, d+1]
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and v[off + k - 1] < v[off + k + 1]):
-                x = v[off + k + 1]
-            else:
-                x = v[off + k - 1] + 1
-            y = x - k
-            x0 = x
-            while x < n and y < m and a[x] == b[y]:
-                x += 1
-                y += 1
-            work += x - x0
-            v[off + k] = x
-            if x >= n and y >= m:
-                return _myers_backtrack(trace, d, k, n, m), work
-        work += d + 1
-        if work > max_work:
-            return None, work
-    raise AssertionError("unreachable: d = n + m always reaches the end")
-
-
-def _myers_backtrack(trace: list[list[int]], d_end: int, k_end: int, n: int, m: int) -> list[tuple[int, int, int]]:
-    blocks = []
-    x, y = n, m
-    for d in range(d_end, 0, -1):
-        before = trace[d]  # index k + d + 1 holds the frontier for diagonal k
-        k = x - y
-
-        def at(kk: int, _d: int = d, _v: list[int] = before) -> int:
-            return _v[kk + _d + 1]
-
-        if k == -d or (k != d and at(k - 1) < at(k + 1)):
-            prev_k = k + 1  # came down: b[y-1] inserted
-            px = at(prev_k)
-            mx, my = px, px - prev_k + 1
-        else:
-            prev_k = k - 1  # came right: a[x-1] deleted
-            px = at(prev_k)
-            mx, my = px + 1, px - prev_k
-        if x > mx:
-            blocks.append((mx, my, x - mx))
-        x, y = px, px - prev_k
-    if x > 0:
-        blocks.append((0, 0, x))
-    blocks.reverse()
-    return blocks
-
-
-# -- anchors: unique k-grams, heaviest increasing chain -------------------------------
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_POLY = np.uint64(0x100000001B3)
-
-
-def _kgram_hashes(x: np.ndarray, k: int) -> np.ndarray:
-    """A 64-bit hash of every k-gram x[i:i+k] (collisions are checked by the caller).
-    In place after one copy of x: each pass over a whole document's words would
-    otherwise make a temporary of 8 bytes a word."""
-    with np.errstate(over="ignore"):
-        mixed = x.astype(np.uint64)
-        mixed += np.uint64(1)
-        mixed *= _MIX
-        mixed ^= mixed >> np.uint64(31)
-        if k == 1:
-            return mixed
-        length = len(x) - k + 1
-        h = mixed[:length].copy()
-        for t in range(1, k):
-            h *= _POLY
-            h ^= mixed[t : t + length]
-    return h
-
-
-def _unique_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values occurring exactly once in h (sorted) and their positions. `h` is the
-    caller's to give up: it is let go as soon as its sorted copy exists."""
-    order = np.argsort(h)  # stability is moot: only values occurring once are kept
-    sorted_h = h[order]
-    del h
-    if sorted_h.size == 0:
-        return sorted_h, order
-    new = np.empty(sorted_h.size + 1, dtype=bool)
-    new[0] = new[-1] = True
-    np.not_equal(sorted_h[1:], sorted_h[:-1], out=new[1:-1])
-    once = new[:-1] & new[1:]
-    del new
-    sorted_h = sorted_h[once]
-    return sorted_h, order[once]
-
-
-def _anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int, int]]:
-    """Matched, non-overlapping, increasing blocks (i, j, size) from unique k-grams."""
-    if len(a) < k or len(b) < k:
-        return []
-    ha, pos_a = _unique_positions(_kgram_hashes(a, k))
-    hb, pos_b = _unique_positions(_kgram_hashes(b, k))
-    if ha.size == 0 or hb.size == 0:
-        return []
-    # the values both hold, in increasing order, with their indices in each (as
-    # np.intersect1d gives them, without its sorted copy of both together)
-    at = np.searchsorted(ha, hb)
-    at[at == ha.size] = 0
-    ib = np.flatnonzero(ha[at] == hb)
-    ia = at[ib]
-    del at, ha, hb
-    if ia.size == 0:
-        return []
-    ai, bj = pos_a[ia], pos_b[ib]
-    del pos_a, pos_b, ia, ib
-    ok = np.ones(ai.size, dtype=bool)
-    for t in range(k):  # a hash collision must never make unequal words equal
-        ok &= a[ai + t] == b[bj + t]
-    ai, bj = ai[ok], bj[ok]
-    if ai.size == 0:
-        return []
-    order = np.argsort(ai)  # positions in a are distinct
-    ai, bj = ai[order], bj[order]
-    # runs of anchors on one diagonal at consecutive positions
-    brk = np.flatnonzero((np.diff(ai) != 1) | (np.diff(bj) != 1)) + 1
-    starts = np.concatenate(([0], brk))
-    ends = np.concatenate((brk, [ai.size]))
-    run_i, run_j, run_len = ai[starts].tolist(), bj[starts].tolist(), (ends - starts).tolist()
-    chain = _heaviest_chain(run_i, run_j, run_len)
-    blocks = []
-    pa = pb = 0
-    for r in chain:
-        i, j, size = run_i[r], run_j[r], run_len[r] + k - 1
-        skip = max(pa - i, pb - j, 0)  # neighbouring k-grams of other diagonals may overlap
-        i, j, size = i + skip, j + skip, size - skip
-        if size > 0:
-            blocks.append((i, j, size))
-            pa, pb = i + size, j + size
-    return blocks
-
-
-def _heaviest_chain(run_i: list[int], run_j: list[int], run_len: list[int]) -> list[int]:
-    """Indices of runs (sorted by i, disjoint in i) forming an increasing chain in j of
-    the greatest total length: a weighted LIS with a Fenwick tree of prefix maxima."""
-    r_count = len(run_i)
-    run_end = [j + length - 1 for j, length in zip(run_j, run_len)]
-    if all(run_j[r + 1] > run_end[r] for r in range(r_count - 1)):
-        return list(range(r_count))  # already in order: the common case for edits
-    coords = sorted(set(run_end))
-    size = len(coords)
-    tree_val = [0] * (size + 1)
-    tree_arg = [-1] * (size + 1)
-    best = [0] * r_count
-    back = [-1] * r_count
-    for r in range(r_count):
-        q = bisect_left(coords, run_j[r])  # how many end coordinates lie below j_r
-        val, arg = 0, -1
-        while q > 0:
-            if tree_val[q] > val:
-                val, arg = tree_val[q], tree_arg[q]
-            q -= q & -q
-        best[r] = val + run_len[r]
-        back[r] = arg
-        q = bisect_left(coords, run_end[r]) + 1
-        while q <= size:
-            if best[r] > tree_val[q]:
-                tree_val[q], tree_arg[q] = best[r], r
-            q += q & -q
-    r = max(range(r_count), key=best.__getitem__)
-    chain = []
-    while r != -1:
-        chain.append(r)
-        r = back[r]
-    chain.reverse()
-    return chain

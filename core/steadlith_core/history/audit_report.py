@@ -15,7 +15,7 @@ import time
 from .._version import __version__
 from ..comparison.baseline import BASELINE_STRATEGY
 from ..report.pages import render
-from .audit import AuditResult
+from .audit_costs import AuditResult
 
 #: A figure that means nothing for a column: the baseline's locality violations are
 #: counted at the boundary rules' margin, a margin the fixed-size baseline never had.

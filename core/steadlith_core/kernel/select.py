@@ -18,7 +18,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from ..vocabulary import KINDS
-from . import bytescan
+from . import bytescan, xxh3
 from .bytescan import RawScan
 from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
 from .segment import Cut, SnapPoints, segment as python_segment, segment_columns as numpy_segment_columns
@@ -413,4 +413,4 @@ def xxh3_64(data: bytes, seed: int = 0) -> int:
         return _kernel.xxh3_64(data, seed)
     b = np.frombuffer(data, dtype=np.uint8)
     one = np.zeros(1, dtype=np.int64)
-    return int(bytescan.xxh3_64_many(b, one, np.array([len(data)]), np.array([seed], dtype=np.uint64))[0])
+    return int(xxh3.xxh3_64_many(b, one, np.array([len(data)]), np.array([seed], dtype=np.uint64))[0])

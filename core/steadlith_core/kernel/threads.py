@@ -27,7 +27,7 @@ from ..errors import ParameterError
 ENV_VAR = "STEADLITH_NUMPY_THREADS"
 MAX_DEFAULT = 4
 
-# Words per numpy pass in work split over threads (bytescan's short-word xxh3, the Rabin
+# Words per numpy pass in work split over threads (xxh3's short-word hash, the Rabin
 # blocks). Each pass hands the GIL to the other threads and back: a handoff costs tens
 # of microseconds on a virtual machine (the waiting core must be woken), as much as a
 # pass over a cache-sized block of 16,384 words. Fewer, larger passes, though they

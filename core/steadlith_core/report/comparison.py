@@ -29,10 +29,11 @@ from ..chunking.identity import CHUNKER_FAMILY, IDENTITY_SCHEMA_VERSION
 from ..chunking.lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from ..chunking.lmx2_params import KEY_ID, LMX2_RULE
 from ..chunking.params import FINGERPRINT_ID
-from ..comparison.churn import NOTHING_TO_CHECK, VIOLATED, Comparison
+from ..comparison.churn import Comparison
+from ..comparison.measurement import NOTHING_TO_CHECK, VIOLATED
 from ..comparison.diff import EQUAL, DELETE, INSERT
-from ..comparison.explain import explain_comparison
-from ..comparison.external import ChunkerChurn
+from ..comparison.causes import explain_comparison
+from ..comparison.chunker_churn import ChunkerChurn
 from ..errors import readable, visible
 from ..lab import LabResult
 from .lab import lab_section
@@ -117,7 +118,7 @@ def render_report(comparison: Comparison, name_a: str, name_b: str, *, title: st
     shown in the header and as <meta name="generator">. `rules` (as from
     analysis.compare_rules), when given, adds a table of every rule side by side with
     the fixed-size baseline; the rest of the report shows `comparison` (one of them).
-    `chunkers` (external rows of external.compare_chunkers) join that table as more
+    `chunkers` (external rows of chunker_churn.compare_chunkers) join that table as more
     columns, measured by hash; with them the table appears even for one rule.
     `lab` (a run_lab result on A) adds the locality lab's section after the churn, and
     `lab_retrieval` (retrieval.beside.evaluate_named over the lab's chunkers) its

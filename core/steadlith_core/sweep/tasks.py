@@ -31,10 +31,11 @@ from typing import Sequence, Union
 from ..chunking.chunks import AnyParams, Chunking
 from ..chunking.pipeline import Pipeline
 from ..comparison.churn import Comparison, compare
-from ..comparison.external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
+from ..comparison.external import EXTERNAL_KIND, ExternalChunking
+from ..comparison.chunker_churn import churn_by_hash, compare_external
 from ..errors import SteadlithError
 from ..comparison.diff import DiffOp
-from ..history.audit import FileVersion, file_versions
+from ..history.changes import FileVersion, file_versions
 from ..progress import Progress, report
 from .diffs import SourceDiffs, change_ops, diff_versions, unit_slices
 from .external import ExternalParams

@@ -4,7 +4,7 @@ result changed."""
 
 import pytest
 from steadlith_core.bench.examples import phase_shift_answer
-from steadlith_core.comparison.explain import explain_comparison
+from steadlith_core.comparison.causes import explain_comparison
 
 from steadlith_gui.model.history_state import PER_WORD, WORDS, HistoryState, HistoryTarget
 from steadlith_gui.model.why_state import (A_CUT, COMPUTING, CREATED, FALLBACK, RESYNC, SHOWN, STALE, WhyState,
@@ -49,7 +49,7 @@ def test_an_answer_for_a_region_no_longer_asked_for_is_dropped(answer):
 
 
 def test_history_rows_sort_by_tokens_per_changed_word():
-    from steadlith_core.history.audit import FileCost
+    from steadlith_core.history.audit_costs import FileCost
     from steadlith_core.history.repository import CommitInfo
 
     state = HistoryState()
