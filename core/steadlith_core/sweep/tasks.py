@@ -8,7 +8,7 @@ are the same bytes whatever order the tasks finished in.
 
 Sources travel to a worker once, not with every task (see sweep.run and sweep.dask):
 a task names its source by index. A repository file's history is named by repository
-path, file path and commit ids, and read on the worker (audit.file_versions); file
+path, file path and commit ids, and read on the worker (changes.file_versions); file
 pairs and in-memory versions carry their text. A source's word diffs do not depend on
 the set: the executors compute them once per sweep (source_diffs, in slices spread over
 the workers) and hand them to each of its tasks (sweep.diffs).
@@ -278,7 +278,7 @@ class _ExternalReplay:
 
 def _replay_repo_file(source: RepoFileSource, source_index: int, sets: Sequence[tuple[int, AnyParams]],
                       diffs: Sequence[SourceDiffs] | None, progress: Progress | None) -> tuple[TaskResult, ...]:
-    """The file's versions (audit.file_versions: what `audit` compares for this file),
+    """The file's versions (changes.file_versions: what `audit` compares for this file),
     walked once, each chunked under every set of `sets` and compared: each commit's cost
     as the audit counts it under each rule, and each external splitter's churn. The
     rule sets compare through `diffs` when given, else through the word diff of each
