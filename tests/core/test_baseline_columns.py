@@ -15,7 +15,8 @@ from test_churn_properties import doc_st, params_st, render, word_st
 
 from steadlith_core import chunk, compare
 from steadlith_core.comparison.baseline import BASELINE_FAMILY, END, WINDOW, FixedTokenParams, baseline_for, chunk_fixed
-from steadlith_core.chunking.chunks import Chunk, cut_boundary
+from steadlith_core.chunking.boundaries import cut_boundary
+from steadlith_core.chunking.chunks import Chunk
 from steadlith_core.comparison.churn import baseline_churn
 from steadlith_core.chunking.identity import chunk_hash
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
-from steadlith_core.chunking.chunks import cut_boundary
+from steadlith_core.chunking.boundaries import cut_boundary
 from steadlith_core.chunking.diagnostics import HISTOGRAM_BINS
 from steadlith_core.bench.examples import generate_prose
 from steadlith_core.chunking.identity import chunk_hash

@@ -9,7 +9,7 @@ import pytest
 
 from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, chunk, load_text
 from steadlith_core.chunking.identity import IDENTITY_SCHEMA_VERSION
-from steadlith_core.chunking.chunks import compute_symbols
+from steadlith_core.chunking.canonical import compute_symbols
 
 # Every test here runs once per text kernel (conftest.py: text_kernel).
 pytestmark = pytest.mark.usefixtures("text_kernel")

@@ -73,7 +73,7 @@ SHORT_PARAGRAPHS = "Title\n\nOne.\n\nTwo words.\n\nA\nthird one here. And more!\
 def test_the_edited_stream_is_right_at_every_seam_of_short_paragraphs(kind):
     """One-word paragraphs put paragraph starts right at the seams of every re-scanned
     piece: each edit at each position, against normalizing the edited text."""
-    from steadlith_core.chunking.chunks import compute_symbols
+    from steadlith_core.chunking.canonical import compute_symbols
     from steadlith_core.chunking.normalize import normalize
 
     doc = LabDocument(SHORT_PARAGRAPHS)
@@ -90,7 +90,7 @@ def test_the_edited_stream_is_right_at_every_seam_of_short_paragraphs(kind):
 def test_the_edited_stream_is_the_stream_of_the_edited_text(tool_library):
     """Words, offsets, paragraph flags and symbols built from the original's agree with
     normalizing the edited text whole."""
-    from steadlith_core.chunking.chunks import compute_symbols
+    from steadlith_core.chunking.canonical import compute_symbols
     from steadlith_core.chunking.normalize import normalize
 
     doc = LabDocument(tool_library)

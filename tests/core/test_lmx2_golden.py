@@ -9,7 +9,7 @@ import pytest
 
 from steadlith_core import NORMALIZER_VERSION, ChunkerParams, ParameterError, chunk, load_text
 from steadlith_core.chunking.identity import IDENTITY_SCHEMA_VERSION
-from steadlith_core.chunking.chunks import CLASS_NAMES
+from steadlith_core.chunking.boundaries import CLASS_NAMES
 from steadlith_core.chunking.lmx2_params import Lmx2Params
 from steadlith_core.chunking.rules import params_from_mapping
 

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from steadlith_core import ChunkerParams, chunk
 from steadlith_core.bench.examples import COUNTEREXAMPLE_INSERTION, phase_shift_counterexample
 from steadlith_core.chunking.identity import chunk_hash_prefix
-from steadlith_core.chunking.chunks import CanonicalText, boundary_classes, build_chunks, compute_symbols, utf8_words
+from steadlith_core.chunking.boundaries import boundary_classes
+from steadlith_core.chunking.canonical import CanonicalText, compute_symbols, utf8_words
+from steadlith_core.chunking.chunks import build_chunks
 from steadlith_core.chunking.lmx2 import CHUNKER_FAMILY, compute_cuts, compute_keys, spans
 from steadlith_core.chunking.lmx2_params import Lmx2Params
 from steadlith_core.chunking.normalize import normalize

@@ -10,7 +10,7 @@ import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline, chunk, chunks_jsonl
 from steadlith_core.chunking import pipeline as pipeline_module
-from steadlith_core.chunking.chunks import boundary_classes
+from steadlith_core.chunking.boundaries import boundary_classes
 from steadlith_core.bench.examples import generate_prose
 from steadlith_core.report.export import chunking_to_json
 

@@ -1,5 +1,5 @@
 """A document given as UTF-8 bytes is chunked lean under the compiled kernel: without a
-canonical copy of it (chunks.DocumentCanonical: each chunk's canonical text is made
+canonical copy of it (canonical.DocumentCanonical: each chunk's canonical text is made
 from its range of the document) and, under tttd-v1, with an int32 running total where
 it fits. Its chunks, hashes and texts must be those of the same text given as a str,
 whose canonical text the scan writes whole and whose running total is int64."""
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
-from steadlith_core.chunking.chunks import DocumentCanonical
+from steadlith_core.chunking.canonical import DocumentCanonical
 from steadlith_core.kernel import select as kernel
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -9,7 +9,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from steadlith_core.kernel import select as kernel
-from steadlith_core.chunking.chunks import CanonicalText, cut_boundary_codes
+from steadlith_core.chunking.boundaries import cut_boundary_codes
+from steadlith_core.chunking.canonical import CanonicalText
 from steadlith_core.kernel.segment import ends_sentence
 
 WORDS = st.sampled_from(["end.", "why?", "so!)", "said.\u201d", "quote.'", "wait\u2026", "\u65e5\u3002", "x\uff01",

@@ -1,7 +1,7 @@
 """Boundary rule `lmx2-v1` (docs/contract/lmx2-v1.md): every cut decided from the words near it.
 
 Stages and what each depends on; pipeline.run_lmx2 caches each under exactly these:
-    classes   text                  (chunks.boundary_classes: paragraph / sentence / word)
+    classes   text                  (boundaries.boundary_classes: paragraph / sentence / word)
     keys      text, token counter, key_tokens, boundary_preference
     maxima    keys + horizon                 (the key_1 maxima S is drawn from)
     primary   maxima + token counter + min                      (E and S)
@@ -21,7 +21,8 @@ import numpy as np
 
 from ..kernel import select as kernel
 from ..vocabulary import BOUNDARIES, LMX2_KINDS
-from .chunks import CLASS_NAMES, CutColumns
+from .boundaries import CLASS_NAMES
+from .chunks import CutColumns
 
 CHUNKER_FAMILY = "cdc-lmx2"
 KEY_BASE = 0x9E3779B97F4A7C15

@@ -41,9 +41,11 @@ from ..kernel.segment import SnapPoints
 from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
 from ..kernel.select import segment_columns
 from . import tokens as token_counters
-from .chunks import AnyParams, CanonicalText, Chunking
+from .canonical import CanonicalText
+from .chunks import AnyParams, Chunking
 from .chunks import ChunkColumns
-from .chunks import CutColumns, classes_of, cut_boundaries
+from .boundaries import classes_of, cut_boundaries
+from .chunks import CutColumns
 from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
@@ -150,7 +152,7 @@ class Document:
     window, polynomial, mask or key window needs them; its per-word tokens are never kept
     (the running total gives them), nor lmx2-v1's keys (lmx2.Lmx2HashKeys makes each
     from the hashes where it is read), nor tttd-v1's fingerprints. Under the compiled
-    kernel its canonical text is never copied whole (chunks.DocumentCanonical), and
+    kernel its canonical text is never copied whole (canonical.DocumentCanonical), and
     tttd-v1's running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
@@ -162,7 +164,7 @@ class Document:
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
         # a bytes document's canonical text is made chunk by chunk from the document
-        # (chunks.DocumentCanonical) where the compiled kernel runs: not a second copy
+        # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
         raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
         self.words = stream_of(text, raw)
         self._symbols: np.ndarray | None = raw.symbols
@@ -239,7 +241,7 @@ class Document:
 
     @property
     def classes(self) -> np.ndarray:
-        """The boundary class of every cut (chunks.boundary_classes): text only, computed
+        """The boundary class of every cut (boundaries.boundary_classes): text only, computed
         once a rule first needs them all (lmx2-v1's keys)."""
         return self.stage("classes", 1).get(None, lambda: _frozen(classes_of(self.words.para, self.canonical.sentence_ends)))
 

@@ -21,7 +21,9 @@ import numpy as np
 import xxhash
 
 from ..chunking import tokens as token_counters
-from ..chunking.chunks import CanonicalText, Chunk, ChunkColumns, Chunking, CutColumns, cut_boundaries, utf8_words
+from ..chunking.boundaries import cut_boundaries
+from ..chunking.canonical import CanonicalText, utf8_words
+from ..chunking.chunks import Chunk, ChunkColumns, Chunking, CutColumns
 from ..chunking.identity import chunk_hash_prefix
 from ..chunking.normalize import NORMALIZER_VERSION, WordStream, normalize
 from ..chunking.params import check_token_counter, enc, token_counter_id

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..chunking.chunks import CanonicalText
+from ..chunking.canonical import CanonicalText
 from ..chunking.pipeline import Pipeline
 from ..errors import SteadlithError
 

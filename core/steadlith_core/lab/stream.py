@@ -20,7 +20,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..chunking.chunks import compute_symbols
+from ..chunking.canonical import compute_symbols
 from ..chunking.normalize import WordStream, normalize
 from ..chunking.tokens import TokenCounter
 from ..kernel.segment import ends_sentence
@@ -207,7 +207,7 @@ class EditedStream:
         return self.gather(self.doc.sentence_end, lambda p: p.sentence_end, lo, hi)
 
     def classes_of(self, lo: int, hi: int) -> np.ndarray:
-        """The boundary class (chunks.boundary_classes) of every cut between words lo..hi-1,
+        """The boundary class (boundaries.boundary_classes) of every cut between words lo..hi-1,
         as if those words were a document: 2 before a paragraph start, else 1 after a
         sentence end, else 0; its edge cuts 0 and hi - lo are 0 or meaningless."""
         m = hi - lo
