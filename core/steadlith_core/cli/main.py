@@ -1,4 +1,6 @@
-"""The `steadlith` command: chunk, params, compare, bench.
+"""The `steadlith` command: its parser, `steadlith bench`, and the run (`main`) that turns
+every failure into an exit status; `chunk` and `params` live in chunk.py, the guarded
+standard output in output.py.
 
 The JSON it prints comes from report/export.py and the HTML report from report/comparison.py, the same
 functions the inspector's exports call, so the two clients cannot disagree."""
@@ -7,25 +9,23 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import json
-import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Sequence
 
 # Only what builds the parser and parses parameters is imported here: `steadlith --version`
 # and `steadlith params` start without numpy, pygit2 or the reports. Each command imports
 # what it runs inside its function (tests/core/test_cli_imports.py checks the start).
 from .._version import __version__
-from ..chunking.lmx2_params import Lmx2Params
 from ..bench import git as bench_git
 from ..chunking.rules import parse_rules, rule_of
 from ..errors import SteadlithError, visible
 from .options import add_params_options as _add_params_options
-from .options import new_analysis as _analysis
 from .options import params_of as _params
+from .output import ClosedPipe, GuardedOutput, OutputError, buffered, drop_stdout
 from . import audit as cli_audit
+from . import chunk as cli_chunk
 from . import compare as cli_compare
 from . import explain as cli_explain
 from . import lab as cli_lab
@@ -33,9 +33,6 @@ from . import plan as cli_plan
 from . import sync as cli_sync
 from . import retrieval as cli_retrieval
 from . import sweep as cli_sweep
-
-if TYPE_CHECKING:
-    from ..chunking.chunks import Chunking
 
 PROG = "steadlith"
 
@@ -45,122 +42,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _preview(text: str, width: int = 36) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def format_chunking(result: Chunking, name: str) -> str:
-    return "".join(chunking_lines(result, name))
-
-
-def chunking_lines(result: Chunking, name: str) -> Iterator[str]:
-    """format_chunking's text with a newline after it, a line at a time, each chunk's
-    made as it is reached (the command writes them as they come)."""
-    yield f"{name}: {result.word_count} words, {len(result.columns)} chunks, params {result.params_hash}\n"
-    yield (f"{'#':>5} {'words':>15} {'code points':>17} {'kind':<9} {'snap':<4} {'boundary':<9} {'tokens':>6}  "
-           f"{'hash':<32}  text\n")
-    for c in result.iter_chunks():
-        yield (f"{c.index:>5} {f'{c.start_word}-{c.end_word}':>15} {f'{c.start}-{c.end}':>17} {c.kind:<9} "
-               f"{'yes' if c.snapped else '':<4} {c.boundary:<9} {c.tokens:>6}  {c.hash}  {_preview(c.text)}\n")
-    yield "\n"
-    yield format_diagnostics(result) + "\n"
-
-
-def format_diagnostics(result: Chunking) -> str:
-    from ..chunking.diagnostics import Lmx2Diagnostics
-
-    d = result.diagnostics
-
-    def num(x: float | None, fmt: str = "{}") -> str:
-        return "–" if x is None else fmt.format(x)
-
-    interior = d.paragraph_boundaries + d.sentence_boundaries + d.word_boundaries
-    lines = [
-        f"chunks        {d.chunk_count}   ({d.total_tokens} tokens in {d.word_count} words)",
-        f"tokens/chunk  min {num(d.tokens_min)}  mean {num(d.tokens_mean, '{:.1f}')}  median {num(d.tokens_median)}"
-        f"  p90 {num(d.tokens_p90)}  max {num(d.tokens_max)}",
-    ]
-    if isinstance(d, Lmx2Diagnostics):
-        lines += [
-            f"kinds         primary {d.primary}  fill {d.fill}  long-word {d.long_word}  end {d.end}",
-            f"sizes         under min_tokens {d.chunks_under_min}   over max_tokens {d.chunks_over_max}"
-            "   (docs/contract/lmx2-v1.md#sizes: measured, not guaranteed)",
-            f"cuts at       paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})  sentence ends "
-            f"{d.sentence_boundaries} ({d.sentence_share:.1%})  other {d.word_boundaries}  of {interior} cuts",
-            f"locality      gate {d.gate}  margin {d.margin} tokens ({result.params.margin_formula})",
-            f"identity      {d.normalizer_version}  {result.boundary_rule}  params {d.params_hash}",
-        ]
-    else:
-        lines += [
-            f"kinds         primary {d.primary}  backup {d.backup}  hard {d.hard}  end {d.end}  snapped {d.snapped}",
-            f"hard-cut rate {d.hard_cut_rate:.1%}   over max_tokens {d.chunks_over_max}",
-            f"cuts at       paragraph ends {d.paragraph_boundaries} ({d.paragraph_share:.1%})  sentence ends "
-            f"{d.sentence_boundaries} ({d.sentence_share:.1%})  other {d.word_boundaries}  of {interior} cuts",
-            f"identity      {d.normalizer_version}  {result.boundary_rule}  params {d.params_hash}"
-            f"  snapping {'on' if d.snapping else 'off'}",
-        ]
-    return "\n".join(lines)
-
-
-def cmd_chunk(args: argparse.Namespace) -> int:
-    from ..chunking.loader import max_document_bytes
-    from ..report.export import chunking_json_pieces, chunks_jsonl_lines, write_pieces
-    from .documents import read_document
-
-    params = _params(args)
-    if len(args.file) > 1 or _is_batch_arg(args.file[0]):
-        from .batch import run_batch
-
-        return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
-    text, name = read_document(args.file[0], utf8=True, max_bytes=max_document_bytes("chunk", [rule_of(params)]))
-    result = _analysis().chunk(text, params)
-    # every format is written as each chunk is reached, never as one string: the output
-    # of a large document would be several times its size in memory
-    if args.format == "json":
-        write_pieces(sys.stdout.write, chunking_json_pieces(result))
-    elif args.format == "jsonl":
-        write_pieces(sys.stdout.write, chunks_jsonl_lines(result))
-    else:
-        write_pieces(sys.stdout.write, chunking_lines(result, visible(name)))  # a name stays on its line
-    return 0
-
-
-def _is_batch_arg(arg: str) -> bool:
-    if os.path.isfile(arg):  # the common case, without importing git support
-        return False
-    from ..history.batch import is_batch_arg
-
-    return is_batch_arg(arg)
-
-
-def cmd_params(args: argparse.Namespace) -> int:
-    params = _params(args)
-    lmx2 = isinstance(params, Lmx2Params)
-    if args.format == "json":
-        data = {
-            "params": params.to_dict(),
-            "canonical_fields": params.canonical_fields(),
-            "canonical_bytes_hex": params.canonical_bytes().hex(),
-            "params_hash": params.params_hash,
-        }
-        if lmx2:
-            data["gate"] = params.gate
-        data["margin"] = params.margin
-        data["margin_formula"] = params.margin_formula
-        print(json.dumps(data, indent=2))
-    else:
-        for key, value in params.canonical_fields():
-            # a tokenizer spec resolves to its id (docs/contract/tokens.md#identity): say from what
-            spec = f"  (from {params.token_counter})" if key == "token_counter" and value != params.token_counter else ""
-            print(f"{key:<18} {value}{spec}")
-        print(f"{'params_hash':<18} {params.params_hash}")
-        if lmx2:  # the derived values of docs/contract/lmx2-v1.md (parameters, locality)
-            print(f"{'gate':<18} {params.gate}")
-            print(f"{'margin':<18} {params.margin}  ({params.margin_formula})")
-    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -252,23 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show the version, the kernel in use and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("chunk", help="chunk a UTF-8 file (or many: files, directories, globs) and list its chunks")
-    p.add_argument("file", nargs="+", metavar="FILE",
-                   help="a file; PATH@REV (the file at a git revision: hash, branch, tag, HEAD~3); several files, a "
-                        "directory or a quoted glob ('docs/**/*.md'), or REPO@REV:GLOB (files of a revision), "
-                        "which chunk in batch: text gives one line a file, jsonl every chunk with its path")
-    _add_params_options(p, ("text", "json", "jsonl"))
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="worker processes for a batch (default: the number of cores; 1 chunks in this process)")
-    p.add_argument("--follow-links", action="store_true",
-                   help="in a directory, also follow symbolic links leading outside it (by default they are skipped, "
-                        "each named on stderr; links inside it are followed); a directory that cannot be read is "
-                        "named on stderr and makes the exit status 1")
-    p.set_defaults(func=cmd_chunk)
-
-    p = sub.add_parser("params", help="show canonical parameters and the params hash")
-    _add_params_options(p)
-    p.set_defaults(func=cmd_params)
+    cli_chunk.add_parser(sub)
 
     cli_compare.add_parser(sub)
 
@@ -325,76 +190,10 @@ EXIT_ERROR = 2
 EXIT_CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)  # what a shell reports for `yes | head -1`
 
 
-class OutputError(SteadlithError):
-    """Standard output could not be written (a full disk, an I/O error)."""
-
-
-class _ClosedPipe(Exception):
-    """The reader of standard output went away (`steadlith chunk … | head -1`)."""
-
-
-class _GuardedOutput:
-    """Standard output whose write failures say what they are: a closed pipe ends the
-    run quietly, any other failure is one error line. Everything else is delegated."""
-
-    def __init__(self, stream):
-        self._stream = stream
-
-    def _guard(self, op):
-        if self._stream is None:  # started with descriptor 1 closed (`steadlith chunk F >&-`)
-            raise OutputError("cannot write the output: standard output is closed")
-        try:
-            return op()
-        except BrokenPipeError:
-            raise _ClosedPipe() from None
-        except OSError as e:
-            raise OutputError(f"cannot write the output: {e.strerror or e}") from None
-
-    def write(self, text: str) -> int:
-        return self._guard(lambda: self._stream.write(text))
-
-    def flush(self) -> None:
-        self._guard(lambda: self._stream.flush())
-
-    def __getattr__(self, name: str):
-        return getattr(self._stream, name)
-
-
-def _drop_stdout() -> None:
-    """Point file descriptor 1 at /dev/null and empty Python's buffer, so the flush at
-    interpreter exit neither fails again nor prints "Exception ignored"."""
-    stream = sys.stdout
-    if stream is None:
-        return
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return  # not a real file (a test's capture): nothing is flushed at exit
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
-    try:
-        stream.flush()  # the pending bytes go to /dev/null now
-    except OSError:
-        pass
-
-
-def _buffered(stream):
-    """`stream`, or the same descriptor behind a buffered writer when Python runs
-    unbuffered (PYTHONUNBUFFERED, -u): there, a write the reader cut short (a pipe whose
-    reader left) loses the rest of the text without an error, so a lost output would
-    exit 0. A buffered writer finishes a short write or raises."""
-    raw = getattr(stream, "buffer", None)
-    if not isinstance(raw, io.RawIOBase):
-        return stream
-    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors,
-                            line_buffering=stream.line_buffering, write_through=True)
-
-
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """parser.parse_args, whose --help, --version and usage paths print and exit inside
     it: what they printed is flushed before the exit, so a write that fails there is
-    reported like any other output (_ClosedPipe, OutputError) instead of exit 0."""
+    reported like any other output (ClosedPipe, OutputError) instead of exit 0."""
     try:
         return parser.parse_args(argv)
     except SystemExit:
@@ -410,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     real_stdout = sys.stdout
     # guarded from the start: argparse writes --help and --version itself, and swallows
     # an OSError there (an OutputError is not one)
-    sys.stdout = _GuardedOutput(_buffered(real_stdout) if real_stdout is not None else None)
+    sys.stdout = GuardedOutput(buffered(real_stdout) if real_stdout is not None else None)
     args = None
     try:
         args = _parse(build_parser(), argv)
@@ -420,13 +219,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
-    except _ClosedPipe:
+    except ClosedPipe:
         sys.stdout = real_stdout
-        _drop_stdout()
+        drop_stdout()
         return EXIT_CLOSED_PIPE
     except OutputError as e:
         sys.stdout = real_stdout
-        _drop_stdout()
+        drop_stdout()
         return _error(str(e))
     except SteadlithError as e:
         return _error(str(e))
