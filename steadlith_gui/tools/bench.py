@@ -57,7 +57,7 @@ TARGET_MS = 100  # median from a parameter change to its result on screen
 def bench_text(chars: int) -> tuple[str, str]:
     """(about `chars` of real Markdown, what it is): the core bench's corpus repeated, so
     the window is timed on the writing it is used on, not on generated prose."""
-    from steadlith_core.bench.chunking import markdown_corpus
+    from steadlith_core.bench.corpus import markdown_corpus
     from steadlith_core.bench.memory import repeated_to
 
     corpus, what = markdown_corpus()

@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from steadlith_core.bench.chunking import load_average
+    from steadlith_core.bench.measure import load_average
     from steadlith_core.kernel.allocator import keep_freed_memory
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.workers.gui_thread_gc import collect_in_gui_thread

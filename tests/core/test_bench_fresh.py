@@ -5,30 +5,34 @@ import json
 import sys
 
 from steadlith_core.bench import chunking as bench
+from steadlith_core.bench.corpus import markdown_corpus
+from steadlith_core.bench.measure import fresh
+from steadlith_core.bench.memory import repeated_to
+from steadlith_core.chunking.pipeline import Pipeline
 
 
 def test_fresh_copies_are_new_objects_equal_to_the_text():
     for x in ("some text here", b"some bytes here"):
-        y = bench.fresh(x)
+        y = fresh(x)
         assert y == x and y is not x
 
 
 def test_the_default_document_is_markdown_repeated_to_size():
-    corpus, what = bench.markdown_corpus()
+    corpus, what = markdown_corpus()
     assert "#" in corpus and what
-    text = bench.repeated_to(corpus, 200_000)
+    text = repeated_to(corpus, 200_000)
     assert 180_000 <= len(text.encode()) <= 204_000 and text.endswith("\n")  # cut by characters
 
 
 def test_every_cold_call_gets_a_fresh_object(monkeypatch):
     seen = []
-    real = bench.Pipeline.chunk
+    real = Pipeline.chunk
 
     def spy(self, text, params=None):
         seen.append(text)
         return real(self, text, params)
 
-    monkeypatch.setattr(bench.Pipeline, "chunk", spy)
+    monkeypatch.setattr(Pipeline, "chunk", spy)
     text = "Words to chunk, over and over.\n\n" * 200
     cold = bench.bench_cold({"doc": text}, 2)
     timed = [x for x in seen if x is not text and x != text.encode()]  # the setup call gets the text itself

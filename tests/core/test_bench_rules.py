@@ -7,7 +7,7 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, chunk
-from steadlith_core.bench.chunking import size_rates
+from steadlith_core.bench.sizes import size_rates
 from steadlith_core.bench.examples import generate_prose
 from cli_helpers import run
 
@@ -50,7 +50,7 @@ def test_size_rates_excuse_only_the_spans_the_spec_excuses(monkeypatch):
     t = size_rates(chunk("a short tail", ChunkerParams(min_tokens=20, max_tokens=80)))
     assert t["under_min"] == 1 and t["under_min_unexcepted"] == 0
     # the same small chunks counted with the exceptions ignored: the count sees them
-    from steadlith_core.bench import chunking as bench
+    from steadlith_core.bench import sizes
 
-    monkeypatch.setattr(bench, "_size_exception", lambda result, i: False)
+    monkeypatch.setattr(sizes, "_size_exception", lambda result, i: False)
     assert size_rates(chunk(text, p))["under_min_unexcepted"] == r["under_min"]

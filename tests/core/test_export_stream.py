@@ -10,7 +10,7 @@ import json
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, chunk
-from steadlith_core.bench.chunking import markdown_corpus
+from steadlith_core.bench.corpus import markdown_corpus
 from steadlith_core.bench.examples import generate_prose
 from steadlith_core.cli.main import main
 from steadlith_core.report.export import (

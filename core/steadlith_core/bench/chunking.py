@@ -1,20 +1,20 @@
 """`steadlith bench`: what chunking costs, measured so that runs compare across commits.
 
-Every timed cold call gets a fresh text object (`fresh`: equal to the document, its hash
-never computed), as a caller with a new document would; timings of contenders that are
-compared are taken in interleaved rounds (each round times every contender once, in an
-order rotated each round) and reported as medians and ratios of medians. The default
-document is real Markdown (`markdown_corpus`: the checkout's docs, README and
+Every timed cold call gets a fresh text object (measure.fresh: equal to the document, its
+hash never computed), as a caller with a new document would; timings of contenders that
+are compared are taken in interleaved rounds (each round times every contender once, in
+an order rotated each round) and reported as medians and ratios of medians. The default
+document is real Markdown (corpus.markdown_corpus: the checkout's docs, README and
 CHANGELOG, else the shipped data/tool-library.md) repeated to 1 MB and 10 MB.
 
 Sections: cold chunking by both rules of the text as a str and as UTF-8 bytes, and
-with --peers every installed peer chunker at a matched mean chunk size; staged
+with --peers every installed peer chunker (peers.py) at a matched mean chunk size; staged
 re-chunking; each text kernel side by side (compiled and numpy, numpy on its threads
 and on one); word diff and compare(); with --memory the peak memory of a fresh process
 per row on a --memory-mb document (memory.py: str and bytes, `chunk --format json|jsonl`,
-`compare`, both rules); with --sizes how often
-chunks fall under min_tokens or over max_tokens. The load average is printed at the
-start and the end: absolute MB/s on a shared machine are noisy, ratios much less.
+`compare`, both rules). How often chunks fall under min_tokens or over max_tokens
+(--sizes) is sizes.py. The load average is printed at the start and the end: absolute
+MB/s on a shared machine are noisy, ratios much less.
 
 The text format is line-oriented, `section  key  values`, and `--format json` has
 `"format": FORMAT` with every figure the text shows.
@@ -23,38 +23,25 @@ The text format is line-oriented, `section  key  values`, and `--format json` ha
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
 import time
-from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Callable, Sequence
 
-from ..chunking.chunks import AnyParams, Chunking
+from ..chunking.chunks import AnyParams
 from ..chunking.lmx2_params import Lmx2Params
 from ..chunking.normalize import normalize
 from ..chunking.params import ChunkerParams
-from ..chunking.pipeline import Pipeline
 from ..comparison.churn import compare
 from ..comparison.diff import EQUAL, word_diff
 from ..kernel import select as kernel
 from ..kernel import threads as numpy_threads
-from .memory import DEFAULT_FORMS, bench_memory, format_memory, repeated_to
+from .corpus import markdown_corpus
+from .measure import fresh, load_average, timed_pipeline
+from .memory import DEFAULT_FORMS, bench_memory, format_memory
+from .peers import NativePeer, installed_peers, matched_peers, mean_tokens
 
 FORMAT = "steadlith-bench/2"
-
-
-def load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # not available here
-        return []
-
-
-def _pipeline() -> Pipeline:
-    # timed as the inspector and the command run it: with the cyclic GC paused
-    return Pipeline(pause_gc=True)
 
 
 def _median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -116,8 +103,8 @@ def rechunk_cases(base: AnyParams, runs: int) -> dict[str, list[AnyParams]]:
 
 def bench_chunking(text: str, params: AnyParams, repeat: int) -> dict:
     mb = len(text.encode("utf-8")) / 1e6
-    cold_ms, _ = _median_fresh_ms(lambda x: _pipeline().chunk(x, params), text, repeat)
-    pipeline = _pipeline()
+    cold_ms, _ = _median_fresh_ms(lambda x: timed_pipeline().chunk(x, params), text, repeat)
+    pipeline = timed_pipeline()
     result = pipeline.chunk(text, params)
     rechunk = {}
     for name, variants in rechunk_cases(params, repeat).items():
@@ -158,7 +145,7 @@ def bench_compare(text: str, repeat: int, params: ChunkerParams | None = None) -
                 "words_a": len(ws), "words_b": len(other)}
 
     def full_compare():
-        pipeline = _pipeline()
+        pipeline = timed_pipeline()
         return compare(pipeline.chunk(text, params), pipeline.chunk(edited, params))
 
     result = full_compare()
@@ -188,8 +175,8 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
         with kernel.using(name), numpy_threads.using(threads):
             for label, text in texts.items():
                 mb = len(text.encode("utf-8", "surrogatepass")) / 1e6
-                cold_ms, cold_cpu_ms = _median_fresh_ms(lambda x: _pipeline().chunk(x, params), text, repeat)
-                pipeline = _pipeline()
+                cold_ms, cold_cpu_ms = _median_fresh_ms(lambda x: timed_pipeline().chunk(x, params), text, repeat)
+                pipeline = timed_pipeline()
                 pipeline.chunk(text, params)
                 queue = iter(rechunk_cases(params, repeat)["min_tokens"])
                 warm_ms, warm_cpu_ms = _median_wall_cpu_ms(lambda: pipeline.chunk(text, next(queue)), repeat)
@@ -199,128 +186,6 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
                                "rechunk_ms_per_mb": round(warm_ms / mb, 2),
                                "rechunk_cpu_ms_per_mb": round(warm_cpu_ms / mb, 2)}
         out["kernels"][row_name] = rows
-    return out
-
-
-# -- the documents ------------------------------------------------------------------------
-
-
-def _checkout_root() -> "Path | None":
-    """The repository checkout this package runs from, when it is one (docs/ and README.md
-    beside core/)."""
-    root = Path(__file__).resolve().parents[3]
-    return root if (root / "README.md").is_file() and (root / "docs").is_dir() else None
-
-
-def markdown_corpus() -> tuple[str, str]:
-    """(text, what it is): the repository's own Markdown (docs/**/*.md, README.md,
-    CHANGELOG.md) when this runs from a checkout, else the core's shipped
-    data/tool-library.md. Real writing with headings, lists, tables and code, not
-    generated prose."""
-    root = _checkout_root()
-    if root is not None:
-        paths = sorted((root / "docs").rglob("*.md")) + [p for p in (root / "README.md", root / "CHANGELOG.md")
-                                                          if p.is_file()]
-        text = "\n\n".join(p.read_text(encoding="utf-8") for p in paths)
-        return text, f"the checkout's Markdown ({len(paths)} files: docs/**/*.md, README.md, CHANGELOG.md)"
-    from importlib import resources
-
-    text = resources.files("steadlith_core").joinpath("data/tool-library.md").read_text(encoding="utf-8")
-    return text, "steadlith_core/data/tool-library.md"
-
-
-def fresh(x: str | bytes) -> str | bytes:
-    """A new object equal to `x`, whose hash was never computed: what a caller with a
-    new document hands over."""
-    return x[:-1] + x[-1:] if len(x) > 1 else x
-
-
-# -- peers -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NativePeer:
-    """A peer chunker in its own fast configuration (sizes in characters or bytes, its
-    default length function), `chunk_size` set by match_mean_tokens so that its mean
-    chunk, counted in the rules' tokens, matches Steadlith's."""
-
-    name: str
-    chunk_size: int
-
-    def with_chunk_size(self, chunk_size: int) -> "NativePeer":
-        return replace(self, chunk_size=chunk_size)
-
-    def make(self) -> Callable[[str], object]:
-        return _PEER_MAKERS[self.name](self.chunk_size)
-
-    def texts(self, text: str) -> list[str]:
-        found = self.make()(text)
-        return [x if isinstance(x, str) else x.text for x in found]
-
-
-def _langchain(size: int) -> Callable[[str], object]:
-    from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-    return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0).split_text
-
-
-def _chonkie_recursive(size: int) -> Callable[[str], object]:
-    from chonkie import RecursiveChunker
-
-    return RecursiveChunker(tokenizer="character", chunk_size=size).chunk
-
-
-def _chonkie_fast(size: int) -> Callable[[str], object]:
-    from chonkie import FastChunker
-
-    return FastChunker(chunk_size=size).chunk
-
-
-def _semchunk(size: int) -> Callable[[str], object]:
-    import semchunk
-
-    return semchunk.chunkerify(len, size)
-
-
-_PEER_MAKERS: dict[str, Callable[[int], Callable[[str], object]]] = {
-    "langchain RecursiveCharacterTextSplitter": _langchain,
-    "chonkie RecursiveChunker": _chonkie_recursive,
-    "chonkie FastChunker": _chonkie_fast,
-    "semchunk": _semchunk,
-}
-PEER_NAMES = tuple(_PEER_MAKERS)
-
-
-def installed_peers() -> tuple[list[str], list[str]]:
-    """(peers that run here, notes on those skipped)."""
-    ok, skipped = [], []
-    for name, make in _PEER_MAKERS.items():
-        try:
-            make(2048)
-            ok.append(name)
-        except Exception as e:  # absent, or an incompatible version: skipped with a note
-            skipped.append(f"{name}: skipped ({type(e).__name__}: {str(e)[:80]})")
-    return ok, skipped
-
-
-def mean_tokens(texts: Sequence[str]) -> float:
-    from ..comparison.external import text_tokens
-
-    return sum(text_tokens(t) for t in texts) / len(texts) if texts else 0.0
-
-
-def matched_peers(text: str, target: float, names: Sequence[str]) -> dict[str, NativePeer]:
-    """Each peer at the chunk_size whose mean chunk tokens (chars4/1) on `text` come
-    closest to `target` (comparison.external.match_mean_tokens)."""
-    from types import SimpleNamespace
-
-    from ..comparison.external import match_mean_tokens
-
-    out = {}
-    for name in names:
-        out[name] = match_mean_tokens(
-            NativePeer(name, 2048), text, target, lo=16, hi=int(target * 16),  # type: ignore[arg-type]
-            run=lambda c, t: SimpleNamespace(mean_chunk_tokens=mean_tokens(c.texts(t))))
     return out
 
 
@@ -349,15 +214,15 @@ def bench_cold(texts: dict[str, str], repeat: int, peers: bool = False) -> dict:
     for label, text in texts.items():
         data = text.encode("utf-8", "surrogatepass")
         mb = len(data) / 1e6
-        firsts = {rule: _pipeline().chunk(text, p) for rule, p in rules.items()}
+        firsts = {rule: timed_pipeline().chunk(text, p) for rule, p in rules.items()}
         means = {rule: round(sum(c.tokens for c in r.chunks) / max(1, len(r.chunks)), 1)
                  for rule, r in firsts.items()}
         if names and not matched:  # sized once, on the first (smallest) document
             matched = matched_peers(text[:1_000_000], means["tttd-v1"], names)
         contenders: dict[str, tuple[Callable[[object], object], str | bytes]] = {}
         for rule, p in rules.items():
-            contenders[f"steadlith {rule} str"] = ((lambda x, p=p: _pipeline().chunk(x, p)), text)
-            contenders[f"steadlith {rule} bytes"] = ((lambda x, p=p: _pipeline().chunk(x, p)), data)
+            contenders[f"steadlith {rule} str"] = ((lambda x, p=p: timed_pipeline().chunk(x, p)), text)
+            contenders[f"steadlith {rule} bytes"] = ((lambda x, p=p: timed_pipeline().chunk(x, p)), data)
         for name, peer in matched.items():
             contenders[name] = (peer.make(), text)
         times: dict[str, list[float]] = {k: [] for k in contenders}
@@ -405,80 +270,6 @@ def bench_rules(text: str, repeat: int, tttd: dict | None = None) -> dict:
     tttd = tttd if tttd is not None else bench_chunking(text, ChunkerParams(), repeat)
     lmx2 = bench_chunking(text, Lmx2Params(), repeat)
     return {"tttd-v1": tttd, "lmx2-v1": lmx2, "cold_ratio_lmx2_over_tttd": round(lmx2["cold_ms"] / tttd["cold_ms"], 3)}
-
-
-def _size_exception(result: Chunking, i: int) -> bool:
-    """Whether chunk i may be under min_tokens by its rule: tttd-v1's last chunk; for
-    lmx2-v1 the exceptions of its sizes (docs/contract/lmx2-v1.md#sizes: a span between two edge cuts, or two cuts
-    of the same level with equal keys)."""
-    c = result.chunks[i]
-    if result.boundary_rule != "lmx2-v1":
-        return i == len(result.chunks) - 1
-    cuts, keys = result.stages.cuts, result.stages.keys
-    s, e = c.start_word, c.end_word
-    if cuts.edges[s] and cuts.edges[e]:
-        return True
-    for level, chosen in ((1, cuts.primary), (2, cuts.fill)):  # S and Q are disjoint
-        if chosen[s] and chosen[e]:
-            return bool(len(set(keys.key_at(level, [s, e]).tolist())) == 1)
-    return False
-
-
-def size_rates(result: Chunking) -> dict:
-    """Chunks under min_tokens (all, and outside the rule's exceptions) and over
-    max_tokens (all, and those longer than one word), with rates per chunk."""
-    p = result.params
-    chunks = result.chunks
-    under = [i for i, c in enumerate(chunks) if c.tokens < p.min_tokens]
-    over = [c for c in chunks if c.tokens > p.max_tokens]
-    n = len(chunks)
-    unexplained = sum(1 for i in under if not _size_exception(result, i))
-    multi_word_over = sum(1 for c in over if c.word_count > 1)
-    return {
-        "chunks": n, "under_min": len(under), "under_min_unexcepted": unexplained,
-        "under_min_unexcepted_rate": unexplained / n if n else 0.0,
-        "over_max": len(over), "over_max_multi_word": multi_word_over,
-        "over_max_multi_word_rate": multi_word_over / n if n else 0.0,
-        "mean_tokens": round(sum(c.tokens for c in chunks) / n, 1) if n else 0.0,
-    }
-
-
-def bench_sizes(seeds: Sequence[int] = (1, 2, 3, 4), n_chars: int = 1_000_000) -> dict:
-    """Size rates of both rules at their defaults on generated prose, one stream per
-    seed: per seed, the total, and the median rate over seeds."""
-    from .examples import generate_prose
-
-    pipeline = _pipeline()
-    out: dict = {"seeds": list(seeds), "chars_per_seed": n_chars, "rules": {}}
-    per_rule: dict[str, list[dict]] = {"tttd-v1": [], "lmx2-v1": []}
-    for seed in seeds:
-        text = generate_prose(n_chars, seed=seed)
-        for rule, params in (("tttd-v1", ChunkerParams()), ("lmx2-v1", Lmx2Params())):
-            per_rule[rule].append(size_rates(pipeline.chunk(text, params)))
-        pipeline.clear()
-    for rule, rows in per_rule.items():
-        total = {k: sum(r[k] for r in rows) for k in ("chunks", "under_min", "under_min_unexcepted", "over_max",
-                                                      "over_max_multi_word")}
-        out["rules"][rule] = {
-            "per_seed": rows, "total": total,
-            "median_under_min_unexcepted_rate": statistics.median(r["under_min_unexcepted_rate"] for r in rows),
-            "median_over_max_multi_word_rate": statistics.median(r["over_max_multi_word_rate"] for r in rows),
-        }
-    return out
-
-
-def format_sizes(report: dict) -> str:
-    seeds = report['seeds']
-    lines = [f"sizes         generated prose, seeds {seeds[0]}-{seeds[-1]}, "
-             f"{report['chars_per_seed'] / 1e6:g} MB each, default parameters"]
-    for rule, r in report["rules"].items():
-        t = r["total"]
-        lines.append(
-            f"  {rule:<9} {t['chunks']} chunks: under min_tokens {t['under_min']} ({t['under_min_unexcepted']} outside "
-            f"the rule's exceptions, median rate {r['median_under_min_unexcepted_rate']:.2e}); over max_tokens "
-            f"{t['over_max']} ({t['over_max_multi_word']} of more than one word, median rate "
-            f"{r['median_over_max_multi_word_rate']:.2e})")
-    return "\n".join(lines)
 
 
 def format_rules(rules: dict) -> str:
@@ -627,10 +418,3 @@ def memory_only(n_bytes: int, as_json: bool, forms: "Sequence[str] | None" = Non
         return json.dumps(report, indent=2)
     return "\n".join([f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
                       f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"])
-
-
-def default_documents() -> tuple[str, str, dict[str, str]]:
-    """(1 MB text, its name, {"1 MB": ..., "10 MB": ...}): markdown_corpus repeated."""
-    corpus, what = markdown_corpus()
-    texts = {"1 MB": repeated_to(corpus, 1_000_000), "10 MB": repeated_to(corpus, 10_000_000)}
-    return texts["1 MB"], f"{what}, repeated to 1 MB and 10 MB", texts

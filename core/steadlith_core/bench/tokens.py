@@ -26,7 +26,8 @@ from ..chunking.normalize import WordStream
 from ..chunking.pipeline import Pipeline
 from ..chunking.rules import params_from_mapping
 from ..chunking.tokens import TokenCounter, register_counter, unregister_counter
-from .chunking import load_average, markdown_corpus
+from .corpus import markdown_corpus
+from .measure import load_average
 
 DEFAULT_SPECS = ("tiktoken:cl100k_base", "tiktoken:o200k_base")
 RULES = ("tttd-v1", "lmx2-v1")

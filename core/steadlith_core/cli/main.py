@@ -66,10 +66,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.tokenizer:
         raise SteadlithError("--tokenizer goes with --tokenizer-overshoot")
     from ..bench.chunking import run_bench
-    from ..bench.chunking import default_documents
+    from ..bench.corpus import default_documents
 
     if args.sizes is not None:
-        from ..bench.chunking import bench_sizes, format_sizes
+        from ..bench.sizes import bench_sizes, format_sizes
 
         if args.sizes < 1:
             raise SteadlithError(f"--sizes must be >= 1 (MB), got {args.sizes}")
