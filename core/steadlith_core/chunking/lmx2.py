@@ -375,7 +375,6 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     pos = cuts.positions.tolist()
     if len(pos) < 2:
         return []
-    n = pos[-1]
     ends = cuts.positions[1:]
     kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
     kind_code[-1] = 3
