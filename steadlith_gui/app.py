@@ -42,7 +42,7 @@ from pathlib import Path
 from steadlith_core import ChunkerParams, ParameterError, parse_assignments
 from steadlith_core.kernel.allocator import keep_freed_memory
 from steadlith_core.errors import visible
-from steadlith_core.history.repository import GitError
+from steadlith_core.history.git_errors import GitError
 from steadlith_core.history.revisions import parse_revision_arg
 
 from . import __version__

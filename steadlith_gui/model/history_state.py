@@ -23,7 +23,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from steadlith_core.history.audit import baseline_names
 from steadlith_core.history.audit_costs import ADDED, FileCost
-from steadlith_core.history.repository import CommitInfo, GitError, file_log, open_repository, repo_name
+from steadlith_core.history.git_errors import GitError
+from steadlith_core.history.repository import CommitInfo, file_log, open_repository, repo_name
 from steadlith_core.history.revisions import repo_relative
 
 #: The columns of costs, in order: both boundary rules, then the fixed-size baseline.

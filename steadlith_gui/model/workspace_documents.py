@@ -11,7 +11,8 @@ from typing import Any
 
 from steadlith_core import LoadError, load_text
 from steadlith_core.history.places import repository_places
-from steadlith_core.history.repository import GitError, read_text_at, resolve_revision
+from steadlith_core.history.git_errors import GitError
+from steadlith_core.history.repository import read_text_at, resolve_revision
 
 from .workspace import SIDES, Workspace, WorkspaceError
 

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 from PySide6.QtCore import Signal
 from steadlith_core import LoadError, load_text
 from steadlith_core.errors import visible
-from steadlith_core.history.repository import GitError, RevisionRef, read_text_at, resolve_revision
+from steadlith_core.history.git_errors import GitError
+from steadlith_core.history.repository import RevisionRef, read_text_at, resolve_revision
 from steadlith_core.chunking.loader import out_of_memory_message
 
 from ..model.documents import DocumentError, LoadedDocument, prepare_document

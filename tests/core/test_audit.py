@@ -17,7 +17,8 @@ from steadlith_core.history.audit_costs import AuditResult, CommitCost, FileCost
 from steadlith_core.history.changes import file_versions
 from steadlith_core.cli.main import main
 from steadlith_core.bench.examples import generate_prose, scattered_edits, tool_library_example
-from steadlith_core.history.repository import GitError, file_log, read_text_at, resolve_revision
+from steadlith_core.history.git_errors import GitError
+from steadlith_core.history.repository import file_log, read_text_at, resolve_revision
 from steadlith_core.chunking.lmx2_params import Lmx2Params
 from steadlith_core.chunking.params import ChunkerParams
 from steadlith_core.chunking.pipeline import Pipeline

@@ -11,7 +11,8 @@ import pytest
 
 from git_history import SUBMODULE, History
 from steadlith_core.bench.examples import tool_library_example
-from steadlith_core.history.repository import (GitError, RevisionRef, file_log, open_repository, parent_ref, read_text_at,
+from steadlith_core.history.git_errors import GitError
+from steadlith_core.history.repository import (RevisionRef, file_log, open_repository, parent_ref, read_text_at,
                                                resolve_revision)
 from steadlith_core.history.revisions import parse_revision_arg
 

@@ -183,7 +183,7 @@ def test_batch_names_a_damaged_blob_of_a_pack_and_goes_on(tmp_path):
 def test_a_revision_argument_keeps_the_corrupt_object_error(tmp_path, monkeypatch):
     """PATH@REV names the argument and stays a CorruptObjectError carrying the object,
     so a caller (the window, a batch) can tell damage from an unknown revision."""
-    from steadlith_core.history.repository import CorruptObjectError
+    from steadlith_core.history.git_errors import CorruptObjectError
     from steadlith_core.history.revisions import parse_revision_arg
 
     _, ids = build(tmp_path, 4)

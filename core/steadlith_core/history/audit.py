@@ -34,8 +34,8 @@ from ..comparison.diff import word_diff
 from ..errors import LoadError, ParameterError
 from .audit_costs import ADDED, DELETED, MODIFIED, RENAMED, AuditResult, CommitCost, FileCost, RuleTotals, Skipped
 from .changes import FileVersion, file_versions, kind_problem, read_change
-from .repository import (CorruptObjectError, GitError, Repo, UnreadableCommitError, decode_blob, first_parent_walk,
-                         open_repository, repo_name, resolve_commit, subject_of)
+from .git_errors import CorruptObjectError, GitError, UnreadableCommitError
+from .repository import Repo, decode_blob, first_parent_walk, open_repository, repo_name, resolve_commit, subject_of
 from ..chunking.lmx2_params import BOUNDARY_RULES
 from ..chunking.pipeline import Pipeline
 from ..chunking.rules import check_rule, default_params, rule_of

@@ -30,8 +30,8 @@ from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from ..report.export import chunk_record
 from .pathglob import path_matcher
-from .repository import (MODE_TREE, CorruptObjectError, GitError, decode_blob, open_repository, repo_name,
-                         resolve_commit)
+from .git_errors import CorruptObjectError, GitError
+from .repository import MODE_TREE, decode_blob, open_repository, repo_name, resolve_commit
 from .revisions import parse_revision_arg, repo_relative
 
 GLOB_CHARS = frozenset("*?[")

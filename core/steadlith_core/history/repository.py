@@ -14,9 +14,7 @@ full commit id, and what to show.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import zlib
 from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
@@ -24,8 +22,9 @@ import pygit2
 from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
-from ..errors import LoadError, SteadlithError, visible
-from .places import common_dir
+from ..errors import LoadError, SteadlithError
+from .git_errors import CorruptObjectError, GitError, UnreadableCommitError
+from .objects import CheckedLooseObjects, check_loose_objects, objects_dir
 
 # git's file modes of tree entries (not all are in pygit2.enums.FileMode)
 MODE_TREE = 0o040000
@@ -33,34 +32,6 @@ MODE_LINK = 0o120000
 MODE_SUBMODULE = 0o160000  # a "gitlink": the entry is a commit of another repository
 
 Repo = Union[str, os.PathLike, pygit2.Repository]
-
-
-class GitError(SteadlithError):
-    """Reading from a git repository failed: the message names the repository, and the
-    path and revision when there are some."""
-
-    def __init__(self, message: str, *, repo: str | None = None, path: str | None = None,
-                 revision: str | None = None):
-        self.repo, self.path, self.revision = repo, path, revision
-        super().__init__(visible(message))
-
-
-class CorruptObjectError(GitError):
-    """An object of the repository cannot be read: its file or its pack is damaged.
-    `obj` is its full id when known."""
-
-    def __init__(self, message: str, *, repo: str | None = None, obj: str | None = None):
-        self.obj = obj
-        super().__init__(message, repo=repo)
-
-
-class UnreadableCommitError(CorruptObjectError):
-    """A history walk reached a commit it cannot read: the commits before it (its
-    ancestors) are out of reach. `commit` is its full id."""
-
-    def __init__(self, message: str, *, repo: str | None = None, commit: str | None = None):
-        self.commit = commit
-        super().__init__(message, repo=repo, obj=commit)
 
 
 @dataclass(frozen=True)
@@ -117,171 +88,10 @@ class CommitInfo:
 # -- repositories and revisions ------------------------------------------------------------
 
 
-_LOOSE_TYPES = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
-
-
-class _CheckedLooseObjects(pygit2.OdbBackend):
-    """The loose objects of a repository, read and checked here instead of by libgit2.
-
-    libgit2 (1.9) inflating a truncated loose object never returns: its read loop waits
-    for input zlib will never get, so one damaged object made every command that reached
-    it spin for ever. This reader inflates the whole file with zlib, checks the stream
-    ended, the header (type, size) and the SHA-1, and raises CorruptObjectError naming
-    the object otherwise. Packs are still read by libgit2, which reports their damage."""
-
-    def __init__(self, objects: str, name: str):
-        super().__init__()
-        self._objects, self._name = objects, name
-
-    def _path(self, hex_id: str) -> str:
-        return os.path.join(self._objects, hex_id[:2], hex_id[2:])
-
-    def _corrupt(self, hex_id: str, why: str) -> CorruptObjectError:
-        return CorruptObjectError(f"{self._name}: object {hex_id} is corrupt ({why}; its file is "
-                                  f"{self._path(hex_id)}); git fsck lists the damage", repo=self._name, obj=hex_id)
-
-    def _load(self, hex_id: str) -> tuple[int, bytes]:
-        try:
-            with open(self._path(hex_id), "rb") as f:
-                raw = f.read()
-        except FileNotFoundError:
-            raise KeyError(hex_id) from None
-        except OSError as e:
-            raise self._corrupt(hex_id, f"cannot read it: {e.strerror or e}") from None
-        inflate = zlib.decompressobj()
-        try:
-            data = inflate.decompress(raw)
-        except zlib.error as e:
-            raise self._corrupt(hex_id, f"zlib: {e}") from None
-        if not inflate.eof:
-            raise self._corrupt(hex_id, "truncated")
-        head, nul, body = data.partition(b"\0")
-        kind, _, size = head.partition(b" ")
-        if not nul or kind not in _LOOSE_TYPES or not size.isdigit() or int(size) != len(body):
-            raise self._corrupt(hex_id, "bad header")
-        if hashlib.sha1(data).hexdigest() != hex_id:
-            raise self._corrupt(hex_id, "its content does not match its id")
-        return _LOOSE_TYPES[kind], body
-
-    def read_cb(self, oid) -> tuple[int, bytes]:
-        return self._load(str(oid))
-
-    def read_header_cb(self, oid) -> tuple[int, int]:
-        return self.header(str(oid))
-
-    def header(self, hex_id: str) -> tuple[int, int]:
-        """The type and size from the object's header alone: the body is neither inflated
-        nor held, so asking a large blob's size costs a few bytes of memory (the size is
-        what an out-of-memory message reports)."""
-        try:
-            with open(self._path(hex_id), "rb") as f:
-                inflate, data = zlib.decompressobj(), b""
-                while b"\0" not in data and len(data) < 64:
-                    raw = inflate.unconsumed_tail or f.read(64)
-                    if not raw:
-                        break
-                    data += inflate.decompress(raw, 64 - len(data))
-        except FileNotFoundError:
-            raise KeyError(hex_id) from None
-        except OSError as e:
-            raise self._corrupt(hex_id, f"cannot read it: {e.strerror or e}") from None
-        except zlib.error as e:
-            raise self._corrupt(hex_id, f"zlib: {e}") from None
-        head, nul, _ = data.partition(b"\0")
-        kind, _, size = head.partition(b" ")
-        if not nul or kind not in _LOOSE_TYPES or not size.isdigit():
-            raise self._corrupt(hex_id, "bad header")
-        return _LOOSE_TYPES[kind], int(size)
-
-    def exists_cb(self, oid) -> bool:
-        return os.path.isfile(self._path(str(oid)))
-
-    def exists_prefix_cb(self, prefix: str) -> pygit2.Oid:
-        prefix = str(prefix).lower()
-        try:
-            names = os.listdir(os.path.join(self._objects, prefix[:2]))
-        except OSError:
-            names = []
-        found = [prefix[:2] + n for n in names if len(n) == 38 and (prefix[:2] + n).startswith(prefix)]
-        if not found:
-            raise KeyError(prefix)
-        if len(found) > 1:
-            raise ValueError(f"{prefix}: ambiguous")
-        return pygit2.Oid(hex=found[0])
-
-    def read_prefix_cb(self, prefix: str) -> tuple[int, bytes, pygit2.Oid]:
-        oid = self.exists_prefix_cb(prefix)
-        kind, body = self._load(str(oid))
-        return kind, body, oid
-
-    def write_cb(self, oid, data: bytes, kind: int) -> None:
-        """A new loose object, as git writes one (compressed, then renamed into place)."""
-        hex_id = str(oid)
-        path = self._path(hex_id)
-        if os.path.exists(path):
-            return
-        names = {v: k for k, v in _LOOSE_TYPES.items()}
-        body = bytes(data)
-        raw = zlib.compress(names[int(kind)] + b" " + str(len(body)).encode() + b"\0" + body)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.steadlith-tmp-{os.getpid()}"
-        with open(temporary, "wb") as f:
-            f.write(raw)
-        os.chmod(temporary, 0o444)
-        os.replace(temporary, path)
-
-    def refresh_cb(self) -> None:
-        pass
-
-    def __iter__(self) -> Iterator[pygit2.Oid]:
-        for top in sorted(os.listdir(self._objects)):
-            if len(top) == 2 and os.path.isdir(os.path.join(self._objects, top)):
-                for n in sorted(os.listdir(os.path.join(self._objects, top))):
-                    if len(n) == 38:
-                        yield pygit2.Oid(hex=top + n)
-
-
-def _object_dirs(objects: str) -> list[str]:
-    """The object directory and those its alternates file names (one level, as listed)."""
-    dirs = [objects]
-    try:
-        with open(os.path.join(objects, "info", "alternates"), encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    dirs.append(line if os.path.isabs(line) else os.path.normpath(os.path.join(objects, line)))
-    except OSError:
-        pass
-    return [d for d in dirs if os.path.isdir(d)]
-
-
-def objects_dir(repo: pygit2.Repository) -> str:
-    """The repository's object directory. A linked worktree's git dir
-    (`.git/worktrees/NAME`) holds its own HEAD but no objects: its `commondir` file names
-    the git dir that has them."""
-    return os.path.join(common_dir(repo.path), "objects")
-
-
-def _check_loose_objects(repo: pygit2.Repository) -> None:
-    """Read the repository's loose objects with _CheckedLooseObjects, its packs with
-    libgit2. A SHA-256 repository keeps libgit2's own reader."""
-    try:
-        if str(repo.config["extensions.objectformat"]).lower() != "sha1":
-            return
-    except (KeyError, pygit2.GitError, ValueError):
-        pass
-    odb = pygit2.Odb()
-    dirs = _object_dirs(objects_dir(repo))
-    for n, objects in enumerate(dirs):
-        odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
-        odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
-    repo.set_odb(odb)
-
-
 def open_repository(path: Repo) -> pygit2.Repository:
     """The repository holding `path` (a file or a directory; searched upward, as git
     does). An already open Repository is returned as is. Its loose objects are read by
-    a checking reader (see _CheckedLooseObjects), so a damaged one is an error naming it."""
+    a checking reader (objects.CheckedLooseObjects), so a damaged one is an error naming it."""
     if isinstance(path, pygit2.Repository):
         return path
     where = os.fspath(path)
@@ -297,7 +107,7 @@ def open_repository(path: Repo) -> pygit2.Repository:
     except (pygit2.GitError, OSError) as e:
         raise GitError(f"{where}: cannot open the git repository: {e}", repo=where) from None
     try:
-        _check_loose_objects(repo)
+        check_loose_objects(repo, repo_name(repo))
     except (pygit2.GitError, OSError) as e:
         raise GitError(f"{where}: cannot open the git repository's objects: {e}", repo=where) from None
     return repo
@@ -468,7 +278,7 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
             return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
         # pygit2 before 1.15 has no Odb.read_header; a loose blob's header is read here,
         # a packed one's size is left unknown rather than read whole.
-        loose = _CheckedLooseObjects(objects_dir(r), repo_name(r))
+        loose = CheckedLooseObjects(objects_dir(r), repo_name(r))
         return loose.header(str(entry.id))[1]
     except (KeyError, ValueError, pygit2.GitError, SteadlithError):
         return None
@@ -486,7 +296,7 @@ def first_parent_walk(repo: pygit2.Repository, head: pygit2.Commit,
 
     Each first parent is read here, not by libgit2's revision walker: pygit2 releases
     the GIL around the walker's step, and the loose objects are read by Python code
-    (_CheckedLooseObjects), which must hold it."""
+    (objects.CheckedLooseObjects), which must hold it."""
     name = repo_name(repo)
     commit: pygit2.Commit | None = head
     while commit is not None:

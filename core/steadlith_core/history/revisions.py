@@ -21,7 +21,8 @@ from typing import Iterator, Optional
 
 import pygit2
 
-from .repository import CorruptObjectError, GitError, RevisionRef, open_repository, repo_name, resolve_revision
+from .git_errors import CorruptObjectError, GitError
+from .repository import RevisionRef, open_repository, repo_name, resolve_revision
 
 
 def _splits(arg: str) -> Iterator[tuple[str, str]]:
