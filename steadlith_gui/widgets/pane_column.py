@@ -46,7 +46,8 @@ class PaneColumn(QWidget):
     def _fitted_name(self, header: PaneHeader) -> str:
         """The name as shown (controls escaped), its middle elided with "…" when the
         first line would be wider than the header: its start (the file) and its end (an
-        edit's description) stay. The tooltip keeps the whole name."""
+        edit's description) stay. A git revision's name ("path @ commit — subject") gives
+        up its subject first, so the commit stays in sight. The tooltip keeps the whole name."""
         name = visible(header.name or "")
         bold = QFont(self.header.font())
         bold.setBold(True)
@@ -57,7 +58,13 @@ class PaneColumn(QWidget):
         margins = self.header.contentsMargins()
         room = (self.header.width() - margins.left() - margins.right() - 8
                 - QFontMetricsF(big).horizontalAdvance(header.side) - rest)
-        return QFontMetricsF(bold).elidedText(name, Qt.TextElideMode.ElideMiddle, max(room, 40.0))
+        metrics, room = QFontMetricsF(bold), max(room, 40.0)
+        head, dash, _subject = name.partition(" — ")
+        if dash and " @ " in head and metrics.horizontalAdvance(name) > room:
+            if metrics.horizontalAdvance(head + dash + "…") <= room:
+                return metrics.elidedText(name, Qt.TextElideMode.ElideRight, room)
+            name = head
+        return metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, room)
 
     def update_header(self, header: PaneHeader, theme: Theme) -> None:
         self._shown, self._theme = header, theme

@@ -34,3 +34,19 @@ def test_before_a_comparison_the_counts_are_words_and_tokens_and_the_theme_is_th
     assert f"12 chunks · <span style='color:{DARK.muted}'>300 words · 420 tokens</span>" in c.header.text()
     c.update_header(PaneHeader("B"), LIGHT)
     assert "no document" in c.header.text() and c.header.toolTip() == ""
+
+
+def test_a_narrow_header_keeps_a_revisions_commit_and_gives_up_its_subject_first(qtbot):
+    c = column(qtbot)
+    name = "docs/guide/window.md @ 3c7feb3 — User guide: which subcommands take --set and --preset"
+    c.resize(420, 200)
+    c.show()
+    qtbot.waitExposed(c)
+    c.update_header(PaneHeader("B", name, None, "1.2 KB", "Markdown"), LIGHT)
+    first = c.header.text().split("<br>")[0]
+    assert "docs/guide/window.md @ 3c7feb3 — " in first and "…" in first and "--preset" not in first
+    c.resize(200, 200)  # no room for the subject: the path's middle goes, the commit stays
+    qtbot.waitUntil(lambda: "— " not in c.header.text().split("<br>")[0])
+    first = c.header.text().split("<br>")[0]
+    assert "3c7feb3" in first and "…" in first
+    assert name.replace(" ", "\xa0") in c.header.toolTip()
