@@ -254,6 +254,18 @@ def _object_dirs(objects: str) -> list[str]:
     return [d for d in dirs if os.path.isdir(d)]
 
 
+def _common_dir(repo: pygit2.Repository) -> str:
+    """Where the repository's objects are: its git directory, or for a linked worktree
+    (`git worktree add`, whose git directory is .git/worktrees/NAME) the main one that
+    its `commondir` file names."""
+    try:
+        with open(os.path.join(repo.path, "commondir"), encoding="utf-8") as f:
+            common = f.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return repo.path
+    return os.path.normpath(os.path.join(repo.path, common)) if common else repo.path
+
+
 def _check_loose_objects(repo: pygit2.Repository) -> None:
     """Read the repository's loose objects with _CheckedLooseObjects, its packs with
     libgit2. A SHA-256 repository keeps libgit2's own reader."""
@@ -263,7 +275,7 @@ def _check_loose_objects(repo: pygit2.Repository) -> None:
     except (KeyError, pygit2.GitError, ValueError):
         pass
     odb = pygit2.Odb()
-    dirs = _object_dirs(os.path.join(repo.path, "objects"))
+    dirs = _object_dirs(os.path.join(_common_dir(repo), "objects"))
     for n, objects in enumerate(dirs):
         odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
         odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
