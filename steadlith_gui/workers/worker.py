@@ -53,10 +53,10 @@ class _Task(QRunnable):
         self.signals = signals
 
     def run(self) -> None:  # worker thread
-        # The function is dropped before it runs: PySide sometimes keeps the Python wrapper
+        # The runnable lets go of its function before running it: PySide sometimes keeps the wrapper
         # of an auto-deleted QRunnable alive for good, and with it whatever the function's
         # closure holds (an analysis's documents, chunkings and comparisons: the window's
-        # memory grew with every edit). A wrapper left behind now holds nothing large.
+        # memory would grow with every edit). A wrapper left behind holds nothing large.
         fn, self.fn = self.fn, None
         try:
             value = fn()

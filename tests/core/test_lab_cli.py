@@ -113,7 +113,7 @@ def test_ctrl_c_stops_the_run_with_one_line(tmp_path):
     path = tmp_path / "notes.md"
     path.write_text(tool_library_text(), encoding="utf-8")
     # SIGINT at its default in the child whatever this test run inherited (a run in the
-    # background ignores it, and so would the child: the run went on until the timeout)
+    # background ignores it, and so would the child: the run would go on until the timeout)
     proc = subprocess.Popen([sys.executable, "-m", "steadlith_core", "lab", str(path), "--edits", "1000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     try:

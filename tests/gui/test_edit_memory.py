@@ -1,9 +1,9 @@
 """Many edits keep no old analyses alive. Every analysed edit makes a new result (both
 chunkings, the comparisons under every rule, the layouts, the word map); once a newer one
-is shown the old one must go. A worker's runnable used to keep its function, and PySide
-sometimes keeps the Python wrapper of an auto-deleted QRunnable for good: the function's
-closure then held a whole analysis, and the window's memory grew with every edit
-(python -m steadlith_gui.tools.edit_memory draws the curve; docs/guide/speed.md#gui-edit-memory)."""
+is shown the old one must go. PySide sometimes keeps the Python wrapper of an
+auto-deleted QRunnable for good, so a worker's runnable must not keep its function: the
+function's closure holds a whole analysis, and the window's memory would grow with every
+edit (python -m steadlith_gui.tools.edit_memory draws the curve; docs/guide/speed.md#gui-edit-memory)."""
 
 from __future__ import annotations
 
@@ -76,6 +76,6 @@ def test_many_analysed_edits_keep_a_bounded_number_of_analyses(qtbot, window):
             window.editing.pause.flush()  # the typing pause runs out now
     assert pane.toPlainText().count("x") == EDITS
     # the shown result and what its second phase and the caches hold: a handful, not one per edit
-    # (with the runnables keeping their functions, about one in six stayed alive)
+    # (not one per edit, whatever keeps a reference to a result)
     assert _live(AnalysisResult) <= 4
     assert _live(Chunking) <= 8
