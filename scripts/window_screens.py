@@ -5,7 +5,8 @@ docs/guide/window.md shows for each screen size and scale.
     QT_SCALE_FACTOR=1.5 xvfb-run -a -s "-screen 0 2049x1152x24" python scripts/window_screens.py out.png
 
 The pinned fonts of the GUI tests are used, so the pictures do not depend on the
-machine's fonts."""
+machine's fonts: it imports tests/gui/conftest.py, which imports pytest, so
+it needs the inspector's test extra (`pip install ".[test]"`) and a checkout, not a wheel."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ out = sys.argv[1]
 window = MainWindow(theme="dark")
 window.confirm_discard = lambda question: True
 window.show()
-window.load_files(resolve_revision(str(ROOT), "docs/guide/window.md", f"{COMMIT}~1"),
-                  resolve_revision(str(ROOT), "docs/guide/window.md", COMMIT))
+window.documents_ctl.load_files(resolve_revision(str(ROOT), "docs/guide/window.md", f"{COMMIT}~1"),
+                                resolve_revision(str(ROOT), "docs/guide/window.md", COMMIT))
 steps = iter(range(1, 100))
 
 

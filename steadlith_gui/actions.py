@@ -1,7 +1,7 @@
 """Menus, shortcuts and the toolbar as data (meld's action tuples, napari's qactions).
 
-Each `ActionSpec` becomes `window.act_<id>`; `MENUS` places them. A handler gets the
-window when triggered (and the checked state, for a checkable action), so the table
+Each `ActionSpec` becomes a QAction of `Actions` (the window's `act["<id>"]`); `MENUS`
+places them. A handler gets the window when triggered (and the checked state, for a checkable action), so the table
 names what an entry does without holding widgets. Every menu entry has a mnemonic
 (unique in its menu) and the frequent ones a shortcut; no key sequence is bound twice
 (tests/gui/test_keyboard.py).
@@ -10,11 +10,11 @@ names what an entry does without holding widgets. Every menu entry has a mnemoni
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSizePolicy, QToolBar, QToolButton, QWidget
 
 from .controllers.settings import THEME_CHOICES
 from .model.demo import EXAMPLE_TITLES, EXAMPLES, PAIR_EXAMPLES
@@ -28,7 +28,7 @@ SAVE_TIP = "Write {} as shown, with your edits, to a UTF-8 text file"
 
 @dataclass(frozen=True)
 class ActionSpec:
-    id: str  # the window attribute is act_<id>
+    id: str  # the key in Actions
     text: str
     handler: Callable[..., Any]  # handler(window) or, checkable, handler(window, checked)
     shortcut: str | QKeySequence.StandardKey | None = None
@@ -36,14 +36,6 @@ class ActionSpec:
     checkable: bool = False
     checked: bool = False
     window_shortcut: bool = False  # active anywhere in the window, not only in its menu's widget
-
-
-def show_shortcuts(window) -> None:
-    """Help → Keyboard shortcuts: a table of every bound key (non-modal, kept open)."""
-    from .widgets.shortcuts_dialog import ShortcutsDialog
-
-    window.shortcuts_dialog = ShortcutsDialog(shortcut_table(window), window)
-    window.shortcuts_dialog.show()
 
 
 def about(window) -> None:
@@ -71,31 +63,31 @@ ACTIONS = (
     ActionSpec("open_b", "Open &B…", lambda w: w.documents_ctl.open_dialog("B"), "Ctrl+Shift+O"),
     ActionSpec("open_revisions", "Open rev&isions…", lambda w: w.revisions.open(), "Ctrl+Alt+G",
                "Pick a file in a git repository, then two of its commits: A and B"),
-    ActionSpec("open_workspace", "Open &workspace…", lambda w: w.open_workspace(), "Ctrl+Alt+O",
+    ActionSpec("open_workspace", "Open &workspace…", lambda w: w.workspaces.open(), "Ctrl+Alt+O",
                f"Open a {WORKSPACE_SUFFIX} workspace: documents, edits, parameters and view options"),
-    ActionSpec("swap", "&Swap A and B", lambda w: w.swap(), "Ctrl+Shift+S"),
-    ActionSpec("reload", "&Reload from disk", lambda w: w.reload(), QKeySequence.StandardKey.Refresh),
-    ActionSpec("save_b", "Sa&ve B as…", lambda w: w.save_as("B"), "Ctrl+S", SAVE_TIP.format("B")),
-    ActionSpec("save_a", "Sav&e A as…", lambda w: w.save_as("A"), "Ctrl+Alt+S", SAVE_TIP.format("A")),
-    ActionSpec("save_workspace", "Save wor&kspace", lambda w: w.save_workspace(), "Ctrl+Alt+W",
+    ActionSpec("swap", "&Swap A and B", lambda w: w.documents_ctl.swap(), "Ctrl+Shift+S"),
+    ActionSpec("reload", "&Reload from disk", lambda w: w.documents_ctl.reload(), QKeySequence.StandardKey.Refresh),
+    ActionSpec("save_b", "Sa&ve B as…", lambda w: w.exports.save_as("B"), "Ctrl+S", SAVE_TIP.format("B")),
+    ActionSpec("save_a", "Sav&e A as…", lambda w: w.exports.save_as("A"), "Ctrl+Alt+S", SAVE_TIP.format("A")),
+    ActionSpec("save_workspace", "Save wor&kspace", lambda w: w.workspaces.save(), "Ctrl+Alt+W",
                "Save the documents (with edited or pasted text), parameters and view options to the "
                "workspace file (asked the first time)"),
     ActionSpec("save_workspace_as", "Save w&orkspace as…", lambda w: w.workspaces.save_as(),
                tip="Save the workspace to a new file"),
-    ActionSpec("export_report", "Export re&port (HTML)…", lambda w: w.export_report(), "Ctrl+E"),
-    ActionSpec("export_chunks_a", "Export chunks of A as &JSONL…", lambda w: w.export_chunks("A")),
-    ActionSpec("export_chunks_b", "Export chunks of B as JSON&L…", lambda w: w.export_chunks("B")),
-    ActionSpec("export_comparison", "Export &comparison as JSON…", lambda w: w.export_comparison()),
-    ActionSpec("export_png", "Export window as P&NG…", lambda w: w.export_png(),
+    ActionSpec("export_report", "Export re&port (HTML)…", lambda w: w.exports.export_report(), "Ctrl+E"),
+    ActionSpec("export_chunks_a", "Export chunks of A as &JSONL…", lambda w: w.exports.export_chunks("A")),
+    ActionSpec("export_chunks_b", "Export chunks of B as JSON&L…", lambda w: w.exports.export_chunks("B")),
+    ActionSpec("export_comparison", "Export &comparison as JSON…", lambda w: w.exports.export_comparison()),
+    ActionSpec("export_png", "Export window as P&NG…", lambda w: w.exports.export_png(),
                tip="Save a picture of the window as it is now"),
     # not StandardKey.Quit: it is empty on some platforms (Windows, offscreen)
     ActionSpec("quit", "&Quit", lambda w: w.close(), "Ctrl+Q"),
     ActionSpec("undo", "&Undo", lambda w: w.editing.undo(), QKeySequence.StandardKey.Undo,
                "Undo the last edit in the focused editable pane (B at first)"),
     ActionSpec("redo", "&Redo", lambda w: w.editing.redo(), QKeySequence.StandardKey.Redo),
-    ActionSpec("edit_b", "Edit &B", lambda w, on: w.set_editable("B", on), checkable=True, checked=True,
+    ActionSpec("edit_b", "Edit &B", lambda w, on: w.editing.set_editable("B", on), checkable=True, checked=True,
                tip="Type into B: the analysis reruns after a short pause"),
-    ActionSpec("edit_a", "Allow editing &A", lambda w, on: w.set_editable("A", on), checkable=True,
+    ActionSpec("edit_a", "Allow editing &A", lambda w, on: w.editing.set_editable("A", on), checkable=True,
                tip="Type into A too"),
     ActionSpec("sync", "S&ynchronized scrolling", lambda w, on: w.session.set_view(sync_scroll=on), "Ctrl+Shift+Y",
                "Keep aligned chunks level while either pane scrolls", checkable=True, checked=True),
@@ -134,7 +126,8 @@ ACTIONS = (
                "question set, centred", window_shortcut=True),
     ActionSpec("prev_reference_split", "Previous reference spli&t", lambda w: w.references.step(-1), "Shift+F9",
                "In the focused pane: the previous cut that splits a reference excerpt", window_shortcut=True),
-    ActionSpec("keys", "&Keyboard shortcuts", show_shortcuts, tip="List every shortcut of the window"),
+    ActionSpec("keys", "&Keyboard shortcuts", lambda w: w.act.show_shortcuts(),
+               tip="List every shortcut of the window"),
     ActionSpec("about", "&About Steadlith Inspector", about),
 )
 NAV_IDS = ("next_boundary", "prev_boundary", "next_changed", "prev_changed", "next_shifted", "prev_shifted")
@@ -172,16 +165,17 @@ def with_mnemonic(text: str, used: set[str]) -> str:
     return text
 
 
-def make_action(window, spec: ActionSpec) -> QAction:
-    act = QAction(spec.text, window)
+def make_action(parent: QObject, target, spec: ActionSpec) -> QAction:
+    """`spec` as a QAction of `parent`; its handler is called with `target`."""
+    act = QAction(spec.text, parent)
     if spec.shortcut is not None:
         act.setShortcut(QKeySequence(spec.shortcut))
     if spec.checkable:
         act.setCheckable(True)
         act.setChecked(spec.checked)
-        act.toggled.connect(lambda on, h=spec.handler: h(window, on))
+        act.toggled.connect(lambda on, h=spec.handler: h(target, on))
     else:
-        act.triggered.connect(lambda _c=False, h=spec.handler: h(window))
+        act.triggered.connect(lambda _c=False, h=spec.handler: h(target))
     if spec.tip:
         act.setStatusTip(spec.tip)
         act.setToolTip(spec.tip)
@@ -190,99 +184,117 @@ def make_action(window, spec: ActionSpec) -> QAction:
     return act
 
 
-def build_menus(window) -> None:
-    """Create every action as window.act_<id>, the menus, the theme group, the examples
-    and the toolbar."""
-    for spec in ACTIONS:
-        setattr(window, f"act_{spec.id}", make_action(window, spec))
-    window.nav_actions = {key: getattr(window, f"act_{key}") for key in NAV_IDS}
-    parts = {"@recent": _recent, "@theme": _theme, "@docks": _docks, "@examples": _examples}
-    for title, items in MENUS:
-        menu = window.menuBar().addMenu(title)
-        for item in items:
-            if item == SEPARATOR:
+class Actions(Mapping[str, QAction]):
+    """Every action of ACTIONS by id (`actions["sync"]`), placed in the menus of MENUS and
+    the toolbar of `host` (the QMainWindow whose menu bar and toolbar they fill). A
+    handler is called with `target`, the window whose parts do the work. Also the theme
+    group (`theme`), the navigation actions (`nav`), the examples (`examples`) and the
+    File, Theme and Examples menus. `docks`: the docks the View menu opens, by the names
+    of DOCK_TITLES (dock_layout.Docks, a sibling this module does not import); `theme_choice`
+    the theme checked at first; `toolbar_label` ends the toolbar (the shown parameters)."""
+
+    def __init__(self, host: QMainWindow, target, *, recent_menu: QMenu, docks: Any, theme_choice: str,
+                 toolbar_label: QLabel):
+        self.host = host
+        self._by_id = {spec.id: make_action(host, target, spec) for spec in ACTIONS}
+        self.nav = {key: self._by_id[key] for key in NAV_IDS}
+        self.theme: dict[str, QAction] = {}
+        self.examples: dict[str, QAction] = {}
+        self.shortcuts_dialog = None  # Help → Keyboard shortcuts, once opened
+        parts = {"@recent": lambda menu: menu.addMenu(recent_menu),
+                 "@theme": lambda menu: self._theme(menu, theme_choice, target),
+                 "@docks": lambda menu: self._docks(menu, docks),
+                 "@examples": lambda menu: self._examples(menu, target)}
+        menus = {}
+        for title, items in MENUS:
+            menu = host.menuBar().addMenu(title)
+            for item in items:
+                if item == SEPARATOR:
+                    menu.addSeparator()
+                elif item in parts:
+                    parts[item](menu)
+                else:
+                    menu.addAction(self._by_id[item])
+            menus[title] = menu
+        self.file_menu = menus["&File"]
+        self.file_menu.setToolTipsVisible(True)  # a disabled export says why
+        self.examples_menu = menus["E&xamples"]
+        self.toolbar = self._toolbar(toolbar_label)
+
+    def __getitem__(self, key: str) -> QAction:
+        return self._by_id[key]
+
+    def __iter__(self):
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard shortcuts: a table of every bound key (non-modal, kept open)."""
+        from .widgets.shortcuts_dialog import ShortcutsDialog
+
+        self.shortcuts_dialog = ShortcutsDialog(shortcut_table(self.host), self.host)
+        self.shortcuts_dialog.show()
+
+    def _theme(self, menu: QMenu, choice: str, target) -> None:
+        self.theme_menu = menu.addMenu("&Theme")
+        group = QActionGroup(self.host)
+        group.setExclusive(True)
+        for name in THEME_CHOICES:
+            act = QAction(THEME_TITLES[name], self.host, checkable=True)
+            act.setChecked(name == choice)
+            act.triggered.connect(lambda _c=False, n=name: target.theme_ctl.set_choice(n, True))
+            group.addAction(act)
+            self.theme_menu.addAction(act)
+            self.theme[name] = act
+        self.theme["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
+
+    @staticmethod
+    def _docks(menu: QMenu, docks: Any) -> None:
+        for attr, text in DOCK_TITLES:
+            act = getattr(docks, attr).toggleViewAction()
+            act.setText(text)
+            menu.addAction(act)
+
+    def _examples(self, menu: QMenu, target) -> None:
+        used: set[str] = set()
+        entries = [(name, EXAMPLE_TITLES[name], None) for name in EXAMPLES]
+        entries += [(name, ex.title, ex.note) for name, ex in PAIR_EXAMPLES.items()]
+        for n, (name, title, note) in enumerate(entries):
+            if n == len(EXAMPLES):
                 menu.addSeparator()
-            elif item in parts:
-                parts[item](window, menu)
-            else:
-                menu.addAction(getattr(window, f"act_{item}"))
-        if title == "&File":
-            menu.setToolTipsVisible(True)  # a disabled export says why
-            window.file_menu = menu
-        elif title == "E&xamples":
-            window.examples_menu = menu
-    _toolbar(window)
+            act = QAction(with_mnemonic(title, used), self.host)
+            if note:
+                act.setStatusTip(note)
+            act.triggered.connect(lambda _c=False, e=name: target.documents_ctl.load_example(e))
+            menu.addAction(act)
+            self.examples[name] = act
 
-
-def _recent(window, menu: QMenu) -> None:
-    menu.addMenu(window.recent_menu)
-
-
-def _theme(window, menu: QMenu) -> None:
-    window.theme_menu = menu.addMenu("&Theme")
-    group = QActionGroup(window)
-    group.setExclusive(True)
-    window.theme_actions = {}
-    for name in THEME_CHOICES:
-        act = QAction(THEME_TITLES[name], window, checkable=True)
-        act.setChecked(name == window.theme_choice)
-        act.triggered.connect(lambda _c=False, n=name: window.set_theme_choice(n, remember=True))
-        group.addAction(act)
-        window.theme_menu.addAction(act)
-        window.theme_actions[name] = act
-    window.theme_actions["system"].setStatusTip("Light or dark as the desktop is, switching when it does")
-
-
-def _docks(window, menu: QMenu) -> None:
-    for attr, text in DOCK_TITLES:
-        act = getattr(window, attr).toggleViewAction()
-        act.setText(text)
-        menu.addAction(act)
-
-
-def _examples(window, menu: QMenu) -> None:
-    window.example_actions = {}
-    used: set[str] = set()
-    entries = [(name, EXAMPLE_TITLES[name], None) for name in EXAMPLES]
-    entries += [(name, ex.title, ex.note) for name, ex in PAIR_EXAMPLES.items()]
-    for n, (name, title, note) in enumerate(entries):
-        if n == len(EXAMPLES):
-            menu.addSeparator()
-        act = QAction(with_mnemonic(title, used), window)
-        if note:
-            act.setStatusTip(note)
-        act.triggered.connect(lambda _c=False, e=name: window.load_example(e))
-        menu.addAction(act)
-        window.example_actions[name] = act
-
-
-def _toolbar(window) -> None:
-    tb = QToolBar("Main", window)
-    tb.setObjectName("mainToolbar")
-    tb.setMovable(False)
-    for act in (window.act_open_a, window.act_open_b, window.act_swap):
-        tb.addAction(act)
-    ex = QToolButton()
-    ex.setText("Examples")
-    ex.setAccessibleName("Examples")
-    ex.setToolTip("Open a built-in example (also the Examples menu, Alt+X)")
-    ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-    ex.setMenu(window.examples_menu)
-    tb.addWidget(ex)
-    tb.addSeparator()
-    tb.addAction(window.act_prev_shifted)
-    tb.addAction(window.act_next_shifted)
-    window.act_prev_shifted.setIconText("◀ shifted")
-    window.act_next_shifted.setIconText("shifted ▶")
-    spacer = QWidget()
-    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    tb.addWidget(spacer)
-    window.shown_label = QLabel("")
-    window.shown_label.setObjectName("shownHash")
-    window.shown_label.setTextFormat(Qt.TextFormat.RichText)
-    window.shown_label.setContentsMargins(0, 0, 8, 0)
-    tb.addWidget(window.shown_label)
-    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+    def _toolbar(self, label: QLabel) -> QToolBar:
+        tb = QToolBar("Main", self.host)
+        tb.setObjectName("mainToolbar")
+        tb.setMovable(False)
+        for key in ("open_a", "open_b", "swap"):
+            tb.addAction(self[key])
+        ex = QToolButton()
+        ex.setText("Examples")
+        ex.setAccessibleName("Examples")
+        ex.setToolTip("Open a built-in example (also the Examples menu, Alt+X)")
+        ex.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        ex.setMenu(self.examples_menu)
+        tb.addWidget(ex)
+        tb.addSeparator()
+        tb.addAction(self["prev_shifted"])
+        tb.addAction(self["next_shifted"])
+        self["prev_shifted"].setIconText("◀ shifted")
+        self["next_shifted"].setIconText("shifted ▶")
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        tb.addWidget(spacer)
+        tb.addWidget(label)
+        self.host.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+        return tb
 
 
 def menu_actions(menu: QMenu | None):

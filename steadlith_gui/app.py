@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "(without showing the window)")
     p.add_argument("--size", metavar="WIDTHxHEIGHT", type=_size, default=None,
                    help="with --screenshot: the picture's size, laid out as on a screen that size (default: "
-                        "%dx%d, as on a 1080p screen); below 1600x900 the docks share one tabbed column"
+                        "%dx%d, laid out as on a 1080p screen); a size narrower than 1600 or lower than 900 "
+                        "tabs the side docks"
                         % SCREENSHOT_SIZE)
     p.add_argument("--label", action="append", default=[], metavar="SIDE=NAME", type=_label,
                    help="the name shown for A or B instead of the file's, e.g. --label A=HEAD~1:guide.md "
@@ -290,12 +291,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.open_workspace:
             # headless: nobody to ask, so only the flag lets it read files outside its folder
             trust = True if args.trust_workspace else (False if headless else None)
-            window.open_workspace(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set,
+            window.workspaces.open(args.open_workspace, keep_theme=bool(args.theme), assignments=args.set,
                                   trust=trust)
         elif example is not None:
-            window.load_example(example, params=example_params)
+            window.documents_ctl.load_example(example, params=example_params)
         elif any(paths):
-            window.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
+            window.documents_ctl.load_files(*paths, remember=not (args.demo or args.example), labels=labels)
 
     has_input = bool(args.open_workspace or example or any(paths))
     if headless:
@@ -343,10 +344,10 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
             return
         kind, path = pending[0]
         if kind == "report":
-            key = window.export_report(str(path))
+            key = window.exports.export_report(str(path))
         else:
             app.processEvents()  # let the panes and docks repaint first
-            key = window.export_png(str(path))
+            key = window.exports.export_png(str(path))
         if key is None:
             finish(EXIT_INPUT, f"nothing to write as the {what[kind]}")
 
@@ -361,8 +362,8 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     def on_ready(_result) -> None:
         if done["started"] or window.analyzer.busy or window.loader.pending or window.jobs.pending:
             return  # a newer analysis or load is on its way: wait for what was asked for
-        if any(kind == "report" for kind, _ in pending) and window.comparison is None:
-            a, b = window.documents()
+        if any(kind == "report" for kind, _ in pending) and window.session.comparison is None:
+            a, b = window.session.documents()
             missing = "A" if a is None else "B" if b is None else None
             reason = f"{missing} is missing" if missing else "the versions could not be compared"
             finish(EXIT_INPUT, f"the report compares two documents, and {reason}")
@@ -388,11 +389,9 @@ def run_headless(app, window, start, outputs: list[tuple[str, Path]], timeout: f
     window.export_failed.connect(on_export_failed)
     from PySide6.QtCore import QRect
 
-    from .dock_layout import fit_to_screen
-
     # laid out as on a screen of that size (default: a 1080p screen, where the window
     # takes SCREENSHOT_SIZE); a picture has no window frame: all of it is the window
-    fit_to_screen(window, QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)), framed=False)
+    window.dock_layout.fit_to_screen(QRect(0, 0, *(size or SCREEN_FOR_SCREENSHOT)), framed=False)
     window.resize(*(size or SCREENSHOT_SIZE))
     if show:
         window.show()

@@ -1,12 +1,16 @@
 """Where the docks go: the window's size and dock placement for the screen it opens on
 (one tabbed column on a compact screen), keeping it on that screen as docks open
 (ScreenFit), and View → Focus on documents. The widgets themselves are built in
-MainWindow.__init__."""
+MainWindow.__init__; the layout gets the QMainWindow as the host of the docks, the docks
+and the screen, never the MainWindow's other parts."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QTabBar, QWidget
 
 AREA = Qt.DockWidgetArea
 
@@ -33,62 +37,137 @@ READABLE_CHARS = 30
 BOTTOM_MIN_WIDTH = 420
 
 
-def size_docks(window: QMainWindow) -> None:
-    """Place and size the window for the screen it opens on."""
-    screen = window.screen()
-    fit_to_screen(window, screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE))
+#: The height a bottom dock opened from the View menu asks for, in pixels (a third of the
+#: window at most): a table shorter than this shows a row or two.
+BOTTOM_DOCK_HEIGHT = 240
+
+
+@dataclass(frozen=True)
+class Docks:
+    """The window's docks, by the names in DOCKS."""
+
+    params_dock: QDockWidget
+    churn_dock: QDockWidget
+    table_dock: QDockWidget
+    diagnostics_dock: QDockWidget
+    history_dock: QDockWidget
+    sweep_dock: QDockWidget
+    lab_dock: QDockWidget
+    retrieval_dock: QDockWidget
+
+    def named(self, names) -> list[QDockWidget]:
+        return [getattr(self, name) for name in names]
 
 
 def is_compact(available: QRect) -> bool:
     return available.width() < COMPACT_BELOW[0] or available.height() < COMPACT_BELOW[1]
 
 
-def fit_to_screen(window: QMainWindow, available: QRect, framed: bool = True) -> None:
-    """Open within `available` (a screen's available geometry): the preferred size where
-    it fits, else the whole area; on a compact screen the docks go into one tabbed
-    column at the right (Churn in front) and the diagnostics are hidden (View menu).
-    `framed=False`: no window frame to allow for (a screenshot is all window)."""
-    width = min(PREFERRED_SIZE[0], available.width() - FRAME_ALLOWANCE[0])
-    height = min(PREFERRED_SIZE[1], available.height() - FRAME_ALLOWANCE[1])
-    compact = is_compact(available)
-    window.compact_layout = compact
-    window.available_geometry = QRect(available)
-    window.framed = framed
-    if not compact:
-        standard_docks(window)
-        window.diagnostics_dock.show()
-    else:
-        for name in ("params_dock", "churn_dock", "table_dock"):
-            window.addDockWidget(AREA.RightDockWidgetArea, getattr(window, name))
-        window.tabifyDockWidget(window.churn_dock, window.params_dock)
-        window.tabifyDockWidget(window.churn_dock, window.table_dock)
-        window.churn_dock.raise_()
-        window.diagnostics_dock.hide()
-    window.resize(width, height)
-    window.move(available.x() + (available.width() - FRAME_ALLOWANCE[0] - width) // 2,
-                available.y() + (available.height() - FRAME_ALLOWANCE[1] - height) // 2)
-    side = max(window.churn_dock.minimumSizeHint().width(), min(360, int(width / 3.5)))
-    if compact:
-        window.resizeDocks([window.churn_dock], [side], Qt.Orientation.Horizontal)
-    else:
-        window.resizeDocks([window.params_dock, window.churn_dock], [330, 350], Qt.Orientation.Horizontal)
-        window.resizeDocks([window.diagnostics_dock], [250], Qt.Orientation.Vertical)
-        window.resizeDocks([window.churn_dock, window.table_dock], [470, 380], Qt.Orientation.Vertical)
+class DockLayout:
+    """The docks of `host` (the QMainWindow they are docked in: only its dock API and
+    geometry are used) placed for the screen it opens on, and the docks opened from the
+    View menu placed beside the diagnostics. It remembers the screen's available area
+    it was fitted to (`available`, `framed`, `compact`)."""
+
+    def __init__(self, host: QMainWindow, docks: Docks):
+        self.host = host
+        self.docks = docks
+        self.available: QRect | None = None  # None: the screen the window is on
+        self.framed = True
+        self.compact = False
+
+    def size_for_screen(self) -> None:
+        """Place and size the window for the screen it opens on."""
+        screen = self.host.screen()
+        self.fit_to_screen(screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE))
+
+    def fit_to_screen(self, available: QRect, framed: bool = True) -> None:
+        """Open within `available` (a screen's available geometry): the preferred size where
+        it fits, else the whole area; on a compact screen the docks go into one tabbed
+        column at the right (Churn in front) and the diagnostics are hidden (View menu).
+        `framed=False`: no window frame to allow for (a screenshot is all window)."""
+        window, d = self.host, self.docks
+        width = min(PREFERRED_SIZE[0], available.width() - FRAME_ALLOWANCE[0])
+        height = min(PREFERRED_SIZE[1], available.height() - FRAME_ALLOWANCE[1])
+        compact = is_compact(available)
+        self.compact = compact
+        self.available = QRect(available)
+        self.framed = framed
+        if not compact:
+            self.standard()
+            d.diagnostics_dock.show()
+        else:
+            for dock in (d.params_dock, d.churn_dock, d.table_dock):
+                window.addDockWidget(AREA.RightDockWidgetArea, dock)
+            window.tabifyDockWidget(d.churn_dock, d.params_dock)
+            window.tabifyDockWidget(d.churn_dock, d.table_dock)
+            d.churn_dock.raise_()
+            d.diagnostics_dock.hide()
+        window.resize(width, height)
+        window.move(available.x() + (available.width() - FRAME_ALLOWANCE[0] - width) // 2,
+                    available.y() + (available.height() - FRAME_ALLOWANCE[1] - height) // 2)
+        side = max(d.churn_dock.minimumSizeHint().width(), min(360, int(width / 3.5)))
+        if compact:
+            window.resizeDocks([d.churn_dock], [side], Qt.Orientation.Horizontal)
+        else:
+            window.resizeDocks([d.params_dock, d.churn_dock], [330, 350], Qt.Orientation.Horizontal)
+            window.resizeDocks([d.diagnostics_dock], [250], Qt.Orientation.Vertical)
+            window.resizeDocks([d.churn_dock, d.table_dock], [470, 380], Qt.Orientation.Vertical)
+
+    def room_on_screen(self) -> QSize:
+        """The largest window the screen it opens on holds (its frame allowed for)."""
+        available = self.available
+        if available is None:
+            screen = self.host.screen()
+            available = screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE)
+        fw, fh = FRAME_ALLOWANCE if self.framed else (0, 0)
+        return QSize(available.width() - fw, available.height() - fh)
+
+    def standard(self) -> None:
+        """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
+        d = self.docks
+        standard_docks(self.host, d.params_dock, d.churn_dock, d.table_dock, d.diagnostics_dock)
+
+    def tab_with_diagnostics(self, dock: QDockWidget, shown: bool, height: int = BOTTOM_DOCK_HEIGHT) -> None:
+        """A bottom dock opened from the View menu goes in front of the diagnostics as a tab,
+        not beside them: two wide docks side by side would leave each too narrow. It asks for
+        `height` (a third of the window at most)."""
+        w, diagnostics = self.host, self.docks.diagnostics_dock
+        if shown and not dock.isFloating() and diagnostics.isVisible() \
+                and not diagnostics.isFloating() and not w.tabifiedDockWidgets(dock) \
+                and w.dockWidgetArea(dock) == w.dockWidgetArea(diagnostics):
+            w.tabifyDockWidget(diagnostics, dock)
+        if shown:
+            dock.raise_()
+            if not dock.isFloating() and dock.height() < height:
+                w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
+
+    def follow_openings(self, lab_height: int, sweep_height: Callable[[], int]) -> None:
+        """The bottom docks opened from the View menu: Retrieval and the Locality lab go in
+        front of the diagnostics (the lab `lab_height` high), Sweep grows to its content
+        (`sweep_height()`, read when it opens)."""
+        d = self.docks
+        d.retrieval_dock.toggleViewAction().triggered.connect(
+            lambda shown: self.tab_with_diagnostics(d.retrieval_dock, shown))
+        d.lab_dock.toggleViewAction().triggered.connect(
+            lambda shown: self.tab_with_diagnostics(d.lab_dock, shown, lab_height))
+        d.sweep_dock.visibilityChanged.connect(lambda visible: grow_when_opened(
+            self.host, d.sweep_dock, visible, sweep_height()))
+
+    def open_before_diagnostics(self, dock: QDockWidget, height: int) -> None:
+        """Open `dock` in front of the diagnostics when they share the bottom (side by side,
+        neither has room for its columns), `height` high, a third of the window at most."""
+        w, diagnostics = self.host, self.docks.diagnostics_dock
+        if diagnostics.isVisible() and w.dockWidgetArea(diagnostics) == w.dockWidgetArea(dock):
+            w.tabifyDockWidget(diagnostics, dock)
+        dock.show()
+        dock.raise_()
+        w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
 
 
-def room_on_screen(window: QMainWindow) -> QSize:
-    """The largest window the screen it opens on holds (its frame allowed for)."""
-    available = getattr(window, "available_geometry", None)
-    if available is None:
-        screen = window.screen()
-        available = screen.availableGeometry() if screen is not None else QRect(0, 0, *PREFERRED_SIZE)
-    fw, fh = FRAME_ALLOWANCE if getattr(window, "framed", True) else (0, 0)
-    return QSize(available.width() - fw, available.height() - fh)
-
-
-def _docked(window: QMainWindow, names) -> list[QDockWidget]:
+def _docked(docks: Docks, names) -> list[QDockWidget]:
     """The docks open in the window (a tab behind another counts: it is open, not visible)."""
-    return [d for d in (getattr(window, n) for n in names) if d.toggleViewAction().isChecked() and not d.isFloating()]
+    return [d for d in docks.named(names) if d.toggleViewAction().isChecked() and not d.isFloating()]
 
 
 def _tab_together(window: QMainWindow, docks: list[QDockWidget]) -> bool:
@@ -112,16 +191,20 @@ class ScreenFit(QObject):
     at the right; that column joins the bottom tabs; the bottom tabs join the column.
     The panes keep their room; nothing is hidden (every dock is still a tab away)."""
 
-    def __init__(self, window: QMainWindow):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, host: QMainWindow, docking: DockLayout, pane: QWidget, focus: DocumentFocus):
+        """`host`: the QMainWindow the docks are in; `docking`: its docks and screen;
+        `pane`: the document pane that must stay readable; `focus`: docks hidden on purpose."""
+        super().__init__(host)
+        self.host = host
+        self.docking = docking
+        self.pane = pane
+        self.focus = focus
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
         self._last: QDockWidget | None = None  # the dock opened last: in front after tabbing
         self._arranging = False
-        for name in DOCKS:
-            dock = getattr(window, name)
+        for dock in docking.docks.named(DOCKS):
             dock.visibilityChanged.connect(lambda visible, d=dock: visible and self._opened(d))
             dock.topLevelChanged.connect(lambda _floating: self.schedule())
 
@@ -135,30 +218,28 @@ class ScreenFit(QObject):
         self._timer.start(0)
 
     def _over(self) -> bool:
-        w = self.window
+        w = self.host
         w.layout().invalidate()
-        hint, room = w.minimumSizeHint(), room_on_screen(w)
+        hint, room = w.minimumSizeHint(), self.docking.room_on_screen()
         return hint.width() > room.width() or hint.height() > room.height()
 
     def _narrow(self) -> bool:
-        w = self.window
-        if not w.isVisible():
+        if not self.host.isVisible():
             return False
-        pane = w.panes["B"]
+        pane = self.pane
         return pane.viewport().width() < READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
 
     def _cramped(self) -> bool:
-        w = self.window
-        shown = [d for d in _docked(w, BOTTOM_DOCKS) if d.isVisible()]
+        shown = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS) if d.isVisible()]
         return len(shown) > 1 and min(d.width() for d in shown) < BOTTOM_MIN_WIDTH
 
     def fit(self) -> None:
-        w = self.window
-        if getattr(w, "document_focus", None) is not None and w.document_focus.active:
+        w, docks = self.host, self.docking.docks
+        if self.focus.active:
             return  # the docks are hidden on purpose
         self._arranging = True
         try:
-            moved = self._cramped() and _tab_together(w, _docked(w, BOTTOM_DOCKS))
+            moved = self._cramped() and _tab_together(w, _docked(docks, BOTTOM_DOCKS))
             if self._over() or self._narrow():
                 self._give_way()
                 moved = True
@@ -171,14 +252,14 @@ class ScreenFit(QObject):
     def _back_on_screen(self) -> None:
         """A dock that opened grew the window past the screen's edge before the docks gave
         way: the window shrinks (and moves) back inside the screen's available area."""
-        w = self.window
-        available = getattr(w, "available_geometry", None)
+        w = self.host
+        available = self.docking.available
         if available is None:
             screen = w.screen()
             if screen is None:
                 return
             available = screen.availableGeometry()
-        frame = w.frameGeometry() if getattr(w, "framed", True) else w.geometry()
+        frame = w.frameGeometry() if self.docking.framed else w.geometry()
         if w.isMaximized() or w.isFullScreen() or available.contains(frame):
             return
         extra_w, extra_h = frame.width() - w.width(), frame.height() - w.height()
@@ -190,10 +271,10 @@ class ScreenFit(QObject):
         w.move(x, y)
 
     def _give_way(self) -> None:
-        w = self.window
-        if _tab_together(w, _docked(w, BOTTOM_DOCKS)) and not (self._over() or self._narrow()):
+        w, docks = self.host, self.docking.docks
+        if _tab_together(w, _docked(docks, BOTTOM_DOCKS)) and not (self._over() or self._narrow()):
             return
-        side = _docked(w, SIDE_DOCKS)
+        side = _docked(docks, SIDE_DOCKS)
         if side and (len(side) > 1 or w.dockWidgetArea(side[0]) != AREA.RightDockWidgetArea):
             for dock in side:
                 w.addDockWidget(AREA.RightDockWidgetArea, dock)
@@ -201,7 +282,7 @@ class ScreenFit(QObject):
             side[0].raise_()
             if not (self._over() or self._narrow()):
                 return
-        bottom = _docked(w, BOTTOM_DOCKS)
+        bottom = _docked(docks, BOTTOM_DOCKS)
         if self._over() or self._narrow():
             if bottom:  # the side column joins the bottom tabs: the panes get the whole width
                 for dock in side:
@@ -219,14 +300,15 @@ class ScreenFit(QObject):
         """Docks were tabbed: the one opened last in front, whole tab titles (scrolled when
         they do not fit), and the bottom tabs as high as their content reads at, 40 % of
         the window at most, so the documents keep most of the height."""
-        w = self.window
+        w = self.host
         if self._last is not None and self._last.toggleViewAction().isChecked():
             self._last.raise_()
         for bar in w.findChildren(QTabBar):
             if bar.parent() is w:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
-        bottom = [d for d in _docked(w, BOTTOM_DOCKS + SIDE_DOCKS) if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
+        bottom = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS + SIDE_DOCKS)
+                  if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
         if bottom:
             wanted = max(d.widget().sizeHint().height() + 24 for d in bottom if d.widget() is not None)
             least = max(d.minimumSizeHint().height() for d in bottom)
@@ -234,56 +316,14 @@ class ScreenFit(QObject):
             w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
 
 
-def standard_docks(w: QMainWindow) -> None:
+def standard_docks(w: QMainWindow, params: QDockWidget, churn: QDockWidget, table: QDockWidget,
+                   diagnostics: QDockWidget) -> None:
     """Parameters left; churn over the chunk table right; diagnostics at the bottom."""
-    w.addDockWidget(AREA.LeftDockWidgetArea, w.params_dock)
-    w.addDockWidget(AREA.RightDockWidgetArea, w.churn_dock)
-    w.addDockWidget(AREA.RightDockWidgetArea, w.table_dock)
-    w.splitDockWidget(w.churn_dock, w.table_dock, Qt.Orientation.Vertical)
-    w.addDockWidget(AREA.BottomDockWidgetArea, w.diagnostics_dock)
-
-
-#: The height a bottom dock opened from the View menu asks for, in pixels (a third of the
-#: window at most): a table shorter than this shows a row or two.
-BOTTOM_DOCK_HEIGHT = 240
-
-
-def tab_with_diagnostics(window: QMainWindow, dock, shown: bool, height: int = BOTTOM_DOCK_HEIGHT) -> None:
-    """A bottom dock opened from the View menu goes in front of the diagnostics as a tab,
-    not beside them: two wide docks side by side would leave each too narrow. It asks for
-    `height` (a third of the window at most)."""
-    w = window
-    if shown and not dock.isFloating() and w.diagnostics_dock.isVisible() \
-            and not w.diagnostics_dock.isFloating() and not w.tabifiedDockWidgets(dock) \
-            and w.dockWidgetArea(dock) == w.dockWidgetArea(w.diagnostics_dock):
-        w.tabifyDockWidget(w.diagnostics_dock, dock)
-    if shown:
-        dock.raise_()
-        if not dock.isFloating() and dock.height() < height:
-            w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
-
-
-def follow_openings(window: QMainWindow, lab_height: int) -> None:
-    """The bottom docks opened from the View menu: Retrieval and the Locality lab go in
-    front of the diagnostics (the lab `lab_height` high), Sweep grows to its content."""
-    w = window
-    w.retrieval_dock.toggleViewAction().triggered.connect(
-        lambda shown: tab_with_diagnostics(w, w.retrieval_dock, shown))
-    w.lab_dock.toggleViewAction().triggered.connect(
-        lambda shown: tab_with_diagnostics(w, w.lab_dock, shown, lab_height))
-    w.sweep_dock.visibilityChanged.connect(lambda visible: grow_when_opened(
-        w, w.sweep_dock, visible, w.sweep_view.sizeHint().height() + 24))
-
-
-def open_before_diagnostics(window: QMainWindow, dock, height: int) -> None:
-    """Open `dock` in front of the diagnostics when they share the bottom (side by side,
-    neither has room for its columns), `height` high, a third of the window at most."""
-    w = window
-    if w.diagnostics_dock.isVisible() and w.dockWidgetArea(w.diagnostics_dock) == w.dockWidgetArea(dock):
-        w.tabifyDockWidget(w.diagnostics_dock, dock)
-    dock.show()
-    dock.raise_()
-    w.resizeDocks([dock], [min(height, w.height() // 3)], Qt.Orientation.Vertical)
+    w.addDockWidget(AREA.LeftDockWidgetArea, params)
+    w.addDockWidget(AREA.RightDockWidgetArea, churn)
+    w.addDockWidget(AREA.RightDockWidgetArea, table)
+    w.splitDockWidget(churn, table, Qt.Orientation.Vertical)
+    w.addDockWidget(AREA.BottomDockWidgetArea, diagnostics)
 
 
 def grow_when_opened(window: QMainWindow, dock, visible: bool, wanted: int) -> None:
@@ -295,10 +335,11 @@ def grow_when_opened(window: QMainWindow, dock, visible: bool, wanted: int) -> N
 
 class DocumentFocus:
     """View → Focus on documents: every dock hides, and the same key brings back the
-    ones that were shown."""
+    ones that were shown; `status` tells which happened."""
 
-    def __init__(self, window: QMainWindow):
-        self.window = window
+    def __init__(self, docks: Docks, status: QStatusBar):
+        self.docks = docks
+        self.status = status
         self.hidden: list[str] = []
 
     @property
@@ -306,14 +347,13 @@ class DocumentFocus:
         return bool(self.hidden)
 
     def toggle(self) -> None:
-        w = self.window
         if self.hidden:
-            for name in self.hidden:
-                getattr(w, name).show()
+            for dock in self.docks.named(self.hidden):
+                dock.show()
             self.hidden = []
         else:
-            self.hidden = [name for name in DOCKS if getattr(w, name).isVisible()]
-            for name in self.hidden:
-                getattr(w, name).hide()
-        w.statusBar().showMessage("Focus on documents: docks hidden (same key brings them back)"
-                                  if self.hidden else "Docks shown again", 4000)
+            self.hidden = [name for name, dock in zip(DOCKS, self.docks.named(DOCKS)) if dock.isVisible()]
+            for dock in self.docks.named(self.hidden):
+                dock.hide()
+        self.status.showMessage("Focus on documents: docks hidden (same key brings them back)"
+                                if self.hidden else "Docks shown again", 4000)

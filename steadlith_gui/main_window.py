@@ -6,17 +6,19 @@ central widget holds the message bar, the legend and a row `panes_row` = [pane A
 map | pane B | overview map]. Parameters (left), churn (right), diagnostics and the chunk
 table (bottom) are docks.
 
-The state lives in a Qt-free `Session` (model/session.py); this window builds the widgets
-and the parts that connect them to it (controllers/, docks/), and keeps the public API
-the app and tests use:
+The state lives in a Qt-free `Session` (model/session.py); this window declares the
+widgets and the parts that connect them to it (controllers/, docks/), which the app and
+tests drive directly (window.documents_ctl, window.exports, window.workspaces, …):
 - documents.py: loading and analysis requests; editing.py: typing and the edit pause;
-- presenter.py: renders documents and results; navigation.py: selection, navigation,
-  synchronized scrolling; view_options.py: the widgets follow the view options;
-  file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
-  on change; recent.py; theme.py; actions.py (beside this module): menus as data.
-Each part is given the widgets, session, jobs and callables it uses, never this window;
-parts talk through the session's events (session.events), and the window forwards
-their own signals as its public ones (exported, saved, workspace_opened, …).
+- presenter.py: renders documents and results; chrome.py: pane headers, title, status
+  line, churn columns; navigation.py: selection, navigation, synchronized scrolling;
+  view_options.py: the widgets follow the view options; file_output.py: Save as… and exports; workspace_controller.py; disk_watch.py: reload
+  on change; recent.py; theme.py; actions.py (beside this module): menus as data, built
+  into `self.act`; dock_layout.py: the docks for the screen.
+Each part is given the widgets, session, jobs and the few callables it must query, never
+this window; parts talk through the session's events (session.events, also messages for
+the user: session.tell), and the window forwards their own signals as its public ones
+(exported, saved, workspace_opened, …).
 A parameter edit: ParamsPanel.params_changed(params) → Session.set_params(params) →
 events.analysis_wanted → DocumentController.submit (session.analysis_inputs()) → worker →
 Analyzer.result_ready(result) → Session.accept_result → events.result_changed →
@@ -25,22 +27,22 @@ ResultPresenter renders the result's chunkings and layouts.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QThreadPool, Qt, Signal
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QScrollArea,
                                QVBoxLayout, QWidget)
 from steadlith_core import ChunkerParams
 
-from . import dock_layout
-from .actions import build_menus
+from .actions import Actions
 from .controllers.disk_watch import ReloadOnChange
 from .controllers.documents import DocumentController
 from .controllers.editing import EditController
 from .controllers.external_controller import ExternalController
 from .controllers.file_output import ExportController
 from .controllers.navigation import NavigationController
-from .controllers.presenter import PresenterWidgets, ResultPresenter
+from .controllers.chrome import ChurnColumns, PaneHeaders, StatusLine, WindowTitle
+from .controllers.presenter import ResultPresenter, ResultViews
 from .controllers.recent import RecentFilesMenu
 from .controllers.references import ReferenceMarks
 from .controllers.recovery import RecoveryController
@@ -50,15 +52,13 @@ from .controllers.theme import ThemeController, resolve
 from .controllers.view_options import VIEW_ACTIONS, ViewOptionsController
 from .controllers.why import WhyController
 from .controllers.workspace_controller import WorkspaceController
-from .dock_layout import AREA, DocumentFocus, ScreenFit, size_docks, standard_docks
+from .dock_layout import AREA, DockLayout, Docks, DocumentFocus, ScreenFit, standard_docks
 from .docks.history_dock import HISTORY_HEIGHT, HistoryController
 from .docks.lab_dock import LAB_HEIGHT, LabController
 from .docks.retrieval_dock import RetrievalDock
 from .docks.sweep_dock import SweepDock
-from .model.documents import LoadedDocument
 from .model.recovery import RecoveryStore
 from .model.session import SIDES, THEME_CHOICES, Session
-from .model.viewmodel import AnalysisResult
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
 from .widgets.diagnostics import DiagnosticsView
@@ -144,16 +144,17 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[str], bool] = lambda question: _ask_discard(self, question)
         self.jobs = Jobs(self)
         self._build_widgets(params, theme)
-        self.document_focus = DocumentFocus(self)
+        self.document_focus = DocumentFocus(self.docks, self.statusBar())
         self.session = Session(params, confirm=lambda q: self.confirm_discard(q),
                                text_provider=lambda side: self.panes[side].current_text())
         self.session.set_view(theme=choice)
         self.recent_menu = RecentFilesMenu(self.settings, self)
-        build_menus(self)
+        self.act = Actions(self, self, recent_menu=self.recent_menu, docks=self.docks, theme_choice=choice,
+                           toolbar_label=self.shown_label)
         self._build_parts(theme)
         self.setAcceptDrops(True)
-        size_docks(self)
-        self.screen_fit = ScreenFit(self)
+        self.dock_layout.size_for_screen()
+        self.screen_fit = ScreenFit(self, self.dock_layout, self.pane_b, self.document_focus)
         self.theme_ctl.show(theme)
         self.exports.update_actions()
 
@@ -165,6 +166,10 @@ class MainWindow(QMainWindow):
         self.busy_label = QLabel("")
         self.busy_label.setObjectName("busyLabel")
         self.statusBar().addPermanentWidget(self.busy_label)
+        self.shown_label = QLabel("")  # the parameters of the chunks shown, at the toolbar's end
+        self.shown_label.setObjectName("shownHash")
+        self.shown_label.setTextFormat(Qt.TextFormat.RichText)
+        self.shown_label.setContentsMargins(0, 0, 8, 0)
 
     def _build_central(self, theme: Theme) -> None:
         """Message bar, legend, then [pane A | link map | pane B | overview] (`panes_row`)."""
@@ -235,7 +240,7 @@ class MainWindow(QMainWindow):
         self.table = ChunkTable(theme)
         self.chunk_table = self.table.view
         self.table_dock = self._add_dock("Chunks", "chunkTableDock", self.table, AREA.RightDockWidgetArea)
-        standard_docks(self)
+        standard_docks(self, self.params_dock, self.churn_dock, self.table_dock, self.diagnostics_dock)
         self.history = HistoryView(theme)  # hidden until asked for (View menu) or a revision is opened
         self.history_dock = self._add_dock("History  (file in A)", "historyDock", self.history,
                                            AREA.BottomDockWidgetArea, hidden=True)
@@ -246,65 +251,74 @@ class MainWindow(QMainWindow):
         self.sweep_dock = self._add_dock("Sweep", "sweepDock", sweep_scroll, AREA.BottomDockWidgetArea, hidden=True)
         self.setCorner(Qt.Corner.BottomLeftCorner, AREA.LeftDockWidgetArea)
         self.setDockNestingEnabled(True)
+        self.docks = Docks(self.params_dock, self.churn_dock, self.table_dock, self.diagnostics_dock,
+                           self.history_dock, self.sweep_dock, self.lab_dock, self.retrieval_dock)
+        self.dock_layout = DockLayout(self, self.docks)
 
     def _build_parts(self, theme: Theme) -> None:
         s = self.session
+        s.events.message.connect(self.show_message)  # the parts tell the user through the session
+        s.events.status.connect(self.show_status)
         self.theme_ctl = ThemeController(  # first: the other parts read the theme it shows
             s, theme, (self.message_bar, self.legend, self.pane_a, self.pane_b, self.params_panel, self.diagnostics,
                        self.link_map, self.overview, self.churn, self.table),
-            self.settings, self.theme_actions, lambda: self.presenter.redraw_themed(), parent=self)
-        self.documents_ctl = DocumentController(s, self.recent_menu, self.show_message, dialogs=self, parent=self)
+            self.settings, self.act.theme, parent=self)
+        self.documents_ctl = DocumentController(s, self.recent_menu, dialogs=self, parent=self)
         self.analyzer, self.loader = self.documents_ctl.analyzer, self.documents_ctl.loader
-        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, self.show_message,
-                                      parent=self)
+        self.editing = EditController(self.panes, s, lambda: self.navigation.active_side, parent=self)
         self.navigation = NavigationController(
             s, self.panes, link_map=self.link_map, overview=self.overview, churn=self.churn, find_bar=self.find_bar,
             table=self.table, status=self.show_status, parent=self)
+        self.churn_columns = ChurnColumns(self.churn, s)
         self.presenter = ResultPresenter(
-            PresenterWidgets(self.panes, self.columns, self.link_map, self.overview, self.legend, self.churn,
-                             self.table, self.diagnostics, self.message_bar, self.busy_label, self.shown_label,
-                             self.statusBar()),
-            s, self.analyzer, self.navigation, theme=lambda: self.theme, show_message=self.show_message,
-            set_title=lambda title, modified: _set_title(self, title, modified), parent=self)
+            ResultViews(self.panes, self.link_map, self.overview, self.legend, self.table, self.diagnostics,
+                        self.message_bar),
+            s, self.analyzer, self.navigation, parent=self)
+        # after the presenter: a pane shown in pieces is read-only before its header says so
+        self.headers = PaneHeaders(self.columns, self.panes, s, lambda: self.theme_ctl.theme)
+        self.window_title = WindowTitle(s, lambda title, modified: _set_title(self, title, modified))
+        self.status_line = StatusLine(self.statusBar(), self.shown_label, self.busy_label, s,
+                                      lambda: self.theme_ctl.theme)
+        self.analyzer.failed.connect(self.headers.update_all)
+        self.analyzer.busy_changed.connect(self.status_line.set_busy)
+        for redraw in (self.headers.update_all, self.status_line.update):  # their texts hold the theme's colours
+            self.presenter.result_shown.connect(redraw)
+            self.theme_ctl.changed.connect(redraw)
         # after the presenter: the churn panel's list is rebuilt before the Why? section
         self.why = WhyController(self.panes, self.churn, s, self.navigation, parent=self)
         self.exports = ExportController(
-            s, self.jobs, self.settings, self.panes, show_message=self.show_message, status=self.show_status,
+            s, self.jobs, self.settings, self.panes,
             lab_result=lambda: self.lab.current_result(), picture=lambda: self.grab().toImage(),
-            actions={"report": self.act_export_report, "comparison": self.act_export_comparison,
-                     "chunks-A": self.act_export_chunks_a, "chunks-B": self.act_export_chunks_b},
+            actions={"report": self.act["export_report"], "comparison": self.act["export_comparison"],
+                     "chunks-A": self.act["export_chunks_a"], "chunks-B": self.act["export_chunks_b"]},
             dialogs=self, parent=self)
-        self.reloader = ReloadOnChange(s, self.jobs, self.show_message, parent=self)
+        self.reloader = ReloadOnChange(s, self.jobs, parent=self)
         self.watcher = self.reloader.disk.watcher
         self.external_ctl = ExternalController(self.churn, s, dialogs=self)
         self.history_ctl = HistoryController(
-            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs, show_message=self.show_message,
+            self.history, self.history_dock, s, settings=self.settings, jobs=self.jobs,
             load_pair=self.documents_ctl.load_revision_pair,
-            show_dock=lambda: dock_layout.open_before_diagnostics(self, self.history_dock, HISTORY_HEIGHT), parent=self)
+            show_dock=lambda: self.dock_layout.open_before_diagnostics(self.history_dock, HISTORY_HEIGHT), parent=self)
         self.revisions = RevisionOpener(self.jobs, self.settings, self.documents_ctl, self.show_message, dialogs=self)
-        self.sweep_ctl = SweepDock(self.sweep_view, s, self.show_message, parent=self)
-        self.lab = LabController(self.lab_view, s, self.load_texts, parent=self)
+        self.sweep_ctl = SweepDock(self.sweep_view, s, parent=self)
+        self.lab = LabController(self.lab_view, s, self.documents_ctl.load_texts, parent=self)
         self.workspaces = WorkspaceController(
             s, self.jobs, self.settings, recent=self.recent_menu, exports=self.exports, editing=self.editing,
-            presenter=self.presenter, sweep=self.sweep_ctl, lab=self.lab, show_message=self.show_message,
-            status=self.show_status, dialogs=self, parent=self)
-        self.retrieval = RetrievalDock(self.retrieval_view, s, self.show_message, parent=self)
-        dock_layout.follow_openings(self, LAB_HEIGHT)
+            headers=self.headers, sweep=self.sweep_ctl, lab=self.lab, dialogs=self, parent=self)
+        self.retrieval = RetrievalDock(self.retrieval_view, s, parent=self)
+        self.dock_layout.follow_openings(LAB_HEIGHT, lambda: self.sweep_view.sizeHint().height() + 24)
         for view in (self.history, self.lab_view, self.retrieval_view):  # shown only when the theme changes
             self.theme_ctl.changed.connect(view.set_theme)
         self.references = ReferenceMarks(  # after the presenter: it reads the chunks the panes show
             self.panes, self.churn, s, self.retrieval.state, lambda: self.navigation.active_side,
-            self.show_status,
             lambda side, index: self.navigation.select_chunk(side, index, scroll=False), parent=self)
         self.recovery = RecoveryController(self.panes, s, self._recovery_store, self.message_bar.show_offer,
-                                           self.documents_ctl.restore_texts, lambda t: self.show_message(t, "warning"),
-                                           parent=self)
+                                           self.documents_ctl.restore_texts, parent=self)
         self.params_panel.bind(s)
         self.table.filter_changed.connect(lambda f: s.set_view(chunk_filter=f))
         self.view_follower = ViewOptionsController(
-            s, self.panes, {name: getattr(self, f"act_{key}") for name, key in VIEW_ACTIONS.items()},
+            s, self.panes, {name: self.act[key] for name, key in VIEW_ACTIONS.items()},
             self.legend, self.table, self.link_map, self.editing, self.navigation, parent=self)
-        s.events.message.connect(self.show_message)
         s.events.load_failed.connect(self.load_failed.emit)
         s.events.documents_changed.connect(self.documents_changed.emit)
         self.recent_menu.open_requested.connect(self._open_entry)
@@ -323,71 +337,10 @@ class MainWindow(QMainWindow):
                              (self.analysis_ready, self.presenter.analysis_ready)):
             theirs.connect(ours.emit)
         self.theme_ctl.changed.connect(lambda t: self.theme_changed.emit(t.name))
-        self.presenter.update_status()
+        self.headers.update_all()
+        self.status_line.update()
 
-    # -- state, read from the session ------------------------------------------------------
-    @property
-    def result(self) -> AnalysisResult | None:
-        """The latest result: result.a, result.b the Chunkings, result.comparison their Comparison."""
-        return self.session.result
-
-    @property
-    def comparison(self):
-        """The shown comparison, if it applies to what the panes show."""
-        return self.session.comparison
-
-    @property
-    def params(self) -> ChunkerParams:
-        """The parameters in force (the last valid ones)."""
-        return self.session.params
-
-    @property
-    def theme(self) -> Theme:  # the theme shown: light or dark, also for the choice "system"
-        return self.theme_ctl.theme
-
-    @property
-    def theme_choice(self) -> str:
-        return self.session.view.theme
-
-    @property
-    def workspace_path(self) -> str | None:
-        return self.session.workspace_path
-
-    @property
-    def selection(self) -> tuple[str, int] | None:
-        return self.navigation.selection
-
-    @property
-    def active_side(self) -> str:
-        """The pane navigation acts on: the one last focused (B at first)."""
-        return self.navigation.active_side
-
-    def documents(self) -> tuple[LoadedDocument | None, LoadedDocument | None]:
-        return self.session.documents()
-
-    def side_identity(self, side: str) -> tuple[str | None, str | None]:
-        return self.session.identity(side)
-
-    def view_options(self) -> dict[str, Any]:
-        return self.session.view.as_dict()
-
-    # -- commands ------------------------------------------------------------------------------
-    def load_texts(self, text_a, text_b, name_a=None, name_b=None) -> None:
-        """Show texts as A and B (None leaves a side). Asynchronous: wait for `analysis_ready`."""
-        self.documents_ctl.load_texts(text_a, text_b, name_a, name_b)
-
-    def load_files(self, path_a=None, path_b=None, *, remember: bool = True, labels=None) -> None:
-        """`labels`: {"A": name, "B": name}, shown instead of the files' names."""
-        self.documents_ctl.load_files(path_a, path_b, remember=remember, labels=labels)
-
-    def load_example(self, name: str = "prose", params: ChunkerParams | None = None) -> None:
-        self.documents_ctl.load_example(name, params)
-
-    def set_params(self, params: ChunkerParams) -> None:
-        """Use `params` (and show their rule); the panel follows the session, which
-        re-chunks both documents with them."""
-        self.session.set_params(params, show=True)
-
+    # -- the window's own messages ---------------------------------------------------------
     def show_message(self, text: str, level: str = "error") -> None:
         self.message_bar.show_message(text, level)
 
@@ -395,58 +348,9 @@ class MainWindow(QMainWindow):
         """A passing note in the status bar."""
         self.statusBar().showMessage(text, ms)
 
-    def set_theme(self, theme: Theme | str) -> None:
-        self.set_theme_choice(theme if isinstance(theme, str) else theme.name)
-
-    def set_theme_choice(self, choice: str, remember: bool = False) -> None:
-        self.theme_ctl.set_choice(choice, remember)
-
-    def set_editable(self, side: str, editable: bool) -> None:
-        self.editing.set_editable(side, editable)
-
-    def swap(self) -> None:
-        self.documents_ctl.swap()
-
-    def reload(self) -> None:
-        self.documents_ctl.reload()
-
-    def select_chunk(self, side: str, index: int | None, scroll: bool = True, from_table: bool = False) -> None:
-        self.navigation.select_chunk(side, index, scroll, from_table)
-
-    def shown_names(self) -> tuple[str | None, str | None]:
-        return self.exports.shown_names()
-
-    def save_as(self, side: str, path=None) -> int | None:
-        return self.exports.save_as(side, path)
-
-    def export_report(self, path=None) -> int | None:
-        return self.exports.export_report(path)
-
-    def export_comparison(self, path=None) -> int | None:
-        return self.exports.export_comparison(path)
-
-    def export_chunks(self, side: str, path=None) -> int | None:
-        return self.exports.export_chunks(side, path)
-
-    def export_png(self, path=None) -> int | None:
-        return self.exports.export_png(path)
-
-    def save_workspace(self, path=None) -> int | None:
-        return self.workspaces.save(path)
-
-    def open_workspace(self, path=None, *, keep_theme: bool = False, assignments=(), trust=None) -> int | None:
-        return self.workspaces.open(path, keep_theme=keep_theme, assignments=assignments, trust=trust)
-
-    def recent_entries(self) -> list[dict]:
-        return self.recent_menu.entries()
-
-    def open_recent(self, entry: dict) -> None:
-        """Open a recent entry as the menu does: one whose files are gone is removed, with a warning."""
-        self.recent_menu.choose(entry)
-
     def _open_entry(self, entry: dict) -> None:
         if "workspace" in entry:
-            self.open_workspace(entry["workspace"])
+            self.workspaces.open(entry["workspace"])
         else:
             self.documents_ctl.open_recent(entry)
 
@@ -466,7 +370,7 @@ class MainWindow(QMainWindow):
         elif params and self.settings.params_problem:
             self.show_message(self.settings.params_problem, "warning")
         if theme and self.settings.theme() is not None:
-            self.set_theme_choice(self.settings.theme())
+            self.theme_ctl.set_choice(self.settings.theme())
         self.recent_menu.rebuild()
 
     def save_settings(self) -> None:

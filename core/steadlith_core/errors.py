@@ -135,6 +135,13 @@ def visible(text: str) -> str:
     return "".join(out)
 
 
+def pip_extra(extra: str) -> str:
+    """The command that installs the optional dependency `extra`, for the one line an error
+    gives: the package index name, and the checkout path for a user who installed from a
+    clone (the core is not on every index a user can reach)."""
+    return f"pip install 'steadlith-core[{extra}]' (from a checkout: pip install './core[{extra}]')"
+
+
 def import_extra(module: str, extra: str, what: str, error: type[SteadlithError] = SteadlithError) -> Any:
     """`module` imported, or `error` with one line naming the extra that installs it: an
     optional dependency is imported where it is used, never at the package's import."""
@@ -142,4 +149,4 @@ def import_extra(module: str, extra: str, what: str, error: type[SteadlithError]
         return importlib.import_module(module)
     except ImportError:
         raise error(f"{what} needs the package {module.split('.')[0]}: "
-                    f"pip install 'steadlith-core[{extra}]'") from None
+                    f"{pip_extra(extra)}") from None

@@ -4,7 +4,6 @@ and the reload that follows (asking first when the side was edited)."""
 from __future__ import annotations
 
 import os
-from typing import Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from steadlith_core import load_text
@@ -75,12 +74,12 @@ class ReloadOnChange(QObject):
 
     handled = Signal(str, str)  # side, outcome
 
-    def __init__(self, session: Session, jobs: Jobs, show_message: Callable[[str, str], None],
+    def __init__(self, session: Session, jobs: Jobs,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.jobs = jobs
-        self.show_message = show_message
+        self.show_message = session.tell
         self.disk = DiskWatcher(self)
         self.disk.changed.connect(self._changed)
         self.disk.vanished.connect(self._vanished)

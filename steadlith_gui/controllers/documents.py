@@ -9,7 +9,6 @@ worker; a result goes back to the session, whose `result_changed` the presenter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QWidget
@@ -41,12 +40,12 @@ class DocumentController(QObject):
     """It holds the session, the recent-files menu (what opened is remembered there), a
     message callback and the widget its Open dialog belongs to, not the window."""
 
-    def __init__(self, session: Session, recent: RecentFilesMenu, show_message: Callable[[str, str], None],
+    def __init__(self, session: Session, recent: RecentFilesMenu,
                  dialogs: QWidget | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.recent = recent
-        self.show_message = show_message
+        self.show_message = session.tell
         self.dialogs = dialogs
         self.analyzer = Analyzer(parent)
         self.loader = DocumentLoader(parent)
@@ -128,21 +127,21 @@ class DocumentController(QObject):
         rule_params = None
         if name in EXAMPLES:
             path_a, path_b = demo_paths(name)
-            sources, note, jump = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, "", True
+            sources, note = {"A": FileSource(str(path_a)), "B": FileSource(str(path_b))}, ""
         else:
             ex = PAIR_EXAMPLES[name]
             text_a, text_b, ex_params = ex.make()
             params = params or ex_params
             rule_params = ex.rule_params() if ex.rule_params is not None else None
             sources = {"A": TextSource(text_a, ex.names[0]), "B": TextSource(text_b, ex.names[1])}
-            note, jump = ex.note, ex.jump_to_shift
+            note = ex.note
         restore = self.session.enter_example(name, own_params=params is not None or rule_params is not None)
         with self.session.hold_analysis():  # the load below asks once, with these parameters
             if rule_params is not None:
                 self.session.set_all_params(rule_params)
             if params is not None or restore is not None:
                 self.session.set_params(params if params is not None else restore, show=True)
-        seq = self._start(sources, land=jump)
+        seq = self._start(sources, land=True)
         self.session.example_loading(seq)
         self.session.set_example_note(note)
         if note:

@@ -1,6 +1,7 @@
-"""Typing into the panes: each keystroke is O(1) here and tells the session the new
-revision; the analysis waits until the typing pauses for EDIT_PAUSE_MS. The headers and
-the title follow the session's edit_state_changed, not this controller."""
+"""Typing into the panes: each keystroke is O(1) here and tells the session the change
+(the session keeps each side's revisions and edits; the pane reads them); the analysis
+waits until the typing pauses for EDIT_PAUSE_MS. The headers and the title follow the
+session's edit_state_changed, not this controller."""
 
 from __future__ import annotations
 
@@ -18,30 +19,31 @@ EDIT_PAUSE_MS = 300  # analysis starts this long after the last keystroke
 
 class EditController(QObject):
     """`panes`: the document panes by side; `active_side`: the side navigation acts on
-    (Undo and Redo prefer it); `show_message(text, level)`: says why a paste was refused."""
+    (Undo and Redo prefer it). A refused paste is said through the session (`session.tell`)."""
 
     def __init__(self, panes: Mapping[str, DocumentPane], session: Session, active_side: Callable[[], str],
-                 show_message: Callable[[str, str], None], pause_ms: int = EDIT_PAUSE_MS,
+                 pause_ms: int = EDIT_PAUSE_MS,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.panes = panes
         self.session = session
         self.active_side = active_side
-        self.show_message = show_message
+        self.show_message = session.tell
         # each keystroke restarts the pause; the analysis is asked for once it runs out
         self.pause = qdebounced(session.request_analysis, timeout=pause_ms, parent=self)
         self.pause.setObjectName("editPause")
         session.events.analysis_wanted.connect(self.cancel_pause)  # asked for already: the pause is moot
         for side, pane in panes.items():
-            pane.edited.connect(lambda s=side: self._on_edited(s))
+            pane.follow_edits(session.sides[side].edits)
+            pane.edited.connect(lambda pos, removed, added, s=side: self._on_edited(s, pos, removed, added))
             pane.document().modificationChanged.connect(lambda m, s=side: self.session.note_modified(s, m))
             pane.long_paste_refused.connect(lambda n, s=side: self._paste_refused(s, n))
 
     def cancel_pause(self) -> None:
         self.pause.cancel()
 
-    def _on_edited(self, side: str) -> None:
-        self.session.note_edit(side, self.panes[side].revision)
+    def _on_edited(self, side: str, pos: int, removed: int, added: int) -> None:
+        self.session.note_edit(side, pos, removed, added)
         self.pause()
 
     def _paste_refused(self, side: str, length: int) -> None:

@@ -48,7 +48,6 @@ class ExportController(QObject):
     export_failed = Signal(str, str)  # kind, message
 
     def __init__(self, session: Session, jobs: Jobs, settings: AppSettings, panes: Mapping, *,
-                 show_message: Callable[[str, str], None], status: Callable[[str], None],
                  lab_result: Callable[[], Any], picture: Callable[[], QImage], actions: Mapping[str, QAction],
                  dialogs: QWidget | None = None, parent: QObject | None = None):
         """`actions`: the export actions by kind (report, comparison, chunks-A, chunks-B)."""
@@ -57,8 +56,8 @@ class ExportController(QObject):
         self.jobs = jobs
         self.settings = settings
         self.panes = panes
-        self.show_message = show_message
-        self.status = status
+        self.show_message = session.tell
+        self.status = session.note
         self.lab_result = lab_result
         self.picture = picture
         self.actions = actions

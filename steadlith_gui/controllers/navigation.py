@@ -11,7 +11,7 @@ import contextlib
 from typing import Callable, Iterator, Mapping
 
 import numpy as np
-from PySide6.QtCore import QObject, QPoint, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from steadlith_core.vocabulary import SHIFTED, is_changed
 
@@ -52,7 +52,16 @@ class NavigationController(QObject):
         self.active_side = "B"  # the pane navigation acts on: the one last focused
         self.selection: tuple[str, int] | None = None
         self._locked = 0
+        # B's position a landing centred, held until the user moves: the docks can still be
+        # settling when the result lands (a History or Sweep dock opening with a git file),
+        # and a pane that gets wider re-wraps its text, which leaves the landed change off
+        # screen; while held, every width change lands again
+        self._held: int | None = None
+        self._watched: dict[QObject, str] = {}
         for side, pane in self.panes.items():
+            for obj in (pane, pane.viewport(), pane.verticalScrollBar()):
+                obj.installEventFilter(self)
+                self._watched[obj] = side
             pane.chunk_clicked.connect(lambda i, s=side: self.select_chunk(s, i, scroll=False))
             pane.focused.connect(lambda s=side: setattr(self, "active_side", s))
             pane.verticalScrollBar().valueChanged.connect(lambda _v, s=side: self._on_pane_scrolled(s))
@@ -62,7 +71,34 @@ class NavigationController(QObject):
         find_bar.find_requested.connect(self.find)
         table.chunk_selected.connect(lambda s, i: self.select_chunk(s, i, scroll=True, from_table=True))
         session.events.view_changed.connect(self._on_view_changed)
+        session.events.documents_changed.connect(self._release)
         self._sync_on = session.view.sync_scroll
+
+    _USER_MOVES = (QEvent.Type.Wheel, QEvent.Type.MouseButtonPress, QEvent.Type.KeyPress)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Release the held landing when the user reaches for a pane; land again when a
+        pane's width changed under it."""
+        if self._held is not None and obj in self._watched:
+            kind = event.type()
+            if kind in self._USER_MOVES:
+                self._held = None
+            elif kind == QEvent.Type.Resize and obj is self.panes[self._watched[obj]].viewport() \
+                    and event.size().width() != event.oldSize().width():
+                QTimer.singleShot(0, self._land_again)
+        return False
+
+    def _release(self) -> None:
+        self._held = None
+
+    def _land_again(self) -> None:
+        if self._held is not None and self.session.comparison is not None:
+            self.centre_position("B", self._held, hold=True)
+
+    @property
+    def holding_landing(self) -> bool:
+        """A landing is kept on screen until the user scrolls, clicks or types."""
+        return self._held is not None
 
     @contextlib.contextmanager
     def scroll_lock(self) -> Iterator[None]:
@@ -96,6 +132,7 @@ class NavigationController(QObject):
         other.set_selected(None, partner)
         self.selection = (side, index) if index is not None else None
         if scroll and index is not None:
+            self._held = None
             pane.scroll_chunk_into_view(index)
             if partner is not None and not self.session.view.sync_scroll:
                 other.scroll_chunk_into_view(partner)
@@ -119,6 +156,7 @@ class NavigationController(QObject):
                 pane.cursorForPosition(QPoint(vp.width() - 1, middle)).position(), False)
 
     def navigate(self, what: str, direction: int, side: str | None = None) -> int | None:
+        self._held = None
         side = side or self.active_side
         pane = self.panes[side]
         view = pane.view()
@@ -186,6 +224,7 @@ class NavigationController(QObject):
         """The next (or previous) match of `text` across both panes, from the caret of the
         active one: on through it, then the other pane, then around. The match is
         selected and centred; (side, position) or None (the status bar says so)."""
+        self._held = None
         order = [self.active_side, OTHER[self.active_side]]
         flags = QTextDocument.FindFlag.FindBackward if direction < 0 else QTextDocument.FindFlag(0)
         attempts = [(order[0], self.panes[order[0]].textCursor())]
@@ -209,6 +248,7 @@ class NavigationController(QObject):
         return None
 
     def show_pair(self, a_index: int | None, b_index: int | None, fraction: float = 0.25) -> None:
+        self._held = None
         with self.scroll_lock():
             for side, index in (("A", a_index), ("B", b_index)):
                 pane = self.panes[side]
@@ -244,14 +284,16 @@ class NavigationController(QObject):
         if comparison is None or view is None:
             return
         j, target, region = landing(comparison, view, first)
-        self.centre_position("B", target)
+        self.centre_position("B", target, hold=True)
         self.select_chunk("B", j, scroll=False)
         if region:
             self.region_shown.emit(0)
 
-    def centre_position(self, side: str, target: int) -> None:
+    def centre_position(self, side: str, target: int, hold: bool = False) -> None:
         """Centre `target` (a change) in `side` and put the same words of the other pane
-        at the same height, so both panes show it."""
+        at the same height, so both panes show it. `hold`: a landing, kept there while the
+        layout settles (see `_held`); any other move releases a held one."""
+        self._held = target if hold and side == "B" else None
         pane, other = self.panes[side], self.panes[OTHER[side]]
         with self.scroll_lock():
             pane.move_caret(target)
@@ -283,6 +325,7 @@ class NavigationController(QObject):
                                 align[side], align[OTHER[side]]))
 
     def jump_to_position(self, side: str, position: int) -> None:
+        self._held = None
         pane = self.panes[side]
         if self.session.sides[side].doc is None:
             return

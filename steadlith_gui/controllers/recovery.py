@@ -39,12 +39,13 @@ class _Save(QRunnable):
 class RecoveryController(QObject):
     """`store` None: nothing is kept (headless runs and tests that do not ask for it).
     `offer(text, actions)` shows the message bar's offer; `restore(texts)` loads
-    {side: (text, name, path)} as edited documents."""
+    {side: (text, name, path)} as edited documents. A save that fails is said once, as a
+    warning through the session."""
 
     failed = Signal(str)  # a save could not be written (from the worker: queued to the GUI thread)
 
     def __init__(self, panes: Mapping[str, DocumentPane], session: Session, store: RecoveryStore | None,
-                 offer: Callable, restore: Callable, warn: Callable[[str], None], pause_ms: int = RECOVERY_PAUSE_MS,
+                 offer: Callable, restore: Callable, pause_ms: int = RECOVERY_PAUSE_MS,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.panes, self.session, self.store = panes, session, store
@@ -54,11 +55,10 @@ class RecoveryController(QObject):
         self.save_soon = qdebounced(self.save_now, timeout=pause_ms, parent=self)
         self.save_soon.setObjectName("recoveryPause")
         self.failed.connect(self._on_failed)
-        self._warn = warn
         if store is None:
             return
         for pane in panes.values():
-            pane.edited.connect(self.save_soon)
+            pane.edited.connect(lambda *_change: self.save_soon())
         # saved, reverted or replaced: the file follows the modified flags at the next pause
         session.events.edit_state_changed.connect(lambda _side: self.save_soon())
         session.events.document_replaced.connect(lambda _side: self.save_soon())
@@ -90,7 +90,7 @@ class RecoveryController(QObject):
     def _on_failed(self, message: str) -> None:
         if not self._warned:  # once: a full disk should not repeat itself at every pause
             self._warned = True
-            self._warn(f"Unsaved edits cannot be kept for recovery: {message}")
+            self.session.tell(f"Unsaved edits cannot be kept for recovery: {message}", "warning")
 
     def close(self) -> None:
         """A clean close (the user has saved or chosen to discard): nothing to recover."""

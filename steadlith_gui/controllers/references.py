@@ -24,7 +24,7 @@ STEP_KEY = "F9"
 
 class ReferenceMarks(QObject):
     def __init__(self, panes: Mapping, churn, session: Session, state: RetrievalState,
-                 active_side: Callable[[], str], status: Callable[[str], None],
+                 active_side: Callable[[], str],
                  select_chunk: Callable[[str, int], None] | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.panes = panes
@@ -32,7 +32,7 @@ class ReferenceMarks(QObject):
         self.session = session
         self.state = state
         self.active_side = active_side
-        self.status = status
+        self.status = session.note
         self.select_chunk = select_chunk
         self.sides: dict[str, SideReferences | None] = {side: None for side in SIDES}
         state.references_changed.connect(lambda _index: self.refresh())

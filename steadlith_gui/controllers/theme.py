@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -30,21 +30,20 @@ class ThemeController(QObject):
     the desktop (QStyleHints.colorSchemeChanged).
 
     It holds the session, the widgets that paint with the theme, the settings the user's
-    choice is remembered in, the View → Theme actions and a callable that redraws the
-    texts built with the theme's colours (the pane headers and the status line), not
-    the window. `changed(theme)` is emitted once every widget shows a new theme."""
+    choice is remembered in and the View → Theme actions, not the window.
+    `changed(theme)` is emitted once every widget shows a new theme: the texts built
+    with the theme's colours (pane headers, status line) redraw on it."""
 
     changed = Signal(object)  # Theme
 
     def __init__(self, session: Session, theme: Theme, widgets: Sequence, settings: AppSettings,
-                 actions: Mapping[str, QAction], redraw: Callable[[], None], parent: QObject | None = None):
+                 actions: Mapping[str, QAction], parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.theme = theme
         self.widgets = tuple(widgets)
         self.settings = settings
         self.actions = actions
-        self.redraw = redraw
         self._shown_choice = session.view.theme
         session.events.view_changed.connect(self._on_view_changed)
         hints = QGuiApplication.styleHints()
@@ -76,7 +75,6 @@ class ThemeController(QObject):
             apply_theme(app, theme)
         for widget in self.widgets:
             widget.set_theme(theme)
-        self.redraw()
         self.actions[self.session.view.theme].setChecked(True)
         if changed:
             self.changed.emit(theme)

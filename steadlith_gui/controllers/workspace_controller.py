@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -28,7 +28,7 @@ from ..workers import exports
 from ..workers.worker import Jobs
 from .editing import EditController
 from .file_output import ExportController
-from .presenter import ResultPresenter
+from .chrome import PaneHeaders
 from .recent import RecentFilesMenu
 from .settings import AppSettings
 
@@ -85,7 +85,7 @@ class WorkspaceController(QObject):
     """Save and open workspaces. It holds the session, the jobs that read and write off
     the GUI thread, the settings (the folder last opened), the recent-files menu, the
     export controller (its save dialog), the edit controller (a pending edit pause is
-    dropped on open), the presenter (the headers), the Sweep and Lab docks' settings,
+    dropped on open), the pane headers, the Sweep and Lab docks' settings,
     message and status callables and the widget its dialogs belong to; not the window."""
 
     saved = Signal(str)  # path
@@ -93,9 +93,9 @@ class WorkspaceController(QObject):
     failed = Signal(str)  # message (or "cancelled"): nothing was changed
 
     def __init__(self, session: Session, jobs: Jobs, settings: AppSettings, *, recent: RecentFilesMenu,
-                 exports: ExportController, editing: EditController, presenter: ResultPresenter,
-                 sweep: DockSettings, lab: DockSettings, show_message: Callable[[str, str], None],
-                 status: Callable[[str], None], dialogs: QWidget | None = None, parent: QObject | None = None):
+                 exports: ExportController, editing: EditController, headers: PaneHeaders,
+                 sweep: DockSettings, lab: DockSettings,
+                 dialogs: QWidget | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.jobs = jobs
@@ -103,11 +103,11 @@ class WorkspaceController(QObject):
         self.recent = recent
         self.exports = exports
         self.editing = editing
-        self.presenter = presenter
+        self.headers = headers
         self.sweep = sweep
         self.lab = lab
-        self.show_message = show_message
-        self.status = status
+        self.show_message = session.tell
+        self.status = session.note
         self.dialogs = dialogs
         self._seq = 0  # latest Open workspace request; older ones are dropped
 
@@ -253,8 +253,7 @@ class WorkspaceController(QObject):
         self.sweep.restore(ws.sweep)
         self.lab.restore(ws.lab)
         self._remember(path)
-        for side in SIDES:
-            self.presenter.update_header(side)
+        self.headers.update_all()
         session.land_on_change()
         session.events.documents_changed.emit()
         session.request_analysis()

@@ -36,7 +36,7 @@ class HistoryController(QObject):
     history_failed = Signal(str)  # listing or replaying failed; the note says why
 
     def __init__(self, view: HistoryView, dock: QDockWidget, session: Session, *, settings, jobs: Jobs,
-                 show_message: Callable[[str, str], None], load_pair: Callable[[Any, Any], None],
+                 load_pair: Callable[[Any, Any], None],
                  show_dock: Callable[[], None], parent: QObject | None = None):
         """`settings`: where the baseline toggle is kept (controllers.settings.AppSettings);
         `load_pair(before, after)` loads two revisions as A and B; `show_dock()` opens
@@ -46,7 +46,7 @@ class HistoryController(QObject):
         self.view = view
         self.dock = dock
         self.jobs = jobs
-        self.show_message = show_message
+        self.show_message = session.tell
         self.load_pair = load_pair
         self.show_dock = show_dock
         self.state: HistoryState = self.view.state

@@ -4,7 +4,7 @@ question set (BM25, Chroma's metrics: workers/retrieval.py) off the GUI thread
 parameters change after the run, and loads the question set for the panes' reference
 underlines (controllers/references.py reads `state.references`).
 
-It holds the dock's view, the session and a message callback, not the window."""
+It holds the dock's view and the session (its messages go out through it), not the window."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ from ..workers.retrieval import load_references, run_retrieval
 
 
 class RetrievalDock(QObject):
-    def __init__(self, view: RetrievalView, session: Session, show_message: Callable[[str, str], None],
+    def __init__(self, view: RetrievalView, session: Session,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.view = view
         self.session = session
-        self.show_message = show_message
+        self.show_message = session.tell
         self.state = RetrievalState()
         self.job = ProgressJob(self)  # a run
         self.loader = ProgressJob(self)  # the question set read for the underlines when files are chosen

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -29,13 +28,13 @@ class SweepDock(QObject):
     applied = Signal(object)  # the parameters a click applied
     external_shown = Signal(str)  # the external splitter the panes were asked to show
 
-    def __init__(self, view: SweepView, session: Session, show_message: Callable[[str, str], None],
+    def __init__(self, view: SweepView, session: Session,
                  parent: QObject | None = None):
-        """It holds the dock's view, the session and a message callback, not the window;
+        """It holds the dock's view and the session (messages go out as its events), not the window;
         the dock's height when opened is the window's layout (dock_layout.grow_when_opened)."""
         super().__init__(parent)
         self.session = session
-        self.show_message = show_message
+        self.show_message = session.tell
         self.state = SweepState()
         self.view = view
         self.view.set_grid_text(self.state.grid_text)
@@ -47,6 +46,7 @@ class SweepDock(QObject):
         self.view.cancel_requested.connect(self.job.cancel)
         self.view.point_clicked.connect(self.apply)
         self.view.show_external_requested.connect(self.show_external)
+        self.job.progressed.connect(self.state.progressed)
         self.job.progressed.connect(self.view.set_progress)
         self.job.finished.connect(self._show)
         self.job.failed.connect(self._failed)
@@ -92,27 +92,30 @@ class SweepDock(QObject):
         except ValueError as e:  # ParameterError is one too: one line a reason
             self.view.set_status(f"Nothing to run:\n{e}")
             return
+        self.state.start(what)
         self.view.set_running(True)
-        self.view.set_status(f"Sweeping {what}…")
+        self.view.set_status(self.state.status)
         self.job.start(work)
 
     def _show(self, outcome) -> None:
         self.view.set_running(False)
-        self.state.set_outcome(outcome)
+        self.state.finish(outcome)
         rows = self.state.rows
         self.view.show_rows(rows, self.state.front(), {r.set: self.state.tooltip(r) for r in rows},
                             {name: self.state.colour(name) for name in self.state.rules()},
                             {r.set: self.state.series(r) for r in rows})
-        self.view.set_status(self.state.summary())
+        self.view.set_status(self.state.status)
         self.finished.emit()
 
     def _failed(self, message: str) -> None:
+        self.state.fail(message)
         self.view.set_running(False)
-        self.view.set_status(f"The sweep failed: {message}")
+        self.view.set_status(self.state.status)
 
     def _cancelled(self) -> None:
+        self.state.cancel()
         self.view.set_running(False)
-        self.view.set_status("Sweep cancelled.")
+        self.view.set_status(self.state.status)
 
     def apply(self, set_index: int) -> None:
         if self.state.outcome is None:

@@ -27,14 +27,13 @@ def demo_paths(name: str = "prose") -> tuple[Path, Path]:
 
 @dataclass(frozen=True)
 class PairExample:
-    """A generated pair: texts, names, parameters (None: keep the current ones), and
-    whether to jump to the first phase-shift region once analysed."""
+    """A generated pair: texts, names, parameters (None: keep the current ones); like
+    every pair opened, it lands on its first change once analysed."""
 
     name: str
     title: str
     make: Callable[[], tuple]  # () -> (text_a, text_b, params | None)
     names: tuple[str, str]
-    jump_to_shift: bool = True
     note: str = ""
     # () -> {rule: parameters} of the rules the panes do not show, for the churn panel's
     # side-by-side comparison (None: those rules keep their current parameters)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
-from psygnal import Signal
 
-IDLE, RUNNING, DONE, CANCELLED, FAILED = "idle", "running", "done", "cancelled", "failed"
+from .job_state import CANCELLED, FAILED, RUNNING, JobState
+
 
 #: Each rule's colour borrows one Okabe–Ito hue of the boundary kinds (palette.py), in the
 #: theme's own variant, and a line style, so the overlaid curves part under colour blindness
@@ -99,52 +99,29 @@ class LabSettings:
         return cls(**values)
 
 
-class LabState:
-    """One run at a time; the result shown, and why it may no longer apply.
+class LabState(JobState):
+    """One run at a time (JobState); the result shown, and why it may no longer apply.
 
     `changed` is emitted after every change (the dock re-renders from the state)."""
 
-    changed = Signal()
+    pending: LabRequest | None
+    shown: LabRequest | None  # the request `result` answers
 
     def __init__(self) -> None:
-        self.phase = IDLE
+        super().__init__()
         self.result: Any = None  # the core's LabResult shown
-        self.shown: LabRequest | None = None  # the request `result` answers
-        self.pending: LabRequest | None = None  # the run going on
-        self.progress = (0, 0)
-        self.error: str | None = None
         self.stale: str | None = None  # why `result` no longer describes the window (None: it does)
 
-    def start(self, request: LabRequest) -> None:
-        self.pending = request
-        self.phase = RUNNING
-        self.progress = (0, request.edits)
-        self.error = None
+    def start(self, request: LabRequest, total: int = 0) -> None:
+        super().start(request, total or request.edits)
+
+    def _started(self) -> None:
         if self.result is not None:
             self.stale = "a newer run was started"
-        self.changed.emit()
 
-    def progressed(self, done: int, total: int) -> None:
-        if self.phase == RUNNING:
-            self.progress = (done, total)
-            self.changed.emit()
-
-    def finish(self, result: Any) -> None:
-        self.result, self.shown, self.pending = result, self.pending, None
-        self.phase = DONE
+    def _take(self, result: Any) -> None:
+        self.result = result
         self.stale = None
-        self.changed.emit()
-
-    def cancel(self) -> None:
-        self.pending = None
-        self.phase = CANCELLED
-        self.changed.emit()
-
-    def fail(self, message: str) -> None:
-        self.pending = None
-        self.phase = FAILED
-        self.error = message
-        self.changed.emit()
 
     def check_inputs(self, text: str | None, rules: Mapping[str, Any]) -> None:
         """A's text or a rule's parameters may have changed: the result shown is stale if

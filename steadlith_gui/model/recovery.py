@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Mapping
 
 from steadlith_core.chunking.loader import MAX_DOCUMENT_BYTES
+from steadlith_core.errors import ExportError
 from steadlith_core.report.export import write_text_atomic
 
 FORMAT = "steadlith-unsaved-edits"
@@ -94,7 +95,10 @@ class RecoveryStore:
             if not sides:
                 self._remove(self.file)
                 return
-            self.folder.mkdir(parents=True, exist_ok=True)
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise ExportError(self.folder, f"cannot keep unsaved edits here: {e.strerror or e}") from None
             doc = {"format": FORMAT, "version": VERSION, "saved": time.time(),
                    "sides": {s: {"name": u.name, "path": u.path, "text": u.text} for s, u in sides.items()}}
             write_text_atomic(self.file, json.dumps(doc, ensure_ascii=False))

@@ -17,9 +17,9 @@ from typing import Any, Mapping
 
 from psygnal import Signal
 
+from .job_state import CANCELLED, FAILED, RUNNING, JobState
 from .reference_cuts import ReferenceIndex
 
-IDLE, RUNNING, DONE, CANCELLED, FAILED = "idle", "running", "done", "cancelled", "failed"
 DEFAULT_TOP_K, MAX_TOP_K = 5, 100
 RETRIEVER = "bm25"
 STALE_NOTE = "parameters changed — rerun"
@@ -79,25 +79,22 @@ class RetrievalOutcome:
     seconds: float
 
 
-class RetrievalState:
-    """One run at a time; the rows shown and why they may no longer apply.
+class RetrievalState(JobState):
+    """One run at a time (JobState); the rows shown and why they may no longer apply.
 
     `changed` follows every change of what the dock shows; `references_changed` a new
     question set (or none) for the panes."""
 
-    changed = Signal()
     references_changed = Signal(object)  # ReferenceIndex | None
+    pending: RetrievalRequest | None
+    shown: RetrievalRequest | None  # the request the rows answer
 
     def __init__(self) -> None:
+        super().__init__()
         self.questions_path = ""
         self.corpora_path = ""
         self.top_k = DEFAULT_TOP_K
-        self.phase = IDLE
-        self.progress = (0, 0)
-        self.error: str | None = None
         self.rows: tuple[RetrievalRow, ...] = ()
-        self.shown: RetrievalRequest | None = None  # the request the rows answer
-        self.pending: RetrievalRequest | None = None
         self.stale = False
         self.references: ReferenceIndex | None = None
         self.seconds = 0.0
@@ -121,39 +118,17 @@ class RetrievalState:
             raise ValueError("choose the folder of corpora the questions refer to")
         return RetrievalRequest(self.questions_path, self.corpora_path, self.top_k, tuple(rules.items()))
 
-    def start(self, request: RetrievalRequest) -> None:
-        self.pending = request
-        self.phase = RUNNING
-        self.progress = (0, 0)
-        self.error = None
-        self.changed.emit()
-
-    def progressed(self, done: int, total: int) -> None:
-        if self.phase == RUNNING:
-            self.progress = (done, total)
-            self.changed.emit()
-
-    def finish(self, outcome: RetrievalOutcome) -> None:
-        self.rows, self.shown, self.pending = outcome.rows, self.pending, None
+    def _take(self, outcome: RetrievalOutcome) -> None:
+        self.rows = outcome.rows
         self.seconds, self.question_count = outcome.seconds, outcome.questions
-        self.phase = DONE
         self.stale = False
         shown = self.shown
         if shown is not None and (shown.questions, shown.corpora) == (self.questions_path, self.corpora_path):
             self.set_references(outcome.references)  # else other files were chosen meanwhile: theirs load
-        self.changed.emit()
-
-    def cancel(self) -> None:
-        self.pending = None
-        self.phase = CANCELLED
-        self.changed.emit()
 
     def fail(self, message: str, doing: str = "run") -> None:
         """`doing`: what could not be done ("run", "read the question set")."""
-        self.pending = None
-        self.phase = FAILED
-        self.error = f"Could not {doing}: {message}"
-        self.changed.emit()
+        super().fail(f"Could not {doing}: {message}")
 
     def set_references(self, references: ReferenceIndex | None) -> None:
         if references is not self.references:

@@ -26,6 +26,7 @@ from psygnal import Signal, SignalGroup
 from steadlith_core.chunking.rules import PARAMS_TYPES, rule_of
 from steadlith_core.vocabulary import STATUSES
 
+from .edit_tracker import EditTracker
 from .external_choice import ExternalChoice
 from .session_params import SessionParams
 
@@ -51,6 +52,7 @@ class SessionEvents(SignalGroup):
     analysis_wanted = Signal()  # (): the analysis inputs changed; see analysis_inputs()
     result_changed = Signal(object, bool)  # (result, consistent)
     message = Signal(str, str)  # (text, level): for the user
+    status = Signal(str, int)  # (text, ms): a passing note for the status bar
     load_failed = Signal(str)  # (text)
     load_started = Signal(str)  # (side): a load for it is under way
     workspace_changed = Signal(str)  # (path): the workspace file opened or saved last
@@ -80,8 +82,9 @@ class SideState:
     seq: int = 0  # the load that owns the side; a result or reload of an older one is stale
     saved_as: tuple[str, str] | None = None  # (name, path) after Save as…
     origin_clean: bool = True  # unmodified means "as loaded" (not: as saved after an edit)
-    revision: int = 0  # the editor's revision now
-    shown_revision: int = 0  # the revision the shown chunks were made from
+    # the editor's revision, the revision the shown chunks were made from and the edits
+    # between them: the pane reads them to move the shown chunks with the text
+    edits: EditTracker = field(default_factory=EditTracker)
     modified: bool = False  # differs from the clean state (the editor's modified flag)
     chunking: Any = None  # the Chunking on screen (None: none yet)
     status: Any = None  # the SideStatus on screen with it (None: not compared, or no layout)
@@ -107,8 +110,18 @@ class SideState:
         return os.path.abspath(path) if path else None
 
     @property
+    def revision(self) -> int:
+        """The editor's revision now: bumped by every change of the text."""
+        return self.edits.revision
+
+    @property
+    def shown_revision(self) -> int:
+        """The revision the shown chunks were made from."""
+        return self.edits.shown_revision
+
+    @property
     def has_pending_edits(self) -> bool:
-        return self.doc is not None and self.revision != self.shown_revision
+        return self.doc is not None and self.edits.has_pending_edits
 
 
 @dataclass
@@ -225,7 +238,7 @@ class Session(SessionParams):
         st = self.sides[side]
         st.doc = doc
         st.saved_as, st.origin_clean = identity or (None, not modified)
-        st.revision = st.shown_revision = doc.revision if doc is not None else 0
+        st.edits.reset(doc.revision if doc is not None else 0)
         st.modified = modified if doc is not None else False
         st.chunking = None
         st.status = None
@@ -233,10 +246,12 @@ class Session(SessionParams):
         self.alignment = {}
         self.events.document_replaced.emit(side)
 
-    def note_edit(self, side: str, revision: int) -> None:
-        """The user changed the text (O(1): called per keystroke)."""
+    def note_edit(self, side: str, pos: int, removed: int, added: int) -> None:
+        """The user changed the text at Qt position `pos` (O(1): called per keystroke):
+        the side's revision moves on, and the shown chunks move with the text."""
         st = self.sides[side]
-        st.revision = revision
+        if not st.edits.record(pos, removed, added):
+            return
         if st.revision == st.shown_revision + 1:  # the first edit since the shown result
             self.events.edit_state_changed.emit(side)
 
@@ -254,6 +269,15 @@ class Session(SessionParams):
         documents replaced its own)."""
         self.workspace_path = path
         self.events.workspace_changed.emit(path)
+
+    def tell(self, text: str, level: str = "error") -> None:
+        """A message for the user (the window's message bar shows it): the parts say what
+        happened through the session, not through the window."""
+        self.events.message.emit(text, level)
+
+    def note(self, text: str, ms: int = 5000) -> None:
+        """A passing note for the status bar."""
+        self.events.status.emit(text, ms)
 
     def set_example_note(self, note: str) -> None:
         """The info shown with the example on screen ("": none); the message bar's
@@ -452,7 +476,7 @@ class Session(SessionParams):
                                and doc.revision >= st.shown_revision)
                 if taken[side]:
                     st.doc = doc  # an edited version is now the analysed one
-                    st.shown_revision = doc.revision
+                    st.edits.show(doc.revision)
             if taken[side]:
                 st.chunking = chunking
                 # the pane shows statuses only over a layout of its chunks

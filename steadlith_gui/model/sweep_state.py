@@ -27,6 +27,8 @@ from steadlith_core.sweep.plan import SweepPlan
 from steadlith_core.sweep.run import SweepRun, in_process
 from steadlith_core.sweep.tasks import PairsSource
 
+from .job_state import CANCELLED, FAILED, RUNNING, JobState
+
 #: What a sweep replays: the two documents shown, the git history of B's file, or the
 #: histories of a folder's text files.
 PAIR, HISTORY, FOLDER = "pair", "history", "folder"
@@ -108,8 +110,12 @@ class SweepSettings:
         return cls(tuple(grid), tuple(chunkers), source, folder)
 
 
-class SweepState:
+class SweepState(JobState):
+    """The dock's grid, source and splitters as typed, its run (JobState: `pending` is
+    what the run sweeps, in words) and the outcome shown."""
+
     def __init__(self) -> None:
+        super().__init__()
         self.grid_text = "\n".join(DEFAULT_GRID)
         self.source = PAIR
         self.folder = ""
@@ -185,6 +191,20 @@ class SweepState:
 
     def set_outcome(self, outcome: SweepOutcome | None) -> None:
         self.outcome = outcome
+
+    def _take(self, outcome: SweepOutcome) -> None:
+        self.set_outcome(outcome)
+
+    @property
+    def status(self) -> str:
+        """One line for the dock: the run going on, how the last one ended, or the outcome shown."""
+        if self.phase == RUNNING:
+            return f"Sweeping {self.pending}…"
+        if self.phase == FAILED:
+            return f"The sweep failed: {self.error}"
+        if self.phase == CANCELLED:
+            return "Sweep cancelled."
+        return self.summary()
 
     @property
     def rows(self) -> tuple[SetRow, ...]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from dataclasses import field
 from typing import Any
 
 from steadlith_core import LoadError, ParameterError, load_text

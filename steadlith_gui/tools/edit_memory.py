@@ -74,7 +74,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from steadlith_core.bench.chunking import load_average
     from steadlith_core.kernel.allocator import keep_freed_memory
-    from steadlith_gui.dock_layout import fit_to_screen
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.workers.gui_thread_gc import collect_in_gui_thread
 
@@ -83,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     collect_in_gui_thread()
     window = MainWindow(None)
     window.confirm_discard = lambda question: True
-    fit_to_screen(window, QRect(0, 0, 1920, 1080))
+    window.dock_layout.fit_to_screen(QRect(0, 0, 1920, 1080))
     window.resize(1400, 900)
     window.show()
 
@@ -96,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         window.analysis_ready.disconnect(loop.quit)
 
     print(f"load average  {' '.join(map(str, load_average()))} (at the start)", flush=True)
-    until_ready(lambda: window.load_texts(text, text))
+    until_ready(lambda: window.documents_ctl.load_texts(text, text))
     pane = window.panes["B"]
     tracemalloc.start(args.top and 8 or 1)
     gc.collect()

@@ -47,7 +47,7 @@ loop = QEventLoop()
 outcome = []
 window.analysis_ready.connect(lambda result: (outcome.append(result), loop.quit()))
 window.load_failed.connect(lambda message: (print(message, file=sys.stderr), loop.quit()))
-QTimer.singleShot(0, lambda: window.load_files(path_a, path_b, remember=False))
+QTimer.singleShot(0, lambda: window.documents_ctl.load_files(path_a, path_b, remember=False))
 QTimer.singleShot(1800_000, loop.quit)
 loop.exec()
 if not outcome or outcome[0].a is None or outcome[0].b is None:

@@ -16,7 +16,6 @@ every external one from its `ChunkerChurn`.
 
 from __future__ import annotations
 
-import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
@@ -292,7 +291,7 @@ class ChurnPanel(ExternalColumns, QWidget):
         s = comparison.summary
         t = self.theme
         self.title.setText(
-            f"{s.edits:,} edit{'s' if s.edits != 1 else ''}: {s.changed_words_b:,} words new in B, "
+            f"{s.edits:,} edit{'s' if s.edits != 1 else ''}: {s.changed_words_b:,} word{'s' if s.changed_words_b != 1 else ''} new in B, "
             f"{s.changed_words_a:,} gone from A<br><span style='color:{t.muted}'>t = tokens · "
             + " · ".join(f"{r} margin {c.margin:,} t" for r, c in self.comparisons.items()) + "</span>")
         self.title.setToolTip("\n".join(f"{r}: margin = {c.summary.margin_formula}"

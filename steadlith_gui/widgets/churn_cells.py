@@ -6,7 +6,6 @@ Plain functions over core results, so the numbers are tested without the panel.
 
 from __future__ import annotations
 
-import re
 
 #: Rows an external chunker has no number for: it has no word alignment, so nothing is
 #: "shifted", and no margin to check locality against.

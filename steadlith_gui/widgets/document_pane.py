@@ -7,11 +7,12 @@ words get a stronger background and an underline, and a stripe in the gutter rep
 the status. Every cut has a marker coloured and shaped by its kind; the gutter shows
 chunk numbers.
 
-The pane is split the way meld splits its text view: `EditTracker` (Qt-free) knows
-which revision of the text the shown result belongs to and shifts its positions by
-the edits typed since; `ChunkPainter` paints tints, underlines, markers and the
-selection; `ChunkGutter` paints the numbers and the status stripe; `PaneGeometry`
-maps positions to the screen and scrolls. This class holds the document and the
+The pane is split the way meld splits its text view: the session's `EditTracker`
+(Qt-free, one per side, given to the pane by `follow_edits`) knows which revision of the
+text the shown result belongs to and shifts its positions by the edits typed since (the
+pane reports each change with `edited`; the session records it); `ChunkPainter` paints
+tints, underlines, markers and the selection; `ChunkGutter` paints the numbers and the
+status stripe; `PaneGeometry` maps positions to the screen and scrolls. This class holds the document and the
 result shown, and turns mouse and keyboard into signals.
 
 Editing: a keystroke costs O(1) here plus, at the next paint, one vectorized shift of
@@ -58,7 +59,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
     """One document, its chunks, statuses and cuts. Displays; computes nothing about chunking."""
 
     files_dropped = Signal(list)  # local paths dropped onto the pane
-    edited = Signal()  # the user changed the text (emitted once per change)
+    edited = Signal(int, int, int)  # the user changed the text: Qt position, chars removed, chars added
     chunk_clicked = Signal(int)  # a click (not a drag) on a chunk
     focused = Signal()
     zoom_requested = Signal(int)  # Ctrl+wheel: steps in (+) or out (-), for both panes
@@ -96,7 +97,9 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         self.partner_selected: int | None = None  # the selected chunk's partner shown in the other pane
         self.paint_count = 0  # for benchmarks and tests: paints of the viewport so far
 
-        self.edits = EditTracker()  # revisions, and the edits since the shown result
+        # the session's revisions and edits of this side (follow_edits); a pane shown alone
+        # (no session: nothing is typed into it) keeps one that no edit reaches
+        self.edits = EditTracker()
         self._loading = False
         self._formatting = False
         self._press_pos: QPoint | None = None
@@ -136,7 +139,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
             self.setPlainText(with_breaks(doc.text, breaks))
         finally:
             self._loading = False
-        self.edits.reset(doc.revision)
+        self.edits.invalidate()
         self.document().setModified(modified)
         self._apply_syntax()
         self._update_gutter_width()
@@ -220,7 +223,7 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
             self.clear()
         finally:
             self._loading = False
-        self.edits.reset()
+        self.edits.invalidate()
         self.document().setModified(False)
         self.show_result(None, None, None, None)
 
@@ -230,7 +233,6 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         doc.revision). Whether it applies is the session's decision (Session.accept_result),
         made before the presenter hands it here."""
         if doc is not None:
-            self.edits.show(doc.revision)
             self.document_info = doc
             if doc.syntax is not None and self.syntax_active:
                 self._highlighter.configure(doc.syntax, self.theme.pygments_style)
@@ -325,21 +327,16 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
             self._formatting = False
 
     # -- edits -------------------------------------------------------------------------
-    @property
-    def revision(self) -> int:
-        """The editor revision: bumped by every change of the text."""
-        return self.edits.revision
-
-    @property
-    def shown_revision(self) -> int:
-        """The revision of the text the shown result was made from."""
-        return self.edits.shown_revision
+    def follow_edits(self, edits: EditTracker) -> None:
+        """Read the revisions and the edits since the shown result from `edits`, which
+        the session keeps for this side (the pane only reports changes: `edited`)."""
+        self.edits = edits
+        self.viewport().update()
 
     def _on_contents_change(self, pos: int, removed: int, added: int) -> None:
-        if self._loading or self._formatting:
+        if self._loading or self._formatting or removed == added == 0:
             return
-        if self.edits.record(pos, removed, added):
-            self.edited.emit()
+        self.edited.emit(pos, removed, added)
 
     def view(self) -> PaneView | None:
         """The chunks, statuses and changed words in current Qt positions."""

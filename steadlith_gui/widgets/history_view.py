@@ -199,8 +199,12 @@ class HistoryView(QWidget):
         top.addWidget(self.note, 1)
         self.progress = QProgressBar()
         self.progress.setObjectName("historyProgress")
-        self.progress.setMaximumWidth(160)
         self.progress.setFormat("%v / %m commits")
+        # room for its text at any scale: squeezed by the note beside it, the text wrapped
+        # and was clipped inside the bar
+        room = self.progress.fontMetrics().horizontalAdvance("00000 / 00000 commits")
+        self.progress.setMinimumWidth(room + 2 * self.progress.fontMetrics().horizontalAdvance("0"))
+        self.progress.setMaximumWidth(self.progress.minimumWidth() + 40)
         self.progress.hide()
         top.addWidget(self.progress)
         self.cancel_button = QPushButton("Cancel")

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QHBoxLayout, QHea
                                QPushButton, QScrollArea, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from ..model.lab_state import (CANCELLED, DONE, FAILED, MAX_EDITS, MAX_SEED, METRICS, RUNNING, Distribution, LabSettings,
-                         LabState, bin_label, bin_of, distribution, position, rule_style, summary_table, tokens_at,
-                         worst_edits)
+from ..model.job_state import CANCELLED, DONE, FAILED, RUNNING
+from ..model.lab_state import (MAX_EDITS, MAX_SEED, METRICS, Distribution, LabSettings, LabState, bin_label, bin_of,
+                               distribution, position, rule_style, summary_table, tokens_at, worst_edits)
 from .palette import LIGHT, Theme
 from .themed_plot import ThemedPlot
 

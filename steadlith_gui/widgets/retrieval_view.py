@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QBoxLayout, QFileDialog, QForm
                                QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QToolButton, QVBoxLayout, QWidget)
 
-from ..model.retrieval_state import (CANCELLED, COLUMNS, DEFAULT_TOP_K, FAILED, MAX_TOP_K, RUNNING, STALE_NOTE,
-                                     RetrievalState)
+from ..model.job_state import CANCELLED, FAILED, RUNNING
+from ..model.retrieval_state import COLUMNS, DEFAULT_TOP_K, MAX_TOP_K, STALE_NOTE, RetrievalState
 from .palette import LIGHT, Theme
 
 #: Below this width the table goes under the controls: beside them it would show two columns.

@@ -10,7 +10,7 @@ import os
 import signal
 from dataclasses import dataclass
 
-from steadlith_core.sweep.tasks import VersionsSource
+from steadlith_core.sweep.tasks import RepoFileSource, VersionsSource
 
 
 @dataclass(frozen=True)
@@ -30,4 +30,21 @@ class KillingVersions(VersionsSource):
                 first = False
             if first or object.__getattribute__(self, "always"):
                 os.kill(os.getpid(), signal.SIGKILL)
+        return object.__getattribute__(self, name)
+
+
+@dataclass(frozen=True)
+class KillingRepoFile(RepoFileSource):
+    """A repository file whose pool worker dies (SIGKILL) when a batch first reads its
+    commits to walk the history, the first time only (`marker`, as KillingVersions)."""
+
+    marker: str = ""
+
+    def __getattribute__(self, name: str):
+        if name == "commits" and multiprocessing.parent_process() is not None:
+            try:
+                os.close(os.open(object.__getattribute__(self, "marker"), os.O_CREAT | os.O_EXCL))
+                os.kill(os.getpid(), signal.SIGKILL)
+            except FileExistsError:
+                pass
         return object.__getattribute__(self, name)

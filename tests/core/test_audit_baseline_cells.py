@@ -33,3 +33,12 @@ def test_the_html_report_shows_a_dash_for_the_baselines_locality(result):
     row = page.split("<th>locality violations</th>")[1].split("</tr>")[0]
     expected = [str(result.totals[r].locality_violations) for r in result.rules[:-1]] + [NOT_APPLICABLE]
     assert row == "".join(f"<td class=\"n\">{c}</td>" for c in expected)
+
+
+def test_the_html_report_counts_commits_in_words(tmp_path, result):
+    h = History(tmp_path / "one")
+    h.commit({"guide.md": TEXT_A}, "First guide")
+    one = audit(str(h.root))
+    assert "; 1 commit. steadlith" in render_audit_html(one)
+    assert f"; {len(result.commits)} commits. steadlith" in render_audit_html(result)
+    assert len(one.commits) == 1 and len(result.commits) > 1

@@ -90,7 +90,8 @@ def test_a_missing_library_is_named_with_its_extra(capsys, files, monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_text_splitters", None)
     code, _, err = run(capsys, "compare", a, b, "--chunker", "langchain-recursive")
     assert code == 2
-    assert "langchain-recursive needs the package langchain_text_splitters: pip install 'steadlith-core[langchain]'" in err
+    assert ("langchain-recursive needs the package langchain_text_splitters: pip install 'steadlith-core[langchain]' "
+            "(from a checkout: pip install './core[langchain]')") in err
 
 
 def test_match_size_gives_splitters_the_rules_mean_chunk_size(capsys, files):
@@ -106,3 +107,28 @@ def test_match_size_gives_splitters_the_rules_mean_chunk_size(capsys, files):
     size = int(matched["chunker"].split("=")[1].split(",")[0])
     mean_a = parse_chunker(f"semchunk:chunk_size={size}").chunk(text_a).mean_chunk_tokens
     assert abs(mean_a - target) < 0.1 * target
+
+
+def test_the_rules_own_jsonl_output_reads_back_as_spans(capsys, tmp_path):
+    """`chunk --format jsonl` writes offsets into the document beside each chunk's
+    canonical text; on a document whose whitespace is not canonical (CRLF, runs of
+    spaces) the two differ, and reading the output back still gives the rule's churn."""
+    text_a, text_b = demo_pair()
+    docs = []
+    for name, text in (("a.md", text_a), ("b.md", text_b)):
+        path = tmp_path / name
+        path.write_bytes(text.replace("\n", "\r\n").replace(". ", ".   ").encode("utf-8"))
+        docs.append(path)
+    spans = []
+    for path in docs:
+        code, out, err = run(capsys, "chunk", str(path), "--format", "jsonl")
+        assert (code, err) == (0, "")
+        spans.append(tmp_path / (path.stem + ".jsonl"))
+        spans[-1].write_text(out, encoding="utf-8")
+    code, out, err = run(capsys, "compare", *map(str, docs), "--chunker", "tttd-v1",
+                         "--chunker", f"jsonl:{spans[0]},{spans[1]}", "--format", "json")
+    assert (code, err) == (0, "")
+    rule, imported = json.loads(out)["chunkers"][0], json.loads(out)["chunkers"][-1]
+    assert imported["family"] == "external"
+    for field in ("chunks_a", "chunks_b", "reused_chunks", "tokens_b", "reused_tokens"):
+        assert imported[field] == rule[field], field

@@ -53,7 +53,7 @@ CORPORA = {"guide": "The quick brown fox jumps over the lazy dog."}
 
 
 @pytest.mark.parametrize("name, data, says", [
-    ("q.csv", "question,references,corpus_id\nq," + "[" * 100_000 + ",guide\n", "references are not JSON (nested"),
+    ("q.csv", "question,references,corpus_id\nq," + "[" * 100_000 + ",guide\n", "references are nested 100000 deep"),
     ("q.jsonl", "[" * 100_000, "line 1: nested 100000 deep"),
     ("q.jsonl", '{"question": "q", "corpus_id": "guide", "references": ' + "1" * 5000 + "}",
      "line 1: not JSON (an integer of 5000 digits"),

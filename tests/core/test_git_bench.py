@@ -32,3 +32,24 @@ def test_both_benchmarks_run_and_print_their_figures(capsys, argv):
     assert main(["bench-git", *argv]) == 0
     out = capsys.readouterr().out
     assert ("audit      both rules" in out) if argv[0] == "audit" else ("x faster in one command" in out)
+
+
+@pytest.mark.bench
+def test_the_sweep_benchmark_times_audit_and_sweeps_in_fresh_processes(capsys):
+    assert main(["bench-git", "sweep", "--commits", "4", "--documents", "2", "--doc-kb", "2", "--rounds", "1",
+                 "--sets", "2", "--jobs", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if line.startswith("sweep ")]
+    assert [row.split("  wall")[0].split(None, 1)[1].strip() for row in rows] == [
+        "audit --rules tttd-v1", "sweep --jobs 1, 1 set", "sweep --jobs 1, 2 sets", "sweep --jobs 2, 1 set",
+        "sweep --jobs 2, 2 sets"]
+    assert all("÷ audit: wall" in row and " MiB" in row for row in rows)
+    assert rows[0].split("÷ audit: ")[1].startswith("wall 1.00, CPU 1.00")
+    assert lines[1].startswith("load average") and lines[-1].startswith("load average")
+
+
+def test_a_failing_run_of_the_sweep_benchmark_is_one_line(capsys, tmp_path):
+    assert main(["bench-git", "sweep", "--repo", str(tmp_path), "--rounds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("steadlith: error: steadlith audit ")
+    assert err.endswith("failed: steadlith: error: " + f"{tmp_path}: not a git repository (nor inside one)\n")

@@ -153,3 +153,20 @@ def test_a_stored_revision_reopens_and_a_stale_one_says_why(history, tmp_path):
         RevisionRef.from_dict({"repo": ref.repo})
     with pytest.raises(GitError, match="not a git repository"):
         RevisionRef.from_dict({**ref.to_dict(), "repo": str(tmp_path)})
+
+
+def test_a_linked_worktree_reads_its_own_head_from_the_shared_objects(tmp_path, capsys):
+    """`git worktree add`: the worktree's git dir (.git/worktrees/NAME) holds its HEAD, the
+    main git dir the objects; reading a revision or replaying history there must find them."""
+    from cli_helpers import run
+
+    h = History(tmp_path / "repo")
+    first = h.commit({"docs/guide.md": TEXT_A}, "Add the guide")
+    h.commit({"docs/guide.md": TEXT_B}, "Insert one sentence", branch="side", parents=[first])
+    worktree = tmp_path / "side-tree"
+    h.repo.add_worktree("side-tree", str(worktree), h.repo.branches["side"])
+    assert (worktree / ".git").is_file()  # a pointer, not a git dir
+    for rev, want in [("HEAD", TEXT_B), ("HEAD~1", TEXT_A), ("main", TEXT_A)]:
+        assert read_text_at(resolve_revision(str(worktree), "docs/guide.md", rev)) == want, rev
+    code, out, err = run(capsys, "audit", str(worktree), "--rules", "lmx2-v1")
+    assert code == 0 and err == "" and "2 commits replayed" in out

@@ -544,6 +544,10 @@ def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp
     # text, as the shipped notes are, one byte a character; RSS pages give some slack)
     as_str = by[("str", "tttd-v1")]
     assert 0.75 <= as_str["document_mb"] / (as_str["str_bytes_per_char"] * as_str["size_mb"]) <= 1.5
+    # and over the str object's own size: its width a character times the characters
+    assert 0.9 <= as_str["str_object_mb"] / (as_str["str_bytes_per_char"] * as_str["size_mb"]) <= 1.1
+    assert as_str["peak_over_str"] == pytest.approx(as_str["peak_net_mb"] / as_str["str_object_mb"], rel=0.05)
+    assert "peak_over_str" not in by[("bytes", "tttd-v1")]
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)

@@ -46,6 +46,19 @@ def test_text_shows_every_chunker_side_by_side_with_margins(capsys, notes):
     assert "edits past the margin" in out and "worst edits by reach, lmx2-v1:" in out
 
 
+def test_a_splitters_settings_are_a_labelled_line_under_the_strategy_row(capsys, notes):
+    # too wide for its column, the settings get their own row in the table, not a stray line
+    code, out, _ = run(capsys, "lab", notes, "--edits", "5", "--rules", "tttd-v1",
+                       "--chunker", "fixed-tokens:chunk_size=100")
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("strategy"))
+    assert lines[at + 1] == f"{'  settings':<24}fixed-tokens:chunk_size=100: chunk_size=100"
+    assert lines[at + 2].startswith("document tokens")
+    table = lines[:next(i for i, line in enumerate(lines) if line.startswith("worst edits"))]
+    assert sum("chunk_size=100" in line for line in table) == 2  # the header and the settings row
+
+
 def test_json_is_run_labs_result(capsys, notes):
     code, out, _ = run(capsys, "lab", notes, "--edits", "30", "--seed", "5", "--rules", "lmx2-v1,fixed",
                        "--set", "max_tokens=400", "--format", "json")

@@ -88,11 +88,13 @@ def test_a_bytes_document_lets_its_symbols_go_and_rescans_when_a_change_needs_th
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
-def test_lmx2_on_a_bytes_document_keeps_no_symbols_tokens_or_window_hashes(kernel_name):
-    """lmx2-v1's lean path: once its keys exist, the symbols, the per-word tokens and the
-    window hashes are let go; a change of the key window rescans, and every run gives
+def test_lmx2_on_a_bytes_document_keeps_no_symbols_tokens_or_keys(kernel_name):
+    """lmx2-v1's lean path: once its window hashes exist, the symbols and the per-word
+    tokens are let go, and no key array is kept (lmx2.Lmx2HashKeys makes keys from the
+    hashes where they are read); a change of the key window rescans, and every run gives
     what a fresh str run gives."""
     from steadlith_core import Lmx2Params
+    from steadlith_core.chunking.lmx2 import Lmx2HashKeys
 
     data = TEXT.encode()
     first_params = Lmx2Params(min_tokens=16, max_tokens=64)
@@ -102,14 +104,18 @@ def test_lmx2_on_a_bytes_document_keeps_no_symbols_tokens_or_window_hashes(kerne
         first = pipeline.chunk(data, first_params)
         doc = pipeline._docs.find(data)
         assert doc._symbols is None and all(tok is None for tok, _ in doc._tokens.data.values())
-        assert first.stages.keys.h is None and first.stages.keys.key_1.size == first.word_count + 1
+        keys = first.stages.keys
+        assert isinstance(keys, Lmx2HashKeys) and keys.h.size == keys.key_1.size == first.word_count + 1
         for params in changes:
             got, want = pipeline.chunk(data, params), Pipeline().chunk(TEXT, params)
             assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks], params
             assert got.word_tokens.tolist() == want.word_tokens.tolist()
         kept = Pipeline().chunk(TEXT, first_params)  # a str document keeps the window hashes
-        assert kept.stages.keys.h is not None
-        assert kept.stages.keys.key_1.tolist() == first.stages.keys.key_1.tolist()
+        assert kept.stages.keys.h is not None and kept.stages.keys.h.tolist() == keys.h.tolist()
+        assert kept.stages.keys.key_1.tolist() == keys.key_1.tolist()
+        assert kept.stages.keys.key_2.tolist() == keys.key_2.tolist()
+        some = np.array([0, 1, 5, first.word_count - 1, first.word_count])
+        assert keys.key_at(2, some).tolist() == kept.stages.keys.key_at(2, some).tolist()
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)

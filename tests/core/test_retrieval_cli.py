@@ -4,6 +4,7 @@ JSON whose ranges give every score back, CSV, one-line errors, Ctrl+C."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +34,17 @@ def test_text_has_a_row_per_chunking_and_the_diagnostics(capsys, bench):
                 "tttd-v1:snap_mode=paragraph-sentence/1,snap_window_words=4", "  garden", "  harbor"):
         assert row in out, row
     assert "refs cut" in out and "where cuts fall" in out and "load average" in out
+
+
+def test_one_question_over_one_corpus_is_counted_in_the_singular(capsys, bench, tmp_path):
+    folder, questions = bench
+    one = tmp_path / "corpora"
+    one.mkdir()
+    (one / "garden.md").write_text((Path(folder) / "garden.md").read_text(encoding="utf-8"), encoding="utf-8")
+    first = tmp_path / "one.jsonl"
+    first.write_text(Path(questions).read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "retrieval", str(one), "--questions", str(first), "--rules", "tttd-v1", *SIZES)
+    assert code == 0 and out.startswith("retrieval  1 question over 1 corpus (")
 
 
 def test_json_carries_ranges_that_give_every_score_back(capsys, bench, tmp_path):

@@ -212,7 +212,8 @@ def test_a_missing_extra_names_it(monkeypatch):
     with pytest.raises(SteadlithError) as caught:
         require("tokenizers", "dense", "all-MiniLM-L6-v2")
     assert str(caught.value) == ("all-MiniLM-L6-v2 needs the package tokenizers: "
-                                 "pip install 'steadlith-core[dense]'")
+                                 "pip install 'steadlith-core[dense]' "
+                                 "(from a checkout: pip install './core[dense]')")
 
 
 # -- the numpy all-MiniLM-L6-v2 ------------------------------------------------------------

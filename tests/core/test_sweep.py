@@ -183,6 +183,16 @@ def test_csv_has_a_row_per_set_with_the_front_marked(version_files, capsys):
     assert {line.rsplit(",", 1)[1] for line in lines[1:]} <= {"yes", "no"}
 
 
+def test_the_summary_counts_each_pair_given_as_its_own_document(version_files, capsys):
+    # two small pairs fit one task; the summary counts the documents, not the tasks
+    a, b, c, d = version_files[:4]
+    assert main(["sweep", "--pair", a, b, "--pair", c, d, "--grid", "max_tokens=256", "--jobs", "1"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.startswith("sweep of 1 parameter set over 2 pairs; ")
+    assert main(["sweep", "--pair", a, b, "--grid", "max_tokens=256", "--format", "json", "--jobs", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["sources"] == [f"{a} -> {b}"]
+
+
 def test_ctrl_c_prints_partial_results_and_resume_finishes_the_same_sweep(tmp_path):
     history = synthetic_history(60, 20_000, seed=5)
     files = []

@@ -236,7 +236,8 @@ def test_a_missing_extra_is_one_line_naming_it(capsys, env, monkeypatch):
     monkeypatch.setitem(sys.modules, "qdrant_client", None)  # what a failed import looks like
     code, out, err = sync(capsys, env)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "steadlith sync needs the package qdrant_client: pip install 'steadlith-core[qdrant]'" in err
+    assert ("steadlith sync needs the package qdrant_client: pip install 'steadlith-core[qdrant]' "
+            "(from a checkout: pip install './core[qdrant]')") in err
     assert not env["store"].exists() and not env["cache"].exists()
 
 

@@ -21,7 +21,6 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     (default: in memory only)."""
     from PySide6.QtCore import QRect
 
-    from steadlith_gui.dock_layout import fit_to_screen
     from steadlith_gui.main_window import MainWindow
     from steadlith_gui.widgets.palette import THEMES
 
@@ -31,7 +30,7 @@ def make_window(qtbot, theme="light", params=None, settings=None):
     qtbot.addWidget(w)
     # the offscreen screen is 800×800, which would give the compact layout: tests see the
     # standard one (docks beside the panes) unless they ask for a screen (test_screen_fit.py)
-    fit_to_screen(w, QRect(0, 0, 1920, 1080))
+    w.dock_layout.fit_to_screen(QRect(0, 0, 1920, 1080))
     w.resize(1400, 900)
     w.show()
     qtbot.waitExposed(w)
@@ -41,13 +40,13 @@ def make_window(qtbot, theme="light", params=None, settings=None):
 def load_texts(qtbot, window, text_a, text_b, **kw):
     """Load two texts and wait until their analysis is on screen."""
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_texts(text_a, text_b, **kw)
+        window.documents_ctl.load_texts(text_a, text_b, **kw)
     return blocker.args[0]
 
 
 def load_files(qtbot, window, path_a, path_b):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_files(path_a, path_b)
+        window.documents_ctl.load_files(path_a, path_b)
     return blocker.args[0]
 
 
@@ -55,12 +54,12 @@ def load_pair(qtbot, window, a, b):
     """Load two files (or PATH@REV revisions) and wait until both sides are analysed."""
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
 
 
 def set_params(qtbot, window, params):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.set_params(params)
+        window.session.set_params(params, show=True)
     return blocker.args[0]
 
 

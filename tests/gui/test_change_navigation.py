@@ -19,7 +19,7 @@ def typo_pair():
 
 
 def test_f7_lands_on_the_changed_word_centred_and_says_last_change(qtbot, window):
-    window.set_params(BIG_CHUNKS)
+    window.session.set_params(BIG_CHUNKS, show=True)
     text_a, text_b = typo_pair()
     result = load_texts(qtbot, window, text_a, text_b)
     edited = [j for j, s in enumerate(result.comparison.status_b) if s != "reused"]
@@ -43,4 +43,4 @@ def test_f7_lands_on_the_changed_word_centred_and_says_last_change(qtbot, window
     assert "last change" in window.statusBar().currentMessage()
     if len(edited) > 1:
         qtbot.keyClick(pane, Qt.Key.Key_F7, Qt.KeyboardModifier.ShiftModifier)
-        assert window.selection == ("B", edited[-2])
+        assert window.navigation.selection == ("B", edited[-2])

@@ -11,7 +11,7 @@ from steadlith_gui.widgets.models import COLUMNS, ChunkTableModel
 
 def load_counterexample(qtbot, window):
     a, b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     return load_texts(qtbot, window, a, b)
 
 
@@ -68,7 +68,7 @@ def test_filter_by_version_status_and_text_and_sort_by_tokens(qtbot, window):
 
 def test_selecting_a_row_selects_and_shows_the_chunk_in_its_pane(qtbot, window):
     result = load_counterexample(qtbot, window)
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     view = window.chunk_table
     na = len(result.a.chunks)
     j = len(result.b.chunks) - 2  # near the end of B: not on screen at first
@@ -79,7 +79,7 @@ def test_selecting_a_row_selects_and_shows_the_chunk_in_its_pane(qtbot, window):
     view.scrollTo(view.model().index(row, 0))
     rect = view.visualRect(view.model().index(row, COLUMNS.index("index")))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.selection == ("B", j)
+    assert window.navigation.selection == ("B", j)
     assert window.pane_b.selected == j and chunk_visible(window.pane_b, j)
     partner = result.comparison.partner_b[j]
     assert window.pane_a.partner_selected == partner
@@ -94,7 +94,7 @@ def test_clicking_a_chunk_in_a_pane_selects_its_row(qtbot, window):
     point = position_point(pane, (start + end) // 2)
     assert pane.chunk_at_point(point) == i
     qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
-    assert window.selection == ("A", i) and pane.selected == i
+    assert window.navigation.selection == ("A", i) and pane.selected == i
     assert window.table.selected_chunk() == ("A", i)
     rows = window.chunk_table.selectionModel().selectedRows()
     assert len(rows) == 1 and cell(window.chunk_table, rows[0].row(), "version") == "A"
@@ -170,10 +170,10 @@ def test_typing_in_the_table_filter_does_not_recolour_the_documents(qtbot, monke
     load_texts(qtbot, window, code, code.replace("x + 1", "x + 2", 1), name_a="a.py", name_b="b.py")
     calls.clear()
     qtbot.keyClicks(window.table.filter_edit, "prim")
-    window.act_legend.trigger()
-    window.act_legend.trigger()
+    window.act["legend"].trigger()
+    window.act["legend"].trigger()
     assert window.session.view.chunk_filter["text"] == "prim"
     assert calls == []
-    window.act_syntax.trigger()  # a real change still recolours: off, then on again
-    window.act_syntax.trigger()
+    window.act["syntax"].trigger()  # a real change still recolours: off, then on again
+    window.act["syntax"].trigger()
     assert window.session.view.syntax_colour and calls

@@ -8,21 +8,21 @@ from PySide6.QtWidgets import QComboBox, QLabel
 from steadlith_core.bench.examples import counterexample_params, phase_shift_answer
 
 from compare_helpers import chunk_visible, position_point
-from gui_helpers import color_near
+from gui_helpers import color_near, load_texts
 from steadlith_gui.model.demo import PAIR_EXAMPLES
 from steadlith_gui.model.viewmodel import change_target
 
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.example_actions[name].trigger()
+        window.act.examples[name].trigger()
     return blocker.args[0]
 
 
 def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     c = result.comparison
-    assert window.params == counterexample_params() and result.params == counterexample_params()
+    assert window.session.params == counterexample_params() and result.params == counterexample_params()
     assert len(c.phase_shift_regions) >= 1
     churn = window.findChild(type(window.churn), "churnPanel")
     assert churn is window.churn and churn.isVisible()
@@ -48,7 +48,7 @@ def test_counterexample_example_shows_the_phase_shift_and_failed_locality(qtbot,
     assert churn.values[("tttd-v1", "resync")].styleSheet() == ""
     # the example jumped to the shifted region: its first B chunk is selected and on screen
     j = r.b_chunks[0]
-    assert window.selection == ("B", j) and chunk_visible(window.pane_b, j)
+    assert window.navigation.selection == ("B", j) and chunk_visible(window.pane_b, j)
     assert chunk_visible(window.pane_a, r.a_chunks[0])
     assert "counterexample" in window.columns["B"].header.text()
 
@@ -82,29 +82,40 @@ def test_the_churn_panel_shows_both_rules_on_the_counterexample(qtbot, window):
     assert churn.regions.count() == 1 and not churn.regions.item(0).data(Qt.ItemDataRole.UserRole)
 
 
+@pytest.mark.parametrize("b_words, header", [
+    ("alpha beta GAMMA delta", "1 edit: 1 word new in B, 1 gone from A"),
+    ("alpha beta GAMMA EPSILON delta", "1 edit: 2 words new in B, 1 gone from A"),
+])
+def test_the_edit_size_header_counts_in_the_singular_for_one(qtbot, window, b_words, header):
+    text = "Some words to keep around the edit so the chunker has a document. "
+    load_texts(qtbot, window, text * 20 + "alpha beta gamma delta. " + text * 20,
+               text * 20 + b_words + ". " + text * 20)
+    assert window.churn.title.text().startswith(header)
+
+
 def test_clicking_a_region_shows_it_in_both_panes(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     r = result.comparison.phase_shift_regions[0]
     window.pane_a.verticalScrollBar().setValue(window.pane_a.verticalScrollBar().maximum())
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     window.pane_b.verticalScrollBar().setValue(window.pane_b.verticalScrollBar().maximum())
     assert not chunk_visible(window.pane_b, r.b_chunks[0])
-    window.select_chunk("A", None)
+    window.navigation.select_chunk("A", None)
     regions = window.churn.regions
     rect = regions.visualItemRect(regions.item(0))
     qtbot.mouseClick(regions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert chunk_visible(window.pane_b, r.b_chunks[0]) and chunk_visible(window.pane_a, r.a_chunks[0])
-    assert window.selection == ("B", r.b_chunks[0])
+    assert window.navigation.selection == ("B", r.b_chunks[0])
 
 
 def test_statuses_are_painted_in_the_panes(qtbot, window):
     result = load_example(qtbot, window, "phase-shift")
     c = result.comparison
     pane = window.pane_b
-    theme = window.theme
+    theme = window.theme_ctl.theme
     r = c.phase_shift_regions[0]
     j = r.b_chunks[0] + 1  # a shifted chunk (not the selected one, which is framed)
-    window.select_chunk("B", None)
+    window.navigation.select_chunk("B", None)
     start, end = pane.chunk_span(j)
     pane.scroll_position_to_y(start, 30)
     image = pane.viewport().grab().toImage()
@@ -160,11 +171,11 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     pane.setFocus()
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)
-    window.select_chunk("B", None)
+    window.navigation.select_chunk("B", None)
     # the caret starts in chunk 0, so the first step goes to the first such chunk after it
     wanted = [j for j, s in enumerate(c.status_b) if (s == "shifted" if what == "shifted" else s != "reused") and j]
     assert len(wanted) >= 3
-    act, back = window.nav_actions[f"next_{what}"], window.nav_actions[f"prev_{what}"]
+    act, back = window.act.nav[f"next_{what}"], window.act.nav[f"prev_{what}"]
     # listed in the Navigate menu with their shortcuts
     assert act.shortcut() == QKeySequence(key)
     assert back.shortcut() == QKeySequence(Qt.KeyboardModifier.ShiftModifier | key)
@@ -172,31 +183,31 @@ def test_navigation_to_next_and_previous_chunks(qtbot, window, what, key):
     assert act in nav_menu.actions() and back in nav_menu.actions()
     for expected in wanted[:3]:
         qtbot.keyClick(pane, key)
-        assert window.selection == ("B", expected)
+        assert window.navigation.selection == ("B", expected)
         assert pane.textCursor().position() == change_target(pane.view(), expected)
         assert chunk_visible(pane, expected)
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
-    assert window.selection == ("B", wanted[1])
+    assert window.navigation.selection == ("B", wanted[1])
     assert pane.textCursor().position() == change_target(pane.view(), wanted[1])
     qtbot.keyClick(pane, key, Qt.KeyboardModifier.ShiftModifier)
-    assert window.selection == ("B", wanted[0])
+    assert window.navigation.selection == ("B", wanted[0])
 
 
 def test_navigation_by_boundary_and_by_keyboard(qtbot, window):
     result = load_example(qtbot, window, "small-edit")
     pane = window.pane_a
     pane.setFocus()
-    assert window.active_side == "A"
+    assert window.navigation.active_side == "A"
     pane.move_caret(0)
     pane.verticalScrollBar().setValue(0)  # the example opened on its change: the caret at 0 must be on screen
-    window.nav_actions["next_boundary"].trigger()
-    assert pane.textCursor().position() == pane.cut_position(0) and window.selection == ("A", 0)
-    window.nav_actions["next_boundary"].trigger()
+    window.act.nav["next_boundary"].trigger()
+    assert pane.textCursor().position() == pane.cut_position(0) and window.navigation.selection == ("A", 0)
+    window.act.nav["next_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(1)
-    window.nav_actions["prev_boundary"].trigger()
+    window.act.nav["prev_boundary"].trigger()
     assert pane.textCursor().position() == pane.cut_position(0)
     # the shortcut itself, typed in pane A
-    assert window.nav_actions["next_boundary"].shortcut() == QKeySequence("Alt+Down")
+    assert window.act.nav["next_boundary"].shortcut() == QKeySequence("Alt+Down")
     qtbot.keyClick(pane, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
     assert pane.textCursor().position() == pane.cut_position(1)
     assert len(result.a.chunks) > 2
@@ -218,9 +229,9 @@ def test_every_example_loads_with_its_parameters(qtbot, window, name):
 def test_compare_rules_in_the_view_menu_switches_the_panes(qtbot, window):
     load_example(qtbot, window, "phase-shift")
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.act_compare_rules.trigger()
+        window.act["compare_rules"].trigger()
     assert blocker.args[0].b.boundary_rule == "lmx2-v1" == window.churn.rule_combo.currentText()
     assert window.legend.rule == "lmx2-v1" and set(blocker.args[0].rules) == {"tttd-v1", "lmx2-v1"}
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.act_compare_rules.trigger()
+        window.act["compare_rules"].trigger()
     assert blocker.args[0].b.boundary_rule == "tttd-v1" and window.params_panel.rule == "tttd-v1"

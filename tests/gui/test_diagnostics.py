@@ -6,7 +6,6 @@ from PySide6.QtWidgets import QLabel
 from steadlith_core import chunk, load_text
 
 from gui_helpers import GOLDEN, golden_params, load_texts, set_params
-from steadlith_gui.dock_layout import fit_to_screen
 from steadlith_gui.widgets.palette import DARK, LIGHT
 from steadlith_core.report.style import MARKER_KINDS
 from steadlith_gui.model.documents import prepare_document
@@ -19,7 +18,7 @@ def value(panel, key):
 
 
 def test_diagnostics_match_the_core(qtbot, window):
-    window.set_params(golden_params("small-snap"))
+    window.session.set_params(golden_params("small-snap"), show=True)
     a = load_text(GOLDEN / "mixed.txt")
     b = load_text(GOLDEN / "long.txt")
     result = load_texts(qtbot, window, a, b)
@@ -51,10 +50,10 @@ def test_diagnostics_match_the_core(qtbot, window):
 def test_diagnostics_opened_later_show_the_latest_result(qtbot, window):
     """On a laptop screen the dock starts closed: results meanwhile are not drawn into it,
     and opening it shows the latest one, not an older or an empty one."""
-    fit_to_screen(window, QRect(0, 0, 1366, 768))
+    window.dock_layout.fit_to_screen(QRect(0, 0, 1366, 768))
     assert not window.diagnostics_dock.isVisible()
     a, b = load_text(GOLDEN / "mixed.txt"), load_text(GOLDEN / "long.txt")
-    window.set_params(golden_params("small-snap"))
+    window.session.set_params(golden_params("small-snap"), show=True)
     load_texts(qtbot, window, a, b)
     result = set_params(qtbot, window, golden_params("small"))
     assert value(window.diagnostics_b, "chunk_count") == "–"  # nothing drawn while closed

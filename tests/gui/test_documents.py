@@ -35,9 +35,9 @@ def test_code_gets_syntax_colour_and_the_toggle_removes_it(qtbot, window):
     pane = window.pane_a
     assert pane.syntax_active and pane.document_info.syntax.lexer_name == "Python"
     assert formatted_blocks(pane) > 20
-    window.act_syntax.setChecked(False)
+    window.act["syntax"].setChecked(False)
     assert not pane.syntax_active and formatted_blocks(pane) == 0
-    window.act_syntax.setChecked(True)
+    window.act["syntax"].setChecked(True)
     assert formatted_blocks(pane) > 20
 
 
@@ -91,7 +91,7 @@ def test_drop_a_file_on_pane_b(qtbot, window, tmp_path):
 def test_swap(qtbot, window):
     load_texts(qtbot, window, "first text here", "second text here")
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
-        window.swap()
+        window.documents_ctl.swap()
     assert blocker.args[0].a.text == "second text here" and window.pane_a.toPlainText() == "second text here"
 
 
@@ -102,7 +102,7 @@ def test_result_is_a_named_tuple_with_chunkings_first(qtbot, window):
     a, b, *_ = result
     assert isinstance(a, Chunking) and isinstance(b, Chunking)
     assert result._fields[:3] == ("a", "b", "comparison")
-    assert window.result is result
+    assert window.session.result is result
     for name in ("paneA", "paneB", "paramsPanel", "paramsHash", "diagnosticsA", "diagnosticsB", "legend"):
         assert window.findChild(object, name) is not None, name
 

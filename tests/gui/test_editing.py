@@ -18,7 +18,7 @@ def word_start_in(result, side: str, index: int) -> int:
 
 
 def test_typing_into_b_updates_statuses_after_the_pause_and_undo_restores(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     a = generate_prose(1500, seed=8)
     before = load_texts(qtbot, window, a, a)
     assert set(before.comparison.status_b) == {"reused"}
@@ -48,14 +48,14 @@ def test_typing_into_b_updates_statuses_after_the_pause_and_undo_restores(qtbot,
 
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
         while pane.document().isUndoAvailable():
-            window.act_undo.trigger()
+            window.act["undo"].trigger()
     restored = blocker.args[0]
     assert pane.toPlainText() == a and not pane.modified and not window.isWindowModified()
     assert restored.b.text == a and set(restored.comparison.status_b) == {"reused"}
 
 
 def test_decorations_follow_the_text_while_the_analysis_is_pending(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     a, b = small_pair()
     result = load_texts(qtbot, window, a, b)
     pane = window.pane_b
@@ -64,10 +64,33 @@ def test_decorations_follow_the_text_while_the_analysis_is_pending(qtbot, window
     # before the pause: every cut moved by the 4 typed characters, without an analysis
     assert pane.has_pending_edits
     assert list(pane.view().ends) == [e + 4 for e in ends_before]
-    assert window.result is result
+    assert window.session.result is result
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000):
         pass
     assert not pane.has_pending_edits
+
+
+def test_a_result_older_than_the_shown_one_never_reaches_the_pane(qtbot, window):
+    """The session keeps each side's revision and the pane reads it: the result for the
+    text as typed is shown with nothing left to shift; one made before the last edit,
+    arriving late, changes nothing on screen."""
+    window.session.set_params(SMALL, show=True)
+    a, b = small_pair()
+    load_texts(qtbot, window, a, b)
+    pane, side = window.pane_b, window.session.sides["B"]
+    with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as first:
+        type_into(qtbot, pane, 0, "Hey ")
+    stale = first.args[0]
+    with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as second:
+        type_into(qtbot, pane, 0, "You ")
+        assert pane.has_pending_edits and side.revision == side.shown_revision + 4
+    current = second.args[0]
+    assert current.b.text == pane.toPlainText() and side.revision == side.shown_revision == current.doc_b.revision
+    assert not pane.has_pending_edits and pane.chunking is current.b
+    ends = list(pane.view().ends)
+    assert window.session.accept_result(stale) == {"A": True, "B": False}
+    assert pane.chunking is current.b and not pane.has_pending_edits and list(pane.view().ends) == ends
+    assert window.session.sides["B"].chunking is current.b
 
 
 def test_no_whole_text_work_per_keystroke(qtbot, window):
@@ -86,13 +109,13 @@ def test_no_whole_text_work_per_keystroke(qtbot, window):
 
 
 def test_editing_a_on_request(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     a, b = small_pair()
     load_texts(qtbot, window, a, b)
     pane = window.pane_a
     qtbot.keyClicks(pane, "nope")
     assert pane.toPlainText() == a  # read-only by default
-    window.act_edit_a.setChecked(True)
+    window.act["edit_a"].setChecked(True)
     assert pane.editable and not pane.isReadOnly()
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
         type_into(qtbot, pane, 0, "Well. ")
@@ -104,7 +127,7 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
     text_a, text_b = small_pair()
     a_path.write_text(text_a, encoding="utf-8")
     b_path.write_text(text_b, encoding="utf-8")
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     load_files(qtbot, window, a_path, b_path)
     pane = window.pane_b
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000):
@@ -113,10 +136,10 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
 
     questions = []
     window.confirm_discard = lambda q: questions.append(q) or False  # the user says Cancel
-    window.reload()
+    window.documents_ctl.reload()
     assert len(questions) == 1 and "B" in questions[0] and "unsaved" in questions[0]
     assert window.loader.pending == 0 and pane.toPlainText().startswith("Edited. ")
-    window.load_texts("other", "texts")  # loading over the edits asks too
+    window.documents_ctl.load_texts("other", "texts")  # loading over the edits asks too
     assert len(questions) == 2 and pane.toPlainText().startswith("Edited. ")
     window.close()  # and closing
     assert len(questions) == 3 and window.isVisible()
@@ -125,14 +148,14 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
     out = tmp_path / "b-edited.txt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: (str(out), ""))
     with qtbot.waitSignal(window.saved, timeout=10_000):  # written on the thread pool
-        window.act_save_b.trigger()
+        window.act["save_b"].trigger()
     assert out.read_text(encoding="utf-8") == "Edited. " + text_b
     assert not pane.modified and not window.isWindowModified()
     assert "b-edited.txt" in window.columns["B"].header.text()
 
     # saved: reload reads the saved file, without asking
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
-        window.reload()
+        window.documents_ctl.reload()
     assert len(questions) == 3
     assert blocker.args[0].b.text == "Edited. " + text_b
 
@@ -141,7 +164,7 @@ def test_modified_documents_ask_before_reload_and_save_writes_the_edits(qtbot, w
         type_into(qtbot, pane, 0, "Again. ")
     window.confirm_discard = lambda q: questions.append(q) or True
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
-        window.reload()
+        window.documents_ctl.reload()
     assert len(questions) == 4 and not pane.modified
     assert pane.toPlainText() == "Edited. " + text_b
 
@@ -160,14 +183,14 @@ def test_edits_normalize_line_ends(qtbot, window):
 
 
 def test_swap_keeps_the_edits(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     a, b = small_pair()
     load_texts(qtbot, window, a, b)
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000):
         type_into(qtbot, window.pane_b, 0, "New start. ")
     with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as blocker:
-        window.swap()
+        window.documents_ctl.swap()
     result = blocker.args[0]
     assert result.a.text == "New start. " + b and result.b.text == a
     assert window.pane_a.modified and not window.pane_b.modified
-    assert result.comparison is not None and window.comparison is result.comparison
+    assert result.comparison is not None and window.session.comparison is result.comparison

@@ -59,15 +59,15 @@ def test_bad_file_keeps_previous_documents(qtbot, loaded, tmp_path, kind, expect
     window, before = loaded
     path = bad_file(tmp_path, kind)
     with qtbot.waitSignal(window.load_failed, timeout=10_000) as blocker:
-        window.load_files(path, None)
+        window.documents_ctl.load_files(path, None)
     assert expected in blocker.args[0]
     bar = window.message_bar
     assert bar.isVisible() and bar.objectName() == "messageBar"
     assert expected in message(window) and "still shows the document loaded before" in message(window)
     # nothing was lost: the same documents, the same result, and the window still works
     assert window.pane_a.toPlainText() == GOOD_A.replace("\r\n", "\n")
-    assert window.result is before
-    assert window.documents()[0].text == GOOD_A
+    assert window.session.result is before
+    assert window.session.documents()[0].text == GOOD_A
     after = set_params(qtbot, window, ChunkerParams(min_tokens=4, max_tokens=16))
     assert after.a.text == GOOD_A and after.b.text == GOOD_B
 
@@ -76,7 +76,7 @@ def test_empty_text_keeps_previous_and_other_side_loads(qtbot, loaded):
     window, before = loaded
     with qtbot.waitSignal(window.load_failed, timeout=10_000):
         with qtbot.waitSignal(window.analysis_ready, timeout=10_000) as ready:
-            window.load_texts("", "A new B that loads fine.")
+            window.documents_ctl.load_texts("", "A new B that loads fine.")
     assert "A is empty: nothing to chunk" in message(window)
     assert ready.args[0].a.text == GOOD_A  # A kept
     assert ready.args[0].b.text == "A new B that loads fine."
@@ -85,7 +85,7 @@ def test_empty_text_keeps_previous_and_other_side_loads(qtbot, loaded):
 def test_message_bar_is_dismissible(qtbot, loaded, tmp_path):
     window, _ = loaded
     with qtbot.waitSignal(window.load_failed, timeout=10_000):
-        window.load_files(tmp_path / "nope.txt", None)
+        window.documents_ctl.load_files(tmp_path / "nope.txt", None)
     assert window.message_bar.isVisible()
     window.message_bar.findChild(QToolButton, "messageClose").click()
     assert not window.message_bar.isVisible()
@@ -96,9 +96,9 @@ def test_failing_token_counter_is_reported_and_result_kept(qtbot, loaded):
     register_counter(TokenCounter("broken/1", "returns zero", per_word=lambda w: 0))
     try:
         with qtbot.waitSignal(window.analyzer.failed, timeout=10_000):
-            window.set_params(ChunkerParams(token_counter="broken/1"))
+            window.session.set_params(ChunkerParams(token_counter="broken/1"), show=True)
         assert "Analysis failed" in message(window) and "broken/1" in message(window)
-        assert window.result is before
+        assert window.session.result is before
     finally:
         unregister_counter("broken/1")
 

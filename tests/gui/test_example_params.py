@@ -14,14 +14,14 @@ TEXT_B = TEXT_A.replace("plainly", "clearly", 3)
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_example(name)
+        window.documents_ctl.load_example(name)
     return blocker.args[0]
 
 
 def test_own_documents_after_an_example_get_the_users_parameters_back(qtbot):
     settings = AppSettings.memory()
     window = make_window(qtbot, settings=settings)
-    window.set_params(OWN)  # no documents yet: nothing to analyse
+    window.session.set_params(OWN, show=True)  # no documents yet: nothing to analyse
     example_params = PAIR_EXAMPLES["phase-shift"].make()[2]
 
     result = load_example(qtbot, window, "phase-shift")
@@ -32,7 +32,7 @@ def test_own_documents_after_an_example_get_the_users_parameters_back(qtbot):
 
     result = load_texts(qtbot, window, TEXT_A, TEXT_B, name_a="mine-A.txt", name_b="mine-B.txt")
     assert result.params == OWN
-    assert window.params == OWN and window.params_panel.params == OWN
+    assert window.session.params == OWN and window.params_panel.params == OWN
     assert not window.message_bar.isVisible()  # the example's note no longer applies
     window.save_settings()
     assert settings.params() == OWN
@@ -40,10 +40,10 @@ def test_own_documents_after_an_example_get_the_users_parameters_back(qtbot):
 
 def test_one_example_after_another_still_returns_the_users_parameters(qtbot):
     window = make_window(qtbot)
-    window.set_params(OWN)  # no documents yet: nothing to analyse
+    window.session.set_params(OWN, show=True)  # no documents yet: nothing to analyse
     load_example(qtbot, window, "phase-shift")
     load_example(qtbot, window, "snapping-on")
-    assert window.params.snap_mode == "paragraph-sentence/1"
+    assert window.session.params.snap_mode == "paragraph-sentence/1"
     result = load_example(qtbot, window, "prose")  # a demo pair brings no parameters
     assert result.params == OWN
     result = load_texts(qtbot, window, TEXT_A, TEXT_B)

@@ -9,7 +9,7 @@ from steadlith_core.bench.examples import phase_shift_answer, tool_library_examp
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000) as blocker:
-        window.example_actions[name].trigger()
+        window.act.examples[name].trigger()
     return blocker.args[0]
 
 
@@ -34,4 +34,4 @@ def test_the_tool_library_prose_pair(qtbot, window):
     assert {r: c.summary for r, c in result.rules.items()} == {r: c.summary for r, c in expected.items()}
     shown = verdicts(window)
     assert "did not hold" in shown["tttd-v1"] and "locality held" in shown["lmx2-v1"]
-    assert any("tool library" in a.text().lower() for a in window.examples_menu.actions())
+    assert any("tool library" in a.text().lower() for a in window.act.examples_menu.actions())

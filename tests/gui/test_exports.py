@@ -56,25 +56,25 @@ def export(qtbot, window, fn, *args):
 
 
 def test_exports_are_disabled_until_there_is_something_to_export(qtbot, window):
-    acts = (window.act_export_report, window.act_export_comparison, window.act_export_chunks_a,
-            window.act_export_chunks_b)
+    acts = (window.act["export_report"], window.act["export_comparison"], window.act["export_chunks_a"],
+            window.act["export_chunks_b"])
     assert not any(a.isEnabled() for a in acts)
-    assert "load a and b" in window.act_export_report.toolTip().lower()  # the disabled entry says why
-    assert window.act_export_png.isEnabled()
+    assert "load a and b" in window.act["export_report"].toolTip().lower()  # the disabled entry says why
+    assert window.act["export_png"].isEnabled()
     a, b = small_pair()
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     load_texts(qtbot, window, a, None)
-    assert window.act_export_chunks_a.isEnabled() and not window.act_export_chunks_b.isEnabled()
-    assert not window.act_export_report.isEnabled()  # one version: no comparison yet
+    assert window.act["export_chunks_a"].isEnabled() and not window.act["export_chunks_b"].isEnabled()
+    assert not window.act["export_report"].isEnabled()  # one version: no comparison yet
     load_texts(qtbot, window, None, b)
     assert all(a.isEnabled() for a in acts)
-    assert "self-contained" in window.act_export_report.toolTip()
+    assert "self-contained" in window.act["export_report"].toolTip()
 
 
 def test_report_from_the_file_menu_is_self_contained_escaped_and_complete(qtbot, window, tmp_path, monkeypatch):
     a, b = small_pair(1200, seed=4)
     a, b = f"{HOSTILE}\n\n{a}", f"{HOSTILE}\n\n{b}"
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, a, b, name_a="v1 <i>draft</i>.md", name_b="v2.md")
     offered = []
 
@@ -84,7 +84,7 @@ def test_report_from_the_file_menu_is_self_contained_escaped_and_complete(qtbot,
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
     with qtbot.waitSignal(window.exported, timeout=20_000) as blocker:
-        window.act_export_report.trigger()  # the menu entry: dialog, then the thread pool
+        window.act["export_report"].trigger()  # the menu entry: dialog, then the thread pool
     assert blocker.args == ["report", str(tmp_path / "out.html")]
     assert offered[0].endswith("v1 _i_draft_i-vs-v2.steadlith-report.html")
     page = parse(tmp_path / "out.html")
@@ -97,7 +97,7 @@ def test_report_from_the_file_menu_is_self_contained_escaped_and_complete(qtbot,
         assert page.shown.count(word) >= 2, word  # in A and in B
     assert "v1 <i>draft</i>.md" in page.shown
     # identity, churn summary, legend, regions and the verdict
-    comparison = window.comparison
+    comparison = window.session.comparison
     assert result.params.params_hash in page.shown
     assert locality_verdict(comparison) in page.shown
     for needle in ("Identity", "Churn summary", "Phase-shift regions", "Legend", "hard cut", "shifted"):
@@ -111,20 +111,20 @@ def test_chunks_jsonl_and_comparison_json_are_the_shown_results(qtbot, window, t
     a, b = small_pair(1500, seed=6)
     (tmp_path / "a.txt").write_text(a, encoding="utf-8")
     (tmp_path / "b.txt").write_text(b, encoding="utf-8")
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_files(qtbot, window, tmp_path / "a.txt", tmp_path / "b.txt")
     for side, chunking in (("A", result.a), ("B", result.b)):
         out = tmp_path / f"{side}.jsonl"
-        assert export(qtbot, window, window.export_chunks, side, out) == [f"chunks-{side}", str(out)]
+        assert export(qtbot, window, window.exports.export_chunks, side, out) == [f"chunks-{side}", str(out)]
         lines = out.read_text(encoding="utf-8").splitlines()
         records = [json.loads(line) for line in lines]
         assert len(lines) == len(chunking.chunks)
         assert [r["hash"] for r in records] == [c.hash for c in chunking.chunks]
         assert {r["params_hash"] for r in records} == {result.params.params_hash}
     out = tmp_path / "cmp.json"
-    export(qtbot, window, window.export_comparison, out)
+    export(qtbot, window, window.exports.export_comparison, out)
     written = out.read_text(encoding="utf-8")
-    assert written == to_json_text(comparison_json(window.comparison, "a.txt", "b.txt"))
+    assert written == to_json_text(comparison_json(window.session.comparison, "a.txt", "b.txt"))
     # the same bytes as the command line's `compare --format json` on the same files
     monkeypatch.chdir(tmp_path)
     sets = [x for k, v in SMALL.to_dict().items() for x in ("--set", f"{k}={v}")]
@@ -135,11 +135,11 @@ def test_chunks_jsonl_and_comparison_json_are_the_shown_results(qtbot, window, t
 
 def test_a_failed_export_is_a_message_and_leaves_no_file(qtbot, window, tmp_path):
     a, b = small_pair()
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     load_texts(qtbot, window, a, b)
     target = tmp_path / "no-such-folder" / "r.html"
     with qtbot.waitSignal(window.export_failed, timeout=20_000) as blocker:
-        window.export_report(target)
+        window.exports.export_report(target)
     assert blocker.args[0] == "report" and "does not exist" in blocker.args[1]
     assert window.message_bar.level == "error" and "does not exist" in window.message_bar.text()
     assert not target.parent.exists()
@@ -147,7 +147,7 @@ def test_a_failed_export_is_a_message_and_leaves_no_file(qtbot, window, tmp_path
 
 def test_window_png(qtbot, window, tmp_path):
     out = tmp_path / "w.png"
-    assert export(qtbot, window, window.export_png, out) == ["png", str(out)]
+    assert export(qtbot, window, window.exports.export_png, out) == ["png", str(out)]
     image = QImage(str(out))
     assert (image.width(), image.height()) == (window.width(), window.height())
     assert not list(tmp_path.glob(".*.steadlith-tmp-*"))  # written through a temporary file, renamed
@@ -170,9 +170,9 @@ def test_png_follows_a_link_and_keeps_the_mode(qtbot, window, tmp_path):
     os.chmod(real, 0o640)
     link = tmp_path / "link.png"
     link.symlink_to(real)
-    export(qtbot, window, window.export_png, link)
+    export(qtbot, window, window.exports.export_png, link)
     assert link.is_symlink() and not QImage(str(real)).isNull()  # the file it names was replaced
     assert stat.S_IMODE(os.stat(real).st_mode) == 0o640
     with qtbot.waitSignal(window.export_failed, timeout=10_000) as blocker:
-        window.export_png(tmp_path / "missing" / "w.png")
+        window.exports.export_png(tmp_path / "missing" / "w.png")
     assert blocker.args[0] == "png" and "does not exist" in blocker.args[1]

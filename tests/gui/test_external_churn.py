@@ -85,9 +85,9 @@ def test_a_rule_parameter_change_runs_no_splitter_again(qtbot, window, semchunk,
     assert window.session.external.sizing == "own" and result.externals[0].name.startswith("semchunk(chunk_size=300,")
     assert len(calls) == 2  # A and B, once each
     before = result.externals[0].row
-    changed = settled(qtbot, window, lambda: window.set_params(
-        dataclasses.replace(window.params, min_tokens=window.params.min_tokens + 16)))
-    assert changed.a.params.min_tokens == window.params.min_tokens
+    changed = settled(qtbot, window, lambda: window.session.set_params(
+        dataclasses.replace(window.session.params, min_tokens=window.session.params.min_tokens + 16), show=True))
+    assert changed.a.params.min_tokens == window.session.params.min_tokens
     assert len(calls) == 2 and changed.externals[0].row == before
     # matched sizing: another rule's parameters do not move the target either
     settled(qtbot, window, window.churn.sizing_actions["matched"].trigger)

@@ -41,10 +41,10 @@ def test_the_panes_show_an_external_chunking_by_hash(qtbot, theme):
     links = result.links
     assert list(zip(links.a_lo[links.pairs], links.b_lo[links.pairs])) == pairs
     i, j = pairs[-1]
-    window.select_chunk("B", j)
+    window.navigation.select_chunk("B", j)
     assert window.pane_a.partner_selected == i
     # painted: the external marker at a span's end, in its colour, no rule kind's colour there
-    colors = window.theme.kind
+    colors = window.theme_ctl.theme.kind
     k = next(k for k, s in enumerate(status_b) if s == "new")
     b_end = result.doc_b.offsets.to_display(b.chunks[k].end)
     pane.scroll_to_position(b_end)
@@ -72,6 +72,6 @@ def test_asking_for_the_other_rule_takes_the_panes_back(qtbot, window):
     load_texts(qtbot, window, text_a, text_b)
     choose(qtbot, window, "fixed-tokens")
     assert show_in_panes(qtbot, window, "fixed-tokens").b.boundary_rule == "external"
-    result = settled(qtbot, window, window.act_compare_rules.trigger)
+    result = settled(qtbot, window, window.act["compare_rules"].trigger)
     assert result.b.boundary_rule == "lmx2-v1" == window.legend.rule and window.session.external.shown is None
     assert window.churn.rule_combo.currentText() == "lmx2-v1"

@@ -69,12 +69,12 @@ def test_the_window_saves_and_reopens_the_columns(qtbot, window, tmp_path, files
     choose(qtbot, window, "fixed-tokens")
     path = tmp_path / "pair.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
-        window.save_workspace(path)
+        window.workspaces.save(path)
     assert load_workspace(path).external.chunkers == ("fixed-tokens",)
     fresh = make_window(qtbot)
     with qtbot.waitSignal(fresh.workspace_opened, timeout=60_000):
-        fresh.open_workspace(path)
-    qtbot.waitUntil(lambda: fresh.result is not None and bool(fresh.result.externals), timeout=60_000)
+        fresh.workspaces.open(path)
+    qtbot.waitUntil(lambda: fresh.session.result is not None and bool(fresh.session.result.externals), timeout=60_000)
     assert fresh.session.external == window.session.external
     assert fresh.churn.external_keys == ("fixed-tokens",)
     assert fresh.churn.value("fixed-tokens", "reused_chunks") == window.churn.value("fixed-tokens", "reused_chunks")

@@ -39,10 +39,10 @@ def test_text_with_few_spaces_gets_a_visible_warning(qtbot, window):
 
 def test_demo_opens_on_its_first_shifted_chunk_and_says_what_to_look_at(qtbot, window):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.load_example("prose")
+        window.documents_ctl.load_example("prose")
     c = blocker.args[0].comparison
     first = next(j for j, s in enumerate(c.status_b) if s == "shifted")
-    assert window.selection == ("B", first)
+    assert window.navigation.selection == ("B", first)
     assert chunk_visible(window.pane_b, first)
     assert window.pane_b.verticalScrollBar().value() > 0, "scrolled to it, not left at the top"
     bar = window.message_bar

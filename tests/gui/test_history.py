@@ -20,7 +20,7 @@ def open_with_history(qtbot, window, root, rev_a, rev_b):
     a = resolve_revision(str(root), "doc.md", rev_a)
     b = resolve_revision(str(root), "doc.md", rev_b)
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
 
 
 def click_row(qtbot, window, row):
@@ -53,7 +53,7 @@ def test_opening_a_revision_shows_the_files_commits_newest_first_with_costs(qtbo
 
 def test_the_spike_is_drawn_long_and_loud(qtbot, window, history):
     view, image, ids = grab_history(qtbot, window, history)
-    loud, quiet = QColor(window.theme.status["shifted"]), QColor(window.theme.bar)
+    loud, quiet = QColor(window.theme_ctl.theme.status["shifted"]), QColor(window.theme_ctl.theme.bar)
     spike = view.state.row_of(ids[REWRITE])
     small = view.state.row_of(ids[-1])
     cell = view.row_rect(spike, "tttd-v1")
@@ -71,14 +71,14 @@ def test_the_commit_that_added_the_file_is_hatched_and_leaves_the_scale_to_the_e
     sliver. The addition is drawn hatched across its cell, and the costliest edit's bar
     spans its own."""
     view, image, ids = grab_history(qtbot, window, history)
-    bar = QColor(window.theme.bar)
+    bar = QColor(window.theme_ctl.theme.bar)
     state = view.state
     added = state.row_of(ids[0])
     assert state.tokens(added, "tttd-v1") > max(state.tokens(r, "tttd-v1") for r in range(len(ids)) if r != added)
     costliest = max((r for r in range(len(ids)) if r != added), key=lambda r: state.tokens(r, "tttd-v1"))
     cell = view.row_rect(costliest, "tttd-v1")
     y = cell.top() + 5  # above the number's glyphs
-    assert color_near(image, cell.left() + 3 + (cell.width() - 6) * 0.97, y, QColor(window.theme.status["shifted"]),
+    assert color_near(image, cell.left() + 3 + (cell.width() - 6) * 0.97, y, QColor(window.theme_ctl.theme.status["shifted"]),
                       radius=1)  # the rewrite: a spike, in the loud colour, across its cell
     cell = view.row_rect(added, "tttd-v1")
     line = [image.pixelColor(x, cell.top() + 6) for x in range(cell.left() + 4, cell.right() - 3)]
@@ -94,7 +94,7 @@ def test_clicking_a_commit_loads_its_parent_and_it(qtbot, window, history):
     open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
     with qtbot.assertNotEmitted(window.history_ctl.listed, wait=100):  # same file: the list and costs stay
         click_row(qtbot, window, window.history.state.row_of(ids[REWRITE]))
-    doc_a, doc_b = window.documents()
+    doc_a, doc_b = window.session.documents()
     parent = str(repo[ids[REWRITE]].parent_ids[0])
     assert parent not in ids  # the commit before the rewrite left doc.md alone
     assert (doc_a.text, doc_b.text) == (texts[ids[REWRITE - 1]], texts[ids[REWRITE]])
@@ -107,7 +107,7 @@ def test_clicking_the_commit_that_added_the_file_empties_a(qtbot, window, histor
     root, repo, ids, texts = history
     open_with_history(qtbot, window, root, "HEAD~1", "HEAD")
     click_row(qtbot, window, window.history.state.row_of(ids[0]))
-    doc_a, doc_b = window.documents()
+    doc_a, doc_b = window.session.documents()
     assert doc_a is None and doc_b.text == texts[ids[0]]
     assert "added doc.md" in window.message_bar.text()
 
@@ -116,7 +116,7 @@ def test_a_plain_file_in_the_working_tree_has_its_history(qtbot, window, history
     root, repo, ids, texts = history
     window.history_dock.show()
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(str(root / "doc.md"), str(root / "doc.md"))
+        window.documents_ctl.load_files(str(root / "doc.md"), str(root / "doc.md"))
     assert len(window.history.state.commits) == len(ids)
 
 
@@ -125,7 +125,7 @@ def test_a_file_outside_any_repository_says_so(qtbot, window, tmp_path):
     path = tmp_path / "plain.md"
     path.write_text("some words to chunk here\n", encoding="utf-8")
     with qtbot.waitSignal(window.history_ctl.history_failed, timeout=20_000) as blocker:
-        window.load_files(str(path), str(path))
+        window.documents_ctl.load_files(str(path), str(path))
     assert "not a git repository" in blocker.args[0]
     assert window.history.model.rowCount() == 0
     assert "not a git repository" in window.history.note.text()
@@ -137,7 +137,7 @@ def test_nothing_is_computed_while_the_dock_is_hidden(qtbot, window, history, mo
     calls = []
     monkeypatch.setattr(history_dock, "read_history", lambda *a, **k: calls.append(a) or pytest.fail("listed"))
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000):
-        window.load_files(resolve_revision(str(root), "doc.md", "HEAD~1"), resolve_revision(str(root), "doc.md", "HEAD"))
+        window.documents_ctl.load_files(resolve_revision(str(root), "doc.md", "HEAD~1"), resolve_revision(str(root), "doc.md", "HEAD"))
     assert not window.history_dock.isVisible() and calls == []
 
 
@@ -153,7 +153,7 @@ def test_cancel_stops_the_costs_and_keeps_the_commits(qtbot, window, history, mo
 
     monkeypatch.setattr(history_dock, "replay_file", endless)
     with qtbot.waitSignal(window.history_ctl.listed, timeout=30_000):
-        window.load_files(resolve_revision(str(root), "doc.md", "HEAD~1"), resolve_revision(str(root), "doc.md", "HEAD"))
+        window.documents_ctl.load_files(resolve_revision(str(root), "doc.md", "HEAD~1"), resolve_revision(str(root), "doc.md", "HEAD"))
     assert started.wait(10)
     assert window.history.cancel_button.isVisible()
     with qtbot.waitSignal(window.history_ctl.replay.cancelled, timeout=10_000):
@@ -179,7 +179,7 @@ def test_after_a_parameter_change_the_costs_say_so_and_recompute_uses_the_new_on
     small_edit = state.row_of(ids[-1])
     before = state.tokens(small_edit, "tttd-v1")
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000):
-        window.set_params(ChunkerParams(min_tokens=32, max_tokens=128))
+        window.session.set_params(ChunkerParams(min_tokens=32, max_tokens=128), show=True)
     assert "computed with other parameters" in window.history.note.text()
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
         qtbot.mouseClick(window.history.refresh_button, Qt.MouseButton.LeftButton)
@@ -199,3 +199,22 @@ def grab_history(qtbot, window, history):
     qtbot.waitUntil(lambda: not view.table.selectionModel().hasSelection()
                     and not view.table.currentIndex().isValid())
     return view, view.table.viewport().grab().toImage(), ids
+
+
+def test_the_progress_bar_shows_its_whole_count_in_a_narrow_dock(qtbot):
+    from PySide6.QtGui import QFontMetrics
+    from steadlith_gui.widgets.history_view import HistoryView
+    from steadlith_gui.widgets.palette import DARK
+
+    view = HistoryView(DARK)
+    qtbot.addWidget(view)
+    view.note.setText("Costs of each commit of a long file name, computed with the parameters in force")
+    view.progress.setRange(0, 1062)
+    view.progress.setValue(917)
+    view.progress.show()
+    view.resize(420, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    text = view.progress.text()
+    assert text == "917 / 1062 commits"
+    assert view.progress.width() >= QFontMetrics(view.progress.font()).horizontalAdvance(text)

@@ -67,7 +67,7 @@ def open_with_history(qtbot, window, root):
     a = resolve_revision(str(root), "doc.md", "HEAD~1")
     b = resolve_revision(str(root), "doc.md", "HEAD")
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
 
 
 def test_show_baseline_toggles_the_column_rescales_the_bars_and_is_remembered(qtbot, history):
@@ -85,7 +85,7 @@ def test_show_baseline_toggles_the_column_rescales_the_bars_and_is_remembered(qt
     # the costliest commit under a rule (the file's first version, or the rewrite)
     row, rule = max(((r, c) for r in range(len(ids)) for c in ("tttd-v1", "lmx2-v1")),
                     key=lambda rc: state.tokens(*rc))
-    bar_colours = (QColor(window.theme.status["shifted"]), QColor(window.theme.bar))
+    bar_colours = (QColor(window.theme_ctl.theme.status["shifted"]), QColor(window.theme_ctl.theme.bar))
 
     def bar_reaches(share):
         qtbot.wait(20)

@@ -11,7 +11,7 @@ def open_with_history(qtbot, window, root):
     a = resolve_revision(str(root), "doc.md", "HEAD~1")
     b = resolve_revision(str(root), "doc.md", "HEAD")
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
 
 
 def column_texts(model, name):

@@ -48,10 +48,10 @@ def test_no_key_sequence_is_bound_twice(window):
     bar = {f"Alt+{mnemonic(a.text()).upper()}" for a in window.menuBar().actions()}
     assert len(bar) == len(window.menuBar().actions()) and not bar & keys
     # the ones people use most
-    for act, key in ((window.act_open_a, "Ctrl+O"), (window.act_open_b, "Ctrl+Shift+O"),
-                     (window.act_open_workspace, "Ctrl+Alt+O"), (window.act_save_workspace, "Ctrl+Alt+W"),
-                     (window.act_export_report, "Ctrl+E"), (window.act_save_b, "Ctrl+S"),
-                     (window.act_quit, "Ctrl+Q")):
+    for act, key in ((window.act["open_a"], "Ctrl+O"), (window.act["open_b"], "Ctrl+Shift+O"),
+                     (window.act["open_workspace"], "Ctrl+Alt+O"), (window.act["save_workspace"], "Ctrl+Alt+W"),
+                     (window.act["export_report"], "Ctrl+E"), (window.act["save_b"], "Ctrl+S"),
+                     (window.act["quit"], "Ctrl+Q")):
         assert act.shortcut() == QKeySequence(key), act.text()
 
 
@@ -72,7 +72,7 @@ def test_every_menu_entry_has_a_mnemonic_or_a_shortcut_and_mnemonics_are_unique(
                 letters.append(letter)
         dup = [k for k, n in Counter(letters).items() if n > 1]
         assert not dup, f"{title}: ambiguous mnemonics {dup}: {[a.text() for a in menu.actions()]}"
-    file_entries = [a.text() for a in window.file_menu.actions() if not a.isSeparator()]
+    file_entries = [a.text() for a in window.act.file_menu.actions() if not a.isSeparator()]
     for needle in ("Export re&port (HTML)…", "Export chunks of A as &JSONL…", "Export chunks of B as JSON&L…",
                    "Export &comparison as JSON…", "Export window as P&NG…", "Open &workspace…", "Save wor&kspace",
                    "Save w&orkspace as…", "Recent &files", "&Reload from disk", "&Quit"):
@@ -82,8 +82,8 @@ def test_every_menu_entry_has_a_mnemonic_or_a_shortcut_and_mnemonics_are_unique(
 def test_the_shortcut_table_names_every_shortcut(window):
     """Help → Keyboard shortcuts is a table built from the menus: every bound key of every
     menu, with its entry and menu."""
-    window.act_keys.trigger()
-    dialog = window.shortcuts_dialog
+    window.act["keys"].trigger()
+    dialog = window.act.shortcuts_dialog
     assert dialog.isVisible()
     rows = dialog.rows()
     keys = {(key, menu) for key, _, menu in rows}
@@ -112,7 +112,7 @@ def test_custom_widgets_have_accessible_names(window):
 
 def test_descriptions_follow_the_content(qtbot, window):
     a, b = small_pair(1500, seed=3)
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, a, b, name_a="first.txt", name_b="second.txt")
     assert "second.txt" in window.pane_b.accessibleDescription()
     assert f"{result.b.diagnostics.chunk_count} chunks" in window.pane_b.accessibleDescription()
@@ -122,7 +122,7 @@ def test_descriptions_follow_the_content(qtbot, window):
 
 def test_link_map_and_overview_work_from_the_keyboard(qtbot, window):
     a, b = small_pair(6000, seed=12)
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, a, b)
     links = result.links
     assert len(links) > 3
@@ -136,13 +136,13 @@ def test_link_map_and_overview_work_from_the_keyboard(qtbot, window):
     qtbot.keyClick(window.link_map, Qt.Key.Key_Down)
     assert window.link_map.current == 2
     assert "Band 3 of" in window.link_map.accessibleDescription()
-    side, index = window.selection
+    side, index = window.navigation.selection
     expected = int(links.b_lo[2]) if links.b_hi[2] > links.b_lo[2] else int(links.a_lo[2])
     assert index == expected  # the band's chunk is selected, as a click would
     qtbot.keyClick(window.link_map, Qt.Key.Key_End)
     assert window.link_map.current == len(links) - 1
     # overview: Right chooses B, End scrolls it to the bottom, Home back to the top
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     bar = window.pane_b.verticalScrollBar()
     assert bar.maximum() > 0
     window.overview.setFocus()

@@ -11,7 +11,8 @@ from steadlith_core import load_text
 from steadlith_core.lab import FIXED, LabError, run_lab
 
 from gui_helpers import GOLDEN, golden_params, load_texts
-from steadlith_gui.model.lab_state import CANCELLED, DONE, RUNNING, position
+from steadlith_gui.model.job_state import CANCELLED, DONE, RUNNING
+from steadlith_gui.model.lab_state import position
 from steadlith_gui.widgets.palette import DARK, LIGHT
 from test_diagnostics import hover
 
@@ -58,7 +59,7 @@ def test_a_run_shows_the_figures_of_run_lab_on_document_a(qtbot, window):
     load_texts(qtbot, window, text, text[: len(text) // 2], name_a="long.txt")
     open_lab(window)
     result = run_and_wait(qtbot, window)
-    rules = {"tttd-v1": window.params, "lmx2-v1": window.session.params_for("lmx2-v1"), FIXED: None}
+    rules = {"tttd-v1": window.session.params, "lmx2-v1": window.session.params_for("lmx2-v1"), FIXED: None}
     expected = run_lab(text, rules, edits=EDITS, seed=SEED)
     assert list(result.rules) == ["tttd-v1", "lmx2-v1", FIXED]
     summary = window.lab_view.summary
@@ -158,7 +159,7 @@ def test_a_new_run_another_a_or_other_parameters_make_the_result_stale(qtbot, wi
 
     smaller = golden_params("small")
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.set_params(smaller)
+        window.session.set_params(smaller, show=True)
     assert "Stale: the parameters changed since this run" in view.status.text()
 
 
@@ -194,7 +195,7 @@ def test_the_charts_follow_the_theme(qtbot, window):
     curve = window.lab_view.charts["tokens"].curves["lmx2-v1"]
     assert curve.opts["pen"].color() == QColor(LIGHT.kind["backup"])
     assert curve.opts["pen"].style() == Qt.PenStyle.DashLine  # not colour alone
-    window.set_theme("dark")
+    window.theme_ctl.set_choice("dark")
     assert curve.opts["pen"].color() == QColor(DARK.kind["backup"])
     chart = window.lab_view.charts["tokens"]
     assert chart.grab().toImage().pixelColor(2, 2) == QColor(DARK.window)
@@ -228,7 +229,7 @@ def test_the_report_carries_the_lab_only_while_the_run_describes_a(qtbot, window
     def report(name):
         target = tmp_path / name
         with qtbot.waitSignal(window.exported, timeout=30_000):
-            window.export_report(target)
+            window.exports.export_report(target)
         return target.read_text(encoding="utf-8")
 
     html = report("current.html")

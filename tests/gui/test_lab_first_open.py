@@ -44,7 +44,7 @@ def test_a_worst_edit_opens_b_with_the_syntax_colour_of_a(qtbot, window):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000,
                           check_params_cb=lambda r: r.doc_b is not None and " worst #1" in r.doc_b.name):
         qtbot.mouseClick(view.worst.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    doc_a, doc_b = window.documents()
+    doc_a, doc_b = window.session.documents()
     assert doc_a.syntax is not None and doc_a.syntax.lexer_name == "Markdown"
     assert doc_b.syntax is not None and doc_b.syntax.lexer_name == "Markdown"
     assert "Markdown\xa0syntax\xa0colour" in window.columns["B"].header.toolTip()  # plain_tooltip keeps it on one line

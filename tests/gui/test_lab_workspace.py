@@ -36,14 +36,14 @@ def test_the_window_saves_and_reopens_the_lab_dock(qtbot, window, tmp_path):
     assert dock_as_shown(window) == (EDITS, SEED)
     path = tmp_path / "lab.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
-        window.save_workspace(path)
+        window.workspaces.save(path)
     assert json.loads(path.read_text(encoding="utf-8"))["lab"] == {"edits": EDITS, "seed": SEED}
 
     fresh = make_window(qtbot)
     fresh.show()
     assert dock_as_shown(fresh) == (DEFAULT_EDITS, DEFAULT_SEED)
     with qtbot.waitSignal(fresh.workspace_opened, timeout=60_000):
-        fresh.open_workspace(path)
+        fresh.workspaces.open(path)
     assert dock_as_shown(fresh) == (EDITS, SEED)
     with qtbot.waitSignal(fresh.lab.job.finished, timeout=60_000):
         qtbot.mouseClick(fresh.lab_view.run_button, Qt.MouseButton.LeftButton)
@@ -61,7 +61,7 @@ def test_a_workspace_saved_before_the_lab_was_kept_opens_with_its_defaults(qtbot
     old = tmp_path / "old.steadlith"
     old.write_text(json.dumps(data), encoding="utf-8")
     with qtbot.waitSignal(window.workspace_opened, timeout=60_000):
-        window.open_workspace(old)
+        window.workspaces.open(old)
     assert dock_as_shown(window) == (DEFAULT_EDITS, DEFAULT_SEED)
 
 
@@ -93,18 +93,18 @@ def test_the_window_refuses_a_bad_lab_entry_and_keeps_what_it_shows(qtbot, windo
     choose(qtbot, window, EDITS, SEED)
     path = tmp_path / "bad.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
-        window.save_workspace(path)
+        window.workspaces.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     data["lab"]["seed"] = -5
     data["documents"]["b"] = {"text": "something else entirely", "name": "other"}
     path.write_text(json.dumps(data), encoding="utf-8")
     choose(qtbot, window, 12, 34)
-    before = window.documents()
+    before = window.session.documents()
 
     with qtbot.waitSignal(window.workspace_failed, timeout=10_000) as blocker:
-        window.open_workspace(path)
+        window.workspaces.open(path)
     message = window.message_bar.text()
     assert "lab.seed" in blocker.args[0] and "lab.seed" in message and "Nothing was changed" in message
     assert "Traceback" not in message
-    assert window.documents()[1] is before[1] and window.pane_b.toPlainText() == TEXT_A + "More.\n"
+    assert window.session.documents()[1] is before[1] and window.pane_b.toPlainText() == TEXT_A + "More.\n"
     assert dock_as_shown(window) == (12, 34)

@@ -38,7 +38,7 @@ def assert_landed(window) -> None:
     bar_a = pane_a.verticalScrollBar()
     if bar_a.minimum() < bar_a.value() < bar_a.maximum():
         assert abs(y_a - y_b) <= line, f"A's place at y={y_a}, B's change at y={y_b}"
-    assert window.selection == ("B", j)
+    assert window.navigation.selection == ("B", j)
 
 
 def write_pair(tmp_path, text_b_edit_at: float = 0.6):
@@ -64,15 +64,42 @@ def test_files_opened_as_the_command_line_opens_them_land_on_the_change(qtbot, w
     assert window.pane_b.verticalScrollBar().value() > 0
 
 
+@pytest.mark.parametrize("width", [900, 1900])
+def test_a_landing_holds_while_the_layout_settles(qtbot, window, tmp_path, width):
+    """Docks that open or re-arrange after a result has landed (a git file opens History)
+    change the panes' width and re-wrap their text: the change stays centred."""
+    a, b = write_pair(tmp_path)
+    load_files(qtbot, window, str(a), str(b))
+    wait_landed(qtbot, window)
+    before = window.pane_b.viewport().width()
+    window.resize(width, 900)
+    qtbot.waitUntil(lambda: window.pane_b.viewport().width() != before, timeout=5_000)
+    wait_landed(qtbot, window)
+
+
+def test_the_user_scrolling_away_ends_the_hold(qtbot, window, tmp_path):
+    a, b = write_pair(tmp_path)
+    load_files(qtbot, window, str(a), str(b))
+    wait_landed(qtbot, window)
+    pane = window.pane_b
+    qtbot.keyClick(pane, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert pane.verticalScrollBar().value() == 0
+    before = pane.viewport().width()
+    window.resize(900, 900)
+    qtbot.waitUntil(lambda: pane.viewport().width() != before, timeout=5_000)
+    qtbot.wait(100)
+    assert pane.verticalScrollBar().value() == 0, "a layout change pulled the user back to the landing"
+
+
 def test_a_workspace_lands_on_the_change(qtbot, window, tmp_path):
     a, b = write_pair(tmp_path, 0.45)
     load_files(qtbot, window, str(a), str(b))
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(tmp_path / "pair.steadlith"))
+        window.workspaces.save(str(tmp_path / "pair.steadlith"))
     other = make_window(qtbot)
     with qtbot.waitSignal(other.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        other.open_workspace(str(tmp_path / "pair.steadlith"))
+        other.workspaces.open(str(tmp_path / "pair.steadlith"))
     wait_landed(qtbot, other)
 
 
@@ -87,7 +114,7 @@ def test_the_revisions_dialog_lands_on_the_change(qtbot, window, history):
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
-    assert window.side_identity("B")[0].endswith(MESSAGES[-2])
+    assert window.session.identity("B")[0].endswith(MESSAGES[-2])
     wait_landed(qtbot, window)
     assert window.pane_b.verticalScrollBar().value() > 0
 
@@ -97,7 +124,7 @@ def test_a_history_click_lands_on_the_change(qtbot, window, history):
     a = resolve_revision(str(root), "doc.md", "HEAD~1")
     b = resolve_revision(str(root), "doc.md", "HEAD")
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
     for pane in window.panes.values():
         pane.verticalScrollBar().setValue(0)
     view = window.history
@@ -176,7 +203,7 @@ def test_f7_steps_from_the_middle_of_the_screen_not_from_a_hidden_caret(qtbot, w
     else:
         expected = max((k for k in changed if targets[k] < middle), key=lambda k: targets[k])
     with qtbot.waitSignal(window.chunk_selected, timeout=5000):
-        (window.act_next_changed if direction > 0 else window.act_prev_changed).trigger()
-    assert window.selection == ("B", expected)
+        (window.act["next_changed"] if direction > 0 else window.act["prev_changed"]).trigger()
+    assert window.navigation.selection == ("B", expected)
     y = pane.y_locator()(targets[expected])[0]
     assert abs(y - pane.viewport().height() / 2) <= pane.line_height()

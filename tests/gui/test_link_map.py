@@ -14,13 +14,13 @@ from view_helpers import chunk_lines_y, link_views, over, same
 
 def load_counterexample(qtbot, window):
     a, b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     return load_texts(qtbot, window, a, b)
 
 
 def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
-    window.set_params(SMALL)
-    window.act_focus_documents.trigger()  # every dock hidden: the whole pair fits in the panes
+    window.session.set_params(SMALL, show=True)
+    window.act["focus_documents"].trigger()  # every dock hidden: the whole pair fits in the panes
     a, b = small_pair()
     result = load_texts(qtbot, window, a, b)
     c = result.comparison
@@ -40,9 +40,9 @@ def test_one_band_per_alignment_pair_when_all_is_visible(qtbot, window):
 
 
 def test_only_pairs_in_view_are_drawn_and_off_screen_ends_are_stubs(qtbot, window):
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     result = load_texts(qtbot, window, *small_pair(8000, seed=5))
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     c = result.comparison
     pa, pb = window.pane_a, window.pane_b
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())  # A at its end, B at its start
@@ -73,7 +73,7 @@ def test_counterexample_has_a_loud_shifted_band(qtbot, window):
 def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
     result = load_counterexample(qtbot, window)
     c = result.comparison
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     pa, pb = window.pane_a, window.pane_b
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())
     pb.verticalScrollBar().setValue(0)
@@ -86,7 +86,7 @@ def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
     assert (i, j) in c.alignment
     assert chunk_visible(pa, i) and chunk_visible(pb, j)
     assert abs(chunk_top_y(pa, i) - chunk_top_y(pb, j)) <= pa.line_height()  # level
-    assert window.selection == ("B", j) and pb.selected == j and pa.partner_selected == i
+    assert window.navigation.selection == ("B", j) and pb.selected == j and pa.partner_selected == i
     # now the band is a full band, not a stub
     assert any(bd.a_lo == i and bd.stub == "" for bd in window.link_map.bands())
 
@@ -94,8 +94,8 @@ def test_clicking_a_band_scrolls_both_panes_to_its_chunks(qtbot, window):
 def test_sync_scrolling_keeps_partners_level_and_can_be_turned_off(qtbot, window):
     result = load_counterexample(qtbot, window)
     pa, pb = window.pane_a, window.pane_b
-    assert window.act_sync.isChecked()  # on by default, in the View menu
-    assert window.act_sync in window.menuBar().actions()[2].menu().actions()
+    assert window.act["sync"].isChecked()  # on by default, in the View menu
+    assert window.act["sync"] in window.menuBar().actions()[2].menu().actions()
     i, j = result.comparison.alignment[-3]  # a pair after the phase shift
     pa.scroll_position_to_y(pa.chunk_span(i)[0], pa.viewport().height() / 2)
     assert chunk_visible(pb, j)
@@ -103,7 +103,7 @@ def test_sync_scrolling_keeps_partners_level_and_can_be_turned_off(qtbot, window
     # the other way round
     pb.verticalScrollBar().setValue(0)
     assert pa.verticalScrollBar().value() == 0
-    window.act_sync.setChecked(False)
+    window.act["sync"].setChecked(False)
     before = pb.verticalScrollBar().value()
     pa.verticalScrollBar().setValue(pa.verticalScrollBar().maximum())
     assert pb.verticalScrollBar().value() == before

@@ -142,7 +142,7 @@ def test_a_long_line_document_is_read_only_and_saved_unchanged(qtbot, window, tm
     pane.setFocus()
     for key in (Qt.Key.Key_A, Qt.Key.Key_Backspace, Qt.Key.Key_Return, Qt.Key.Key_Delete):
         qtbot.keyClick(pane, key)
-    assert pane.revision == 0 and not pane.modified
+    assert window.session.sides["B"].revision == 0 and not pane.modified
     with qtbot.waitSignal(window.saved, timeout=20_000):
         window.exports.save_as("B", tmp_path / "b.txt")
     assert (tmp_path / "b.txt").read_text(encoding="utf-8") == LONG.replace("\r\n", "\n")
@@ -162,7 +162,7 @@ def test_find_lands_on_the_word_after_a_display_break(qtbot, window):
     side, pos = window.navigation.find(needle)
     assert side == "B" and pos == sep + 1
     assert pane.textCursor().selectedText() == needle
-    chunks = window.result.b.chunks
+    chunks = window.session.result.b.chunks
     expected = next(k for k, c in enumerate(chunks) if c.start <= src < c.end)
     assert pane.view().chunk_at(pos) == expected
 

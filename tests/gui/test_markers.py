@@ -64,7 +64,7 @@ def test_the_window_shows_the_cuts_of_the_analysis_it_ran(qtbot, window):
     """The same markers reach the window's pane through the worker."""
     text = load_text(GOLDEN / "mixed.txt")
     params = golden_params("small-snap")
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     result = load_texts(qtbot, window, text, text)
     core = chunk(text, params)
     assert [c.hash for c in result.a.chunks] == [c.hash for c in core.chunks]
@@ -76,7 +76,7 @@ def test_the_window_shows_the_cuts_of_the_analysis_it_ran(qtbot, window):
     image = pane.viewport().grab().toImage()
     x, y = expected_center(pane, pos)
     kind = marker_kind(c.kind, c.snapped)
-    assert color_near(image, x, y, QColor(window.theme.kind[kind])), f"no {kind} marker at chunk 0's cut"
+    assert color_near(image, x, y, QColor(window.theme_ctl.theme.kind[kind])), f"no {kind} marker at chunk 0's cut"
 
 
 def test_legend_shows_every_kind(window):
@@ -92,7 +92,7 @@ def test_legend_shows_every_kind(window):
         k
         for k in MARKER_KINDS
         if any(
-            image.pixelColor(x, y) == QColor(window.theme.kind[k])
+            image.pixelColor(x, y) == QColor(window.theme_ctl.theme.kind[k])
             for x in range(image.width())
             for y in range(image.height())
         )
@@ -106,7 +106,7 @@ def test_hover_shows_chunk_details(qtbot, window):
     from PySide6.QtWidgets import QApplication, QToolTip
 
     text = load_text(GOLDEN / "mixed.txt")
-    window.set_params(golden_params("small"))
+    window.session.set_params(golden_params("small"), show=True)
     result = load_texts(qtbot, window, text, text)
     pane = window.pane_a
     offsets = OffsetMap(text)
@@ -133,7 +133,7 @@ def test_hovered_chunk_is_highlighted(qtbot, window):
     from PySide6.QtWidgets import QApplication
 
     text = load_text(GOLDEN / "long.txt")
-    window.set_params(golden_params("small"))
+    window.session.set_params(golden_params("small"), show=True)
     result = load_texts(qtbot, window, text, text)
     pane = window.pane_a
     c = result.a.chunks[2]
@@ -146,4 +146,4 @@ def test_hovered_chunk_is_highlighted(qtbot, window):
     QApplication.sendEvent(pane.viewport(), move)
     assert pane.hovered == 2
     image = pane.viewport().grab().toImage()
-    assert color_near(image, point.x(), point.y(), QColor(window.theme.hover_tint), radius=4, tolerance=2)
+    assert color_near(image, point.x(), point.y(), QColor(window.theme_ctl.theme.hover_tint), radius=4, tolerance=2)

@@ -65,7 +65,7 @@ def test_message_bar_escapes_controls_and_bidi_but_keeps_its_lines(qtbot):
 def test_headers_titles_and_tooltips_show_a_hostile_name_as_text(qtbot, window):
     name_a = FAKE
     name_b = f"notes{RLO}dm.txt"
-    window.act_focus_documents.trigger()  # room for the whole name (a narrower header elides it)
+    window.act["focus_documents"].trigger()  # room for the whole name (a narrower header elides it)
     load_texts(qtbot, window, TEXT_A, TEXT_B, name_a=name_a, name_b=name_b)
     header_a, header_b = window.columns["A"].header, window.columns["B"].header
     seen_a, seen_b = rendered(header_a.text()), rendered(header_b.text())

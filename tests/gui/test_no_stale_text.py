@@ -45,11 +45,11 @@ def test_a_workspace_leaves_the_title_when_other_documents_replace_its_own(qtbot
         (tmp_path / f"{name}.txt").write_text(f"Text {name}. " * 50, encoding="utf-8")
     load_files(qtbot, window, str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(tmp_path / "review.steadlith"))
+        window.workspaces.save(str(tmp_path / "review.steadlith"))
     assert "review.steadlith" in window.windowTitle()
     load_files(qtbot, window, str(tmp_path / "c.txt"), str(tmp_path / "d.txt"))
     assert "review.steadlith" not in window.windowTitle()
-    assert window.workspace_path is None
+    assert window.session.workspace_path is None
     assert "c.txt" in window.windowTitle()
 
 
@@ -58,7 +58,7 @@ def test_no_history_row_stays_highlighted_that_the_panes_do_not_show(qtbot, wind
     a = resolve_revision(str(root), "doc.md", "HEAD~1")
     b = resolve_revision(str(root), "doc.md", "HEAD")
     with qtbot.waitSignal(window.history_ctl.costs_ready, timeout=60_000):
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
     table = window.history.table
     state = window.history.state
 
@@ -67,7 +67,7 @@ def test_no_history_row_stays_highlighted_that_the_panes_do_not_show(qtbot, wind
     older = resolve_revision(str(root), "doc.md", ids[1])
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.doc_a.root.git_ref.commit == ids[1]):
-        window.load_files(older, None)
+        window.documents_ctl.load_files(older, None)
     assert not table.selectionModel().selectedRows()
     # a click shows the commit's own pair again, and an edit of B leaves it
     rect = window.history.row_rect(state.row_of(ids[REWRITE]), "Subject")

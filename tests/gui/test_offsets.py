@@ -65,7 +65,7 @@ EMOJI_CJK = (
 def test_markers_land_on_the_right_characters_with_emoji_and_cjk(qtbot, window):
     params = ChunkerParams(window_words=4, min_tokens=6, max_tokens=30,
                            primary_mask=0x7, primary_remainder=0x7, backup_mask=0x3, backup_remainder=0x3)
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     result = load_texts(qtbot, window, EMOJI_CJK, EMOJI_CJK)
     text, chunks = EMOJI_CJK, result.a.chunks
     assert len(chunks) > 10

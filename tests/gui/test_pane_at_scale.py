@@ -22,9 +22,9 @@ COARSE = ChunkerParams(min_tokens=600, max_tokens=2000)  # a few dozen
 def test_a_parameter_change_keeps_the_chunk_table_where_the_user_was(qtbot, window):
     """The rows change in place: the table keeps its scroll position and its current row
     (where the arrow keys go on from), as it would not after a model reset."""
-    window.set_params(FINE)
+    window.session.set_params(FINE, show=True)
     load_texts(qtbot, window, TEXT_A, TEXT_B)
-    window.select_chunk("B", None)  # the pair opened on its change, selected: the user moves on
+    window.navigation.select_chunk("B", None)  # the pair opened on its change, selected: the user moves on
     view = window.chunk_table
     bar = view.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 100)
@@ -44,7 +44,7 @@ def test_a_parameter_change_keeps_the_chunk_table_where_the_user_was(qtbot, wind
 
 
 def test_the_gutter_does_not_narrow_when_a_result_has_fewer_chunks(qtbot, window):
-    window.set_params(FINE)
+    window.session.set_params(FINE, show=True)
     load_texts(qtbot, window, TEXT_A, TEXT_B)
     pane = window.pane_b
     assert pane.view().count >= 100
@@ -64,7 +64,7 @@ def test_the_gutter_widens_once_for_many_more_chunks_and_then_keeps_its_width(qt
     """A change from ~300 to ~1,000 chunks needs a fourth digit: the gutter made room for
     it when it first widened, so the text is not re-wrapped (and moved) now, and every
     number still fits."""
-    window.set_params(FINE)
+    window.session.set_params(FINE, show=True)
     load_texts(qtbot, window, TEXT_A, TEXT_B)
     pane = window.pane_b
     assert 100 <= pane.view().count < 1000
@@ -94,7 +94,7 @@ def loudest_per_row(layout, status, length, rows):
 
 
 def test_overview_rows_show_the_loudest_status_they_cover(qtbot, window):
-    window.set_params(FINE)
+    window.session.set_params(FINE, show=True)
     result = load_texts(qtbot, window, TEXT_A, TEXT_B)
     overview = window.overview
     for side, layout, status in (("A", result.layout_a, result.status_a), ("B", result.layout_b, result.status_b)):

@@ -99,7 +99,6 @@ def test_hash_label_follows_widget_edits(qtbot, window):
 
 def test_custom_mask_and_presets(qtbot, window):
     load_texts(qtbot, window, TEXT_A, TEXT_B)
-    mask = widget(window, QLineEdit, "primary_mask")
     bits = widget(window, QSpinBox, "primary_bits")
     # a raw mask that is not 2^k - 1: bits show "custom"; the remainder 0x7f now breaks its rule
     generation = window.analyzer.generation
@@ -141,7 +140,7 @@ def test_invalid_value_is_explained_and_last_result_kept(qtbot, window, apply, f
     assert label.isVisible()
     assert rule_of(**changes) in label.text()
     assert window.analyzer.generation == generation  # no analysis was requested
-    assert window.result is before
+    assert window.session.result is before
     assert window.pane_a.chunking is shown_a and window.pane_b.chunking is shown_b
     assert hash_text(window) == before.a.params_hash == ChunkerParams().params_hash
     stale = widget(window, QLabel, "paramsStale")
@@ -178,6 +177,6 @@ def test_the_parameters_signal_alone_drives_the_repaint(qtbot, window):
         window.params_panel.params_changed.emit(announced)
     result = blocker.args[0]
     assert result.params == announced and window.session.params == announced
-    assert window.result.a.params == announced and window.result.b.params == announced
+    assert window.session.result.a.params == announced and window.session.result.b.params == announced
     assert window.pane_b.chunking is result.b and window.table.model.rowCount() == len(result.a.chunks) + len(
         result.b.chunks)

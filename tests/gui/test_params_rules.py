@@ -260,7 +260,7 @@ def test_the_window_says_when_saved_parameters_are_refused(qtbot):
 
     settings.set_params(Lmx2Params(horizon=300), {"tttd-v1": ChunkerParams(max_tokens=TOP)})
     w.restore_settings()  # valid: both rules taken, the saved shown rule shown
-    assert w.session.rule == "lmx2-v1" and w.params == Lmx2Params(horizon=300)
+    assert w.session.rule == "lmx2-v1" and w.session.params == Lmx2Params(horizon=300)
     assert w.session.params_for("tttd-v1").max_tokens == TOP and w.params_panel.rule == "lmx2-v1"
 
 
@@ -275,19 +275,19 @@ def test_a_workspace_keeps_both_rules_through_the_window(qtbot, tmp_path):
     load_texts(qtbot, first, "One two three. Four five.\n\nSix seven.\n", "One two three. Four.\n\nSix seven.\n")
     tttd, lmx2 = ChunkerParams(max_tokens=2**62 + 5), Lmx2Params(min_tokens=32, max_tokens=200)
     with qtbot.waitSignal(first.analysis_ready, timeout=20_000):
-        first.set_params(tttd)
+        first.session.set_params(tttd, show=True)
     with qtbot.waitSignal(first.analysis_ready, timeout=20_000):
-        first.set_params(lmx2)
+        first.session.set_params(lmx2, show=True)
     path = tmp_path / "rules.steadlith"
     with qtbot.waitSignal(first.workspace_saved, timeout=10_000):
-        first.save_workspace(path)
+        first.workspaces.save(path)
     data = _json.loads(path.read_text(encoding="utf-8"))
     assert data["params"]["boundary_rule"] == "lmx2-v1" and data["params_by_rule"]["tttd-v1"]["max_tokens"] == 2**62 + 5
 
     second = make_window(qtbot)
     with qtbot.waitSignals([second.workspace_opened, second.analysis_ready], timeout=20_000):
-        second.open_workspace(path)
-    assert second.session.rule == "lmx2-v1" and second.params == lmx2 and second.result.params == lmx2
+        second.workspaces.open(path)
+    assert second.session.rule == "lmx2-v1" and second.session.params == lmx2 and second.session.result.params == lmx2
     assert second.session.params_for("tttd-v1") == tttd
     choose_rule(second.params_panel, "tttd-v1")
     assert field(second.params_panel, "max_tokens").text() == str(2**62 + 5)

@@ -125,7 +125,7 @@ def test_the_underline_is_painted_in_the_themes_colour(qtbot, window, tmp_path):
     pane = window.pane_a
     pane.scroll_position_to_y(int(pane.reference_starts[0]), 40)
     assert underline_drawn(qtbot, window, pane, LIGHT)
-    window.set_theme("dark")
+    window.theme_ctl.set_choice("dark")
     assert underline_drawn(qtbot, window, pane, DARK)
 
 
@@ -141,7 +141,7 @@ def test_f9_steps_through_the_splitting_cuts_of_the_focused_pane_centred(qtbot, 
     for index in (i1, i2):
         qtbot.keyClick(pane, Qt.Key.Key_F9)
         caret = pane.textCursor().position()
-        assert caret == ends[index] and window.selection == ("A", index)
+        assert caret == ends[index] and window.navigation.selection == ("A", index)
         top, bottom = pane.y_locator()(caret)
         assert abs((top + bottom) / 2 - pane.viewport().height() / 2) < pane.viewport().height() * 0.15, "centred"
     window.statusBar().clearMessage()
@@ -149,7 +149,7 @@ def test_f9_steps_through_the_splitting_cuts_of_the_focused_pane_centred(qtbot, 
     assert pane.textCursor().position() == ends[i2]
     assert "no cut splitting a reference after this one (2 in all)" in window.statusBar().currentMessage()
     qtbot.keyClick(pane, Qt.Key.Key_F9, Qt.KeyboardModifier.ShiftModifier)
-    assert pane.textCursor().position() == ends[i1] and window.selection == ("A", i1)
+    assert pane.textCursor().position() == ends[i1] and window.navigation.selection == ("A", i1)
 
     window.pane_b.setFocus()
     qtbot.keyClick(window.pane_b, Qt.Key.Key_F9)

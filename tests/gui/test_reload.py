@@ -27,7 +27,7 @@ def loaded(qtbot, window, tmp_path):
     pa, pb = tmp_path / "a.md", tmp_path / "b.md"
     pa.write_text(a, encoding="utf-8")
     pb.write_text(b, encoding="utf-8")
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     load_files(qtbot, window, pa, pb)
     assert sorted(window.watcher.files()) == sorted([str(pa), str(pb)])
     window.outcomes = []
@@ -47,9 +47,9 @@ def test_an_unmodified_pane_reloads_with_a_message(qtbot, loaded):
                                check_params_cbs=[is_b, None]):
             replace_file(pb, new)
         assert window.outcomes == [("B", "reloaded")] * n
-        assert window.pane_b.toPlainText() == new and window.result.b.text == new
+        assert window.pane_b.toPlainText() == new and window.session.result.b.text == new
         assert window.message_bar.text() == "B reloaded: changed on disk" and window.message_bar.level == "info"
-        assert window.documents()[0].text == a  # A untouched
+        assert window.session.documents()[0].text == a  # A untouched
 
 
 def test_an_edited_pane_asks_and_keeps_the_edits_on_no(qtbot, loaded):
@@ -81,7 +81,7 @@ def test_our_own_save_is_not_a_change(qtbot, loaded):
         type_into(qtbot, window.pane_b, 0, "saved edit ")
     text = window.pane_b.toPlainText()
     with qtbot.waitSignal(window.disk_change_handled, timeout=TIMEOUT, check_params_cb=is_b) as blocker:
-        assert window.save_as("B", pb)
+        assert window.exports.save_as("B", pb)
     assert blocker.args == ["B", "unchanged"]  # the file holds what is shown: no reload, no message
     assert window.pane_b.toPlainText() == text and window.pane_b.document().isUndoAvailable()
 
@@ -91,4 +91,4 @@ def test_a_file_removed_from_disk_keeps_the_text(qtbot, loaded):
     with qtbot.waitSignal(window.disk_change_handled, timeout=TIMEOUT) as blocker:
         os.remove(pa)
     assert blocker.args == ["A", "missing"]
-    assert window.documents()[0].text == a and "removed from disk" in window.message_bar.text()
+    assert window.session.documents()[0].text == a and "removed from disk" in window.message_bar.text()

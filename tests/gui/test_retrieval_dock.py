@@ -17,7 +17,8 @@ from steadlith_core.retrieval import RULE, BM25Retriever, ChunkingSpec, evaluate
 
 from gui_helpers import load_texts
 from steadlith_gui.model.demo import DEMO_DIR
-from steadlith_gui.model.retrieval_state import CANCELLED, DONE, RUNNING, STALE_NOTE
+from steadlith_gui.model.job_state import CANCELLED, DONE, RUNNING
+from steadlith_gui.model.retrieval_state import STALE_NOTE
 from steadlith_gui.workers.retrieval import run_retrieval
 
 GUIDES = ("chunking-guide-v1", "chunking-guide-v2")
@@ -157,13 +158,13 @@ def test_a_parameter_change_after_the_run_marks_the_table_stale(qtbot, window, t
     run_and_wait(qtbot, window)
     measured = window.session.params_for("lmx2-v1")
     before = table_rows(view)
-    assert not view.stale and view.table.item(0, 3).foreground().color().name() == window.theme.text.lower()
+    assert not view.stale and view.table.item(0, 3).foreground().color().name() == window.theme_ctl.theme.text.lower()
 
     window.session.set_params(measured.with_changes(max_tokens=measured.max_tokens + 64))
     assert view.stale and view.stale_note.isVisible() and view.stale_note.text() == STALE_NOTE
     assert f"Stale: {STALE_NOTE}." in view.status.text()
     assert table_rows(view) == before  # the earlier figures stay, greyed
-    assert all(view.table.item(r, c).foreground().color().name() == window.theme.muted.lower()
+    assert all(view.table.item(r, c).foreground().color().name() == window.theme_ctl.theme.muted.lower()
                and view.table.item(r, c).font().italic() for r in range(2) for c in range(7))
 
     window.session.set_params(measured)  # the measured parameters again

@@ -18,7 +18,7 @@ def offered_by_save_as(window, side, monkeypatch, answer=""):
         return answer, ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
-    window.save_as(side)
+    window.exports.save_as(side)
     return offered[0]
 
 
@@ -56,21 +56,21 @@ def test_revisions_opened_are_recent_and_reopen_from_there(qtbot, window, histor
     root, repo, ids, texts = history
     monkeypatch.chdir(root)
     load_pair(qtbot, window, document_arg("doc.md@HEAD~1"), document_arg("doc.md@HEAD"))
-    entry = window.recent_entries()[0]
+    entry = window.recent_menu.entries()[0]
     assert entry == {"a": revision(root, ids[-2]), "b": revision(root, ids[-1])}
     assert recent_labels(window)[0] == f"&1  doc.md@{ids[-2][:7]} ↔ doc.md@{ids[-1][:7]}"
 
     plain = tmp_path / "mine.md"
     plain.write_text("Words of my own, enough of them to chunk.\n", encoding="utf-8")
     load_pair(qtbot, window, str(plain), str(plain))
-    assert window.recent_entries()[1] == entry
+    assert window.recent_menu.entries()[1] == entry
 
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        window.open_recent(entry)
-    assert [d.text for d in window.documents()] == [texts[ids[-2]], texts[ids[-1]]]
-    assert window.side_identity("B")[0].startswith(f"doc.md @ {repo[ids[-1]].short_id} — ")
-    assert window.recent_entries()[0] == entry
+        window.recent_menu.choose(entry)
+    assert [d.text for d in window.session.documents()] == [texts[ids[-2]], texts[ids[-1]]]
+    assert window.session.identity("B")[0].startswith(f"doc.md @ {repo[ids[-1]].short_id} — ")
+    assert window.recent_menu.entries()[0] == entry
 
 
 def test_a_pair_from_the_history_or_open_revisions_is_recent(qtbot, window, history):
@@ -79,7 +79,7 @@ def test_a_pair_from_the_history_or_open_revisions_is_recent(qtbot, window, hist
     with qtbot.waitSignal(window.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
-    assert window.recent_entries()[0] == {"a": revision(root, ids[-2]), "b": revision(root, ids[-1])}
+    assert window.recent_menu.entries()[0] == {"a": revision(root, ids[-2]), "b": revision(root, ids[-1])}
 
 
 def test_a_recent_revision_that_no_longer_resolves_is_one_line_and_leaves_the_list(qtbot, window, history,
@@ -89,14 +89,14 @@ def test_a_recent_revision_that_no_longer_resolves_is_one_line_and_leaves_the_li
     load_pair(qtbot, window, document_arg("doc.md@HEAD~1"), document_arg("doc.md@HEAD"))
     gone = {"a": None, "b": revision(root, "0123456789" * 4)}  # a commit the repository lacks (a rewritten history)
     window.recent_menu.add(gone)
-    assert window.recent_entries()[0] == gone
+    assert window.recent_menu.entries()[0] == gone
     with qtbot.waitSignal(window.load_failed, timeout=30_000) as blocker:
-        window.open_recent(gone)
+        window.recent_menu.choose(gone)
     message = blocker.args[0]
     assert message.startswith("Cannot load B:") and "0123456" in message and len(message.splitlines()) <= 2
-    assert gone not in window.recent_entries()
-    assert window.documents()[1].text == texts[ids[-1]]  # B still shows what it showed
-    assert window.recent_entries()[0] == {"a": revision(root, ids[-2]), "b": revision(root, ids[-1])}
+    assert gone not in window.recent_menu.entries()
+    assert window.session.documents()[1].text == texts[ids[-1]]  # B still shows what it showed
+    assert window.recent_menu.entries()[0] == {"a": revision(root, ids[-2]), "b": revision(root, ids[-1])}
 
 
 def test_a_hand_edited_revision_entry_is_ignored_not_an_error():

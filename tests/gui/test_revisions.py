@@ -19,11 +19,11 @@ def test_command_line_revisions_show_the_commits_texts_and_titles(qtbot, window,
     monkeypatch.chdir(root)
     a, b = document_arg(f"doc.md@{ids[1][:10]}"), document_arg("doc.md@HEAD")
     load_pair(qtbot, window, a, b)
-    doc_a, doc_b = window.documents()
+    doc_a, doc_b = window.session.documents()
     assert (doc_a.text, doc_b.text) == (texts[ids[1]], texts[ids[-1]])
     short_a, short_b = repo[ids[1]].short_id, repo[ids[-1]].short_id
-    assert window.side_identity("A") == (f"doc.md @ {short_a} — Revise paragraph five", None)
-    assert window.side_identity("B") == (f"doc.md @ {short_b} — Name paragraph fifty-five", None)
+    assert window.session.identity("A") == (f"doc.md @ {short_a} — Revise paragraph five", None)
+    assert window.session.identity("B") == (f"doc.md @ {short_b} — Name paragraph fifty-five", None)
     assert f"doc.md @ {short_b} — Name paragraph fifty-five" in window.windowTitle()
     assert f"@\xa0{short_a}" in window.columns["A"].header.toolTip()  # the header may elide it to its width
     assert window.watcher.files() == []  # a revision is not a file on disk: nothing to watch
@@ -35,8 +35,8 @@ def test_a_revision_and_a_plain_file_mix(qtbot, window, history, monkeypatch, tm
     plain = tmp_path / "mine.md"
     plain.write_text(texts[ids[-1]] + "\nOne more line of my own words.\n", encoding="utf-8")
     load_pair(qtbot, window, document_arg("doc.md@HEAD~2"), document_arg(str(plain)))
-    assert window.documents()[0].text == texts[ids[-3]]
-    assert window.side_identity("B") == ("mine.md", str(plain))
+    assert window.session.documents()[0].text == texts[ids[-3]]
+    assert window.session.identity("B") == ("mine.md", str(plain))
     assert window.watcher.files() == [str(plain)]
 
 
@@ -69,7 +69,7 @@ def test_a_binary_blob_is_a_message_bar_line(qtbot, window, history):
     root, repo, ids, _texts = history
     ref = resolve_revision(str(root), "logo.bin", "HEAD")
     with qtbot.waitSignal(window.load_failed, timeout=20_000) as blocker:
-        window.load_files(None, ref)
+        window.documents_ctl.load_files(None, ref)
     message = blocker.args[0]
     assert message.startswith("Cannot load B:") and "logo.bin" in message and len(message.splitlines()) == 1
     assert window.message_bar.isVisible() and "logo.bin" in window.message_bar.text()
@@ -81,7 +81,7 @@ def test_an_edited_revision_is_named_an_edited_copy(qtbot, window, history, monk
     load_pair(qtbot, window, document_arg("doc.md@HEAD~1"), document_arg("doc.md@HEAD"))
     short = repo[ids[-1]].short_id
     type_into(qtbot, window.pane_b, 0, "Edited here. ")
-    assert window.side_identity("B") == (f"edited copy of doc.md @ {short}", None)
+    assert window.session.identity("B") == (f"edited copy of doc.md @ {short}", None)
     assert f"edited copy of doc.md @ {short}" in window.windowTitle()
     assert f"edited copy of doc.md @ {short}".replace(" ", "\xa0") in window.columns["B"].header.toolTip()
 
@@ -98,7 +98,7 @@ def test_open_revisions_defaults_to_the_last_change_of_the_file(qtbot, window, h
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
     assert seen == [[repo[c].short_id for c in reversed(ids)]]  # newest first
-    assert [d.text for d in window.documents()] == [texts[ids[-2]], texts[ids[-1]]]
+    assert [d.text for d in window.session.documents()] == [texts[ids[-2]], texts[ids[-1]]]
 
 
 def test_open_revisions_loads_the_pair_chosen(qtbot, window, history):
@@ -114,8 +114,8 @@ def test_open_revisions_loads_the_pair_chosen(qtbot, window, history):
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
         window.revisions.open(str(root / "doc.md"))
     newest_first = list(reversed(ids))
-    assert [d.text for d in window.documents()] == [texts[newest_first[3]], texts[newest_first[1]]]
-    assert window.side_identity("A")[0] == f"doc.md @ {repo[newest_first[3]].short_id} — {MESSAGES[-4]}"
+    assert [d.text for d in window.session.documents()] == [texts[newest_first[3]], texts[newest_first[1]]]
+    assert window.session.identity("A")[0] == f"doc.md @ {repo[newest_first[3]].short_id} — {MESSAGES[-4]}"
 
 
 def test_open_revisions_cancelled_changes_nothing(qtbot, window, history):
@@ -124,7 +124,7 @@ def test_open_revisions_cancelled_changes_nothing(qtbot, window, history):
     with qtbot.waitSignal(window.revisions.listed, timeout=20_000):
         window.revisions.open(str(root / "doc.md"))
     qtbot.wait(50)
-    assert window.documents() == (None, None)
+    assert window.session.documents() == (None, None)
 
 
 @pytest.mark.parametrize("make, named", [
@@ -146,11 +146,11 @@ def test_open_revisions_of_a_file_git_does_not_hold_is_a_message(qtbot, window, 
 
 def save_and_reopen(qtbot, window, path, make_window_fn):
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(path))
+        window.workspaces.save(str(path))
     other = make_window_fn()
     with qtbot.waitSignal(other.analysis_ready, timeout=30_000,
                           check_params_cb=lambda r: r.a is not None and r.b is not None):
-        other.open_workspace(str(path))
+        other.workspaces.open(str(path))
     return other
 
 
@@ -174,10 +174,10 @@ def test_a_workspace_stores_revisions_and_reopens_them(qtbot, window, history, m
     assert data["documents"]["a"]["revision"] == {"repo": ".", "path": "doc.md", "commit": ids[0]}
     assert "text" not in data["documents"]["a"]  # read from the repository again
     assert data["documents"]["b"]["revision"]["commit"] == ids[-1] and data["documents"]["b"]["modified"] is True
-    doc_a, doc_b = other.documents()
+    doc_a, doc_b = other.session.documents()
     assert (doc_a.text, doc_b.text) == (texts[ids[0]], edited)
-    assert other.side_identity("A") == window.side_identity("A")
-    assert other.side_identity("B") == (f"edited copy of doc.md @ {repo[ids[-1]].short_id}", None)
+    assert other.session.identity("A") == window.session.identity("A")
+    assert other.session.identity("B") == (f"edited copy of doc.md @ {repo[ids[-1]].short_id}", None)
     assert doc_a.root.git_ref.commit == ids[0]
 
 
@@ -187,16 +187,16 @@ def test_a_workspace_with_a_missing_commit_names_it(qtbot, window, history, monk
     load_pair(qtbot, window, document_arg(f"doc.md@{ids[0]}"), document_arg("doc.md@HEAD"))
     ws_path = root / "review.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(ws_path))
+        window.workspaces.save(str(ws_path))
     data = json.loads(ws_path.read_text(encoding="utf-8"))
     data["documents"]["a"]["revision"]["commit"] = "0123456789" * 4
     ws_path.write_text(json.dumps(data), encoding="utf-8")
-    shown = window.documents()
+    shown = window.session.documents()
     with qtbot.waitSignal(window.workspace_failed, timeout=20_000) as blocker:
-        window.open_workspace(str(ws_path))
+        window.workspaces.open(str(ws_path))
     message = blocker.args[0]
     assert "documents.a.revision" in message and "0123456789" * 4 in message and "\n" not in message
-    assert window.documents() == shown  # nothing changed
+    assert window.session.documents() == shown  # nothing changed
 
 
 def test_a_workspace_reading_a_repository_outside_its_folder_asks_first(qtbot, window, history, monkeypatch,
@@ -208,10 +208,10 @@ def test_a_workspace_reading_a_repository_outside_its_folder_asks_first(qtbot, w
     elsewhere.mkdir()
     ws_path = elsewhere / "review.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=20_000):
-        window.save_workspace(str(ws_path))
+        window.workspaces.save(str(ws_path))
     asked = []
     window.workspaces.ask_trust = lambda need: asked.append(need) or False
     with qtbot.waitSignal(window.workspace_failed, timeout=20_000):
-        window.open_workspace(str(ws_path))
+        window.workspaces.open(str(ws_path))
     assert [side for side, _ in asked[0].outside] == ["a", "b"]
     assert asked[0].outside[0][1] == os.path.realpath(root)

@@ -6,7 +6,7 @@ from steadlith_core.bench.examples import phase_shift_answer
 
 def test_the_windows_report_has_both_rules(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.example_actions["phase-shift"].trigger()
+        window.act.examples["phase-shift"].trigger()
     out = tmp_path / "report.html"
     with qtbot.waitSignal(window.exported, timeout=20_000):
         window.exports.export_report(out)

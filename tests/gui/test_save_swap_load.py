@@ -27,7 +27,7 @@ def loaded_files(qtbot, window, tmp_path):
     pa, pb = tmp_path / "a.txt", tmp_path / "b.txt"
     pa.write_text(a, encoding="utf-8")
     pb.write_text(b, encoding="utf-8")
-    window.set_params(SMALL)
+    window.session.set_params(SMALL, show=True)
     load_files(qtbot, window, pa, pb)
     return pa, pb, a, b
 
@@ -39,15 +39,15 @@ def test_swap_after_save_as_keeps_the_saved_file_with_its_text(qtbot, window, tm
     edited = window.pane_b.toPlainText()
     pc = tmp_path / "c.txt"
     with qtbot.waitSignal(window.saved, timeout=TIMEOUT):
-        window.save_as("B", pc)
+        window.exports.save_as("B", pc)
     assert not window.pane_b.modified
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
-        window.swap()
+        window.documents_ctl.swap()
     assert window.pane_a.toPlainText() == edited
-    assert window.session.sides["A"].path == str(pc) and window.side_identity("A") == ("c.txt", str(pc))
+    assert window.session.sides["A"].path == str(pc) and window.session.identity("A") == ("c.txt", str(pc))
     ref = window.workspaces.document_ref("A")
     assert ref.path == str(pc) and ref.name == "c.txt"
-    assert window.shown_names() == ("c.txt", "a.txt")
+    assert window.exports.shown_names() == ("c.txt", "a.txt")
     assert window.session.sides["B"].path == str(pa)
     assert sorted(window.watcher.files()) == sorted([str(pa), str(pc)])  # b.txt no longer shown
     assert "c.txt" in window.windowTitle()
@@ -57,7 +57,7 @@ def test_typing_during_a_load_is_asked_about_and_kept_on_no(qtbot, window):
     load_texts(qtbot, window, "First version of A.", "First version of B.")
     asked = []
     window.confirm_discard = lambda question: asked.append(question) or False
-    window.load_texts("Second version of A.", "Second version of B.")
+    window.documents_ctl.load_texts("Second version of A.", "Second version of B.")
     insert_text(window.pane_b, 0, "Typed meanwhile. ")  # before the batch arrives
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT,
                           check_params_cb=lambda r: r.doc_a is not None and r.doc_a.text.startswith("Second")):
@@ -72,7 +72,7 @@ def test_typing_during_a_load_is_discarded_on_yes(qtbot, window):
     load_texts(qtbot, window, "First version of A.", "First version of B.")
     asked = []
     window.confirm_discard = lambda question: asked.append(question) or True
-    window.load_texts("Second version of A.", "Second version of B.")
+    window.documents_ctl.load_texts("Second version of A.", "Second version of B.")
     insert_text(window.pane_b, 0, "Typed meanwhile. ")
     with qtbot.waitSignal(window.documents_changed, timeout=TIMEOUT):
         pass
@@ -85,7 +85,7 @@ def test_typing_during_a_swap_keeps_the_edits_on_no(qtbot, window):
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
         type_into(qtbot, window.pane_b, 0, "Edit. ")
     window.confirm_discard = lambda question: False
-    window.swap()  # edited: the texts are loaded on the other side, on the thread pool
+    window.documents_ctl.swap()  # edited: the texts are loaded on the other side, on the thread pool
     insert_text(window.pane_b, 0, "More. ")
     with qtbot.waitSignal(window.loader.loaded, timeout=TIMEOUT):
         pass
@@ -106,7 +106,7 @@ def test_save_as_writes_atomically_on_the_thread_pool(qtbot, window, tmp_path, m
         type_into(qtbot, window.pane_b, 0, "Saved edit. ")
     pc = tmp_path / "c.txt"
     with qtbot.waitSignal(window.saved, timeout=TIMEOUT) as blocker:
-        window.save_as("B", pc)
+        window.exports.save_as("B", pc)
     assert blocker.args == ["B", str(pc)]
     assert threads and threads[0] is not threading.main_thread()
     assert pc.read_text(encoding="utf-8") == window.pane_b.toPlainText()
@@ -120,7 +120,7 @@ def test_save_as_failure_is_shown_and_keeps_the_pane_modified(qtbot, window, tmp
     target = tmp_path / "folder"
     target.mkdir()
     with qtbot.waitSignal(window.save_failed, timeout=TIMEOUT) as blocker:
-        window.save_as("B", target)
+        window.exports.save_as("B", target)
     assert blocker.args[0] == "B"
     assert "Cannot save B" in window.message_bar.text() and str(target) in window.message_bar.text()
     assert window.pane_b.modified and window.session.sides["B"].saved_as is None
@@ -128,8 +128,8 @@ def test_save_as_failure_is_shown_and_keeps_the_pane_modified(qtbot, window, tmp
 
 def test_swap_while_a_load_is_pending_is_refused(qtbot, window):
     load_texts(qtbot, window, "Text of A here.", "Text of B here.")
-    window.load_texts(None, "New B text.")
-    window.swap()
+    window.documents_ctl.load_texts(None, "New B text.")
+    window.documents_ctl.swap()
     assert "wait for the load to finish" in window.message_bar.text()
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
         pass
@@ -141,10 +141,10 @@ def test_swap_with_an_empty_side_uses_a_private_sequence_number(qtbot, window):
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
         type_into(qtbot, window.pane_b, 0, "Edit. ")
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
-        window.swap()
-    assert window.pane_a.toPlainText() == "Edit. Only B here." and window.documents()[1] is None
+        window.documents_ctl.swap()
+    assert window.pane_a.toPlainText() == "Edit. Only B here." and window.session.documents()[1] is None
     # B is empty now: its sequence number must not be one the loader hands out
     assert window.session.sides["B"].seq < 0
     with qtbot.waitSignal(window.analysis_ready, timeout=TIMEOUT):
-        window.load_texts(None, "B again.")
+        window.documents_ctl.load_texts(None, "B again.")
     assert window.pane_b.toPlainText() == "B again."

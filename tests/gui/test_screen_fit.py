@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS, fit_to_screen, room_on_screen
+from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
@@ -25,11 +25,11 @@ def open_on_screen(qtbot, width, height):
     window.confirm_discard = lambda question: True
     qtbot.addWidget(window)
     available = QRect(0, 0, width, height - TASKBAR)
-    fit_to_screen(window, available)
+    window.dock_layout.fit_to_screen(available)
     window.show()
     qtbot.waitExposed(window)
     text_a, text_b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     load_texts(qtbot, window, text_a, text_b)
     return window, available
 
@@ -80,11 +80,11 @@ def test_one_key_focuses_on_the_documents_and_brings_the_docks_back(qtbot):
     before = window.pane_a.width()
     shown = [d for d in (window.params_dock, window.churn_dock, window.table_dock, window.diagnostics_dock)
              if d.isVisible()]
-    assert window.act_focus_documents.shortcut().toString() == "Ctrl+Shift+D"
-    window.act_focus_documents.trigger()
+    assert window.act["focus_documents"].shortcut().toString() == "Ctrl+Shift+D"
+    window.act["focus_documents"].trigger()
     qtbot.waitUntil(lambda: not any(d.isVisible() for d in shown))
     qtbot.waitUntil(lambda: window.pane_a.width() > before * 1.3)
-    window.act_focus_documents.trigger()
+    window.act["focus_documents"].trigger()
     qtbot.waitUntil(lambda: all(d.isVisible() for d in shown))
 
 
@@ -104,7 +104,7 @@ def test_every_dock_open_the_window_still_fits_the_screen(qtbot, width, height):
     905 px of height: the docks tab together instead, and the panes stay readable."""
     window, available = open_on_screen(qtbot, width, height)
     open_every_dock(qtbot, window)
-    room = room_on_screen(window)
+    room = window.dock_layout.room_on_screen()
     for size in (window.minimumSizeHint(), window.minimumSize()):
         assert size.width() <= room.width() and size.height() <= room.height(), (size, room)
     assert available.contains(window.frameGeometry()), "the window runs off the screen"

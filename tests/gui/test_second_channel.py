@@ -67,18 +67,18 @@ def deletion_pair():
 
 def test_shifted_and_removed_differ_without_colour_in_the_overview_and_the_gutter(qtbot, window):
     text_a, text_b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     load_texts(qtbot, window, text_a, text_b)
     shifted_overview = overview_pixels(window, "A", "shifted")
     shifted_stripe = stripe_pixels(window, "A", "shifted")
 
-    window.set_params(ChunkerParams(min_tokens=48, max_tokens=160))
+    window.session.set_params(ChunkerParams(min_tokens=48, max_tokens=160), show=True)
     pair = deletion_pair()
     load_texts(qtbot, window, *pair)
     # the parameter change analyses the old pair first: wait for the new pair's result
-    qtbot.waitUntil(lambda: window.result is not None and window.result.a is not None
-                    and window.result.a.text == pair[0] and window.result.comparison is not None, timeout=20_000)
-    result = window.result
+    qtbot.waitUntil(lambda: window.session.result is not None and window.session.result.a is not None
+                    and window.session.result.a.text == pair[0] and window.session.result.comparison is not None, timeout=20_000)
+    result = window.session.result
     assert "removed" in result.comparison.status_a
     removed_overview = overview_pixels(window, "A", "removed")
     first_removed = result.comparison.status_a.index("removed")

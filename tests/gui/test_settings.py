@@ -35,7 +35,7 @@ def test_settings_are_hermetic_in_tests(hermetic_settings):
 
 def test_parameters_geometry_and_docks_survive_closing_and_reopening(qtbot):
     first = make_window(qtbot, settings=AppSettings.user())
-    first.set_params(SMALL)
+    first.session.set_params(SMALL, show=True)
     # restoreGeometry keeps a window on its screen (offscreen: 800 x 800, narrower than the
     # window's minimum width, so x is clamped there): the height and y position must survive
     first.resize(first.minimumSizeHint().width(), 731)
@@ -45,10 +45,10 @@ def test_parameters_geometry_and_docks_survive_closing_and_reopening(qtbot):
     close(qtbot, first)
 
     second = make_window(qtbot, settings=AppSettings.user())
-    assert second.params == ChunkerParams()  # nothing is restored unless asked (the app asks)
+    assert second.session.params == ChunkerParams()  # nothing is restored unless asked (the app asks)
     assert second.geometry() != saved
     second.restore_settings()
-    assert second.params == SMALL and second.params_panel.params.params_hash == SMALL.params_hash
+    assert second.session.params == SMALL and second.params_panel.params.params_hash == SMALL.params_hash
     g = second.geometry()
     assert (g.y(), g.width(), g.height()) == (saved.y(), saved.width(), saved.height()) == (g.y(), g.width(), 731)
     assert second.churn_dock.isHidden() and not second.table_dock.isHidden()
@@ -61,14 +61,14 @@ def test_corrupt_settings_are_ignored(qtbot):
     settings.store.setValue("window/geometry", "nonsense")
     w = make_window(qtbot, settings=settings)
     w.restore_settings()  # nothing raised, defaults kept
-    assert w.params == ChunkerParams() and w.recent_entries() == []
+    assert w.session.params == ChunkerParams() and w.recent_menu.entries() == []
 
 
 def test_recent_files_update_survive_a_restart_and_reopen(qtbot, tmp_path):
     pa, pb = write_pair(tmp_path)
     first = make_window(qtbot, settings=AppSettings.user())
     load_files(qtbot, first, pa, pb)
-    assert first.recent_entries() == [{"a": str(pa), "b": str(pb)}]
+    assert first.recent_menu.entries() == [{"a": str(pa), "b": str(pb)}]
     labels = [a.text() for a in first.recent_menu.actions()]
     assert labels[0] == "&1  doc-1.md ↔ doc-2.md" and first.recent_menu.menuAction().isEnabled()
     close(qtbot, first)
@@ -79,7 +79,7 @@ def test_recent_files_update_survive_a_restart_and_reopen(qtbot, tmp_path):
     assert "doc-1.md ↔ doc-2.md" in entry.text() and str(pa) in entry.toolTip()
     with qtbot.waitSignal(second.analysis_ready, timeout=20_000):
         entry.trigger()
-    a, b = second.documents()
+    a, b = second.session.documents()
     assert (a.path, b.path) == (str(pa), str(pb))
 
 
@@ -89,14 +89,14 @@ def test_a_missing_recent_file_is_reported_and_removed(qtbot, tmp_path):
     w = make_window(qtbot, settings=AppSettings.user())
     load_files(qtbot, w, pa, pb)
     load_files(qtbot, w, qa, qb)
-    assert [e["a"] for e in w.recent_entries()] == [str(qa), str(pa)]  # most recent first
+    assert [e["a"] for e in w.recent_menu.entries()] == [str(qa), str(pa)]  # most recent first
     os.remove(pb)
     stale = next(a for a in w.recent_menu.actions() if "doc-1.md" in a.text())
     stale.trigger()
     assert str(pb) in w.message_bar.text() and "removed from the recent files" in w.message_bar.text()
-    assert w.recent_entries() == [{"a": str(qa), "b": str(qb)}]
+    assert w.recent_menu.entries() == [{"a": str(qa), "b": str(qb)}]
     assert not any("doc-1.md" in a.text() for a in w.recent_menu.actions())
-    assert w.documents()[0].path == str(qa)  # nothing else happened
+    assert w.session.documents()[0].path == str(qa)  # nothing else happened
 
 
 def test_recent_list_is_bounded_and_completes_pairs():
@@ -117,23 +117,23 @@ def test_saved_workspaces_join_the_recent_files(qtbot, tmp_path):
     w = make_window(qtbot, settings=AppSettings.user())
     load_files(qtbot, w, pa, pb)
     with qtbot.waitSignal(w.workspace_saved, timeout=10_000):
-        w.save_workspace(tmp_path / "r.steadlith")
-    assert w.recent_entries()[0] == {"workspace": str(tmp_path / "r.steadlith")}
+        w.workspaces.save(tmp_path / "r.steadlith")
+    assert w.recent_menu.entries()[0] == {"workspace": str(tmp_path / "r.steadlith")}
     assert w.recent_menu.actions()[0].text() == "&1  r.steadlith  (workspace)"
 
 
 def test_theme_choice_is_remembered_only_when_chosen_in_the_menu(qtbot):
     first = make_window(qtbot, settings=AppSettings.user())
-    first.set_theme("dark")  # like --theme: for this run only
+    first.theme_ctl.set_choice("dark")  # like --theme: for this run only
     assert AppSettings.user().theme() is None
-    first.theme_actions["light"].trigger()  # View → Theme → Light
+    first.act.theme["light"].trigger()  # View → Theme → Light
     assert AppSettings.user().theme() == "light"
-    first.theme_actions["dark"].trigger()
+    first.act.theme["dark"].trigger()
     close(qtbot, first)
     second = make_window(qtbot, theme="system", settings=AppSettings.user())
     second.restore_settings()
-    assert second.theme_choice == "dark" and second.theme.name == "dark"
-    second.set_theme("light")
+    assert second.session.view.theme == "dark" and second.theme_ctl.theme.name == "dark"
+    second.theme_ctl.set_choice("light")
 
 
 def test_command_line_precedence_is_documented():
@@ -146,5 +146,5 @@ def test_open_recent_from_a_script_removes_a_missing_entry_as_the_menu_does(qtbo
     w = make_window(qtbot, settings=AppSettings.user())
     load_files(qtbot, w, pa, pb)
     os.remove(pa)
-    w.open_recent({"a": str(pa), "b": str(pb)})
-    assert "removed from the recent files" in w.message_bar.text() and w.recent_entries() == []
+    w.recent_menu.choose({"a": str(pa), "b": str(pb)})
+    assert "removed from the recent files" in w.message_bar.text() and w.recent_menu.entries() == []

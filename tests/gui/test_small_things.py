@@ -14,7 +14,7 @@ def test_find_goes_through_both_panes_and_around(qtbot, window):
     text_a = TEXT.replace("Line 10:", "Line 10: zebra", 1)
     text_b = TEXT.replace("Line 60:", "Line 60: zebra", 1)
     load_texts(qtbot, window, text_a, text_b)
-    window.act_find.trigger()
+    window.act["find"].trigger()
     assert window.find_bar.isVisible() and window.find_bar.edit.hasFocus()
     window.find_bar.edit.setText("zebra")
     window.navigation.active_side = "B"
@@ -47,18 +47,18 @@ def test_zoom_and_wrap_apply_to_both_panes_alike(qtbot, window):
     load_texts(qtbot, window, TEXT, TEXT)
     pa, pb = window.pane_a, window.pane_b
     size = pa.font().pointSize()
-    window.act_zoom_in.trigger()
-    window.act_zoom_in.trigger()
+    window.act["zoom_in"].trigger()
+    window.act["zoom_in"].trigger()
     assert pa.font().pointSize() == pb.font().pointSize() == size + 2
     wheel = QWheelEvent(QPointF(20, 20), QPointF(pa.viewport().mapToGlobal(QPoint(20, 20))), QPoint(0, 0),
                         QPoint(0, -120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier,
                         Qt.ScrollPhase.NoScrollPhase, False)
     pa.wheelEvent(wheel)  # Ctrl+wheel on A zooms B too
     assert pa.font().pointSize() == pb.font().pointSize() == size + 1
-    window.act_zoom_reset.trigger()
+    window.act["zoom_reset"].trigger()
     assert pa.font().pointSize() == pb.font().pointSize() == size
     assert pa.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
-    window.act_wrap.setChecked(False)
+    window.act["wrap"].setChecked(False)
     assert pa.lineWrapMode() == pb.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
 
 
@@ -69,12 +69,12 @@ def test_code_gets_line_numbers_and_prose_does_not(qtbot, window):
 
     code = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(40))
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.load_texts(code, code.replace("x + 7", "x + 8"), "a.py", "b.py")
+        window.documents_ctl.load_texts(code, code.replace("x + 7", "x + 8"), "a.py", "b.py")
     gutter = window.pane_a.gutter
     width = gutter.line_number_width()
     assert width > 0
     image = gutter.grab().toImage()
-    muted = QColor(window.theme.muted)
+    muted = QColor(window.theme_ctl.theme.muted)
     top = window.pane_a.visible_blocks()[0][1]
     h = window.pane_a.fontMetrics().height()
     assert any(color_near(image, x, top + h / 2, muted, radius=1, tolerance=40) for x in range(2, width - 4)), \

@@ -33,11 +33,11 @@ def test_a_pipe_loads_under_its_pipe_name_and_labels_win(qtbot, window, tmp_path
         load_files(qtbot, window, f"/dev/fd/{r}", str(b))
     finally:
         os.close(r)
-    assert window.side_identity("A")[0] == f"pipe {r}"
+    assert window.session.identity("A")[0] == f"pipe {r}"
     assert "pipe" in window.windowTitle()
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.load_files(str(b), str(b), labels={"A": "HEAD~1:guide.md", "B": "working copy"})
-    assert window.shown_names() == ("HEAD~1:guide.md", "working copy")
+        window.documents_ctl.load_files(str(b), str(b), labels={"A": "HEAD~1:guide.md", "B": "working copy"})
+    assert window.exports.shown_names() == ("HEAD~1:guide.md", "working copy")
 
 
 def test_label_option_names_the_report_sides(tmp_path):

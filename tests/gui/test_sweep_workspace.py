@@ -36,14 +36,14 @@ def test_the_window_saves_and_reopens_the_sweep_dock(qtbot, window, tmp_path):
     set_up_dock(window, docs)
     path = tmp_path / "sweep.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
-        window.save_workspace(path)
+        window.workspaces.save(path)
     assert json.loads(path.read_text(encoding="utf-8"))["sweep"]["folder"] == "docs"  # relative, like documents
 
     fresh = make_window(qtbot)
     fresh.show()
     assert dock_as_shown(fresh)[:3] == ("\n".join(DEFAULT_GRID), (), PAIR)
     with qtbot.waitSignal(fresh.workspace_opened, timeout=60_000):
-        fresh.open_workspace(path)
+        fresh.workspaces.open(path)
     assert dock_as_shown(fresh) == (GRID, ("fixed-tokens",), FOLDER, str(docs), True)
     assert fresh.sweep_view.external_button.text() == "External: fixed-tokens"
 
@@ -57,7 +57,7 @@ def test_a_workspace_saved_before_the_dock_was_kept_opens_with_its_defaults(qtbo
     old = tmp_path / "old.steadlith"
     old.write_text(json.dumps(data), encoding="utf-8")
     with qtbot.waitSignal(window.workspace_opened, timeout=60_000):
-        window.open_workspace(old)
+        window.workspaces.open(old)
     assert dock_as_shown(window)[:3] == ("\n".join(DEFAULT_GRID), (), PAIR)
 
 

@@ -20,17 +20,17 @@ def window_colour() -> str:
 
 
 def test_theme_actions_switch_the_palette_and_the_widgets(qtbot, window):
-    acts = window.theme_actions
-    assert [a.text() for a in window.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
+    acts = window.act.theme
+    assert [a.text() for a in window.act.theme_menu.actions()] == ["&System (follow the desktop)", "&Light", "&Dark"]
     assert acts["light"].isChecked() and acts["light"].actionGroup().isExclusive()
     with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
         acts["dark"].trigger()
-    assert blocker.args == ["dark"] and window.theme is DARK and acts["dark"].isChecked()
+    assert blocker.args == ["dark"] and window.theme_ctl.theme is DARK and acts["dark"].isChecked()
     assert not acts["light"].isChecked() and window_colour() == DARK.window.upper()
     assert window.link_map.theme is DARK and window.pane_b.theme is DARK and window.churn.theme is DARK
     assert_painted(qtbot, window, DARK)
     acts["light"].trigger()
-    assert window.theme is LIGHT and window_colour() == LIGHT.window.upper()
+    assert window.theme_ctl.theme is LIGHT and window_colour() == LIGHT.window.upper()
     assert_painted(qtbot, window, LIGHT)
 
 
@@ -68,21 +68,21 @@ def test_the_two_themes_paint_different_surfaces():
 
 
 def test_system_follows_a_change_of_the_desktop_scheme(qtbot, window):
-    window.theme_actions["system"].trigger()
-    assert window.theme_choice == "system"
+    window.act.theme["system"].trigger()
+    assert window.session.view.theme == "system"
     hints = QGuiApplication.styleHints()
     # simulate the desktop switching (offscreen has no desktop that could): the signal Qt emits
     with qtbot.waitSignal(window.theme_changed, timeout=2_000) as blocker:
         hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
-    assert blocker.args == ["dark"] and window.theme is DARK and window_colour() == DARK.window.upper()
+    assert blocker.args == ["dark"] and window.theme_ctl.theme is DARK and window_colour() == DARK.window.upper()
     with qtbot.waitSignal(window.theme_changed, timeout=2_000):
         hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
-    assert window.theme is LIGHT
+    assert window.theme_ctl.theme is LIGHT
     # a fixed choice ignores the desktop
-    window.theme_actions["dark"].trigger()
+    window.act.theme["dark"].trigger()
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
-    assert window.theme is DARK
-    window.set_theme("light")
+    assert window.theme_ctl.theme is DARK
+    window.theme_ctl.set_choice("light")
 
 
 def test_scheme_to_theme_mapping():
@@ -94,8 +94,8 @@ def test_scheme_to_theme_mapping():
 def test_a_window_can_start_following_the_system(qtbot):
     w = make_window(qtbot, theme="system")
     expected = system_theme_name()
-    assert w.theme_choice == "system" and w.theme.name == expected and w.theme_actions["system"].isChecked()
-    w.set_theme("light")
+    assert w.session.view.theme == "system" and w.theme_ctl.theme.name == expected and w.act.theme["system"].isChecked()
+    w.theme_ctl.set_choice("light")
 
 
 def test_unknown_theme_is_refused(qtbot):

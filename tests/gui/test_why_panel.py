@@ -13,7 +13,7 @@ from steadlith_gui.model.why_state import SHOWN, STALE, STALE_TEXT
 
 def load_example(qtbot, window, name):
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000) as blocker:
-        window.example_actions[name].trigger()
+        window.act.examples[name].trigger()
     return blocker.args[0]
 
 
@@ -86,7 +86,7 @@ def test_another_region_updates_the_panel_and_a_parameter_change_clears_it(qtbot
     assert second in why_text(window) and why_text(window) != first
     # a parameter change: cleared at once, and stays so when the new result comes
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000):
-        window.set_params(ChunkerParams(min_tokens=80))
+        window.session.set_params(ChunkerParams(min_tokens=80), show=True)
         assert window.why.state.status == STALE and why_text(window).endswith(STALE_TEXT)
         assert window.why.marked("A") == [] and window.why.marked("B") == []
     assert window.why.state.status == STALE and second not in why_text(window)

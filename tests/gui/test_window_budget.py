@@ -95,7 +95,7 @@ def test_the_window_says_so_in_one_line(qtbot, window, monkeypatch, pair):
     a, b = pair
     shrink(monkeypatch, a.stat().st_size + b.stat().st_size - 1)
     with qtbot.waitSignal(window.load_failed, timeout=20_000) as blocker:
-        window.load_files(a, b)
+        window.documents_ctl.load_files(a, b)
     message = blocker.args[0]
     assert message.startswith(f"Cannot load A: {a}: too large: ") and f"Cannot load B: {b}: too large: " in message
     assert window.message_bar.isVisible() and "too large" in window.message_bar.text()

@@ -72,7 +72,7 @@ from steadlith_gui.widgets.pane_geometry import ABOVE, BELOW
 
 
 def test_sync_scrolling_keeps_unchanged_lines_level_next_to_a_deletion(qtbot, window):
-    window.set_params(BIG)
+    window.session.set_params(BIG, show=True)
     result = load_texts(qtbot, window, A_TEXT, B_TEXT)
     assert result.word_map is not None
     pa, pb = window.pane_a, window.pane_b
@@ -88,7 +88,7 @@ def test_sync_scrolling_keeps_unchanged_lines_level_next_to_a_deletion(qtbot, wi
 
 
 def test_link_map_draws_a_wedge_where_the_core_says_a_deletion_is(qtbot, window):
-    window.set_params(BIG)
+    window.session.set_params(BIG, show=True)
     result = load_texts(qtbot, window, A_TEXT, B_TEXT)
     pa = window.pane_a
     pa.scroll_position_to_y(A_TEXT.index(LINES[40]), pa.viewport().height() / 3)  # the deletion's top in view
@@ -116,7 +116,7 @@ def test_link_map_draws_a_wedge_where_the_core_says_a_deletion_is(qtbot, window)
 
 def test_ghost_markers_are_painted_where_the_other_version_cuts(qtbot, window):
     text_a, text_b, params = phase_shift_counterexample()
-    window.set_params(params)
+    window.session.set_params(params, show=True)
     result = load_texts(qtbot, window, text_a, text_b)
     pb = window.pane_b
     expected = result.word_map.ghosts_b

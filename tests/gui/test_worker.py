@@ -57,13 +57,13 @@ def test_burst_of_parameter_changes_shows_only_the_last(qtbot, window):
     dropped_before = window.analyzer.dropped_count
     with qtbot.waitSignal(window.analysis_ready, timeout=20_000, check_params_cb=lambda r: r.params == burst[-1]):
         for p in burst:
-            window.set_params(p)
+            window.session.set_params(p, show=True)
     qtbot.waitUntil(lambda: not window.analyzer.busy, timeout=20_000)
     assert [r.params for r in shown] == [burst[-1]]
-    assert window.result.a.params == burst[-1] and window.result.b.params == burst[-1]
+    assert window.session.result.a.params == burst[-1] and window.session.result.b.params == burst[-1]
     assert window.findChild(QLabel, "paramsHash").text() == burst[-1].params_hash
     assert window.analyzer.dropped_count == dropped_before + 1  # the first of the burst, still running
-    assert window.result.generation == window.analyzer.generation
+    assert window.session.result.generation == window.analyzer.generation
 
 
 def test_gui_thread_keeps_turning_while_a_large_pair_is_analysed(qtbot, window, monkeypatch):
@@ -99,7 +99,7 @@ def test_gui_thread_keeps_turning_while_a_large_pair_is_analysed(qtbot, window, 
     timer.start()
     shown = []
     window.analysis_ready.connect(shown.append)
-    window.load_texts(big, big + "One more sentence.\n")
+    window.documents_ctl.load_texts(big, big + "One more sentence.\n")
     qtbot.waitUntil(lambda: bool(held), timeout=120_000)
     thread, seen = held[0]
     assert thread != threading.main_thread().ident, "the analysis ran on the GUI thread"

@@ -17,12 +17,12 @@ def test_a_renamed_document_with_a_newline_is_one_escaped_line(qtbot, window, tm
     load_files(qtbot, window, str(pa), str(pb))
     path = tmp_path / "w.steadlith"
     with qtbot.waitSignal(window.workspace_saved, timeout=10_000):
-        window.save_workspace(str(path))
+        window.workspaces.save(str(path))
     data = json.loads(path.read_text(encoding="utf-8"))
     data["documents"]["a"]["name"] = HOSTILE  # as another program (or person) could write it
     path.write_text(json.dumps(data), encoding="utf-8")
     with qtbot.waitSignals([window.workspace_opened, window.analysis_ready], timeout=20_000):
-        window.open_workspace(str(path))
+        window.workspaces.open(str(path))
     shown = window.message_bar.text()
     assert shown.startswith("This workspace shows A ")
     assert "\n" not in shown and "\x1b" not in shown

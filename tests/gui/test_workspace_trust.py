@@ -50,10 +50,10 @@ def test_the_window_asks_with_the_real_paths_and_reads_nothing_on_no(qtbot, wind
     asked = []
     window.workspaces.ask_trust = lambda need: asked.append(need) or False
     with qtbot.waitSignal(window.workspace_failed, timeout=10_000) as blocker:
-        window.open_workspace(ws)
+        window.workspaces.open(ws)
     assert [o for n in asked for o in n.outside] == [("b", str(secret))]
     assert str(secret) in blocker.args[0]
-    assert window.documents() == (None, None)  # nothing read, nothing shown
+    assert window.session.documents() == (None, None)  # nothing read, nothing shown
     assert "private key" not in window.pane_b.toPlainText()
 
 
@@ -62,7 +62,7 @@ def test_on_yes_it_opens_and_names_the_real_file(qtbot, window, layout):
     ws = hostile(review, secret)
     window.workspaces.ask_trust = lambda need: True
     with qtbot.waitSignals([window.workspace_opened, window.analysis_ready], timeout=20_000):
-        window.open_workspace(ws)
+        window.workspaces.open(ws)
     assert "private key" in window.pane_b.toPlainText()
     message = window.message_bar.text()
     assert f"B {secret} as “v2.md”" in message  # the real path beside the chosen name
@@ -74,7 +74,7 @@ def test_a_workspace_inside_its_folder_opens_without_asking(qtbot, window, layou
     save_workspace(Workspace({"a": DocumentRef.from_file(review / "v1.md"), "b": None}), ws)
     window.workspaces.ask_trust = lambda need: pytest.fail("asked about a workspace that stays in its folder")
     with qtbot.waitSignal(window.workspace_opened, timeout=20_000):
-        window.open_workspace(ws)
+        window.workspaces.open(ws)
     assert "Version one" in window.pane_a.toPlainText()
 
 

@@ -418,9 +418,10 @@ def _size_exception(result: Chunking, i: int) -> bool:
     s, e = c.start_word, c.end_word
     if cuts.edges[s] and cuts.edges[e]:
         return True
-    if cuts.primary[s] and cuts.primary[e] and keys.key_1[s] == keys.key_1[e]:
-        return True
-    return bool(cuts.fill[s] and cuts.fill[e] and keys.key_2[s] == keys.key_2[e])
+    for level, chosen in ((1, cuts.primary), (2, cuts.fill)):  # S and Q are disjoint
+        if chosen[s] and chosen[e]:
+            return bool(len(set(keys.key_at(level, [s, e]).tolist())) == 1)
+    return False
 
 
 def size_rates(result: Chunking) -> dict:

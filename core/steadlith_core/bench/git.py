@@ -5,6 +5,13 @@ markdown documents of about 20 KB of prose, each commit a writer's edit (a sente
 inserted, one deleted, a word replaced, a paragraph moved, a paragraph appended),
 then times `audit()` over it for one parameter set, and for both rules.
 
+`sweep`: over the same generated history (or `--repo PATH` with `--paths GLOB`), times
+`steadlith audit --rules tttd-v1` beside `steadlith sweep` with one set and with
+`--sets S` sets (max_tokens 256, 384, …), on `--jobs` 1 and on a pool, each run a fresh
+process, in interleaved rounds (`--rounds`); prints the medians of wall and CPU time,
+the peak memory of each in-process run (VmHWM), the ratios to the audit, and the load
+average at the start and the end.
+
 `batch`: writes M small markdown files, times `steadlith chunk DIR --format jsonl` (one
 command, a pool of worker processes), and one `steadlith chunk FILE --format jsonl`
 process per file on a sample of them, extrapolated to all M (running M processes would
@@ -36,7 +43,7 @@ MODE_BLOB = 0o100644
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("bench-git", help="benchmark the history audit and batch chunking")
-    p.add_argument("what", choices=("audit", "batch"))
+    p.add_argument("what", choices=("audit", "batch", "sweep"))
     p.add_argument("--commits", type=int, default=1000, help="audit: commits of the generated history (default 1000)")
     p.add_argument("--documents", type=int, default=8, help="audit: markdown documents edited (default 8)")
     p.add_argument("--doc-kb", type=int, default=20, help="audit: size of each document in KB (default 20)")
@@ -45,6 +52,10 @@ def add_parser(sub: Any) -> None:
                    help="batch: files chunked one process each, to extrapolate from (default 100)")
     p.add_argument("--jobs", type=int, help="batch: worker processes (default: the number of cores)")
     p.add_argument("--corpus", metavar="DIR", help="draw prose from the *.md files below DIR (default: built-in)")
+    p.add_argument("--sets", type=int, default=4, help="sweep: parameter sets of the larger sweep (default 4)")
+    p.add_argument("--rounds", type=int, default=3, help="sweep: interleaved rounds, medians over them (default 3)")
+    p.add_argument("--repo", metavar="PATH", help="sweep: time this repository instead of a generated history")
+    p.add_argument("--paths", nargs="+", metavar="GLOB", help="sweep: with --repo, the files to replay (default **/*.md)")
     p.add_argument("--keep", metavar="DIR", help="build in DIR and leave it there (default: a temporary directory)")
     p.set_defaults(func=cmd_bench_git)
 
@@ -198,6 +209,74 @@ def bench_batch(root: str, args: argparse.Namespace) -> list[str]:
     ]
 
 
+# A command run as a user runs it, its own peak (VmHWM, kB) printed last on stderr.
+_PEAK_PROBE = """
+import sys
+from steadlith_core.cli.main import main
+code = main(sys.argv[1:])
+with open("/proc/self/status") as f:
+    peak = next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
+sys.stderr.write(f"\\n{peak}\\n")
+sys.exit(code)
+"""
+
+
+def bench_sweep(root: str, args: argparse.Namespace) -> list[str]:
+    """Audit against sweeps of 1 and S sets over one history, fresh processes, rounds
+    interleaved (see the module)."""
+    import statistics
+    import subprocess
+
+    if args.repo:
+        repo, where = args.repo, f"repository {args.repo}"
+    else:
+        repo = root
+        t0 = time.perf_counter()
+        build_history(root, args.commits, args.documents, args.doc_kb * 1000, prose_sources(args.corpus))
+        where = (f"{args.commits} commits, {args.documents} documents of ~{args.doc_kb} KB (built in "
+                 f"{time.perf_counter() - t0:.1f} s)")
+    paths = ["--paths", *args.paths] if args.paths else []
+    sizes = ",".join(str(256 + 128 * k) for k in range(args.sets))
+    runs = [("audit --rules tttd-v1", ["audit", repo, *paths, "--rules", "tttd-v1"])]
+    for jobs in sorted({1, args.jobs or os.cpu_count() or 1}):
+        runs.append((f"sweep --jobs {jobs}, 1 set", ["sweep", repo, *paths, "--jobs", str(jobs)]))
+        runs.append((f"sweep --jobs {jobs}, {args.sets} sets",
+                     ["sweep", repo, *paths, "--jobs", str(jobs), "--grid", f"max_tokens={sizes}"]))
+    start = load_average()
+    figures: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _ in runs}
+    for _ in range(args.rounds):
+        for label, argv in runs:
+            t0, c0 = time.perf_counter(), _children_cpu()
+            done = subprocess.run([sys.executable, "-c", _PEAK_PROBE, *argv, "--format", "json"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+            if done.returncode != 0:  # its own error line, the peak after it left out
+                said = [line for line in done.stderr.splitlines() if line.strip()][:-1] or ["no message"]
+                raise SteadlithError(f"steadlith {' '.join(argv)} failed: {said[-1].strip()[-300:]}")
+            figures[label].append((wall, cpu, int(done.stderr.split()[-1])))
+    lines = [f"history    {where}", f"load average  {' '.join(map(str, start))} (at the start)"]
+    audit_wall = statistics.median(w for w, _, _ in figures[runs[0][0]])
+    audit_cpu = statistics.median(c for _, c, _ in figures[runs[0][0]])
+    for label, _ in runs:
+        wall = statistics.median(w for w, _, _ in figures[label])
+        cpu = statistics.median(c for _, c, _ in figures[label])
+        peak = statistics.median(p for _, _, p in figures[label]) / 1024
+        own = "" if "--jobs 1" in label or label.startswith("audit") else " (the parent's: workers not counted)"
+        lines.append(f"sweep      {label:<24} wall {wall:7.2f} s  CPU {cpu:7.2f} s  peak {peak:6.1f} MiB{own}  "
+                     f"÷ audit: wall {wall / audit_wall:.2f}, CPU {cpu / audit_cpu:.2f}   "
+                     f"(medians of {args.rounds})")
+    lines.append(f"load average  {' '.join(map(str, load_average()))} (at the end)")
+    return lines
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages (empty where the system has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
 def _children_cpu() -> float:
     """CPU seconds used by finished child processes (and their pool workers) so far."""
     import resource
@@ -209,10 +288,10 @@ def _children_cpu() -> float:
 def cmd_bench_git(args: argparse.Namespace) -> int:
     import tempfile
 
-    for name in ("commits", "documents", "doc_kb", "files", "sample"):
+    for name in ("commits", "documents", "doc_kb", "files", "sample", "sets", "rounds"):
         if getattr(args, name) < 1:
             raise SteadlithError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    run = bench_audit if args.what == "audit" else bench_batch
+    run = {"audit": bench_audit, "batch": bench_batch, "sweep": bench_sweep}[args.what]
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         lines = run(args.keep, args)

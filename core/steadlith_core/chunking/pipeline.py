@@ -145,10 +145,13 @@ class Document:
     token counts once per counter; a rule's own stages in its named `stage` caches.
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
-    once tttd-v1 has its candidates, or lmx2-v1 its keys, its symbols (8 bytes a word,
-    the largest array of a scan) are let go, and scanned again only if another window,
-    polynomial, mask or key window needs them; its per-word tokens are never kept (the
-    running total gives them), nor lmx2-v1's window hashes, nor tttd-v1's fingerprints.
+    once tttd-v1 has its candidates, or lmx2-v1 its window hashes, its symbols (8 bytes a
+    word, the largest array of a scan) are let go, and scanned again only if another
+    window, polynomial, mask or key window needs them; its per-word tokens are never kept
+    (the running total gives them), nor lmx2-v1's keys (lmx2.Lmx2HashKeys makes each
+    from the hashes where it is read), nor tttd-v1's fingerprints. Under the compiled
+    kernel its canonical text is never copied whole (chunks.DocumentCanonical), and
+    tttd-v1's running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
     stream carries for the word diff."""
@@ -158,10 +161,12 @@ class Document:
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
-        raw = scan_text(text, sentence_ends=False)
+        # a bytes document's canonical text is made chunk by chunk from the document
+        # (chunks.DocumentCanonical) where the compiled kernel runs: not a second copy
+        raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
         self.words = stream_of(text, raw)
         self._symbols: np.ndarray | None = raw.symbols
-        self.canonical = CanonicalText.of_scan(raw)
+        self.canonical = CanonicalText.of_scan(raw, text if isinstance(text, bytes) else None)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}
@@ -197,12 +202,19 @@ class Document:
         tok, cum = self._counted(counter)
         return (tok if tok is not None else per_word(cum, self._token_dtypes[counter])), cum
 
-    def _counted(self, counter: TokenCounter) -> tuple[np.ndarray | None, np.ndarray]:
+    def _counted(self, counter: TokenCounter, narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray]:
         """(tokens of each word, or None for a lean document, which keeps only the
-        cumulative tokens: the per-word ones are their differences), cumulative tokens."""
+        cumulative tokens: the per-word ones are their differences), cumulative tokens.
+
+        `narrow` (tttd-v1 on a bytes document, whose cut walk reads the running total
+        only in the compiled kernel and by differences): when the total is first
+        counted, it may be int32 where it surely fits (the compiled chars4/1 decides),
+        half the largest array such a run keeps. lmx2-v1 adds token distances to it in
+        numpy and asks for int64 (wide_cum)."""
 
         def count():
-            counted = counter.count_and_total(self.words, keep_counts=not self.lean)
+            counted = counter.count_and_total(self.words, keep_counts=not self.lean,
+                                              narrow=narrow and isinstance(self.document, bytes))
             self._token_dtypes[counter] = counted.dtype
             return counted.counts, counted.total
 
@@ -210,9 +222,15 @@ class Document:
         # function must not be answered from the cache
         return self._tokens.get(counter, count)
 
-    def tokens_cum(self, counter: TokenCounter) -> np.ndarray:
-        """tokens(counter)[1] alone."""
-        return self._counted(counter)[1]
+    def tokens_cum(self, counter: TokenCounter, narrow: bool = False) -> np.ndarray:
+        """tokens(counter)[1] alone (see _counted for `narrow`)."""
+        return self._counted(counter, narrow)[1]
+
+    def wide_cum(self, counter: TokenCounter) -> np.ndarray:
+        """tokens_cum(counter) as int64: a narrow total counted for tttd-v1 is widened
+        for the run (not kept)."""
+        cum = self._counted(counter)[1]
+        return _frozen(cum.astype(np.int64)) if cum.dtype != np.int64 else cum
 
     def word_tokens(self, counter: TokenCounter) -> "np.ndarray | LazyTokens":
         """tokens(counter)[0], or for a lean document what makes it when asked."""
@@ -313,7 +331,7 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
     primary, backup = doc.stage("candidates").get((p.window_words, p.polynomial) + masks, candidate_positions)
     doc.spare_symbols()  # before the token arrays exist: the peak of a large document is lower
-    cum = doc.tokens_cum(counter)
+    cum = doc.tokens_cum(counter, narrow=True)
     tok = doc.word_tokens(counter)
     snap = p.effective_snap_window
     starts, ends, kinds, snapped = doc.stage("cuts").get(
@@ -342,12 +360,15 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
-    cum = doc.tokens_cum(counter)
+    cum = doc.wide_cum(counter)
     classes = doc.classes
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later)
+    # a lean document keeps no window hashes (8 bytes a cut: only the keys are read later);
+    # a bytes document keeps only them, and makes a key where it is read (8 bytes a cut
+    # instead of 16, lmx2.Lmx2HashKeys)
     keys = doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
-        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean))
+        doc.symbols, cum, classes, p.key_tokens, p.prefers_boundaries, keep_h=not doc.lean,
+        hashes_only=isinstance(doc.document, bytes)))
     doc.spare_symbols()  # the keys hold all the rule reads of them
     maxima = lmx2_maxima(doc, keys, cum, key_inputs, p.horizon)
     first_inputs = key_inputs + (p.min_tokens, p.horizon)

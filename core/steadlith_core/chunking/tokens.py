@@ -39,13 +39,22 @@ class TokenCounter:
     per_word: Callable[[str], int] | None = None
     vectorized: Callable[[WordStream], np.ndarray] | None = None
     # (counts or None, running total) in one pass, already valid, counts in int32; None
-    # when it cannot (then count() and running_total() do it): the compiled chars4/1
-    with_total: Callable[[WordStream, bool], tuple[np.ndarray | None, np.ndarray] | None] | None = None
+    # when it cannot (then count() and running_total() do it): the compiled chars4/1.
+    with_total: Callable[..., tuple[np.ndarray | None, np.ndarray] | None] | None = None
+    # with_total takes a third argument, `narrow`: the total may be int32 where it surely fits
+    narrow_total: bool = False
 
-    def count_and_total(self, words: WordStream, keep_counts: bool = True) -> Counted:
+    def count_and_total(self, words: WordStream, keep_counts: bool = True, narrow: bool = False) -> Counted:
         """count(words) (None unless `keep_counts`) with its running total in int64,
-        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only."""
-        both = self.with_total(words, keep_counts) if self.with_total is not None else None
+        [0, c_0, c_0 + c_1, ...], and the dtype count() gives; arrays read-only.
+        `narrow`: the total may be int32 where it surely fits (with_total decides; half
+        the memory), for a caller that reads it only through the compiled kernel."""
+        if self.with_total is None:
+            both = None
+        elif self.narrow_total:
+            both = self.with_total(words, keep_counts, narrow)
+        else:
+            both = self.with_total(words, keep_counts)
         if both is not None:
             tok, cum = both
             dtype = np.dtype(np.int32)
@@ -106,8 +115,9 @@ def _chars4(words: WordStream) -> np.ndarray:
     return counts
 
 
-def _chars4_with_total(words: WordStream, keep_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
-    return kernel.chars4_totals(words.starts, words.ends, keep_counts)
+def _chars4_with_total(words: WordStream, keep_counts: bool,
+                       narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray] | None:
+    return kernel.chars4_totals(words.starts, words.ends, keep_counts, narrow)
 
 
 def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
@@ -182,5 +192,6 @@ def known_counters() -> tuple[str, ...]:
 
 
 BUILTIN_COUNTERS = BUILTIN_TOKEN_COUNTERS
-register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4, with_total=_chars4_with_total))
+register_counter(TokenCounter("chars4/1", "ceil(code points / 4)", vectorized=_chars4, with_total=_chars4_with_total,
+                              narrow_total=True))
 register_counter(TokenCounter("words/1", "one token per word", vectorized=_words1))

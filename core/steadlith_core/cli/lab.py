@@ -179,11 +179,11 @@ def violated(result: LabResult) -> bool:
 def retrieval_rows(beside: Beside, row) -> list[str]:
     """The lab table's retrieval rows: each chunker's scores on the question set, in the
     columns of its cost."""
-    from ..retrieval.report import HEADS, METRICS, mean_sd, percent
+    from ..retrieval.report import HEADS, METRICS, mean_sd, percent, questions_over
 
     run, results = beside.run, beside.results
-    lines = [f"retrieval ({run.retriever}, top {run.top_k}; {len(run.question_set.questions):,} questions over "
-             f"{len(run.corpora)} corpora; % mean ± sd)",
+    lines = [f"retrieval ({run.retriever}, top {run.top_k}; "
+             f"{questions_over(len(run.question_set.questions), len(run.corpora))}; % mean ± sd)",
              row("  chunks", lambda n: f"{results[n].chunks:,}"),
              row("  mean chunk tokens", lambda n: f"{results[n].mean_tokens:.1f}")]
     lines += [row(f"  {HEADS[m]}", lambda n, m=m: mean_sd(getattr(results[n].overall, m))) for m in METRICS]
@@ -213,6 +213,9 @@ def format_lab(result: LabResult, name: str, retrieval: Beside | None = None) ->
         "",
         f"{'':<24}" + "".join(f"{n:>{width}}" for n in names),
         row("strategy", lambda n: summaries[n].strategy.split("(")[0]),
+        # a splitter's settings are too wide for its column: one labelled line each, under its name
+        *(f"{'  settings':<24}{n}: {s.strategy[s.strategy.index('(') + 1:-1]}"
+          for n, s in summaries.items() if "(" in s.strategy),
         row("document tokens", lambda n: f"{result.tokens[n]:,}"),
         row("margin (tokens)", lambda n: "–" if summaries[n].margin is None else f"{summaries[n].margin:,}"),
         "tokens to re-embed",
@@ -222,9 +225,6 @@ def format_lab(result: LabResult, name: str, retrieval: Beside | None = None) ->
         row("edits past the margin", lambda n: "–" if summaries[n].past_margin_share is None
             else f"{100 * summaries[n].past_margin_share:.1f}%"),
     ]
-    for n, s in summaries.items():
-        if "(" in s.strategy:
-            lines.append(f"{'':<24}{n}: {s.strategy}")
     unchanged = next(iter(summaries.values())).no_word_changed
     lines.append(f"{'edits changing no word':<24}{unchanged:>{width}}  (re-wraps and the like: nothing to re-embed)")
     if retrieval is not None:

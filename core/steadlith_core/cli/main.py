@@ -290,8 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
                         "json|jsonl, compare; both rules), each a fresh process, net of its imports")
     p.add_argument("--memory-forms", metavar="FORM,FORM",
-                   help="with --memory-only: these rows instead (str, bytes, json, jsonl, compare, and explain "
-                        "and lab, which are not measured by default; lab: each chunker alone and its default set)")
+                   help="with --memory-only: these rows instead (str, bytes, json, jsonl, compare, and explain, "
+                        "lab, audit and sweep, which are not measured by default; lab: each chunker alone and its "
+                        "default set; audit and sweep: a repository of two commits, the document then its edit)")
     p.add_argument("--peers", action="store_true",
                    help="also time the installed peer chunkers (LangChain's RecursiveCharacterTextSplitter, "
                         "chonkie's RecursiveChunker and FastChunker, semchunk) at a matched mean chunk size")

@@ -200,8 +200,10 @@ def _output(args: argparse.Namespace, run: SweepRun, rows, unit: str) -> None:
     from ..report.export import to_json_text, write_text_atomic
     from ..sweep.format import sweep_csv, sweep_html, sweep_json, sweep_text
 
-    meta = dict(sources=[s.name for s in run.plan.sources], skipped=run.plan.skipped, done=run.done,
-                total=run.total, unit=unit)
+    # pairs are batched into tasks by size, so a task is not a document: name each pair
+    names = ([f"{visible(a)} -> {visible(b)}" for a, b in args.pairs] if unit == "pair"
+             else [s.name for s in run.plan.sources])
+    meta = dict(sources=names, skipped=run.plan.skipped, done=run.done, total=run.total, unit=unit)
     if args.html is not None:
         write_text_atomic(args.html, sweep_html(rows, **meta))
     if args.format != "text":

@@ -36,7 +36,7 @@ from ..chunking import tokens as token_counters
 from ..chunking.chunks import AnyParams
 from ..chunking.normalize import normalize
 from ..chunking.rules import rule_of
-from ..errors import ParameterError, SteadlithError, import_extra
+from ..errors import ParameterError, SteadlithError, import_extra, pip_extra
 from ..jsonl import MiB, JsonlError, Limits, read_jsonl
 from ..vocabulary import NEW, REMOVED, REUSED
 from .analysis import Analysis
@@ -124,6 +124,14 @@ def text_tokens(text: str, token_counter: str = "chars4/1") -> int:
     return int(token_counters.get_counter(token_counter).count(words).sum())
 
 
+def _canonical(piece: str) -> str:
+    """`piece` as a chunk's `text` field gives it (docs/contract/normalizer.md#canonical-text):
+    `steadlith chunk --format jsonl` writes offsets into the document beside the canonical
+    text, and its output is read back as spans."""
+    words = normalize(piece)
+    return words.canonical_text(0, len(words))
+
+
 def chunking_from_offsets(chunker: str, document: str, spans: Iterable[tuple[int, int]],
                           token_counter: str = "chars4/1", *, texts: Sequence[str | None] | None = None,
                           labels: Sequence[str] | None = None) -> ExternalChunking:
@@ -141,7 +149,7 @@ def chunking_from_offsets(chunker: str, document: str, spans: Iterable[tuple[int
                 f"(0 to {n} code points)")
         piece = document[start:end]
         given = texts[i] if texts is not None else None
-        if given is not None and given != piece:
+        if given is not None and given != piece and given != _canonical(piece):
             raise ExternalChunkError(
                 f"{chunker}: {label}: its text does not match the document at [{start}, {end}): "
                 f"text starts {given[:30]!r}, document there {piece[:30]!r}")
@@ -347,7 +355,7 @@ _EXTRAS = {"langchain-recursive": "langchain", "llama-index-sentence": "llama-in
 
 def install_hint(kind: str) -> str:
     """How to get a splitter that is not installed (the pip command with its extra)."""
-    return f"pip install 'steadlith-core[{_EXTRAS[kind]}]'" if kind in _EXTRAS else ""
+    return pip_extra(_EXTRAS[kind]) if kind in _EXTRAS else ""
 
 
 def installed_splitters() -> list[str]:

@@ -32,6 +32,15 @@ def _read_small(path: str) -> str | None:
         return None
 
 
+def common_dir(git_dir: str) -> str:
+    """The git directory holding the objects and refs a linked worktree's own git
+    directory shares with the main one (its `commondir` file), else `git_dir` itself."""
+    pointer = _read_small(os.path.join(git_dir, "commondir"))
+    if pointer and pointer.strip():
+        return os.path.realpath(os.path.join(git_dir, pointer.strip()))
+    return git_dir
+
+
 def _alternates(objects: str) -> list[str]:
     """The object stores `objects` borrows from, as its alternates file lists them (one
     a line; `#` comments; relative to `objects`; a C-quoted path's quotes dropped)."""
@@ -64,10 +73,8 @@ def repository_places(path: str | os.PathLike) -> list[str]:
         return places
     git_dir = os.path.realpath(found)
     places.append(git_dir)
-    common = git_dir
-    pointer = _read_small(os.path.join(git_dir, "commondir"))
-    if pointer and pointer.strip():
-        common = os.path.realpath(os.path.join(git_dir, pointer.strip()))
+    common = common_dir(git_dir)
+    if common != git_dir:
         places.append(common)
     stores = [os.path.join(common, "objects")]
     seen: set[str] = set()

@@ -25,6 +25,7 @@ from pygit2.enums import DeltaStatus
 
 from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
 from ..errors import LoadError, SteadlithError, visible
+from .places import common_dir
 
 # git's file modes of tree entries (not all are in pygit2.enums.FileMode)
 MODE_TREE = 0o040000
@@ -254,16 +255,11 @@ def _object_dirs(objects: str) -> list[str]:
     return [d for d in dirs if os.path.isdir(d)]
 
 
-def _common_dir(repo: pygit2.Repository) -> str:
-    """Where the repository's objects are: its git directory, or for a linked worktree
-    (`git worktree add`, whose git directory is .git/worktrees/NAME) the main one that
-    its `commondir` file names."""
-    try:
-        with open(os.path.join(repo.path, "commondir"), encoding="utf-8") as f:
-            common = f.read().strip()
-    except (OSError, UnicodeDecodeError):
-        return repo.path
-    return os.path.normpath(os.path.join(repo.path, common)) if common else repo.path
+def objects_dir(repo: pygit2.Repository) -> str:
+    """The repository's object directory. A linked worktree's git dir
+    (`.git/worktrees/NAME`) holds its own HEAD but no objects: its `commondir` file names
+    the git dir that has them."""
+    return os.path.join(common_dir(repo.path), "objects")
 
 
 def _check_loose_objects(repo: pygit2.Repository) -> None:
@@ -275,7 +271,7 @@ def _check_loose_objects(repo: pygit2.Repository) -> None:
     except (KeyError, pygit2.GitError, ValueError):
         pass
     odb = pygit2.Odb()
-    dirs = _object_dirs(os.path.join(_common_dir(repo), "objects"))
+    dirs = _object_dirs(objects_dir(repo))
     for n, objects in enumerate(dirs):
         odb.add_backend(pygit2.OdbBackendPack(objects), 20 - 2 * n)
         odb.add_backend(_CheckedLooseObjects(objects, repo_name(repo)), 19 - 2 * n)
@@ -472,7 +468,7 @@ def blob_size(ref: RevisionRef, repo: pygit2.Repository | None = None) -> Option
             return int(r.odb.read_header(entry.id)[1])  # the header alone: the blob is not read
         # pygit2 before 1.15 has no Odb.read_header; a loose blob's header is read here,
         # a packed one's size is left unknown rather than read whole.
-        loose = _CheckedLooseObjects(os.path.join(r.path, "objects"), repo_name(r))
+        loose = _CheckedLooseObjects(objects_dir(r), repo_name(r))
         return loose.header(str(entry.id))[1]
     except (KeyError, ValueError, pygit2.GitError, SteadlithError):
         return None

@@ -433,9 +433,9 @@ static void scan_out_clear(ScanOut *o) {
     Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
 }
 
-static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean) {
     o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
-    o->sym = new_buffer(words * 8); o->canon = new_buffer(canon_bytes); o->cend = new_buffer(words * 4);
+    o->sym = new_buffer(words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes); o->cend = new_buffer(lean ? 0 : words * 4);
     o->sent = new_buffer(words);
     if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
     scan_out_clear(o);
@@ -445,10 +445,11 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes) {
 /* Shrinks every output to n words and `out` canonical bytes (out < 0: the canonical
  * text is a view of the input, kept as it is) and returns the tuple of scan(); the
  * outputs are released either way. */
-static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out) {
+static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int lean) {
     PyObject *result = NULL;
     if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        shrink(&o->sym, n * 8) == 0 && (out < 0 || shrink(&o->canon, out) == 0) && shrink(&o->cend, n * 4) == 0 &&
+        shrink(&o->sym, n * 8) == 0 && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
+        (lean || shrink(&o->cend, n * 4) == 0) &&
         shrink(&o->sent, n) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
     scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
@@ -469,7 +470,7 @@ static PyObject *scan_str(PyObject *text) {
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
-    if (scan_out_new(&o, (len + 1) / 2, len * per + 16) < 0) return NULL;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0) < 0) return NULL;
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -481,7 +482,7 @@ static PyObject *scan_str(PyObject *text) {
     else if (kind == PyUnicode_2BYTE_KIND) n = scan_cps(PyUnicode_2BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     else n = scan_cps(PyUnicode_4BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
     Py_END_ALLOW_THREADS
-    return scan_out_finish(&o, n, out);
+    return scan_out_finish(&o, n, out, 0);
 }
 
 /* scan(data) -> (n, starts, ends, para, symbols, canonical, canonical_ends, sentence_ends)
@@ -489,7 +490,20 @@ static PyObject *scan_str(PyObject *text) {
  * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
-static PyObject *scan(PyObject *self, PyObject *arg) {
+static PyObject *scan_bytes(PyObject *arg, int lean);
+
+static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0); }
+
+/* scan_lean(data) -> scan(data) of UTF-8 bytes without the canonical text: `canonical`
+ * and `canonical_ends` come back empty, and nothing is written for them. A one-shot run
+ * slices each chunk's canonical text from the document itself when it hashes it
+ * (canonical_hashes), which spares a copy of the document and 4 bytes a word. */
+static PyObject *scan_lean(PyObject *self, PyObject *arg) {
+    if (PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "scan_lean takes UTF-8 bytes, not a str"); return NULL; }
+    return scan_bytes(arg, 1);
+}
+
+static PyObject *scan_bytes(PyObject *arg, int lean) {
     Py_buffer view;
     if (PyUnicode_Check(arg)) {
         /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
@@ -502,7 +516,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
      * pages of the buffers that stay unwritten are never touched, then given back. */
     ScanOut o;
-    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16) < 0) { PyBuffer_Release(&view); return NULL; }
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean) < 0) { PyBuffer_Release(&view); return NULL; }
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -562,6 +576,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
         if (n == 0) lead = w0 - data;
+        if (lean) goto next_word;
         if (same && n > 0) {
             ptrdiff_t gap = w0 - g0;
             if (is_para ? gap == 2 && g0[0] == '\n' && g0[1] == '\n' : gap == 1 && g0[0] == ' ') {
@@ -594,7 +609,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         prev_cr = 0;
     }
     Py_END_ALLOW_THREADS
-    if (same && n > 0) {
+    if (same && n > 0 && !lean) {
         /* the canonical text is input[lead:lead + out]: a view instead of a copy */
         PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
         PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
@@ -606,7 +621,7 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         out = -1; /* scan_out_finish: leave it as it is */
     }
     PyBuffer_Release(&view);
-    return scan_out_finish(&o, n, out);
+    return scan_out_finish(&o, n, out, lean);
 }
 
 /* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
@@ -908,29 +923,36 @@ static int get_typed(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const 
  * A bytes document keeps only the total (want_counts false: no counts are written). */
 static PyObject *chars4_totals(PyObject *self, PyObject *args) {
     PyObject *o_starts, *o_ends;
-    int want_counts;
-    if (!PyArg_ParseTuple(args, "OOp", &o_starts, &o_ends, &want_counts)) return NULL;
+    int want_counts, narrow = 0;
+    if (!PyArg_ParseTuple(args, "OOp|p", &o_starts, &o_ends, &want_counts, &narrow)) return NULL;
     Py_buffer sv, ev;
     if (get_typed(o_starts, &sv, 4, "starts") < 0) return NULL;
     if (get_typed(o_ends, &ev, 4, "ends") < 0) { PyBuffer_Release(&sv); return NULL; }
     PyObject *b_tok = NULL, *b_cum = NULL, *result = NULL;
     Py_ssize_t n = sv.len / 4, bad = -1;
     if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "starts and ends differ in length"); goto done; }
-    b_cum = new_buffer((n + 1) * 8);
-    if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
     {
         const int32_t *st = sv.buf, *en = ev.buf;
+        /* A total is at most (characters spanned + 3 a word) / 4: below 2^30 (a document
+         * under 2^31 bytes of Markdown is), the running total is int32 when asked (half
+         * the memory), with room for a sum of it and any count up to it. */
+        int64_t bound = n ? ((int64_t)en[n - 1] - st[0] + 3 * (int64_t)n) / 4 : 0;
+        int wide = !narrow || bound < 0 || bound >= ((int64_t)1 << 30);
+        b_cum = new_buffer((n + 1) * (wide ? 8 : 4));
+        if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
         int32_t *tok = b_tok ? (int32_t *)PyBytes_AS_STRING(b_tok) : NULL;
         int64_t *cum = (int64_t *)PyBytes_AS_STRING(b_cum), total = 0;
+        int32_t *cum32 = (int32_t *)PyBytes_AS_STRING(b_cum);
         Py_BEGIN_ALLOW_THREADS
-        cum[0] = 0;
+        if (wide) cum[0] = 0; else cum32[0] = 0;
         for (Py_ssize_t k = 0; k < n; k++) {
             int64_t len = (int64_t)en[k] - st[k];
             if (len <= 0) { bad = k; break; } /* a word has a character: offsets that say otherwise are not a scan's */
             int32_t c = (int32_t)((len + 3) >> 2);
             if (tok) tok[k] = c;
             total += c;
-            cum[k + 1] = total;
+            if (!wide && total > INT32_MAX) { bad = k; break; } /* overlapping words: not a scan's either */
+            if (wide) cum[k + 1] = total; else cum32[k + 1] = (int32_t)total;
         }
         Py_END_ALLOW_THREADS
     }
@@ -954,14 +976,25 @@ static inline Py_ssize_t search(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, 
     return lo;
 }
 
-/* search() for base + add, the sum taken exactly: a total past INT64_MAX is reached by
- * no entry (hi), one below INT64_MIN by every entry (lo). A direct call may pass any
- * running totals and limits; their sum must not overflow (undefined in C). */
-static inline Py_ssize_t search_sum(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
+/* search() in running totals stored as int64 (`wide`) or int32, for base + add, the sum
+ * taken exactly: a total past INT64_MAX is reached by no entry (hi), one below
+ * INT64_MIN by every entry (lo). A direct call may pass any running totals and limits. */
+static inline int64_t cum_at(const void *a, int wide, Py_ssize_t i) {
+    return wide ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
+}
+
+static inline Py_ssize_t search_cum(const void *a, int wide, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
                                     int right) {
     if (add > 0 && base > INT64_MAX - add) return hi;
     if (add < 0 && base < INT64_MIN - add) return lo;
-    return search(a, lo, hi, base + add, right);
+    int64_t v = base + add;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        int64_t x = cum_at(a, wide, mid);
+        if (right ? x <= v : x < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
@@ -983,11 +1016,20 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     long long min_tokens, max_tokens;
     if (!PyArg_ParseTuple(args, "OOOLL", &o_cum, &o_primary, &o_backup, &min_tokens, &max_tokens)) return NULL;
     Py_buffer cv, pv, bv;
-    if (get_int64s(o_cum, &cv, "cum") < 0) return NULL;
+    /* the running total: int64, or int32 (chars4_totals narrow) */
+    if (PyObject_GetBuffer(o_cum, &cv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    const int wide = cv.itemsize == 8;
+    if (!(cv.format && ((wide && (!strcmp(cv.format, "l") || !strcmp(cv.format, "q"))) ||
+                        (cv.itemsize == 4 && !strcmp(cv.format, "i"))))) {
+        PyBuffer_Release(&cv);
+        PyErr_SetString(PyExc_TypeError, "cum must be an int64 or int32 array");
+        return NULL;
+    }
     if (get_int64s(o_primary, &pv, "primary") < 0) { PyBuffer_Release(&cv); return NULL; }
     if (get_int64s(o_backup, &bv, "backup") < 0) { PyBuffer_Release(&cv); PyBuffer_Release(&pv); return NULL; }
-    const int64_t *cum = cv.buf, *primary = pv.buf, *backup = bv.buf;
-    Py_ssize_t n = cv.len / 8 - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
+    const void *cum = cv.buf;
+    const int64_t *primary = pv.buf, *backup = bv.buf;
+    Py_ssize_t n = cv.len / cv.itemsize - 1, n_primary = pv.len / 8, n_backup = bv.len / 8;
     PyObject *b_starts = NULL, *b_ends = NULL, *b_kinds = NULL, *result = NULL;
     if (n < 0) { PyErr_SetString(PyExc_ValueError, "cum must have n + 1 entries"); goto done; }
     /* every chunk holds a word: at most n chunks */
@@ -999,12 +1041,12 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t s = 0;
     while (s < n) {
-        int64_t base = cum[s];
+        int64_t base = cum_at(cum, wide, s);
         /* first i >= s whose inclusion brings the chunk to min_tokens */
-        Py_ssize_t i_min = search_sum(cum, s, n + 1, base, min_tokens, 0) - 1;
+        Py_ssize_t i_min = search_cum(cum, wide, s, n + 1, base, min_tokens, 0) - 1;
         if (i_min < s) i_min = s;
         /* first i > s whose inclusion would exceed max_tokens (n if none) */
-        Py_ssize_t i_over = search_sum(cum, s, n + 1, base, max_tokens, 1) - 1;
+        Py_ssize_t i_over = search_cum(cum, wide, s, n + 1, base, max_tokens, 1) - 1;
         if (i_over <= s) i_over = s + 1;
         Py_ssize_t limit = i_over < n ? i_over : n, end;
         u8 kind;
@@ -1089,38 +1131,54 @@ static inline Py_ssize_t next_start(const int64_t *cum, int64_t key_tokens, Py_s
 
 /* One pass: the prefix sum P[c] is written before any window reads it (a(c) < c), so the
  * prefix sums, the window hashes and the check that cum is a running total share it.
- * Returns that check; on a failed one the hashes are garbage, but every read stayed
- * inside the arrays. */
-static int window_hashes_dense(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
-                               u64 base, u64 base_inv, u64 *prefix, u64 *h) {
+ * With `ringed` (a constant at each call) the prefix sums are kept in a ring of `mask` + 1
+ * slots (a power of two), P[c] at c & mask, else in an array over every cut: a window of a running total with a token or more a word spans at most
+ * key_tokens + 1 of them, so a ring that wide holds every one a window reads, and no
+ * array of them over every cut is made. Returns 1, 0 when cum is no running total (the
+ * hashes are then garbage, but every read stayed inside the arrays), -1 when a window
+ * reached past the ring (words of no token: the caller retries with a ring of all). */
+static inline __attribute__((always_inline)) int window_hashes_dense(
+    const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens, u64 base, u64 base_inv, u64 *prefix,
+    const int ringed, Py_ssize_t mask, u64 *h) {
     /* The powers of B^-1 and of B run as two interleaved sequences (even and odd c),
      * each stepped by the square: a multiply's latency is paid every other word. */
+#define RING(i) (ringed ? (i) & mask : (i))
     const u64 inv2 = base_inv * base_inv, base2 = base * base;
     u64 acc = 0, inv_e = 1, inv_o = base_inv; /* B^-(c-1) for c odd, c even */
     u64 scale_e = 1, scale_o = base;          /* B^(c-1) for c odd, c even */
     Py_ssize_t at = 0, c = 1;
-    int ok = cum[0] == 0;
+    int ok = cum[0] == 0, held = 1; /* held: every window start was still in the ring */
     prefix[0] = 0;
     h[0] = 0;
     for (; c + 1 <= n; c += 2) {
         u64 x = sym[c - 1] * inv_e, y = sym[c] * inv_o;
         inv_e *= inv2;
         inv_o *= inv2;
-        prefix[c] = acc + x;
+        u64 pc = acc + x;
         acc += x + y;
-        prefix[c + 1] = acc;
+        prefix[RING(c)] = pc;
+        prefix[RING(c + 1)] = acc;
         ok &= (cum[c] >= cum[c - 1]) & (cum[c + 1] >= cum[c]);
-        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
-        h[c + 1] = scale_o * (prefix[c + 1] - prefix[next_start(cum, key_tokens, c + 1, &at)]);
+        /* P[c + 1] is written too: a start a reads right while c + 1 - a <= mask */
+        Py_ssize_t a = next_start(cum, key_tokens, c, &at);
+        if (ringed) held &= c + 1 - a <= mask;
+        h[c] = scale_e * (pc - prefix[RING(a)]);
+        a = next_start(cum, key_tokens, c + 1, &at);
+        if (ringed) held &= c + 1 - a <= mask;
+        h[c + 1] = scale_o * (acc - prefix[RING(a)]);
         scale_e *= base2;
         scale_o *= base2;
     }
     if (c <= n) {
-        prefix[c] = acc + sym[c - 1] * inv_e;
+        u64 pc = acc + sym[c - 1] * inv_e;
+        prefix[RING(c)] = pc;
         ok &= cum[c] >= cum[c - 1];
-        h[c] = scale_e * (prefix[c] - prefix[next_start(cum, key_tokens, c, &at)]);
+        Py_ssize_t a = next_start(cum, key_tokens, c, &at);
+        if (ringed) held &= c - a <= mask;
+        h[c] = scale_e * (pc - prefix[RING(a)]);
     }
-    return ok;
+    return ok ? (held ? 1 : -1) : 0;
+#undef RING
 }
 
 static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t n, int64_t key_tokens,
@@ -1141,18 +1199,29 @@ static void window_hashes_sliding(const u64 *sym, const int64_t *cum, Py_ssize_t
     }
 }
 
+/* key_j of cut c from its window hash (docs/contract/lmx2-v1.md#keys). */
+static inline u64 key_of(u64 hc, u8 cls, int prefer, u64 j) {
+    return (prefer ? (u64)cls << 61 : 0) | (fmix64(hc ^ j) >> 3) | 1;
+}
+
+/* lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inv, dense_limit,
+ * keep_h=True, keys=True) -> (h or None, key_1 or None, key_2 or None). Without keep_h
+ * the hashes are written where key_1 goes; with keys=False only the hashes are made
+ * (lmx2_key_of makes a key from them where one is read): 8 bytes a cut instead of 16. */
 static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     PyObject *o_sym, *o_cum, *o_cls;
     long long key_tokens, dense_limit;
-    int prefer, keep_h = 1;
+    int prefer, keep_h = 1, want_keys = 1;
     unsigned long long base, base_inv;
-    if (!PyArg_ParseTuple(args, "OOOLpKKL|p", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
-                          &dense_limit, &keep_h)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOLpKKL|pp", &o_sym, &o_cum, &o_cls, &key_tokens, &prefer, &base, &base_inv,
+                          &dense_limit, &keep_h, &want_keys)) return NULL;
+    if (!want_keys) keep_h = 1;
     Py_buffer sv, cv, rv;
     if (get_typed(o_sym, &sv, 8, "symbols") < 0) return NULL;
     if (get_int64s(o_cum, &cv, "cum") < 0) { PyBuffer_Release(&sv); return NULL; }
     if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&sv); PyBuffer_Release(&cv); return NULL; }
     PyObject *b_h = NULL, *b_k1 = NULL, *b_k2 = NULL, *result = NULL;
+    u64 *ring = NULL;
     Py_ssize_t n = sv.len / 8;
     if (cv.len / 8 != n + 1 || rv.len != n + 1) {
         PyErr_SetString(PyExc_ValueError, "cum and classes must have one entry more than symbols");
@@ -1166,40 +1235,98 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     /* the dense pass checks cum as it reads it; the sliding one needs it checked first */
     if (!dense && !running_total(cum, n)) goto not_running;
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
-    /* without keep_h the window hashes are written where key_1 goes, and each is read
-     * before its key overwrites it: 8 bytes a cut less at the rule's peak */
     if (keep_h) b_h = new_buffer((n + 1) * 8);
-    b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8);
-    if ((keep_h && !b_h) || !b_k1 || !b_k2) goto done;
+    if (want_keys) { b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8); }
+    if ((keep_h && !b_h) || (want_keys && (!b_k1 || !b_k2))) goto done;
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
-        u64 *k1 = (u64 *)PyBytes_AS_STRING(b_k1), *k2 = (u64 *)PyBytes_AS_STRING(b_k2);
+        u64 *k1 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k1) : NULL, *k2 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k2) : NULL;
         u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
+        /* the dense pass's ring of prefix sums: wide enough for every window of a total
+         * that grows by a token or more a word, or for every cut when that is fewer */
+        Py_ssize_t slots = 2;
+        while (slots < n + 2 && (u64)slots < (u64)key_tokens + 2) slots <<= 1;
         int running = 1;
+        /* with the keys, key_2 holds the prefix sums until the keys overwrite them */
+        if (dense && !want_keys && !(ring = PyMem_Malloc(slots * 8))) { PyErr_NoMemory(); goto done; }
         Py_BEGIN_ALLOW_THREADS
-        if (dense)
-            /* k2 holds the prefix sums until the keys overwrite them */
-            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, h);
-        else
+        if (dense && want_keys) {
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, k2, 0, 0, h);
+        } else if (dense) {
+            running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, 1, slots - 1, h);
+            if (running < 0) { /* words of no token widened a window past the ring: a ring of every cut */
+                u64 *all = NULL;
+                Py_ssize_t every = 2;
+                while (every < n + 2) every <<= 1;
+                Py_BLOCK_THREADS
+                all = PyMem_Realloc(ring, every * 8);
+                Py_UNBLOCK_THREADS
+                if (all) {
+                    ring = all;
+                    running = window_hashes_dense(sym, cum, n, key_tokens, base, base_inv, ring, 1, every - 1, h);
+                } else running = 2; /* out of memory, reported below */
+            }
+        } else
             window_hashes_sliding(sym, cum, n, key_tokens, base, base_inv, h);
-        for (Py_ssize_t c = 0; c <= n; c++) {
-            u64 top = prefer ? (u64)cls[c] << 61 : 0, hc = h[c]; /* h may be k1: read first */
-            k1[c] = top | (fmix64(hc ^ 1) >> 3) | 1;
-            k2[c] = top | (fmix64(hc ^ 2) >> 3) | 1;
+        if (running == 1 && want_keys) {
+            for (Py_ssize_t c = 0; c <= n; c++) {
+                u64 hc = h[c]; /* h may be k1: read first */
+                k1[c] = key_of(hc, cls[c], prefer, 1);
+                k2[c] = key_of(hc, cls[c], prefer, 2);
+            }
+            k1[0] = k2[0] = k1[n] = k2[n] = 0;
         }
-        k1[0] = k2[0] = k1[n] = k2[n] = 0;
         Py_END_ALLOW_THREADS
-        if (!running) goto not_running;
+        if (running == 2) { PyErr_NoMemory(); goto done; }
+        if (running != 1) goto not_running;
     }
-    result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, b_k1, b_k2);
+    result = Py_BuildValue("OOO", keep_h ? b_h : Py_None, want_keys ? b_k1 : Py_None, want_keys ? b_k2 : Py_None);
     goto done;
 not_running:
     PyErr_SetString(PyExc_ValueError, "cum must be a running total: 0 first, never decreasing");
 done:
+    PyMem_Free(ring);
     Py_XDECREF(b_h); Py_XDECREF(b_k1); Py_XDECREF(b_k2);
     PyBuffer_Release(&sv); PyBuffer_Release(&cv); PyBuffer_Release(&rv);
     return result;
+}
+
+/* lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 bytes: key_j of the cuts `at`
+ * (int64 cut indices; None: every cut 0..n) from their window hashes h (n + 1 of them);
+ * the edges 0 and n hold 0, as lmx2_keys writes them. */
+static PyObject *lmx2_key_of(PyObject *self, PyObject *args) {
+    PyObject *o_h, *o_cls, *o_at = Py_None;
+    int prefer;
+    unsigned long long j;
+    if (!PyArg_ParseTuple(args, "OOpK|O", &o_h, &o_cls, &prefer, &j, &o_at)) return NULL;
+    Py_buffer hv, rv, av = {0};
+    if (get_typed(o_h, &hv, 8, "h") < 0) return NULL;
+    if (get_typed(o_cls, &rv, 1, "classes") < 0) { PyBuffer_Release(&hv); return NULL; }
+    if (o_at != Py_None && get_int64s(o_at, &av, "at") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&rv); return NULL; }
+    PyObject *out = NULL;
+    Py_ssize_t n1 = hv.len / 8, m = o_at == Py_None ? n1 : av.len / 8;
+    const int64_t *at = o_at == Py_None ? NULL : av.buf;
+    if (rv.len != n1 || n1 < 1) { PyErr_SetString(PyExc_ValueError, "h and classes must cover the same cuts"); goto done; }
+    for (Py_ssize_t k = 0; at && k < m; k++)
+        if (at[k] < 0 || at[k] >= n1) { PyErr_SetString(PyExc_IndexError, "a cut index is out of range"); goto done; }
+    if (!(out = new_buffer(m * 8))) goto done;
+    {
+        const u64 *h = hv.buf;
+        const u8 *cls = rv.buf;
+        u64 *key = (u64 *)PyBytes_AS_STRING(out);
+        Py_ssize_t last = n1 - 1;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < m; k++) {
+            Py_ssize_t c = at ? (Py_ssize_t)at[k] : k;
+            key[k] = (c == 0 || c == last) ? 0 : key_of(h[c], cls[c], prefer, (u64)j);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyBuffer_Release(&hv); PyBuffer_Release(&rv);
+    if (o_at != Py_None) PyBuffer_Release(&av);
+    return out;
 }
 
 /* local_maxima(values, pos, reach, candidates, dense_limit) -> bytes of one flag per
@@ -1550,6 +1677,203 @@ done:
     return out;
 }
 
+/* The canonical text (docs/contract/normalizer.md#canonical-text) of the words in the
+ * UTF-8 range [p, end), which starts at a word's first byte and ends at a word's last:
+ * each word as it is, each gap between two words written as its separator ("\n\n"
+ * when it holds two line breaks, as scan() counts them, else " "). Writes at most
+ * end - p bytes at o (a separator never outgrows its gap); returns how many. */
+static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
+    u8 *const o0 = o;
+    const u8 *run = p; /* the bytes from here to p are canonical as they stand: copied at once */
+    while (p < end) {
+#if defined(__SSE2__)
+        if (end - p >= 17) {
+            /* 16 bytes at once: printable ASCII, and single spaces before printable ASCII
+             * (gaps that are their own separator), are taken up to the first other byte */
+            __m128i v = _mm_loadu_si128((const __m128i *)p), next = _mm_loadu_si128((const __m128i *)(p + 1));
+            const __m128i space = _mm_set1_epi8(0x20);
+            unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, space));
+            unsigned before = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpgt_epi8(next, space)));
+            unsigned other = ~(printable | before) & 0xFFFF;
+            if (!other) { p += 16; continue; }
+            p += __builtin_ctz(other);
+        }
+#else
+        if (end - p >= 16) { /* word bytes, as scan() reads them */
+            int k = printable_prefix(p);
+            p += k;
+            if (k == 16) continue;
+        }
+#endif
+        if (p >= end) break;
+        u8 b = *p;
+        if (b > 0x20 && b < 0x80) { p++; continue; }
+        /* one space before printable ASCII: a gap that is its own separator, kept in the run */
+        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { p += 2; continue; }
+        int cls = BYTE_CLASS[b];
+        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { p++; continue; }
+        const u8 *g0 = p;
+        int breaks = 0, prev_cr = 0;
+        while (p < end) { /* the gap, as scan() counts its line breaks */
+            cls = BYTE_CLASS[*p];
+            if (cls == C_SPACE) { prev_cr = 0; p++; }
+            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
+            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
+            else if (cls >= C_LEAD_C2) {
+                int w = multibyte_space(p, end, cls);
+                if (!w) break;
+                prev_cr = 0; p += w;
+            } else break;
+        }
+        if (p >= end) { p = g0; break; } /* no word follows: no separator */
+        if (breaks >= 2 ? p - g0 == 2 && g0[0] == '\n' && g0[1] == '\n' : p - g0 == 1 && g0[0] == ' ')
+            continue; /* the gap is its separator: the run goes on */
+        memcpy(o, run, (size_t)(g0 - run));
+        o += g0 - run;
+        if (breaks >= 2) { *o++ = '\n'; *o++ = '\n'; }
+        else *o++ = ' ';
+        run = p;
+    }
+    memcpy(o, run, (size_t)(p - run));
+    o += p - run;
+    return o - o0;
+}
+
+/* Reads the ranges [bs[k], be[k]) of a buffer of `len` bytes; NULL and an error set
+ * when one lies outside it. `widest` the longest range. */
+static int check_ranges(const int64_t *bs, const int64_t *be, Py_ssize_t m, Py_ssize_t len, Py_ssize_t *widest) {
+    *widest = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > len) {
+            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the document");
+            return -1;
+        }
+        if (be[k] - bs[k] > *widest) *widest = be[k] - bs[k];
+    }
+    return 0;
+}
+
+/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a
+ * chunk: chunk_hashes of the canonical text of every document[start:end] (a range from
+ * a word's first byte to a word's last), made one chunk at a time in a scratch buffer
+ * instead of from a canonical copy of the whole document. */
+static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_starts, *o_ends;
+    Py_buffer dv, sv, ev, pv;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
+    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
+    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
+        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
+    }
+    PyObject *out = NULL;
+    u8 *scratch = NULL;
+    Py_ssize_t m = sv.len / 8, widest = 0;
+    const int64_t *bs = sv.buf, *be = ev.buf;
+    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
+    if (check_ranges(bs, be, m, dv.len, &widest) < 0) goto done;
+    out = new_buffer(32 * m);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    {
+        char *hex = PyBytes_AS_STRING(out);
+        const u8 *data = dv.buf;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(scratch, pv.buf, pv.len);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            u8 *text = scratch + pv.len + 8;
+            u64 size = (u64)canonical_words(data + bs[k], data + be[k], text), big = __builtin_bswap64(size), lo, hi;
+            memcpy(scratch + pv.len, &big, 8);
+            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
+            put_hex(hex + 32 * k, hi);
+            put_hex(hex + 32 * k + 16, lo);
+        }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+    return out;
+}
+
+/* canonical_slice(document, start, end) -> bytes: the canonical text of document[start:end]
+ * (canonical_words), for one chunk's text. */
+static PyObject *canonical_slice(PyObject *self, PyObject *args) {
+    Py_buffer dv;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "y*nn", &dv, &lo, &hi)) return NULL;
+    if (lo < 0 || hi < lo || hi > dv.len) {
+        PyBuffer_Release(&dv);
+        PyErr_SetString(PyExc_ValueError, "the range lies outside the document");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo);
+    if (out) {
+        Py_ssize_t size = canonical_words((const u8 *)dv.buf + lo, (const u8 *)dv.buf + hi, (u8 *)PyBytes_AS_STRING(out));
+        if (_PyBytes_Resize(&out, size) < 0) out = NULL;
+    }
+    PyBuffer_Release(&dv);
+    return out;
+}
+
+/* utf8_offsets(data, offsets) -> int64 bytes: the byte offset in the UTF-8 `data` of
+ * every code-point offset in `offsets` (int64, ascending, at most the code points in
+ * data), found in one forward walk that counts the bytes that start a character. */
+static PyObject *utf8_offsets(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_off;
+    Py_buffer dv, ov;
+    if (!PyArg_ParseTuple(args, "OO", &o_data, &o_off)) return NULL;
+    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) return NULL;
+    if (get_int64s(o_off, &ov, "offsets") < 0) { PyBuffer_Release(&dv); return NULL; }
+    Py_ssize_t m = ov.len / 8, len = dv.len;
+    const int64_t *want = ov.buf;
+    const u8 *data = dv.buf;
+    PyObject *out = new_buffer(8 * m);
+    if (out) {
+        int64_t *got = (int64_t *)PyBytes_AS_STRING(out);
+        /* cp: how many characters start in data[0:p] (bytes that are not 10xxxxxx) */
+        Py_ssize_t p = 0;
+        int64_t cp = 0, last = 0;
+        int bad = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < m && !bad; k++) {
+            int64_t t = want[k];
+            if (t < last) { bad = 1; break; }
+            last = t;
+            for (;;) {
+#if defined(__SSE2__)
+                if (len - p >= 16) { /* 16 bytes at once while they start no more than t - cp characters */
+                    __m128i v = _mm_loadu_si128((const __m128i *)(data + p));
+                    /* as signed bytes, 10xxxxxx are exactly those below (int8)0xC0 */
+                    unsigned cont = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8((char)0xC0)));
+                    int starts = 16;
+                    if (cont) { /* a 16-bit population count, inline (no popcnt instruction assumed) */
+                        cont -= (cont >> 1) & 0x5555;
+                        cont = (cont & 0x3333) + ((cont >> 2) & 0x3333);
+                        cont = (cont + (cont >> 4)) & 0x0F0F;
+                        starts -= (int)((cont + (cont >> 8)) & 0x1F);
+                    }
+                    if (cp + starts <= t) { p += 16; cp += starts; continue; }
+                }
+#endif
+                if (cp >= t) break;
+                if (p >= len) { bad = 1; break; }
+                cp += (data[p] & 0xC0) != 0x80;
+                p++;
+            }
+            while (p < len && (data[p] & 0xC0) == 0x80) p++; /* the rest of character t - 1 */
+            got[k] = p;
+        }
+        Py_END_ALLOW_THREADS
+        if (bad) {
+            Py_CLEAR(out);
+            PyErr_SetString(PyExc_ValueError, "offsets must ascend and lie within the text");
+        }
+    }
+    PyBuffer_Release(&dv); PyBuffer_Release(&ov);
+    return out;
+}
+
 static PyObject *py_xxh3_128(PyObject *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -1580,10 +1904,17 @@ static PyMethodDef METHODS[] = {
     {"candidates", candidates, METH_VARARGS, "candidates(fingerprints, pmask, prem, bmask, brem) -> (primary, backup)"},
     {"segment", segment, METH_VARARGS, "segment(cum, primary, backup, min_tokens, max_tokens)"},
     {"chars4_totals", chars4_totals, METH_VARARGS, "chars4_totals(starts, ends, want_counts) -> (int32 counts or None, int64 cum)"},
-    {"lmx2_keys", lmx2_keys, METH_VARARGS, "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit)"},
+    {"lmx2_keys", lmx2_keys, METH_VARARGS,
+     "lmx2_keys(symbols, cum, classes, key_tokens, prefer, base, base_inverse, dense_limit, keep_h=True, keys=True)"},
+    {"lmx2_key_of", lmx2_key_of, METH_VARARGS, "lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 keys"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
+    {"canonical_hashes", canonical_hashes, METH_VARARGS,
+     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> hex ASCII of each range's canonical text"},
+    {"canonical_slice", canonical_slice, METH_VARARGS, "canonical_slice(document, start, end) -> canonical bytes"},
+    {"utf8_offsets", utf8_offsets, METH_VARARGS, "utf8_offsets(data, code point offsets) -> int64 byte offsets"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
     {NULL, NULL, 0, NULL},

@@ -71,7 +71,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 OFFSET = np.int32
 
 
-def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
+def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> RawScan:
     """Words, paragraph flags, symbols and canonical text of `text`
     (docs/contract/normalizer.md#words, docs/contract/tttd-v1.md#symbols): a
     str, or UTF-8 bytes that check_utf8 accepted (offsets are code points either way).
@@ -80,17 +80,24 @@ def scan(text: str | bytes, sentence_ends: bool = True) -> RawScan:
     `sentence_ends=False` lets the numpy scan leave that field None, to be computed by
     CanonicalText for the words asked about (tttd-v1 asks for its chunks' last words:
     2 ms of a 30 ms chunking of 1 MB saved). The compiled scan finds them in passing and
-    always returns them."""
+    always returns them.
+
+    `lean=True`, for UTF-8 bytes under the compiled kernel, writes no canonical text:
+    `canonical` and `canonical_ends` are None, and a chunk's canonical text is made from
+    the document when it is needed (canonical_hashes, canonical_slice). Elsewhere it
+    changes nothing."""
     if KERNEL == "c":
         # the compiled scan reads a str in place: no UTF-8 copy
-        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = _kernel.scan(text)
+        lean = lean and not isinstance(text, str)
+        n, starts, ends, para, symbols, canonical, canonical_ends, sentence = (_kernel.scan_lean if lean else
+                                                                              _kernel.scan)(text)
         raw = RawScan(
             np.frombuffer(starts, dtype=OFFSET),
             np.frombuffer(ends, dtype=OFFSET),
             np.frombuffer(para, dtype=np.bool_),
             np.frombuffer(symbols, dtype=np.uint64),
-            canonical,
-            np.frombuffer(canonical_ends, dtype=OFFSET),
+            None if lean else canonical,
+            None if lean else np.frombuffer(canonical_ends, dtype=OFFSET),
             np.frombuffer(sentence, dtype=np.bool_),
         )
     elif isinstance(text, str):
@@ -231,10 +238,11 @@ def segment(
 ) -> list[Cut]:
     """tttd-v1 cuts (segment.segment): in C unless snapping is on or numpy runs."""
     if KERNEL != "c" or snap_window:
-        return python_segment(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+        return python_segment(_wide(cum), primary, backup, min_tokens, max_tokens, snap_window,
+                              points)
     past_end = int(cum[-1]) + 1  # searching past the total finds n, as in segment.py
     count, starts, ends, kinds = _kernel.segment(
-        np.ascontiguousarray(cum, dtype=np.int64),
+        _totals(cum),
         np.asarray(primary, dtype=np.int64),
         np.asarray(backup, dtype=np.int64),
         min(min_tokens, past_end),
@@ -259,25 +267,42 @@ def segment_columns(
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
     """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
     None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
-    positions are int64 arrays."""
+    positions are int64 arrays; `cum` is int64, or int32 (a narrow running total,
+    chars4_totals), which the compiled walk reads as it is."""
     if KERNEL != "c" or snap_window:
-        return numpy_segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
+        # the numpy walk adds limits to totals: in int64, whatever the totals' width
+        return numpy_segment_columns(_wide(cum), primary, backup, min_tokens, max_tokens,
+                                     snap_window, points)
     past_end = int(cum[-1]) + 1
     _, starts, ends, kinds = _kernel.segment(
-        np.ascontiguousarray(cum, dtype=np.int64), np.ascontiguousarray(primary, dtype=np.int64),
+        _totals(cum), np.ascontiguousarray(primary, dtype=np.int64),
         np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
     return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
 
 
-def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool) -> tuple[np.ndarray | None, np.ndarray] | None:
+def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool,
+                  narrow: bool = False) -> tuple[np.ndarray | None, np.ndarray] | None:
     """(chars4/1 count of every word as int32, or None unless `want_counts`; their
-    running total as int64, one longer) in one pass of the compiled kernel, or None when
-    numpy runs (tokens.py then counts and sums in numpy)."""
+    running total, one longer: int64, or with `narrow` int32 when the total is sure to
+    stay below 2^30) in one pass of the compiled kernel, or None when numpy runs
+    (tokens.py then counts and sums in numpy)."""
     if KERNEL != "c":
         return None
-    tok, cum = _kernel.chars4_totals(np.ascontiguousarray(starts, dtype=OFFSET), np.ascontiguousarray(ends, dtype=OFFSET),
-                                     want_counts)
-    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64)
+    starts = np.ascontiguousarray(starts, dtype=OFFSET)
+    tok, cum = _kernel.chars4_totals(starts, np.ascontiguousarray(ends, dtype=OFFSET), want_counts, narrow)
+    wide = len(cum) == 8 * (starts.size + 1)
+    return (None if tok is None else np.frombuffer(tok, dtype=np.int32)), np.frombuffer(cum, dtype=np.int64 if wide
+                                                                                      else np.int32)
+
+
+def _wide(cum: np.ndarray) -> np.ndarray:
+    """A narrow (int32) running total widened to int64; any other as it is."""
+    return cum.astype(np.int64) if isinstance(cum, np.ndarray) and cum.dtype == np.int32 else cum
+
+
+def _totals(cum: np.ndarray) -> np.ndarray:
+    """A running total as the compiled kernel reads it: int32 (a narrow one) or int64."""
+    return cum if cum.dtype in (np.int32, np.int64) and cum.flags.c_contiguous else np.ascontiguousarray(cum, np.int64)
 
 
 DENSE_SPAN_SLACK = 4096
@@ -291,9 +316,11 @@ def dense_span(count: int) -> int:
 
 
 def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tokens: int, prefer: bool,
-              base: int, keep_h: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray] | None:
+              base: int, keep_h: bool = True, keys: bool = True
+              ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None:
     """(h, key_1, key_2) of lmx2-v1 over cuts 0..n from the compiled kernel (h None
-    unless `keep_h`: then no array is made for it), or None when numpy runs
+    unless `keep_h`: then no array is made for it; key_1 and key_2 None unless `keys`:
+    then only h is made, and lmx2_key_of makes keys from it), or None when numpy runs
     (lmx2.compute_keys then computes them itself)."""
     if KERNEL != "c":
         return None
@@ -302,8 +329,19 @@ def lmx2_keys(symbols: np.ndarray, cum: np.ndarray, classes: np.ndarray, key_tok
     arrays = _kernel.lmx2_keys(
         np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(cum, dtype=np.int64),
         np.ascontiguousarray(classes, dtype=np.uint8), key_tokens, prefer, base, pow(base, -1, 2**64),
-        dense_span(symbols.size), keep_h)
+        dense_span(symbols.size), keep_h, keys)
     return tuple(None if a is None else np.frombuffer(a, dtype=np.uint64) for a in arrays)  # type: ignore[return-value]
+
+
+def lmx2_key_of(h: np.ndarray, classes: np.ndarray, prefer: bool, j: int, at: np.ndarray | None = None
+                ) -> np.ndarray | None:
+    """key_j (docs/contract/lmx2-v1.md#keys) of the cuts `at` (None: every cut) from
+    their window hashes `h`, 0 at the edges, by the compiled kernel; None when numpy runs."""
+    if _kernel is None:
+        return None
+    keys = _kernel.lmx2_key_of(np.ascontiguousarray(h, dtype=np.uint64), np.ascontiguousarray(classes, dtype=np.uint8),
+                               prefer, j, None if at is None else np.ascontiguousarray(at, dtype=np.int64))
+    return np.frombuffer(keys, dtype=np.uint64)
 
 
 def _kernel_reach(reach: int, pos: np.ndarray) -> int:
@@ -345,6 +383,28 @@ def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, pr
     hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
                                  np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
     return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+
+
+def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str]:
+    """chunk_hashes of the canonical text of every document[byte_starts[k]:byte_ends[k]]
+    (word-aligned ranges of the UTF-8 document), each made in turn: for the canonical
+    text of a lean scan, which exists only chunk by chunk. Compiled kernel only (a lean
+    scan is made only there; the extension stays loaded when the process switches)."""
+    out = _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                   np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
+    return [out[i : i + 32] for i in range(0, len(out), 32)]
+
+
+def canonical_slice(document: bytes, start: int, end: int) -> bytes:
+    """The canonical text of the words of document[start:end] (a word-aligned byte range)."""
+    return _kernel.canonical_slice(document, start, end)
+
+
+def utf8_offsets(document: bytes, offsets: np.ndarray) -> np.ndarray:
+    """The byte offset in the UTF-8 `document` of each code-point offset in `offsets`
+    (ascending), int64: one forward walk, from a lean scan's code-point offsets to the
+    document's bytes. Compiled kernel only, as canonical_hashes."""
+    return np.frombuffer(_kernel.utf8_offsets(document, np.ascontiguousarray(offsets, dtype=np.int64)), dtype=np.int64)
 
 
 def xxh3_64(data: bytes, seed: int = 0) -> int:

@@ -1,7 +1,7 @@
 """Retrieval evaluation: how well each chunking serves retrieval, scored with the metrics
 of Chroma's chunking evaluation (recall, precision, precision_Ω, IoU over code-point
 ranges), and why one chunking scores better than another (references cut, where cuts
-fall, sizes). `steadlith retrieval` (cli_retrieval.py) runs it from a shell.
+fall, sizes). `steadlith retrieval` (cli/retrieval.py) runs it from a shell.
 
     >>> from steadlith_core.retrieval import load_corpora, load_questions, chunking_specs, evaluate, get_retriever
 """

@@ -14,7 +14,6 @@ reference that does not match its corpus, the question.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -129,17 +128,12 @@ def _question(where: str, index: int, record: Mapping[str, Any], references: Any
 
 
 def _json(text: str, where: str, what: str) -> Any:
-    """`text` parsed, or one line naming `where` when it is not JSON, nests deeper than the
-    parser goes, or holds an integer past int()'s digit limit."""
-    what = f"{what} " if what else ""
+    """`text` parsed within the question files' limits (depth, integer digits, no NaN),
+    or one line naming `where`: the same reader as a JSONL file's lines."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RetrievalDataError(f"{where}: {what}not JSON ({e.msg})") from None
-    except RecursionError:
-        raise RetrievalDataError(f"{where}: {what}not JSON (nested too deeply)") from None
-    except ValueError as e:  # Exceeds the limit (4300 digits) for integer string conversion
-        raise RetrievalDataError(f"{where}: {what}not JSON ({str(e).split(';')[0]})") from None
+        return parse_line(text.encode("utf-8", "surrogatepass"), 0, QUESTION_LIMITS)
+    except JsonlError as e:
+        raise RetrievalDataError(f"{where}: {what} {e.problem}") from None
 
 
 def _read(path: Path) -> str:
@@ -184,10 +178,7 @@ def _jsonl_questions(path: Path, corpora: Mapping[str, str]) -> list[Question]:
                     raise RetrievalDataError(f"{where}: expected an object with {', '.join(COLUMNS)}")
                 references = obj["references"]
                 if isinstance(references, str):  # the CSV's JSON-in-a-string, carried over as is
-                    try:
-                        references = parse_line(references.encode("utf-8", "surrogatepass"), number, QUESTION_LIMITS)
-                    except JsonlError as e:
-                        raise RetrievalDataError(f"{where}: references are {e.problem}") from None
+                    references = _json(references, where, "references are")
                 out.append(_question(where, len(out), obj, references, corpora))
     except JsonlError as e:
         if e.byte is not None:

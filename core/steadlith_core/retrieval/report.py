@@ -31,9 +31,15 @@ def _score_row(label: str, r: ChunkingResult, s: Scores, chunks: str, tokens: st
     return (label, chunks, tokens, chars, *(mean_sd(getattr(s, m)) for m in METRICS))
 
 
+def questions_over(questions: int, corpora: int) -> str:
+    """'1 question over 1 corpus', '8 questions over 2 corpora'."""
+    return (f"{questions:,} question{'' if questions == 1 else 's'} over "
+            f"{corpora:,} {'corpus' if corpora == 1 else 'corpora'}")
+
+
 def format_text(run: RetrievalRun, *, per_corpus: bool = False, timing: bool = False) -> str:
     qs = run.question_set
-    lines = [f"retrieval  {len(qs.questions)} questions over {len(run.corpora)} corpora "
+    lines = [f"retrieval  {questions_over(len(qs.questions), len(run.corpora))} "
              f"({sum(run.corpora.values()):,} code points); retriever {run.retriever}, "
              + (f"top {run.top_k}; " if run.budget is None else f"{run.budget:,} code points of chunks a question; ")
              + "metrics in % (mean ± std over questions)", ""]

@@ -3,31 +3,35 @@
 The only core module that imports dask.distributed (the `steadlith-core[dask]` extra),
 and only when called; an import-linter contract keeps it so.
 
-The same tasks as the process pool, the same pure function (sweep.tasks.run_task).
-Sources go to every worker once (`scatter(broadcast=True)`): a history's versions or a
-batch of pairs are then referenced by each of the sets' tasks instead of travelling
-with each. A source's word diffs are tasks too (slices of its units, spread over the
+The same batches as the process pool (SweepPlan.batches: a repository file's sets
+together, its history walked once per batch, as many batches as it takes to give each
+worker one), the same pure function (sweep.tasks.run_batch). Sources go to every
+worker once (`scatter(broadcast=True)`): a history's versions or a batch of pairs are
+then referenced by each of the sets' tasks instead of travelling with each. The word
+diffs of a source held in memory are tasks too (slices of its units, spread over the
 workers), and each of its set tasks takes their futures as arguments: Dask moves the
-packed diffs to the workers that need them, once each. A worker lost mid-run loses no
+packed diffs to the workers that need them, once each; a repository file's batch
+diffs the changes it reads. A worker lost mid-run loses no
 result: the scheduler runs the tasks it held again elsewhere (diff slices included, as
 their dependants need them); a task it cancelled instead is submitted again with its
 inputs sent anew; and a result is taken only from a finished task. Task
-keys name the plan and the (source, set or slice), so two sweeps on one cluster never
+keys name the plan and the (source, sets or slice), so two sweeps on one cluster never
 share a key by accident.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import SteadlithError, visible
+from ..errors import SteadlithError, pip_extra, visible
 from ..kernel import threads as numpy_threads
-from .plan import SweepPlan, TaskKey
+from .plan import Batch, SweepPlan, TaskKey
 from .run import SLICES_PER_WORKER, Executor, WorkersLost, diffed_sources
-from .tasks import TaskResult, diff_slices, needs_diffs, run_task, source_diffs
+from .tasks import TaskResult, diff_slices, needs_diffs, run_batch, source_diffs
 
 #: Retries of a task that raised (a worker that died is not a raise: Dask reschedules its
 #: tasks by itself, up to `distributed.scheduler.allowed-failures` deaths per task).
@@ -46,7 +50,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SteadlithError("--scheduler needs dask.distributed: pip install 'steadlith-core[dask]'") from None
+        raise SteadlithError(f"--scheduler needs dask.distributed: {pip_extra('dask')}") from None
     return distributed
 
 
@@ -66,41 +70,47 @@ def dask_executor(scheduler: Any, *, retries: int = RETRIES, timeout: float = CO
             shipped = client.scatter([plan.sources[i] for i in used], broadcast=True, hash=False)
             by_index = dict(zip(used, shipped))
             tag = plan.fingerprint()[:16]
-            parts = SLICES_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
-            diffs = {source: [client.submit(source_diffs, by_index[source], lo, hi, retries=retries, pure=False,
-                                            key=f"steadlith-sweep-{tag}-diffs-{source}-{lo}")
-                              for lo, hi in diff_slices(plan.sources[source], parts)]
-                     for source in diffed_sources(plan, keys)}
-            futures = [client.submit(run_task, by_index[source], source, plan.params_of(s), s, None,
-                                     diffs[source] if needs_diffs(plan.params_of(s)) else None,
-                                     key=f"steadlith-sweep-{tag}-{source}-{s}", retries=retries, pure=False)
-                       for source, s in keys]
-            key_of = {f.key: k for f, k in zip(futures, keys)}
-            again = {k: 0 for k in keys}
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            parts = SLICES_PER_WORKER * workers
+
+            def diff_tasks(source: int, where: Any, again: str = "") -> list:
+                return [client.submit(source_diffs, where, lo, hi, retries=retries, pure=False,
+                                      key=f"steadlith-sweep-{tag}-diffs-{source}-{lo}{again}")
+                        for lo, hi in diff_slices(plan.sources[source], parts)]
+
+            def submit(batch: Batch, where: Any, slices: list | None, again: str = "") -> Any:
+                sets = [(s, plan.params_of(s)) for s in batch.sets]
+                return client.submit(run_batch, where, batch.source, sets, None,
+                                     slices if any(needs_diffs(p) for _, p in sets) else None,
+                                     key=f"steadlith-sweep-{tag}-{_batch_name(batch)}{again}", retries=retries,
+                                     pure=False)
+
+            diffs = {source: diff_tasks(source, by_index[source]) for source in diffed_sources(plan, keys)}
+            batches = plan.batches(keys, workers)
+            futures = [submit(b, by_index[b.source], diffs.get(b.source)) for b in batches]
+            batch_of = {f.key: b for f, b in zip(futures, batches)}
+            again = {b: 0 for b in batches}
             pending = distributed.as_completed(futures)
             for future in pending:
                 try:
-                    result = future.result()
+                    results = future.result()
                 except CancelledError:
-                    source, s = key_of[future.key]
-                    again[(source, s)] += 1
-                    if again[(source, s)] > RESUBMITS:
-                        raise WorkersLost(f"sweep stopped: the Dask cluster kept losing the task of source {source}, "
-                                          f"set {s}") from None
-                    n = again[(source, s)]
-                    fresh = client.scatter(plan.sources[source], hash=False)
-                    slices = ([client.submit(source_diffs, fresh, lo, hi, retries=retries, pure=False,
-                                             key=f"steadlith-sweep-{tag}-diffs-{source}-{lo}-again{n}")
-                               for lo, hi in diff_slices(plan.sources[source], parts)]
-                              if needs_diffs(plan.params_of(s)) else None)
-                    retry = client.submit(run_task, fresh, source, plan.params_of(s), s, None, slices,
-                                          key=f"steadlith-sweep-{tag}-{source}-{s}-again{n}", retries=retries,
-                                          pure=False)
-                    key_of[retry.key] = (source, s)
+                    batch = batch_of[future.key]
+                    again[batch] += 1
+                    if again[batch] > RESUBMITS:
+                        raise WorkersLost(f"sweep stopped: the Dask cluster kept losing the task of source "
+                                          f"{batch.source}, set{'s' if len(batch.sets) > 1 else ''} "
+                                          f"{', '.join(map(str, batch.sets))}") from None
+                    n = again[batch]
+                    fresh = client.scatter(plan.sources[batch.source], hash=False)
+                    slices = diff_tasks(batch.source, fresh, f"-again{n}") if batch.source in diffs else None
+                    retry = submit(batch, fresh, slices, f"-again{n}")
+                    batch_of[retry.key] = batch
                     futures.append(retry)
                     pending.add(retry)
                     continue
-                on_result(result)
+                for result in results:
+                    on_result(result)
         finally:
             pending = [f for f in futures + [d for ds in diffs.values() for d in ds] if not f.done()]
             if pending:
@@ -109,6 +119,14 @@ def dask_executor(scheduler: Any, *, retries: int = RETRIES, timeout: float = CO
                 client.close()
 
     return execute
+
+
+def _batch_name(batch: Batch) -> str:
+    """A batch's part of its task key: its source and sets (a short digest of a long list)."""
+    sets = "-".join(map(str, batch.sets))
+    if len(sets) > 40:
+        sets = "h" + hashlib.sha256(sets.encode()).hexdigest()[:16]
+    return f"{batch.source}-{sets}"
 
 
 @contextmanager

@@ -7,6 +7,9 @@ every process that runs one of the source's tasks (each pool worker, each Dask w
 the executors diff each source once, split over the workers, before its set tasks,
 and hand the result to each of them.
 
+A repository file's history is diffed where it is read: the batch that walks it for
+its sets makes each change's diff once, as the versions stream by (change_ops).
+
 What travels is `SourceDiffs`: every unit's opcodes packed in two int32 arrays (five
 numbers an opcode and an offset a unit), about 70 KB for the bench's thousand commits,
 which pickles as two buffers. Units without a diff (an added file, with no
@@ -92,6 +95,12 @@ def diff_versions(first: int, versions: Iterable[tuple[Optional[str], str]]) -> 
             diffs.append(word_diff(old_words, new_words))
         last = (new, new_words)
     return SourceDiffs.pack(first, diffs)
+
+
+def change_ops(old_words: WordStream, new_words: WordStream) -> tuple[DiffOp, ...]:
+    """The word diff of one change, for a batch that reads a file's versions itself and
+    makes each change's diff once for all its sets (sweep.tasks.run_batch)."""
+    return word_diff(old_words, new_words)
 
 
 def unit_slices(units: int, parts: int, *, min_units: int = 25) -> list[tuple[int, int]]:

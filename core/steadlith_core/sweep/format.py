@@ -90,8 +90,10 @@ def sweep_text(rows: Sequence[SetRow], *, sources: Sequence[str], skipped: Seque
     scored = [r.retrieval_top_k for r in rows if r.retrieval_top_k is not None]
     front = (f"fewest tokens re-embedded for its recall; retrieval: BM25, top {scored[0]}, means over the questions"
              if scored else "fewest tokens re-embedded for its mean chunk size")
-    lines.append(f"sweep of {len(rows)} parameter sets over {_plural(len(sources), 'source')} "
-                 f"({units} {unit}s); * = on the Pareto front ({front})")
+    # each pair is its own document, so counting sources beside pairs would say the same twice
+    over = (_plural(len(sources), unit) if unit == "pair"
+            else f"{_plural(len(sources), 'source')} ({_plural(units, unit)})")
+    lines.append(f"sweep of {_plural(len(rows), 'parameter set')} over {over}; * = on the Pareto front ({front})")
     for message in skipped:
         lines.append(f"skipped: {message}")
     labels = [r.label + ("" if r.complete else " ~") for r in rows]

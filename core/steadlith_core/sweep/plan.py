@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Sequence
 
 from .._version import __version__
 from ..chunking.chunks import AnyParams
@@ -12,6 +13,17 @@ from .grid import ParamSet
 from .tasks import PairsSource, RepoFileSource, Source
 
 TaskKey = tuple[int, int]  # (source index, set index)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What an executor runs as one unit: some sets of one source (tasks.run_batch)."""
+
+    source: int
+    sets: tuple[int, ...]
+
+    def keys(self) -> list[TaskKey]:
+        return [(self.source, s) for s in self.sets]
 
 
 @dataclass(frozen=True)
@@ -25,6 +37,29 @@ class SweepPlan:
 
     def params_of(self, set_index: int) -> AnyParams:
         return self.sets[set_index].params
+
+    def batches(self, keys: Sequence[TaskKey], workers: int = 1) -> list[Batch]:
+        """`keys` as the units executors run. A repository file's sets go together, so its
+        history is walked once for all of them; on `workers` processes, a file's sets are
+        dealt into as many batches as it takes for every worker to have one (each batch
+        walks the file again: a worker reads it once). The repository batches come first,
+        longest first, so the short ones fill in at the end; every other task runs alone,
+        in `keys` order (its versions are in memory: no walk to share, and its word diffs
+        are sliced over the workers before the tasks)."""
+        by_file: dict[int, list[int]] = {}
+        alone: list[Batch] = []
+        for source, s in keys:
+            if isinstance(self.sources[source], RepoFileSource):
+                by_file.setdefault(source, []).append(s)
+            else:
+                alone.append(Batch(source, (s,)))
+        per_file = -(-max(1, workers) // len(by_file)) if by_file else 1
+        files: list[Batch] = []
+        for source, sets in by_file.items():
+            parts = min(per_file, len(sets))
+            files.extend(Batch(source, tuple(sets[k::parts])) for k in range(parts))  # dealt: rules mixed evenly
+        files.sort(key=lambda b: -self.sources[b.source].units * len(b.sets))
+        return files + alone
 
     def fingerprint(self) -> str:
         """What a journal must match to be resumed: the tool's version (another version

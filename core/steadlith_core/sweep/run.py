@@ -1,20 +1,26 @@
 """Running a sweep: the plan (sources × sets), a journal that keeps every finished task on
 disk, and the local executors (this process, or a process pool).
 
-Tasks run set by set (all sources of set 0, then set 1, …), so a sweep stopped halfway
-has whole rows for the sets it finished. Each result goes to the journal as it arrives:
-a stopped or killed sweep loses at most the tasks that were running, and `resume`
-(`--resume FILE`) runs only the rest. Executors hand results back in whatever order
-tasks finish; the rows are merged from integers (sweep.results), so the output does
-not depend on that order.
+Executors run batches (SweepPlan.batches): a repository file's sets together, its
+history walked once for all of them (in this process: once per sweep; on a pool or a
+cluster: once per batch, as many as it takes to give every worker one), any other
+task alone, set by set (all sources of set 0, then set 1, …). Each result goes to the
+journal as it arrives (a batch's results together, when it ends): a stopped or killed
+sweep loses at most the batches that were running, and `resume` (`--resume FILE`)
+runs only the rest. Executors hand results back in whatever order batches finish; the
+rows are merged from integers (sweep.results), so the output does not depend on that
+order. In this process a batch reports progress per version it replays (the count of
+finished tasks again), so a `Cancelled` raised from the callback stops it within a
+version.
 
-A pool worker receives the sources once, when it starts. The sources' word diffs, which
-no parameter changes, are computed first, once, in slices spread over the workers
-(sweep.diffs); each task is then two indices, a parameter set and its source's diffs
-(packed opcodes: about 70 KB for a thousand commits). Workers ignore Ctrl+C: the
-terminal sends it to the whole process group, and only the calling process decides what
-stopping means. A worker killed mid-run (a signal, the out-of-memory killer) breaks the
-pool: it is replaced and the unfinished tasks run again, a bounded number of times.
+A pool worker receives the sources once, when it starts. The word diffs of the sources
+held in memory, which no parameter changes, are computed first, once, in slices spread
+over the workers (sweep.diffs); a repository file's batch diffs each change as it reads
+it. A task is then indices: a source, its parameter sets, and the diffs (packed
+opcodes: about 70 KB for a thousand versions). Workers ignore Ctrl+C: the terminal
+sends it to the whole process group, and only the calling process decides what stopping
+means. A worker killed mid-run (a signal, the out-of-memory killer) breaks the pool: it
+is replaced and the unfinished batches run again, a bounded number of times.
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from .diffs import SourceDiffs
 from .journal import Journal
-from .plan import SweepPlan, TaskKey
+from .plan import Batch, SweepPlan, TaskKey
 from .results import SetRow, merge_rows
-from .tasks import Source, TaskResult, diff_slices, needs_diffs, run_task, source_diffs
+from .tasks import RepoFileSource, Source, TaskResult, diff_slices, needs_diffs, run_batch, source_diffs
 
 #: executor(plan, pending task keys, on_result): runs the tasks, calls on_result(result)
-#: in the calling thread as each finishes; whatever on_result raises stops it.
+#: in the calling thread as each finishes; whatever on_result raises stops it. An
+#: on_result with a `tick()` method (SweepRun's) is also ticked while a batch runs in
+#: the calling thread; a tick may raise too.
 Executor = Callable[["SweepPlan", Sequence[TaskKey], Callable[[TaskResult], None]], None]
 
 __all__ = ["Executor", "SweepRun", "WorkersLost", "in_process", "process_pool",
@@ -78,34 +86,51 @@ class SweepRun:
     def execute(self, executor: Executor, progress: Progress | None = None) -> "SweepRun":
         """Run what is pending; `progress(done, total)` counts tasks and may raise
         `Cancelled` (or the caller Ctrl+C): what finished before stays in the run."""
-        total = self.total
-        report(progress, self.done, total)
-
-        def on_result(result: TaskResult) -> None:
-            self.add(result)
-            report(progress, self.done, total)
-
         pending = self.pending()
+        report(progress, self.done, self.total)
         if pending:
-            executor(self.plan, pending, on_result)
+            executor(self.plan, pending, _Receiver(self, progress))
         return self
 
 
+class _Receiver:
+    """A run's on_result: each result added, the progress told; `tick()` tells it again
+    (in-process batches call it per version, so a Cancelled from it stops them)."""
+
+    def __init__(self, run: SweepRun, progress: Progress | None):
+        self.run, self.progress = run, progress
+
+    def __call__(self, result: TaskResult) -> None:
+        self.run.add(result)
+        self.tick()
+
+    def tick(self) -> None:
+        report(self.progress, self.run.done, self.run.total)
+
+
 def in_process(plan: SweepPlan, keys: Sequence[TaskKey], on_result: Callable[[TaskResult], None]) -> None:
+    tick = getattr(on_result, "tick", None)
+    ticks = (lambda done, total: tick()) if tick is not None else None
     diffs: dict[int, SourceDiffs] = {}  # each source's diffs, computed with its first task
-    for source, set_index in keys:
-        params = plan.params_of(set_index)
+    for batch in plan.batches(keys):
         shipped = None
-        if needs_diffs(params):
-            if source not in diffs:
-                diffs[source] = source_diffs(plan.sources[source])
-            shipped = (diffs[source],)
-        on_result(run_task(plan.sources[source], source, params, set_index, diffs=shipped))
+        if batch.source in diffed_sources(plan, batch.keys()):
+            if batch.source not in diffs:
+                diffs[batch.source] = source_diffs(plan.sources[batch.source])
+            shipped = (diffs[batch.source],)
+        for result in run_batch(plan.sources[batch.source], batch.source, _sets(plan, batch), ticks, shipped):
+            on_result(result)
+
+
+def _sets(plan: SweepPlan, batch: Batch) -> list[tuple[int, AnyParams]]:
+    return [(s, plan.params_of(s)) for s in batch.sets]
 
 
 def diffed_sources(plan: SweepPlan, keys: Sequence[TaskKey]) -> list[int]:
-    """The sources some of `keys` compare through word diffs."""
-    return sorted({source for source, s in keys if needs_diffs(plan.params_of(s))})
+    """The sources some of `keys` compare through word diffs made before their tasks: a
+    repository file's batch diffs the versions it reads itself."""
+    return sorted({source for source, s in keys
+                   if needs_diffs(plan.params_of(s)) and not isinstance(plan.sources[source], RepoFileSource)})
 
 
 #: Diff slices a worker: enough that the wave ends with the workers together (the
@@ -127,9 +152,9 @@ def _pool_diffs(job: tuple[int, int, int]) -> tuple[int, SourceDiffs]:
     return source, source_diffs(_worker_sources[source], lo, hi)
 
 
-def _pool_task(job: tuple[int, AnyParams, int, tuple[SourceDiffs, ...] | None]) -> TaskResult:
-    source, params, set_index, diffs = job
-    return run_task(_worker_sources[source], source, params, set_index, diffs=diffs)
+def _pool_task(job: tuple[int, list[tuple[int, AnyParams]], tuple[SourceDiffs, ...] | None]) -> tuple[TaskResult, ...]:
+    source, sets, diffs = job
+    return run_batch(_worker_sources[source], source, sets, diffs=diffs)
 
 
 #: Times a broken pool (a worker killed by a signal or the out-of-memory killer) is
@@ -166,7 +191,7 @@ def process_pool(jobs: int, *, restarts: int = POOL_RESTARTS, say: Callable[[str
                                        initializer=_start_worker, initargs=(plan.sources,))
             try:
                 diffs = _diff_wave(pool, plan, left, parts, pieces)
-                _task_wave(pool, plan, left, diffs, on_result)
+                _task_wave(pool, plan, left, diffs, on_result, workers)
                 return
             except BrokenProcessPool:
                 if attempt == restarts:
@@ -200,24 +225,29 @@ def _diff_wave(pool: ProcessPoolExecutor, plan: SweepPlan, keys: Sequence[TaskKe
 
 
 def _task_wave(pool: ProcessPoolExecutor, plan: SweepPlan, left: list[TaskKey], diffs: dict[int, tuple[SourceDiffs]],
-               on_result: Callable[[TaskResult], None]) -> None:
-    """Every task of `left` on the pool, each result handed on as it arrives and taken
-    out of `left`, so after a break `left` is what remains."""
-    futures = {pool.submit(_pool_task, (source, plan.params_of(s), s,
-                                        diffs.get(source) if needs_diffs(plan.params_of(s)) else None)): (source, s)
-               for source, s in left}
+               on_result: Callable[[TaskResult], None], workers: int) -> None:
+    """Every task of `left` on the pool, in batches, each result handed on as it arrives
+    and taken out of `left`, so after a break `left` is what remains."""
+    futures = {}
+    for batch in plan.batches(left, workers):
+        sets = _sets(plan, batch)
+        shipped = diffs.get(batch.source) if any(needs_diffs(p) for _, p in sets) else None
+        futures[pool.submit(_pool_task, (batch.source, sets, shipped))] = batch
     done: set[TaskKey] = set()
+    handed: set[Future] = set()
 
     def hand_on(future: Future) -> None:
-        on_result(future.result())
-        done.add(futures[future])
+        handed.add(future)
+        for result in future.result():
+            on_result(result)
+            done.add(result.key)
 
     try:
         for future in as_completed(futures):
             hand_on(future)
     except BrokenProcessPool:
-        for future, key in futures.items():  # results that arrived before the break count
-            if key not in done and future.done() and not future.cancelled() and future.exception() is None:
+        for future in futures:  # results that arrived before the break count
+            if future not in handed and future.done() and not future.cancelled() and future.exception() is None:
                 hand_on(future)
         raise
     finally:

@@ -12,22 +12,31 @@ path, file path and commit ids, and read on the worker (audit.file_versions); fi
 pairs and in-memory versions carry their text. A source's word diffs do not depend on
 the set: the executors compute them once per sweep (source_diffs, in slices spread over
 the workers) and hand them to each of its tasks (sweep.diffs).
+
+Walking a file's history (resolving its commits, following renames, reading and
+decoding every blob) costs more than chunking it under one set, so a repository file
+runs as a batch of sets (run_batch): one walk, each version read once and handed to
+every set in turn, one Pipeline for all of them (a version is scanned once; each set
+adds its own cut stages), its word diff made once from the versions as they stream by.
+Nothing holds the history: a batch keeps the version being replayed and, per set, the
+chunking of the version before it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence, Union
+from typing import Sequence, Union
 
 from ..chunking.chunks import AnyParams, Chunking
 from ..chunking.pipeline import Pipeline
 from ..comparison.churn import Comparison, compare
 from ..comparison.external import EXTERNAL_KIND, ExternalChunking, churn_by_hash, compare_external
 from ..errors import SteadlithError
-from ..history.audit import file_versions
+from ..comparison.diff import DiffOp
+from ..history.audit import FileVersion, file_versions
 from ..progress import Progress, report
-from .diffs import SourceDiffs, diff_versions, unit_slices
+from .diffs import SourceDiffs, change_ops, diff_versions, unit_slices
 from .external import ExternalParams
 
 
@@ -196,11 +205,11 @@ def run_task(source: Source, source_index: int, params: AnyParams, set_index: in
     """Replay `source` under `params`. `progress(done, total)` counts its units. `diffs`:
     the source's word diffs (source_diffs), in pieces that together cover every unit;
     computed here when not given."""
+    if isinstance(source, RepoFileSource):
+        return _replay_repo_file(source, source_index, ((set_index, params),), diffs, progress)[0]
     if isinstance(params, ExternalParams):
         return _run_external(source, source_index, params, set_index, progress)
     shared = SourceDiffs.join(diffs) if diffs else source_diffs(source)
-    if isinstance(source, RepoFileSource):
-        return _replay_repo_file(source, source_index, params, set_index, shared, progress)
     pipeline = Pipeline(4, pause_gc=True)  # the task's own chunk caches; the diffs are shared
     tally = _Tally()
     if isinstance(source, PairsSource):
@@ -222,77 +231,123 @@ def _compare(a: Chunking, b: Chunking, diffs: SourceDiffs, unit: int) -> Compari
     return compare(a, b, baseline=False, ops=diffs.ops(unit))
 
 
-def _replay_repo_file(source: RepoFileSource, source_index: int, params: AnyParams, set_index: int,
-                      diffs: SourceDiffs, progress: Progress | None) -> TaskResult:
-    """The file's versions (audit.file_versions: what `audit` compares for this file)
-    chunked under `params` and compared through the shared diffs: each commit's cost
-    as the audit counts it under this one rule."""
-    pipeline = Pipeline(2, pause_gc=True)
-    tally = _Tally()
+def run_batch(source: Source, source_index: int, sets: Sequence[tuple[int, AnyParams]],
+              progress: Progress | None = None, diffs: Sequence[SourceDiffs] | None = None) -> tuple[TaskResult, ...]:
+    """The tasks of `source` under each (set index, params) of `sets`, in that order. A
+    repository file's history is walked once for all of them (see the module); other
+    sources run their tasks one after the other (their versions are in memory already).
+    `diffs`: the source's word diffs, for the rule sets; a repository file's are made
+    here when not given."""
+    if isinstance(source, RepoFileSource):
+        return _replay_repo_file(source, source_index, sets, diffs, progress)
+    return tuple(run_task(source, source_index, params, s, progress, diffs) for s, params in sets)
+
+
+class _RuleReplay:
+    """One rule set's replay of a file's history: its tally and the chunking of the last
+    version (a change's "after" is the next change's "before": chunked once)."""
+
+    def __init__(self, set_index: int, params: AnyParams, pipeline: Pipeline):
+        self.set_index, self.params, self.pipeline = set_index, params, pipeline
+        self.tally = _Tally()
+        self.last: tuple[object, Chunking] | None = None
+
+    def before(self, v: FileVersion) -> Chunking:
+        if self.last is not None and self.last[0] == v.old_blob:
+            return self.last[1]
+        return self.pipeline.chunk(v.old_text, self.params)
+
+
+class _ExternalReplay:
+    """An external splitter's replay of a file's history (churn by hash)."""
+
+    def __init__(self, set_index: int, params: ExternalParams):
+        self.set_index, self.chunk = set_index, params.chunker.chunk
+        self.tally = _ExternalTally()
+        self.last: tuple[object, ExternalChunking] | None = None
+
+    def add(self, v: FileVersion) -> None:
+        before = None
+        if v.old_text is not None:
+            before = self.last[1] if self.last is not None and self.last[0] == v.old_blob else self.chunk(v.old_text)
+        after = self.chunk(v.new_text)
+        self.tally.add(v.commit, before, after)
+        self.last = (v.new_blob, after)
+
+
+def _replay_repo_file(source: RepoFileSource, source_index: int, sets: Sequence[tuple[int, AnyParams]],
+                      diffs: Sequence[SourceDiffs] | None, progress: Progress | None) -> tuple[TaskResult, ...]:
+    """The file's versions (audit.file_versions: what `audit` compares for this file),
+    walked once, each chunked under every set of `sets` and compared: each commit's cost
+    as the audit counts it under each rule, and each external splitter's churn. The
+    rule sets compare through `diffs` when given, else through the word diff of each
+    change, made here once for all of them."""
+    pipeline = Pipeline(2, pause_gc=True)  # the versions' scans, shared by every rule set
+    rules = [_RuleReplay(s, p, pipeline) for s, p in sets if needs_diffs(p)]
+    externals = [_ExternalReplay(s, p) for s, p in sets if isinstance(p, ExternalParams)]
+    shared = SourceDiffs.join(diffs) if diffs and rules else None
     unit = -1
-    last: tuple[object, Chunking] | None = None  # an "after" is the next change's "before": chunked once
     for unit, v in enumerate(file_versions(source.repo, source.path, source.commits, progress)):
-        b = pipeline.chunk(v.new_text, params)
-        if v.old_text is None:
-            tally.add_all(v.commit, b)
-        else:
-            a = last[1] if last is not None and last[0] == v.old_blob else pipeline.chunk(v.old_text, params)
-            tally.add(v.commit, _compare(a, b, diffs, unit))
-        last = (v.new_blob, b)
-    if unit + 1 != diffs.units:
-        raise SteadlithError(f"{source.path}: {unit + 1} versions, but diffs of {diffs.units}: the repository changed "
-                         "during the sweep")
-    return tally.result(source_index, set_index)
+        ops: tuple[DiffOp, ...] | None = shared.ops(unit) if shared is not None else None
+        for r in rules:
+            b = r.pipeline.chunk(v.new_text, r.params)
+            if v.old_text is None:
+                r.tally.add_all(v.commit, b)
+            else:
+                a = r.before(v)
+                if ops is None:  # the word diff does not depend on the set
+                    ops = change_ops(a.words, b.words)
+                r.tally.add(v.commit, compare(a, b, baseline=False, ops=ops))
+            r.last = (v.new_blob, b)
+        for e in externals:
+            e.add(v)
+    if shared is not None and unit + 1 != shared.units:
+        raise SteadlithError(f"{source.path}: {unit + 1} versions, but diffs of {shared.units}: the repository "
+                             "changed during the sweep")
+    done = {r.set_index: r.tally.result(source_index, r.set_index) for r in rules}
+    done.update((e.set_index, e.tally.result(source_index, e.set_index)) for e in externals)
+    return tuple(done[s] for s, _ in sets)
+
+
+class _ExternalTally:
+    """An external splitter's figures: churn by hash, sizes of the new version's spans;
+    no cut classes, no locality margin (None)."""
+
+    def __init__(self) -> None:
+        self.units: list[tuple[str, int]] = []
+        self.sizes: Counter[int] = Counter()
+        self.chunks_to_embed = 0
+
+    def add(self, key: str, a: ExternalChunking | None, b: ExternalChunking) -> None:
+        # no version before (an added file): every chunk is to embed, as for the rules
+        churn = compare_external(a, b) if a is not None else churn_by_hash(b.chunker, EXTERNAL_KIND, (), b.chunks)
+        self.units.append((key, churn.tokens_to_embed))
+        self.chunks_to_embed += churn.chunks_to_embed
+        self.sizes.update(c.tokens for c in b.chunks)
+
+    def result(self, source: int, set_index: int) -> TaskResult:
+        return TaskResult(source, set_index, tuple(self.units), self.chunks_to_embed, tuple(sorted(self.sizes.items())),
+                          None, None, None, 0, 0)
 
 
 def _run_external(source: Source, source_index: int, params: ExternalParams, set_index: int,
                   progress: Progress | None) -> TaskResult:
-    """An external splitter over pairs, versions or a repository file's history: churn by
-    hash, sizes of the new version's spans; no cut classes, no locality margin (None)."""
+    """An external splitter over pairs or versions (a repository file's history runs
+    through _replay_repo_file)."""
     chunk = params.chunker.chunk
-    units: list[tuple[str, int]] = []
-    sizes: Counter[int] = Counter()
-    chunks_to_embed = 0
-
-    def add(key: str, a: ExternalChunking | None, b: ExternalChunking) -> None:
-        nonlocal chunks_to_embed
-        # no version before (an added file): every chunk is to embed, as for the rules
-        churn = compare_external(a, b) if a is not None else churn_by_hash(b.chunker, EXTERNAL_KIND, (), b.chunks)
-        units.append((key, churn.tokens_to_embed))
-        chunks_to_embed += churn.chunks_to_embed
-        sizes.update(c.tokens for c in b.chunks)
-
-    if isinstance(source, RepoFileSource):
-        for key, a, b in _external_history(source, chunk, progress):
-            add(key, a, b)
-    elif isinstance(source, PairsSource):
+    tally = _ExternalTally()
+    if isinstance(source, PairsSource):
         for n, (key, a, b) in enumerate(source.pairs):
-            add(key, chunk(a), chunk(b))
+            tally.add(key, chunk(a), chunk(b))
             report(progress, n + 1, source.units)
-    else:
+    elif isinstance(source, VersionsSource):
         previous = chunk(source.versions[0]) if source.versions else None
         for n in range(1, len(source.versions)):
             current = chunk(source.versions[n])
-            add(source.keys[n], previous, current)
+            tally.add(source.keys[n], previous, current)
             previous = current
             report(progress, n, source.units)
-    return TaskResult(source_index, set_index, tuple(units), chunks_to_embed, tuple(sorted(sizes.items())),
-                      None, None, None, 0, 0)
-
-
-def _external_history(source: RepoFileSource, chunk: Callable[[str], ExternalChunking], progress: Progress | None
-                      ) -> Iterator[tuple[str, ExternalChunking | None, ExternalChunking]]:
-    """(commit id, chunking before or None, chunking after) per commit that changed the
-    file: the units the rules' rows of a repository sweep count (audit.file_versions).
-    A version's "after" is the next change's "before": it is chunked once."""
-    last: tuple[object, ExternalChunking] | None = None
-    for v in file_versions(source.repo, source.path, source.commits, progress):
-        before = None
-        if v.old_text is not None:
-            before = last[1] if last is not None and last[0] == v.old_blob else chunk(v.old_text)
-        after = chunk(v.new_text)
-        last = (v.new_blob, after)
-        yield v.commit, before, after
+    return tally.result(source_index, set_index)
 
 
 def batch_pairs(pairs: Sequence[tuple[str, str, str]], *, chars_per_task: int = 2_000_000,

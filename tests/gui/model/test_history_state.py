@@ -6,7 +6,6 @@ from git_helpers import commit, prose
 import pygit2
 
 from steadlith_core.history.audit import replay_file
-from steadlith_core.history.repository import file_log
 from steadlith_core import ChunkerParams, Lmx2Params
 from steadlith_gui.model.history_state import HistoryState, HistoryTarget, Revision, locate, read_history
 from steadlith_gui.model.workspace import WorkspaceError

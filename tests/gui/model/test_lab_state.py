@@ -6,7 +6,8 @@ from pathlib import Path
 from steadlith_core import ChunkerParams, Lmx2Params, load_text
 from steadlith_core.lab import FIXED, run_lab
 
-from steadlith_gui.model.lab_state import DONE, LabRequest, LabState, bin_label, bin_of, distribution
+from steadlith_gui.model.job_state import DONE
+from steadlith_gui.model.lab_state import LabRequest, LabState, bin_label, bin_of, distribution
 
 GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "golden"
 

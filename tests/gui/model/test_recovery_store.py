@@ -60,3 +60,16 @@ def test_a_damaged_or_foreign_file_is_never_offered_and_never_deleted(tmp_path):
         (tmp_path / f"unsaved-{dead + n * 100_000}.json").write_text(text, encoding="utf-8")
     assert RecoveryStore(tmp_path).left_behind() == []
     assert len(os.listdir(tmp_path)) == 5
+
+
+def test_a_folder_that_cannot_be_made_is_one_export_error(tmp_path):
+    """The worker that saves reports an ExportError to the window; any other error would
+    escape it unreported."""
+    import pytest
+    from steadlith_core.errors import ExportError
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    store = RecoveryStore(blocker / "recovery")
+    with pytest.raises(ExportError, match="recovery: cannot keep unsaved edits here: Not a directory"):
+        store.save(1, {"B": Unsaved("guide.md", None, "typed")})

@@ -5,8 +5,8 @@ import pytest
 from steadlith_core import ChunkerParams
 
 from steadlith_gui.model.reference_cuts import ReferenceIndex
-from steadlith_gui.model.retrieval_state import (CANCELLED, DONE, FAILED, RUNNING, STALE_NOTE, RetrievalOutcome,
-                                                 RetrievalRow, RetrievalState)
+from steadlith_gui.model.job_state import CANCELLED, DONE, FAILED, RUNNING
+from steadlith_gui.model.retrieval_state import STALE_NOTE, RetrievalOutcome, RetrievalRow, RetrievalState
 
 RULES = {"tttd-v1": ChunkerParams()}
 OTHER = {"tttd-v1": ChunkerParams().with_changes(min_tokens=ChunkerParams().min_tokens + 8)}

@@ -25,6 +25,12 @@ from steadlith_gui.model.workspace import CHUNK_FILTER_KEYS, DEFAULT_VIEW
 ALONE = "STEADLITH_SESSION_ALONE"  # set in the subprocess run (model_qt_probe.py reads it)
 
 
+def type_chars(s, side, n):
+    """`n` characters typed at the start of a side: its revision moves on by `n`."""
+    for _ in range(n):
+        s.note_edit(side, 0, 0, 1)
+
+
 def test_the_model_runs_without_qt():
     """Importing the session loads no PySide6, and every model test passes without Qt."""
     if os.environ.get(ALONE):
@@ -155,7 +161,7 @@ def test_a_batch_overtaken_by_a_newer_load_of_the_same_side_is_dropped():
 def test_typing_during_a_load_is_asked_about_and_no_keeps_the_edits():
     s, a, b, texts = loaded_session(confirm=lambda question: False)
     s.begin_load(2, ("B",))
-    s.note_edit("B", 1)
+    s.note_edit("B", 0, 0, 1)  # one typed character
     s.note_modified("B", True)
     rec = Recorder(s)
     outcome = s.loaded(2, {"B": Doc("Replacement.", "r")}, [])
@@ -177,11 +183,11 @@ def test_what_is_analysed_follows_the_edit_state():
     s, a, b, texts = loaded_session()
     assert s.source("B") is b  # as loaded
     texts["B"] = "Typed. " + texts["B"]
-    s.note_edit("B", 3)
+    type_chars(s, "B", 3)
     s.note_modified("B", True)
     src = s.source("B")
     assert isinstance(src, EditedText) and src.text == texts["B"] and src.revision == 3 and src.origin is b
-    s.note_edit("B", 4)
+    type_chars(s, "B", 1)
     s.note_modified("B", False)  # undone back to the text as loaded: no re-indexing of typed text
     undone = s.source("B")
     assert undone.text == b.text and undone.revision == 4 and undone.root is b
@@ -190,7 +196,7 @@ def test_what_is_analysed_follows_the_edit_state():
 def test_save_as_moves_the_identity_and_the_clean_state():
     s, a, b, texts = loaded_session()
     rec = Recorder(s)
-    s.note_edit("B", 2)
+    type_chars(s, "B", 2)
     s.note_modified("B", True)
     assert s.mark_saved("B", "/out/c.txt", b, revision=2)
     assert s.identity("B") == ("c.txt", "/out/c.txt") and s.sides["B"].path == "/out/c.txt"
@@ -235,6 +241,22 @@ def test_an_older_edit_result_never_replaces_a_newer_one():
     assert s.documents()[1] is edited[1] and s.sides["B"].shown_revision == 2
     assert not s.accept_result(result_for(a, edited[0]))["B"]
     assert s.documents()[1] is edited[1] and not s.consistent
+
+
+def test_the_session_keeps_the_edits_the_shown_chunks_move_by():
+    """One keeper of a side's revision: each change the pane reports is recorded here; a
+    result made part-way through the typing keeps only the later edits to shift by."""
+    s, a, b, texts = loaded_session()
+    s.note_edit("B", 0, 0, 4)
+    s.note_edit("B", 10, 2, 0)
+    s.note_edit("B", 5, 0, 0)  # changed nothing: no revision
+    side = s.sides["B"]
+    assert side.revision == 2 and side.shown_revision == 0 and side.has_pending_edits
+    assert side.edits.pending() == [(0, 0, 4), (10, 2, 0)]
+    assert s.accept_result(result_for(a, Doc("Typed" + b.text, "b.txt", None, 1, b)))["B"]
+    assert side.shown_revision == 1 and side.edits.pending() == [(10, 2, 0)] and side.has_pending_edits
+    s.set_document("B", Doc("Another B entirely. " * 30, "b2"))
+    assert side.revision == side.shown_revision == 0 and side.edits.pending() == []
 
 
 def test_parameters_are_held_per_rule_and_carried_by_their_event():
