@@ -65,7 +65,8 @@ class DocumentController(QObject):
         of opening a pair does; a swap or a reload keeps the place the user was reading)."""
         if not sources:
             return None
-        seq = self.loader.load(sources)
+        kept = {side: doc.text for side, doc in zip(SIDES, self.session.documents()) if doc is not None}
+        seq = self.loader.load(sources, held=kept)  # a side kept counts against the pair's budget
         self.session.begin_load(seq, tuple(sources), **kw)
         self.session.jump_to_first_shift_after(seq if land else None)
         return seq

@@ -17,7 +17,7 @@ from typing import Any, Mapping, NamedTuple
 
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, SteadlithError
 from steadlith_core.errors import visible
-from steadlith_core.chunking.loader import out_of_memory_message
+from steadlith_core.chunking.loader import memory_per_input_byte, out_of_memory_message
 from steadlith_core.chunking.pipeline import gc_paused
 from steadlith_core.progress import Cancelled
 
@@ -138,7 +138,7 @@ def complete(request: AnalysisRequest, result: AnalysisResult, pipeline: Analysi
 
 def _out_of_memory(request: AnalysisRequest) -> "OutOfMemory":
     docs = [(s.name, utf8_size(s.text)) for s in (request.doc_a, request.doc_b) if s is not None]
-    return OutOfMemory(out_of_memory_message(docs))
+    return OutOfMemory(out_of_memory_message(docs, memory_per_input_byte("window")))  # the window's own figure
 
 
 def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,

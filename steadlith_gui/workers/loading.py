@@ -9,14 +9,15 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from PySide6.QtCore import Signal
 from steadlith_core import LoadError, load_text
 from steadlith_core.errors import visible
 from steadlith_core.history.git_errors import GitError
-from steadlith_core.history.repository import RevisionRef, read_text_at, resolve_revision
-from steadlith_core.chunking.loader import out_of_memory_message
+from steadlith_core.history.repository import RevisionRef, blob_size, read_text_at, resolve_revision
+from steadlith_core.chunking import loader as budgets
+from steadlith_core.chunking.loader import human_bytes, max_document_bytes, memory_per_input_byte, out_of_memory_message
 
 from ..model.documents import DocumentError, LoadedDocument, prepare_document
 from .analysis import utf8_size, describe_error
@@ -60,10 +61,14 @@ class RevisionSource:
         return cls(ref.repo, ref.path, ref.commit, label)
 
 
-def load_revision(side: str, source: RevisionSource) -> LoadedDocument:
+def load_revision(side: str, source: RevisionSource, limit: int | None = None, beside: int = 0) -> LoadedDocument:
     """Read and index a file at a revision (thread pool). GitError names the repository,
-    the path and the revision when any of them is missing or the blob is not text."""
+    the path and the revision when any of them is missing or the blob is not text; a blob
+    over `limit` bytes is refused before it is read (window_budget)."""
     ref = resolve_revision(source.repo, source.path, source.rev)
+    size = blob_size(ref) if limit is not None else None
+    if size is not None and size > limit:
+        raise LoadError(f"{ref.path} @ {source.rev}", _too_large(size, beside))
     doc = prepare_document(side, read_text_at(ref), name=ref.path)  # the path picks the syntax colour
     return dataclasses.replace(doc, name=source.label or ref.title(), git_ref=ref)
 
@@ -74,26 +79,67 @@ class LoadBatch(NamedTuple):
     errors: list  # (side, message)
 
 
-def _prepare(sources: dict[str, FileSource | TextSource | RevisionSource]) -> tuple[dict, list]:
+def window_budget() -> int:
+    """The most UTF-8 bytes a pair may hold in the window (both documents together): the
+    loader's memory budget at the window's measured peak per byte of the pair
+    (loader.COMMAND_MEMORY["window"], the costlier rule: every analysis compares the pair
+    under every rule)."""
+    return max_document_bytes("window")
+
+
+def _too_large(size: int, beside: int) -> str:
+    pair = window_budget()
+    other = f", and the other side already takes {human_bytes(beside)}" if beside else ""
+    return (f"too large: {human_bytes(size)}; the window shows a pair of up to {human_bytes(pair)} "
+            f"together{other} (it needs about {memory_per_input_byte('window')} bytes of memory per byte of "
+            f"text, {human_bytes(budgets.MEMORY_BUDGET)} in all); compare larger files with `steadlith compare`")
+
+
+def _sizes(sources: Mapping[str, FileSource | TextSource | RevisionSource], held: Mapping[str, str]) -> dict:
+    """The UTF-8 size of each side as far as it is known before reading: a file's size on
+    disk, a text's own, or (for a side this batch leaves alone) the text the window holds."""
+    sizes: dict[str, int] = {side: utf8_size(text) for side, text in held.items() if side not in sources}
+    for side, source in sources.items():
+        if isinstance(source, FileSource):
+            size = _file_size(source.path)
+            if size:
+                sizes[side] = size
+        elif isinstance(source, TextSource):
+            sizes[side] = utf8_size(source.text)
+    return sizes
+
+
+def _prepare(sources: dict[str, FileSource | TextSource | RevisionSource],
+             held: Mapping[str, str] = {}) -> tuple[dict, list]:
+    """Read and index `sources`, each file within the window's budget for the pair less
+    what the other side takes (`held`: the texts the window shows on sides this batch
+    leaves alone)."""
     documents: dict[str, LoadedDocument] = {}
     errors: list[tuple[str, str]] = []
+    sizes = _sizes(sources, held)
     for side, source in sources.items():
+        beside = sum(n for s, n in sizes.items() if s != side)
+        limit = max(0, window_budget() - beside)
         try:
             if isinstance(source, FileSource):
-                documents[side] = prepare_document(side, load_text(source.path), name=source.label, path=source.path)
+                if sizes.get(side, 0) > limit:  # refused before it is read
+                    raise LoadError(source.path, _too_large(sizes[side], beside))
+                documents[side] = prepare_document(side, load_text(source.path, limit), name=source.label,
+                                                   path=source.path)
             elif isinstance(source, RevisionSource):
-                documents[side] = load_revision(side, source)
+                documents[side] = load_revision(side, source, limit, beside)
             else:
                 documents[side] = prepare_document(side, source.text, name=source.name, path=source.path)
         except (LoadError, DocumentError, GitError) as e:
             errors.append((side, f"Cannot load {side}: {visible(str(e))}"))
         except MemoryError:
             if isinstance(source, RevisionSource):
-                name, size = f"{source.path} @ {source.rev}", 0
+                name, size = f"{source.path} @ {source.rev}", None  # the blob's size is not known here
             else:
-                name, size = (source.path, _file_size(source.path)) if isinstance(source, FileSource) \
+                name, size = (source.path, _file_size(source.path) or None) if isinstance(source, FileSource) \
                     else (source.name or side, utf8_size(source.text))
-            errors.append((side, f"Cannot load {side}: {visible(out_of_memory_message([(name, size)]))}"))
+            message = out_of_memory_message([(name, size)], memory_per_input_byte("window"))
+            errors.append((side, f"Cannot load {side}: {visible(message)}"))
         except BaseException as e:  # noqa: BLE001
             errors.append((side, f"Cannot load {side}: {describe_error(e)}"))
     return documents, errors
@@ -111,9 +157,12 @@ class DocumentLoader(PoolRunner):
 
     loaded = Signal(object)  # LoadBatch
 
-    def load(self, sources: dict[str, FileSource | TextSource | RevisionSource]) -> int:
-        """Read and index `sources` (side -> source). Returns the batch seq."""
-        return self._run(lambda: _prepare(sources))
+    def load(self, sources: dict[str, FileSource | TextSource | RevisionSource],
+             held: Mapping[str, str] = {}) -> int:
+        """Read and index `sources` (side -> source); `held`: the texts of the sides the
+        window keeps, which count against its budget for the pair. Returns the batch seq."""
+        held = dict(held)
+        return self._run(lambda: _prepare(sources, held))
 
     def _on_done(self, seq: int, value) -> None:
         documents, errors = value

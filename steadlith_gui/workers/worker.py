@@ -53,12 +53,20 @@ class _Task(QRunnable):
         self.signals = signals
 
     def run(self) -> None:  # worker thread
+        # The runnable lets go of its function before running it: PySide sometimes keeps the wrapper
+        # of an auto-deleted QRunnable alive for good, and with it whatever the function's
+        # closure holds (an analysis's documents, chunkings and comparisons: the window's
+        # memory would grow with every edit). A wrapper left behind holds nothing large.
+        fn, self.fn = self.fn, None
         try:
-            value = self.fn()
+            value = fn()
         except BaseException as e:  # noqa: BLE001 - every failure becomes a message
+            del fn
             self._emit(self.signals.failed, describe_error(e))
         else:
+            del fn
             self._emit(self.signals.done, value)
+            del value
 
     def _emit(self, signal, value) -> None:
         try:

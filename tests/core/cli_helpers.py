@@ -14,3 +14,13 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
         code = e.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def interruptible() -> None:
+    """`preexec_fn` of a command a test stops with SIGINT: Ctrl+C's default disposition.
+    A test run started in the background (`pytest &` in a script, nohup, some CI runners)
+    has SIGINT ignored, a child inherits that, and Python then installs no
+    KeyboardInterrupt handler: the signal would do nothing and the run go on."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

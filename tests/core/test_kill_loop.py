@@ -140,3 +140,61 @@ def test_the_embedding_cache_killed_at_any_moment_keeps_whole_puts(tmp_path):
 
     kill_loop(write_forever, after_kill, max_delay=0.4)
     assert max(kept) > 0, "no put finished before a kill: the loop proved nothing"
+
+
+def test_a_sweep_killed_inside_a_journal_line_resumes_to_the_uninterrupted_output(tmp_path):
+    """A kill at a random moment rarely lands inside a line (a line takes microseconds to
+    write), so this one is placed there: the journal's test pause (PAUSE_MID_LINE_ENV)
+    leaves each result line half written and flushed, the run is killed once the file ends
+    in that torn half, and `--resume` picks up. Three rounds, each killed inside the next
+    line, then a resume without the pause: the output is the uninterrupted run's, byte
+    for byte."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from steadlith_core.bench.sweep import synthetic_history
+    from steadlith_core.sweep.journal import PAUSE_MID_LINE_ENV
+
+    files = []
+    for n, text in enumerate(synthetic_history(5, 3_000, seed=3).versions):
+        p = tmp_path / f"v{n:02d}.md"
+        p.write_text(text, encoding="utf-8")
+        files.append(str(p))
+    journal = tmp_path / "sweep.journal"
+    args = [sys.executable, "-m", "steadlith_core", "sweep", "--versions", *files, "--format", "json",
+            "--grid", "min_tokens=16,32,48,64", "--jobs", "1"]
+    paused = {**os.environ, PAUSE_MID_LINE_ENV: "60"}
+    whole_lines = []
+    for round_ in range(3):
+        more = ["--save", str(journal)] if round_ == 0 else ["--resume", str(journal)]
+        proc = subprocess.Popen([*args, *more], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=paused)
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                data = journal.read_bytes() if journal.exists() else b""
+                if data.count(b"\n") == round_ + 1 and not data.endswith(b"\n"):
+                    break  # the header, the lines of earlier rounds, and half of this round's line
+                assert proc.poll() is None, proc.stderr.read().decode()
+                time.sleep(0.02)
+            else:
+                pytest.fail(f"round {round_}: no half-written line in the journal within 120 s")
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=60)
+        finally:
+            proc.kill()
+            proc.stderr.close()
+        data = journal.read_bytes()
+        assert not data.endswith(b"\n"), f"round {round_}: the kill did not land inside a line"
+        whole_lines.append(data.count(b"\n"))
+    assert whole_lines == [1, 2, 3]  # each round resumed past the torn line, and wrote one more whole one
+
+    resumed = subprocess.run([*args, "--resume", str(journal)], capture_output=True, text=True, timeout=300)
+    whole = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == whole.returncode == 0, resumed.stderr + whole.stderr
+    assert resumed.stdout == whole.stdout and not json.loads(resumed.stdout)["partial"]
+    lines = journal.read_bytes().split(b"\n")
+    assert lines[-1] == b"" and all(json.loads(line) for line in lines[:-1])
+    assert len(lines) - 2 == json.loads(whole.stdout)["tasks_total"]  # every task once: torn halves left nothing

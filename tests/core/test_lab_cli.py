@@ -15,7 +15,7 @@ import pytest
 from steadlith_core import ChunkerParams, Lmx2Params
 from steadlith_core.bench.examples import counterexample_params, tool_library_text
 from steadlith_core.lab import run_lab
-from cli_helpers import run
+from cli_helpers import interruptible, run
 
 pytestmark = pytest.mark.kernel_independent  # checks layers above the chunker, not its output: no numpy re-run
 
@@ -125,8 +125,10 @@ def _cpu_seconds(pid: int) -> float:
 def test_ctrl_c_stops_the_run_with_one_line(tmp_path):
     path = tmp_path / "notes.md"
     path.write_text(tool_library_text(), encoding="utf-8")
+    # SIGINT at its default in the child whatever this test run inherited (a run in the
+    # background ignores it, and so would the child: the run would go on until the timeout)
     proc = subprocess.Popen([sys.executable, "-m", "steadlith_core", "lab", str(path), "--edits", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     try:
         # past the imports (well under a second of CPU), inside the edits, however busy the machine
         deadline = time.monotonic() + 120

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from cli_helpers import interruptible
 from steadlith_core.comparison.analysis import Analysis
 from steadlith_core.cli.main import main
 from steadlith_core.chunking.diagnostics import p90_nearest_rank
@@ -203,7 +204,7 @@ def test_ctrl_c_prints_partial_results_and_resume_finishes_the_same_sweep(tmp_pa
     args = [sys.executable, "-m", "steadlith_core", "sweep", "--versions", *files, "--format", "json",
             "--grid", "min_tokens=32,48,64,96", "--grid", "max_tokens=384,512,768"]
     proc = subprocess.Popen([*args, "--jobs", "1", "--save", str(journal)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
         time.sleep(0.05)

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from steadlith_core.chunking.loader import MEMORY_PER_INPUT_BYTE
+from steadlith_core.chunking.loader import memory_per_input_byte
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is Linux's")
 
@@ -50,7 +50,7 @@ def test_out_of_memory_in_the_window_names_the_documents(tmp_path):
     # while analysing ("analysis failed: … chunking big notes.txt (68.7 MiB) and b.txt"),
     # depending on where the cap bites first: either way the document is named with its size
     assert "out of memory chunking " in lines[0] and "big notes.txt (68.7 MiB)" in lines[0]
-    assert f"of memory ({MEMORY_PER_INPUT_BYTE} bytes per byte of text)" in lines[0]  # the kernel's own figure
+    assert f"of memory ({memory_per_input_byte('window')} bytes per byte of text)" in lines[0]  # the window's figure
     assert not (tmp_path / "big.html").exists()
 
 

@@ -26,24 +26,34 @@ from ..kernel import select as kernel
 # versions (a change holds the two, as compare does): `audit` with each rule and with
 # both (its default; each rule also cuts its fixed-size baseline), `sweep` with one set
 # in its own process (each more set of a batch adds its chunks of two versions).
+# "window" is the inspector with a pair open (steadlith-gui), per byte of both
+# documents, by the rule in its panes, as `python -m steadlith_gui.tools.window_memory`
+# measures it on 20 and 50 MB pairs (20 MB on numpy): it holds each document with its
+# offset map, syntax spans and display pieces, and compares the pair under every rule
+# for the churn panel, so either rule in the panes takes the costlier of the two runs.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
     "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
           "explain": {"tttd-v1": 13, "lmx2-v1": 17},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
-          "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17}},
+          "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17},
+          "window": {"tttd-v1": 39, "lmx2-v1": 39}},
     "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
               "explain": {"tttd-v1": 16, "lmx2-v1": 26},
               "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44},
               "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 32},
-              "sweep": {"tttd-v1": 17, "lmx2-v1": 27}},
+              "sweep": {"tttd-v1": 17, "lmx2-v1": 27},
+              "window": {"tttd-v1": 51, "lmx2-v1": 51}},
 }
-# What no command's figure covers is held to the costliest figure the kernel has, what
-# the generic limits below assume: the window (not measured), and each blob the history's reader
-# decodes for audit and sweep (history.repository.decode_blob: read before the version
-# it is compared with, and for whichever command reads it). That per-blob limit does not
-# cover a change of two blobs both near it: the audit's and the sweep's figures are per
-# byte of both versions.
-MEMORY_PER_INPUT_BYTE = max(f for figures in COMMAND_MEMORY[kernel.KERNEL].values() for f in figures.values())
+# The window is a process of its own with its own budget (the loader of steadlith_gui
+# holds a pair to it): the generic limits are those of the `steadlith` commands.
+_COMMANDS = ("chunk", "compare", "explain", "lab", "audit", "sweep")
+# What no command's figure covers is held to the costliest figure the kernel has for a
+# `steadlith` command, what the generic limits below assume: each blob the history's
+# reader decodes for audit and sweep (history.repository.decode_blob: read before the
+# version it is compared with, and for whichever command reads it). That per-blob limit
+# does not cover a change of two blobs both near it: the audit's and the sweep's figures
+# are per byte of both versions.
+MEMORY_PER_INPUT_BYTE = max(f for c in _COMMANDS for f in COMMAND_MEMORY[kernel.KERNEL][c].values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
 MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 327 MiB compiled, 186 MiB on numpy

@@ -2,7 +2,8 @@
 
 `expand_inputs` turns what a user typed into documents: files, directories (every file
 below, hidden ones left out; an unreadable directory is an error, a link leading out of
-the directory is skipped unless asked for), quoted globs (`'docs/**/*.md'`), `PATH@REV`, and
+the directory is skipped unless asked for), quoted globs (`'docs/**/*.md'`; a directory
+the glob must enter but cannot read is an error too), `PATH@REV`, and
 `REPO@REV:GLOB` (the blobs of a commit whose path below REPO matches GLOB, read from the
 object database). `chunk_batch` chunks them on a pool of `jobs` worker processes, each
 taking groups of documents (a process per file would pay the interpreter's start-up
@@ -12,7 +13,6 @@ one-line reason it failed. A failed document never stops the others.
 
 from __future__ import annotations
 
-import glob as globbing
 import json
 import os
 import signal
@@ -29,12 +29,11 @@ from ..errors import LoadError, SteadlithError
 from ..kernel import threads as numpy_threads
 from ..progress import Progress, report
 from ..report.export import chunk_record
+from .fileglob import glob_files, has_magic
 from .pathglob import path_matcher
 from .git_errors import CorruptObjectError, GitError
 from .repository import MODE_TREE, decode_blob, open_repository, repo_name, resolve_commit
 from .revisions import parse_revision_arg, repo_relative
-
-GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass(frozen=True)
@@ -206,11 +205,19 @@ def _expand(arg: str, follow_links: bool = False, problems: list[SteadlithError]
     if ref is not None:
         repo = open_repository(ref.repo)
         return [Document(ref.path, ref.repo, ref.commit, str(repo[ref.commit].peel(pygit2.Commit).tree[ref.path].id))]
-    if GLOB_CHARS & set(arg):
-        found = sorted(p for p in globbing.glob(arg, recursive=True) if os.path.isfile(p))
-        if not found:
+    if has_magic(arg):
+        found: set[str] = set()
+        unreadable = False
+        for match in glob_files(arg):  # a directory it cannot read is named, never skipped silently
+            if isinstance(match, LoadError):
+                unreadable = True
+                if problems is not None:
+                    problems.append(match)
+            else:
+                found.add(match)
+        if not found and not unreadable:
             raise LoadError(arg, "no file matches this pattern")
-        return [Document(p) for p in found]
+        return [Document(p) for p in sorted(found)]
     return [Document(arg)]  # missing: reading it says so
 
 
@@ -329,4 +336,5 @@ def is_batch_arg(arg: str) -> bool:
     if any(":" in rest and os.path.isdir(left) for left, rest in _splits(arg)):
         return True
     # a pattern matching nothing is a file name that happens to hold `[` or `*`: missing
-    return bool(GLOB_CHARS & set(arg)) and next(globbing.iglob(arg, recursive=True), None) is not None
+    # (one that meets a directory it cannot read is a batch, which names that directory)
+    return has_magic(arg) and next(glob_files(arg), None) is not None

@@ -20,6 +20,8 @@ back to the lines before it: that task runs again.
 from __future__ import annotations
 
 import json
+import os
+import time
 from typing import Any
 
 from .._version import __version__
@@ -37,6 +39,17 @@ FIELDS = ("source", "set", "units", "chunks_to_embed", "size_counts", "paragraph
 _HEADER_FIELDS = ("schema", "fingerprint", "version", "sets", "sources")
 #: A result line is an object of lists of pairs: three levels deep.
 _DEPTH = 3
+#: For tests only: seconds each result line waits with its first half written and flushed
+#: and the rest not, so a kill-loop test kills the writer inside a line for sure instead of
+#: by luck (a line takes microseconds). Unset, nothing waits.
+PAUSE_MID_LINE_ENV = "STEADLITH_TEST_JOURNAL_PAUSE"
+
+
+def _pause_mid_line() -> float:
+    try:
+        return max(0.0, float(os.environ.get(PAUSE_MID_LINE_ENV) or 0))
+    except ValueError:
+        return 0.0
 
 
 class JournalError(SteadlithError):
@@ -148,6 +161,7 @@ class Journal:
     def __init__(self, path: str, plan: SweepPlan, *, resume: bool = False):
         self.path = path
         self.loaded: dict[TaskKey, TaskResult] = {}
+        self._pause = _pause_mid_line()
         fingerprint = plan.fingerprint()
         try:
             if resume:
@@ -215,7 +229,14 @@ class Journal:
             raise self._refuse(1, "this journal is of another sweep (other sources or parameter sets)")
 
     def _write(self, doc: dict) -> None:
-        self._file.write(json.dumps(doc, separators=(",", ":")) + "\n")
+        line = json.dumps(doc, separators=(",", ":")) + "\n"
+        if self._pause > 0:
+            half = len(line) // 2
+            self._file.write(line[:half])
+            self._file.flush()
+            time.sleep(self._pause)
+            line = line[half:]
+        self._file.write(line)
         self._file.flush()
 
     def record(self, result: TaskResult) -> None:
