@@ -1629,23 +1629,34 @@ static inline void put_hex(char *out, u64 v) {
     for (int i = 15; i >= 0; i--, v >>= 4) out[i] = HEX[v & 15];
 }
 
+/* The arguments of chunk_hashes and canonical_hashes, (text, byte_starts, byte_ends,
+ * prefix): all four buffers held on success (the caller releases them), none on failure. */
+static int hash_arguments(PyObject *args, Py_buffer *dv, Py_buffer *sv, Py_buffer *ev, Py_buffer *pv) {
+    PyObject *o_data, *o_starts, *o_ends;
+    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, pv)) return -1;
+    if (PyObject_GetBuffer(o_data, dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(pv); return -1; }
+    if (get_int64s(o_starts, sv, "byte_starts") < 0) { PyBuffer_Release(pv); PyBuffer_Release(dv); return -1; }
+    if (get_int64s(o_ends, ev, "byte_ends") < 0) {
+        PyBuffer_Release(pv); PyBuffer_Release(dv); PyBuffer_Release(sv); return -1;
+    }
+    if (ev->len != sv->len) {
+        PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length");
+        PyBuffer_Release(pv); PyBuffer_Release(dv); PyBuffer_Release(sv); PyBuffer_Release(ev);
+        return -1;
+    }
+    return 0;
+}
+
 /* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a chunk:
  * xxh3_128(prefix + 8-byte big-endian length + canonical[start:end]) of every chunk, as
  * xxhash's hexdigest writes it (high half first). */
 static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
-    PyObject *o_data, *o_starts, *o_ends;
     Py_buffer dv, sv, ev, pv;
-    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
-    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
-    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
-    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
-        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
-    }
+    if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
     PyObject *out = NULL;
     u8 *scratch = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
-    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
     for (Py_ssize_t k = 0; k < m; k++) {
         if (bs[k] < 0 || be[k] < bs[k] || be[k] > dv.len) {
             PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the canonical text");
@@ -1758,19 +1769,12 @@ static int check_ranges(const int64_t *bs, const int64_t *be, Py_ssize_t m, Py_s
  * a word's first byte to a word's last), made one chunk at a time in a scratch buffer
  * instead of from a canonical copy of the whole document. */
 static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
-    PyObject *o_data, *o_starts, *o_ends;
     Py_buffer dv, sv, ev, pv;
-    if (!PyArg_ParseTuple(args, "OOOy*", &o_data, &o_starts, &o_ends, &pv)) return NULL;
-    if (PyObject_GetBuffer(o_data, &dv, PyBUF_SIMPLE) < 0) { PyBuffer_Release(&pv); return NULL; }
-    if (get_int64s(o_starts, &sv, "byte_starts") < 0) { PyBuffer_Release(&pv); PyBuffer_Release(&dv); return NULL; }
-    if (get_int64s(o_ends, &ev, "byte_ends") < 0) {
-        PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); return NULL;
-    }
+    if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
     PyObject *out = NULL;
     u8 *scratch = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
-    if (ev.len != sv.len) { PyErr_SetString(PyExc_ValueError, "byte_starts and byte_ends differ in length"); goto done; }
     if (check_ranges(bs, be, m, dv.len, &widest) < 0) goto done;
     out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
