@@ -13,7 +13,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steadlith_core.kernel.rabin import clmul, is_irreducible, polymod, window_fingerprints
+from steadlith_core.kernel.polynomial import clmul, is_irreducible, polymod
+from steadlith_core.kernel.rabin import window_fingerprints
 
 # irreducible, of degree 8, 13, 48, 49, 53 (the default) and 63
 POLYNOMIALS = [0x11B, 0x201B, 0x100000000002D, 0x2000000000071, 0x3DA3358B4DC173, 0x8000000000000003]

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import threads as numpy_threads
-from .polynomial import clmul, degree, is_irreducible, mulmod, polymod, powmod_x  # noqa: F401 (re-exported)
+from .polynomial import degree, polymod, powmod_x
 
 
 class ConstMul:

@@ -20,7 +20,8 @@ import numpy as np
 from ..vocabulary import KINDS
 from . import bytescan, xxh3
 from .bytescan import RawScan
-from .rabin import ConstMul, degree, powmod_x, window_fingerprints as numpy_fingerprints
+from .polynomial import degree, powmod_x
+from .rabin import ConstMul, window_fingerprints as numpy_fingerprints
 from .segment import Cut, SnapPoints, segment as python_segment, segment_columns as numpy_segment_columns
 from .extension import ENV_VAR, FORCED_NUMPY as _FORCED_NUMPY, KERNEL_MODULE as _kernel
 from .extension import MISSING_BECAUSE as _MISSING_BECAUSE, describe as _describe
