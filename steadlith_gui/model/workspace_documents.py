@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from steadlith_core import LoadError, load_text
+from steadlith_core.chunking.loader import max_document_bytes
 from steadlith_core.history.places import repository_places
 from steadlith_core.history.git_errors import GitError
 from steadlith_core.history.repository import read_text_at, resolve_revision
@@ -108,18 +109,21 @@ def resolve_documents(ws: Workspace) -> dict[str, tuple[str, str, str | None]]:
     reason and the path) is raised and nothing is returned, so the caller can keep
     what it shows. Reads files: call it off the GUI thread for large documents."""
     out: dict[str, tuple[str, str, str | None]] = {}
+    room = max_document_bytes("window")  # the pair's, both sides together, as the window loads
     for side in SIDES:
         doc = ws.documents[side]
         if doc is None:
             continue
         if doc.text is not None:
             out[side] = (doc.text, doc.name, doc.path)
+            room -= len(doc.text)  # at least its UTF-8 size in characters
             continue
         if doc.revision is not None:
             out[side] = (resolve_sources(Workspace({side: doc}, ws.params))[side].text, doc.name, None)
             continue
         try:
-            text = load_text(doc.path)
+            text = load_text(doc.path, max_bytes=max(room, 0))
+            room -= len(text)
         except LoadError as e:
             raise WorkspaceError(e.path, f"documents.{side}.path", f"cannot open document {side.upper()}: "
                                  f"{e.reason}") from e

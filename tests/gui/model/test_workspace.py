@@ -231,3 +231,18 @@ def test_workspace_files_are_saved_and_read_without_loading_qt(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_a_workspace_pair_is_held_to_the_windows_budget(tmp_path, monkeypatch):
+    """A workspace opens in the window: its documents together are held to the window's
+    own budget (loader.COMMAND_MEMORY["window"]), and the side that passes it is named."""
+    from steadlith_core.chunking import loader
+
+    a, b = tmp_path / "a.md", tmp_path / "b.md"
+    a.write_text("x" * 600, encoding="utf-8")
+    b.write_text("y" * 600, encoding="utf-8")
+    ws = Workspace({"a": DocumentRef.from_file(a), "b": DocumentRef.from_file(b)})
+    assert set(resolve_documents(ws)) == {"a", "b"}
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", 1000 * loader.memory_per_input_byte("window"))
+    with pytest.raises(WorkspaceError, match=r"cannot open document B: too large"):
+        resolve_documents(ws)
