@@ -1629,6 +1629,21 @@ static inline void put_hex(char *out, u64 v) {
     for (int i = 15; i >= 0; i--, v >>= 4) out[i] = HEX[v & 15];
 }
 
+/* Checks the ranges [bs[k], be[k]) against a buffer of `len` bytes (`what` names it in
+ * the error): -1 and an error set when one lies outside it. `widest`: the longest range. */
+static int check_ranges(const int64_t *bs, const int64_t *be, Py_ssize_t m, Py_ssize_t len, const char *what,
+                        Py_ssize_t *widest) {
+    *widest = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (bs[k] < 0 || be[k] < bs[k] || be[k] > len) {
+            PyErr_Format(PyExc_ValueError, "a chunk's byte range lies outside the %s", what);
+            return -1;
+        }
+        if (be[k] - bs[k] > *widest) *widest = be[k] - bs[k];
+    }
+    return 0;
+}
+
 /* The arguments of chunk_hashes and canonical_hashes, (text, byte_starts, byte_ends,
  * prefix): all four buffers held on success (the caller releases them), none on failure. */
 static int hash_arguments(PyObject *args, Py_buffer *dv, Py_buffer *sv, Py_buffer *ev, Py_buffer *pv) {
@@ -1657,13 +1672,7 @@ static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
     u8 *scratch = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
-    for (Py_ssize_t k = 0; k < m; k++) {
-        if (bs[k] < 0 || be[k] < bs[k] || be[k] > dv.len) {
-            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the canonical text");
-            goto done;
-        }
-        if (be[k] - bs[k] > widest) widest = be[k] - bs[k];
-    }
+    if (check_ranges(bs, be, m, dv.len, "canonical text", &widest) < 0) goto done;
     out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
     if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
@@ -1750,20 +1759,6 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     return o - o0;
 }
 
-/* Reads the ranges [bs[k], be[k]) of a buffer of `len` bytes; NULL and an error set
- * when one lies outside it. `widest` the longest range. */
-static int check_ranges(const int64_t *bs, const int64_t *be, Py_ssize_t m, Py_ssize_t len, Py_ssize_t *widest) {
-    *widest = 0;
-    for (Py_ssize_t k = 0; k < m; k++) {
-        if (bs[k] < 0 || be[k] < bs[k] || be[k] > len) {
-            PyErr_SetString(PyExc_ValueError, "a chunk's byte range lies outside the document");
-            return -1;
-        }
-        if (be[k] - bs[k] > *widest) *widest = be[k] - bs[k];
-    }
-    return 0;
-}
-
 /* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a
  * chunk: chunk_hashes of the canonical text of every document[start:end] (a range from
  * a word's first byte to a word's last), made one chunk at a time in a scratch buffer
@@ -1775,7 +1770,7 @@ static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
     u8 *scratch = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
-    if (check_ranges(bs, be, m, dv.len, &widest) < 0) goto done;
+    if (check_ranges(bs, be, m, dv.len, "document", &widest) < 0) goto done;
     out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
     if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
