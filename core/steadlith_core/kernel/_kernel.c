@@ -1662,41 +1662,6 @@ static int hash_arguments(PyObject *args, Py_buffer *dv, Py_buffer *sv, Py_buffe
     return 0;
 }
 
-/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a chunk:
- * xxh3_128(prefix + 8-byte big-endian length + canonical[start:end]) of every chunk, as
- * xxhash's hexdigest writes it (high half first). */
-static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
-    Py_buffer dv, sv, ev, pv;
-    if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
-    PyObject *out = NULL;
-    u8 *scratch = NULL;
-    Py_ssize_t m = sv.len / 8, widest = 0;
-    const int64_t *bs = sv.buf, *be = ev.buf;
-    if (check_ranges(bs, be, m, dv.len, "canonical text", &widest) < 0) goto done;
-    out = new_buffer(32 * m);
-    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
-    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
-    {
-        char *hex = PyBytes_AS_STRING(out);
-        const u8 *data = dv.buf;
-        Py_BEGIN_ALLOW_THREADS
-        memcpy(scratch, pv.buf, pv.len);
-        for (Py_ssize_t k = 0; k < m; k++) {
-            u64 size = (u64)(be[k] - bs[k]), big = __builtin_bswap64(size), lo, hi;
-            memcpy(scratch + pv.len, &big, 8);
-            memcpy(scratch + pv.len + 8, data + bs[k], size);
-            xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
-            put_hex(hex + 32 * k, hi);
-            put_hex(hex + 32 * k + 16, lo);
-        }
-        Py_END_ALLOW_THREADS
-    }
-done:
-    PyMem_Free(scratch);
-    PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
-    return out;
-}
-
 /* The canonical text (docs/contract/normalizer.md#canonical-text) of the words in the
  * UTF-8 range [p, end), which starts at a word's first byte and ends at a word's last:
  * each word as it is, each gap between two words written as its separator ("\n\n"
@@ -1759,18 +1724,19 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     return o - o0;
 }
 
-/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII, 32 hex digits a
- * chunk: chunk_hashes of the canonical text of every document[start:end] (a range from
- * a word's first byte to a word's last), made one chunk at a time in a scratch buffer
- * instead of from a canonical copy of the whole document. */
-static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
+/* 32 hex digits a chunk, xxh3_128(prefix + 8-byte big-endian length + text) of every
+ * range [start, end) of the buffer, as xxhash's hexdigest writes it (high half first).
+ * The text is the range itself, or (canonicalise) the canonical text of its words
+ * (canonical_words), made one chunk at a time in a scratch buffer. `what` names the
+ * buffer in a range error. */
+static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what) {
     Py_buffer dv, sv, ev, pv;
     if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
     PyObject *out = NULL;
     u8 *scratch = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
-    if (check_ranges(bs, be, m, dv.len, "document", &widest) < 0) goto done;
+    if (check_ranges(bs, be, m, dv.len, what, &widest) < 0) goto done;
     out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
     if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
@@ -1781,7 +1747,14 @@ static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
         memcpy(scratch, pv.buf, pv.len);
         for (Py_ssize_t k = 0; k < m; k++) {
             u8 *text = scratch + pv.len + 8;
-            u64 size = (u64)canonical_words(data + bs[k], data + be[k], text), big = __builtin_bswap64(size), lo, hi;
+            u64 size, big, lo, hi;
+            if (canonicalise) {
+                size = (u64)canonical_words(data + bs[k], data + be[k], text);
+            } else {
+                size = (u64)(be[k] - bs[k]);
+                memcpy(text, data + bs[k], size);
+            }
+            big = __builtin_bswap64(size);
             memcpy(scratch + pv.len, &big, 8);
             xxh3_128(scratch, pv.len + 8 + size, &lo, &hi);
             put_hex(hex + 32 * k, hi);
@@ -1793,6 +1766,19 @@ done:
     PyMem_Free(scratch);
     PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
     return out;
+}
+
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII: the hash of every
+ * canonical[start:end] (hash_ranges). */
+static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
+    return hash_ranges(args, 0, "canonical text");
+}
+
+/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII: chunk_hashes of the
+ * canonical text of every document[start:end] (a range from a word's first byte to a
+ * word's last), with no canonical copy of the whole document. */
+static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
+    return hash_ranges(args, 1, "document");
 }
 
 /* canonical_slice(document, start, end) -> bytes: the canonical text of document[start:end]
