@@ -88,12 +88,19 @@ def test_chunk_of_a_revision_is_refused_before_the_blob_is_read(capsys, tmp_path
     assert err.startswith(f"steadlith: error: doc.md@HEAD: too large: {human_bytes(budget)}, over the limit of "), err
 
 
-def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
+def pair_at_budget(tmp_path, monkeypatch, command: str):
+    """A pair of files and their size together, with the budget at which `command` under
+    tttd-v1 admits exactly that much."""
     a, b = tmp_path / "a.md", tmp_path / "b.md"
     a.write_text(TEXT, encoding="utf-8")
     b.write_text(TEXT.replace("longer", "shorter", 1), encoding="utf-8")
     both = a.stat().st_size + b.stat().st_size
-    monkeypatch.setattr(loader, "MEMORY_BUDGET", both * memory_per_input_byte("compare", ["tttd-v1"]))
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", both * memory_per_input_byte(command, ["tttd-v1"]))
+    return a, b, both
+
+
+def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
+    a, b, both = pair_at_budget(tmp_path, monkeypatch, "compare")
     code, out, err = run(capsys, "compare", str(a), str(b))
     assert code == 0 and out, err
     for extra in (LMX2, ["--rules", "tttd-v1,lmx2-v1"]):
@@ -128,11 +135,7 @@ def test_lab_of_a_revision_is_refused_with_the_blob_size(capsys, tmp_path, monke
 
 
 def test_explain_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
-    a, b = tmp_path / "a.md", tmp_path / "b.md"
-    a.write_text(TEXT, encoding="utf-8")
-    b.write_text(TEXT.replace("longer", "shorter", 1), encoding="utf-8")
-    both = a.stat().st_size + b.stat().st_size
-    monkeypatch.setattr(loader, "MEMORY_BUDGET", both * memory_per_input_byte("explain", ["tttd-v1"]))
+    a, b, both = pair_at_budget(tmp_path, monkeypatch, "explain")
     code, out, err = run(capsys, "explain", str(a), str(b))
     assert code == 0 and out, err
     code, out, err = run(capsys, "explain", str(a), str(b), *LMX2)
