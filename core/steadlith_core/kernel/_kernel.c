@@ -246,6 +246,26 @@ static inline int multibyte_space(const u8 *p, const u8 *end, int cls) {
     return 0;
 }
 
+/* The gap of whitespace from p to the next word (or to end), as the normalizer reads it:
+ * its line breaks counted into *breaks (CRLF, a lone CR and a lone LF one each; *prev_cr
+ * carries a CR just seen), the continuation bytes of its multi-byte spaces into *cont.
+ * Returns where the gap ends. scan() and canonical_words() both walk gaps with it, so
+ * the chunker and the lean canonical text agree on every paragraph break. */
+static inline const u8 *walk_gap(const u8 *p, const u8 *end, int *breaks, int *prev_cr, Py_ssize_t *cont) {
+    while (p < end) {
+        int cls = BYTE_CLASS[*p];
+        if (cls == C_SPACE) { *prev_cr = 0; p++; }
+        else if (cls == C_LF) { *breaks += !*prev_cr; *prev_cr = 0; p++; }
+        else if (cls == C_CR) { (*breaks)++; *prev_cr = 1; p++; }
+        else if (cls >= C_LEAD_C2) {
+            int w = multibyte_space(p, end, cls);
+            if (!w) break;
+            *prev_cr = 0; p += w; *cont += w - 1;
+        } else break;
+    }
+    return p;
+}
+
 /* Sentence ends (docs/contract/tttd-v1.md#snapping) on a word's UTF-8 [w0, q): stripped of trailing closers (" ' ) ] } U+201D
  * U+2019 U+00BB), it ends with a sentence mark (. ! ? U+2026 U+3002 U+FF01 U+FF1F).
  * UTF-8 is self-synchronizing, so matching the encoded characters at the end of the
@@ -539,17 +559,7 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
         /* the gap: whitespace up to the next word, counting its line breaks. Most gaps
          * are one space before printable ASCII: taken without the class table */
         if (end - p >= 2 && p[0] == ' ' && (u8)(p[1] - 0x21) < 0x5F) p++;
-        else while (p < end) {
-            int cls = BYTE_CLASS[*p];
-            if (cls == C_SPACE) { prev_cr = 0; p++; }
-            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
-            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
-            else if (cls >= C_LEAD_C2) {
-                int w = multibyte_space(p, end, cls);
-                if (!w) break;
-                prev_cr = 0; p += w; cont += w - 1;
-            } else break;
-        }
+        else p = walk_gap(p, end, &breaks, &prev_cr, &cont);
         if (p >= end) break;
         /* the word */
         const u8 *w0 = p;
@@ -1699,17 +1709,8 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
         if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { p++; continue; }
         const u8 *g0 = p;
         int breaks = 0, prev_cr = 0;
-        while (p < end) { /* the gap, as scan() counts its line breaks */
-            cls = BYTE_CLASS[*p];
-            if (cls == C_SPACE) { prev_cr = 0; p++; }
-            else if (cls == C_LF) { breaks += !prev_cr; prev_cr = 0; p++; }
-            else if (cls == C_CR) { breaks++; prev_cr = 1; p++; }
-            else if (cls >= C_LEAD_C2) {
-                int w = multibyte_space(p, end, cls);
-                if (!w) break;
-                prev_cr = 0; p += w;
-            } else break;
-        }
+        Py_ssize_t cont = 0; /* not needed here: canonical text is in bytes */
+        p = walk_gap(p, end, &breaks, &prev_cr, &cont);
         if (p >= end) { p = g0; break; } /* no word follows: no separator */
         if (breaks >= 2 ? p - g0 == 2 && g0[0] == '\n' && g0[1] == '\n' : p - g0 == 1 && g0[0] == ' ')
             continue; /* the gap is its separator: the run goes on */
