@@ -170,6 +170,25 @@ def _docked(docks: Docks, names) -> list[QDockWidget]:
     return [d for d in docks.named(names) if d.toggleViewAction().isChecked() and not d.isFloating()]
 
 
+def _grouped(window: QMainWindow, docks: list[QDockWidget], area) -> bool:
+    """`docks` are one tab group in `area` already: moving them there again would take each
+    out of its group and back, showing and hiding them, which schedules another fit."""
+    first = docks[0]
+    tabbed = window.tabifiedDockWidgets(first)
+    return all(window.dockWidgetArea(d) == area for d in docks) and all(d in tabbed for d in docks[1:])
+
+
+def _regroup(window: QMainWindow, docks: list[QDockWidget], area) -> bool:
+    """Make `docks` one tab group in `area`; True if any dock moved."""
+    if not docks or _grouped(window, docks, area):
+        return False
+    for dock in docks:
+        if window.dockWidgetArea(dock) != area:
+            window.addDockWidget(area, dock)
+    _tab_together(window, docks)
+    return True
+
+
 def _tab_together(window: QMainWindow, docks: list[QDockWidget]) -> bool:
     """Tab `docks` onto the first of them; True if any was not tabbed with it yet."""
     if len(docks) < 2:
@@ -241,11 +260,10 @@ class ScreenFit(QObject):
         try:
             moved = self._cramped() and _tab_together(w, _docked(docks, BOTTOM_DOCKS))
             if self._over() or self._narrow():
-                self._give_way()
-                moved = True
+                moved = self._give_way() or moved
         finally:
             self._arranging = False
-        if moved:
+        if moved:  # only a move: on a screen too small for every step, fitting again changes nothing
             self._after_moves()
         self._back_on_screen()
 
@@ -270,31 +288,29 @@ class ScreenFit(QObject):
         y = min(max(frame.y(), available.y()), available.bottom() + 1 - height - extra_h)
         w.move(x, y)
 
-    def _give_way(self) -> None:
+    def _give_way(self) -> bool:
+        """The next step the docks can still take; True if any dock moved."""
         w, docks = self.host, self.docking.docks
-        if _tab_together(w, _docked(docks, BOTTOM_DOCKS)) and not (self._over() or self._narrow()):
-            return
+        moved = _tab_together(w, _docked(docks, BOTTOM_DOCKS))
+        if moved and not (self._over() or self._narrow()):
+            return True
         side = _docked(docks, SIDE_DOCKS)
-        if side and (len(side) > 1 or w.dockWidgetArea(side[0]) != AREA.RightDockWidgetArea):
-            for dock in side:
-                w.addDockWidget(AREA.RightDockWidgetArea, dock)
-            _tab_together(w, side)
+        if side and _regroup(w, side, AREA.RightDockWidgetArea):
             side[0].raise_()
+            moved = True
             if not (self._over() or self._narrow()):
-                return
+                return True
         bottom = _docked(docks, BOTTOM_DOCKS)
+        if bottom and side and _grouped(w, side + bottom, AREA.RightDockWidgetArea):
+            return moved  # the last step is taken: the steps before it would undo it
         if self._over() or self._narrow():
             if bottom:  # the side column joins the bottom tabs: the panes get the whole width
-                for dock in side:
-                    w.addDockWidget(AREA.BottomDockWidgetArea, dock)
-                _tab_together(w, bottom + side)
+                moved = _regroup(w, bottom + side, AREA.BottomDockWidgetArea) or moved
             elif side:
-                return
+                return moved
         if self._over() and bottom and side:  # still too tall: one tab group at the right
-            everything = side + bottom
-            for dock in everything:
-                w.addDockWidget(AREA.RightDockWidgetArea, dock)
-            _tab_together(w, everything)
+            moved = _regroup(w, side + bottom, AREA.RightDockWidgetArea) or moved
+        return moved
 
     def _after_moves(self) -> None:
         """Docks were tabbed: the one opened last in front, whole tab titles (scrolled when

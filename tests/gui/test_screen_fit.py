@@ -123,3 +123,20 @@ def test_a_narrowed_window_gives_the_panes_room_before_the_docks(qtbot):
     readable = READABLE_CHARS * pane.fontMetrics().horizontalAdvance("x")
     qtbot.waitUntil(lambda: pane.viewport().width() >= readable)
     assert window.tabifiedDockWidgets(window.churn_dock), "the side docks share one tabbed column"
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (800, 600)])
+def test_a_fitted_window_stops_fitting(qtbot, width, height):
+    """On a screen too small for every step the docks can take, the fit leaves the docks
+    where they are once they are there: docking them again shows and hides them, which
+    schedules the next fit, and the window would re-lay itself out for as long as it is open."""
+    window, _ = open_on_screen(qtbot, width, height)
+    open_every_dock(qtbot, window)
+    qtbot.wait(200)  # the fits the opening scheduled
+    fits = []
+    window.screen_fit._timer.timeout.connect(lambda: fits.append(1))
+    qtbot.wait(300)
+    assert fits == []
+    for name in DOCKS:  # still open: visible, or a tab away
+        dock = getattr(window, name)
+        assert dock.isVisible() or window.tabifiedDockWidgets(dock), name
