@@ -36,6 +36,7 @@ class DiagnosticsPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.values: dict[str, QLabel] = {}
         self._shown: tuple | None = None  # what set_chunking last showed, to restyle on theme change
+        self._widths_for: str | None = None  # the text whose numbers the value columns are as wide as
 
         self.title = QLabel()
         self.title.setObjectName(f"diagnosticsTitle{side}")
@@ -87,6 +88,9 @@ class DiagnosticsPanel(QFrame):
         ):
             self._add_row(kinds, base + r, key, text, col=1)
         kinds.setRowStretch(base + 3, 1)
+        # the value columns, which keep their width across parameter sets (_keep_widths)
+        self._value_columns = ((stats, 1, [self.values[k] for k, _ in rows]),
+                               (kinds, 2, [v for k, v in self.values.items() if k not in dict(rows)]))
 
         self.histogram = Histogram(theme)
         self.histogram.setObjectName(f"histogram{side}")
@@ -137,6 +141,7 @@ class DiagnosticsPanel(QFrame):
 
     def clear(self, name: str | None = None) -> None:
         self._shown = None
+        self._release_widths()
         shown = f" · {name_html(name)}" if name else ""
         self.title.setText(f"<b>{self.side}</b>{shown}")
         for v in self.values.values():
@@ -186,11 +191,32 @@ class DiagnosticsPanel(QFrame):
         else:
             v["snapping"].setText(f"on ({p.snap_window_words} words)" if d.snapping else "off")
         self.histogram.set_data(d.histogram_edges, d.histogram_counts, y_max)
+        self._keep_widths(chunking.text)
+
+    def _keep_widths(self, text) -> None:
+        """The value columns grow to the widest number shown for this text and never
+        shrink for another parameter set: a number one digit narrower would hand its
+        width to the histogram, and resizing a plot re-lays it out (axes, ticks, labels)
+        on every parameter change. Another text starts them from their own widths again.
+        The columns hold the width, not the labels: a label's size hint would keep it."""
+        if text is not self._widths_for:
+            self._release_widths()
+            self._widths_for = text
+        for grid, col, labels in self._value_columns:
+            wanted = max(label.sizeHint().width() for label in labels)
+            if wanted > grid.columnMinimumWidth(col):
+                grid.setColumnMinimumWidth(col, wanted)
+
+    def _release_widths(self) -> None:
+        self._widths_for = None
+        for grid, col, _ in self._value_columns:
+            grid.setColumnMinimumWidth(col, 0)
 
     def show_external(self, chunking, name: str, ms: float) -> None:
         """An external chunker's spans: their sizes, and "n/a" where a rule's diagnostics
         would say something (cut kinds, hard cuts, max, snapping) rather than a stale value."""
         self._shown = None
+        self._release_widths()
         self.title.setText(f"<b>{self.side}</b> · {name_html(name)} "
                            f"<span style='color:{self.theme.muted}'>{html.escape(chunking.chunker)}</span>")
         tokens = np.asarray([c.tokens for c in chunking.chunks], dtype=np.int64)

@@ -160,3 +160,28 @@ def test_hovering_a_bar_tells_its_count(qtbot):
     assert d.histogram_counts[-1] >= 1
     hover(qtbot, hist, sum(hist.bar_span(len(hist.counts) - 1)) / 2, 0.5,
           f"over max_tokens ({max_tokens}): {d.histogram_counts[-1]} chunks")
+
+
+def test_a_narrower_number_leaves_the_histogram_its_width(qtbot):
+    """The value columns keep the width of the widest number shown for a text: another
+    parameter set whose numbers are narrower does not resize the histogram (re-laying
+    out a plot is most of a diagnostics update); another text starts afresh."""
+    from steadlith_gui.widgets.diagnostics import DiagnosticsPanel
+
+    text = load_text(GOLDEN / "long.txt")
+    panel = DiagnosticsPanel("A")
+    qtbot.addWidget(panel)
+    panel.resize(700, 220)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_chunking(chunk(text, golden_params("small")), "A", 12345.6)
+    qtbot.wait(20)
+    wide = panel.histogram.width()
+    panel.set_chunking(chunk(text, golden_params("small")), "A", 1.0)  # "1.0 ms": narrower
+    qtbot.wait(20)
+    assert value(panel, "time") == "1.0 ms"
+    assert panel.histogram.width() == wide
+    other = text[: len(text) // 2]
+    panel.set_chunking(chunk(other, golden_params("small")), "A", 1.0)
+    qtbot.wait(20)
+    assert panel.histogram.width() > wide  # the time column fits "1.0 ms" again
