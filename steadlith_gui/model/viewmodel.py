@@ -133,6 +133,8 @@ class AnalysisResult(NamedTuple):
     # what a second phase still computes for the churn panel: BASELINE (the fixed-size
     # baseline's churn) and the other rules whose comparison was not cached (worker.complete)
     pending: tuple[str, ...] = ()
+    # the worker thread's CPU time for the first phase (what the panes wait for), for benchmarks
+    cpu_first_ms: float = 0.0
 
     def side_status(self, side: str) -> SideStatus | None:
         return self.status_a if side == "A" else self.status_b

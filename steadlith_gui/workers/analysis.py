@@ -143,7 +143,7 @@ def _out_of_memory(request: AnalysisRequest) -> "OutOfMemory":
 
 def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,
              externals: ExternalRuns, word_maps: WordMaps) -> AnalysisResult:
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.thread_time()
     out: list[Any] = []
     for side, source in (("A", request.doc_a), ("B", request.doc_b)):
         t = time.perf_counter()
@@ -187,6 +187,7 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
         status_a, status_b, links, ms_compare, error, word_map, rules, pending=tuple(pending),
+        cpu_first_ms=(time.thread_time() - cpu0) * 1000,
     )
     return with_externals(request, result, externals) if request.external.chunkers else result
 
