@@ -263,7 +263,9 @@ class ScreenFit(QObject):
                 moved = self._give_way() or moved
         finally:
             self._arranging = False
-        if moved:  # only a move: on a screen too small for every step, fitting again changes nothing
+        # only after a move: raising and resizing docks that stayed where they were shows and
+        # hides them, which schedules the next fit (on a screen too small for every step, forever)
+        if moved:
             self._after_moves()
         self._back_on_screen()
 
