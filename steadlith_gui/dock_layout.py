@@ -263,6 +263,9 @@ class ScreenFit(QObject):
                 moved = self._give_way() or moved
         finally:
             self._arranging = False
+        # the checks invalidated the layout: activated now, the window's minimum size is
+        # this arrangement's at once, not after the next pass of the event loop
+        w.layout().activate()
         # only after a move: raising and resizing docks that stayed where they were shows and
         # hides them, which schedules the next fit (on a screen too small for every step, forever)
         if moved:
