@@ -29,6 +29,7 @@ needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from contextlib import contextmanager
 from operator import itemgetter
@@ -39,7 +40,7 @@ import numpy as np
 
 from ..kernel.segment import SnapPoints
 from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
-from ..kernel.select import segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_hashes, lmx2_lean, segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
 from .chunks import AnyParams, Chunking
@@ -50,6 +51,7 @@ from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from . import lmx2
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, stream_of
@@ -185,6 +187,13 @@ class Document:
         if self._symbols is None:
             self._symbols = scan_text(self.document, sentence_ends=False).symbols
         return self._symbols
+
+    def take_symbols(self) -> np.ndarray:
+        """The symbols, let go by the document (a bytes document's, see the class): the
+        caller may then hold the only reference to them."""
+        symbols = self.symbols
+        self._symbols = None
+        return symbols
 
     def spare_symbols(self) -> None:
         """Let the symbols go if this is a bytes document (see the class)."""
@@ -360,6 +369,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
+    if lmx2_lean() and len(doc.words) >= 2:
+        return run_lmx2_lean(doc, p)
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     cum = doc.wide_cum(counter)
@@ -380,14 +391,75 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     tok = doc.word_tokens(counter)
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
+    return _lmx2_chunking(doc, p, cuts, cum, tok, Lmx2Stages(classes, keys, cuts))
+
+
+def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
+    """run_lmx2 by the compiled kernel's two passes (select.lmx2_hashes, select.lmx2_cuts):
+    no key array, no mask over every cut, no per-word tokens. A short str document keeps
+    its window hashes (the "lmx2-keys" stage: what the inspector re-chunks from). A lean
+    one keeps none: its hashes live while its cuts are found; under chars4/1 its tokens
+    are counted from the scan's offsets, so its running total is made only once the
+    hashes are gone (the peak of a large document is lower); and a bytes document writes
+    them over its symbols, which it lets go anyway. Its keys and classes are made again
+    if a caller reads Chunking.stages for them."""
+    counter = token_counters.get_counter(p.token_counter)
+    key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
+    bytes_doc = isinstance(doc.document, bytes)
+
+    def cuts() -> lmx2.Lmx2Cuts:
+        words = doc.words
+        maxima = doc.stage("lmx2-maxima", 4).peek((key_inputs, p.horizon))
+        if doc.lean and counter is _CHARS4:
+            source: tuple = (None, words.starts, words.ends)  # no running total yet
+        else:
+            source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
+        if bytes_doc:
+            symbols = doc.take_symbols()
+            # written over the symbols only when nothing else can read them
+            alone = sys.getrefcount(symbols) == 2 and sys.getrefcount(symbols.base) == 2
+            h, shift = lmx2_hashes(symbols, *source, p.key_tokens, lmx2.KEY_BASE, alone), 1
+            del symbols
+        elif doc.lean:
+            h, shift = lmx2_hashes(doc.symbols, *source, p.key_tokens, lmx2.KEY_BASE, False), 1
+        else:
+            h, shift = lmx2_keys_stage(doc, key_inputs).h, 0
+        found, positions, kinds = lmx2_cuts(h, shift, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
+                                            *source, p.horizon, p.min_tokens, p.gate, p.fill_horizon, maxima)
+        doc.stage("lmx2-maxima", 4).get((key_inputs, p.horizon), lambda: _frozen(found))
+        return lmx2.Lmx2Cuts(_frozen(positions), _frozen(kinds), len(words) + 1)
+
+    made = doc.stage("lmx2-cuts").get(key_inputs + (p.min_tokens, p.horizon, p.gate, p.fill_horizon), cuts)
+    cum = doc.tokens_cum(counter, narrow=bytes_doc)
+
+    def keys() -> "lmx2.Lmx2HashKeys":  # made again, and kept by the Chunking only
+        return compute_keys(doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries,
+                            hashes_only=True)
+
+    stages = Lmx2Stages(lambda: doc.classes, keys if doc.lean else lmx2_keys_stage(doc, key_inputs), made)
+    return _lmx2_chunking(doc, p, made, cum, doc.word_tokens(counter), stages)
+
+
+def lmx2_keys_stage(doc: Document, key_inputs: tuple) -> "lmx2.Lmx2HashKeys":
+    """The window hashes of a short str document on the lean path (lmx2.Lmx2HashKeys,
+    h over cuts 0..n), cached per document."""
+    counter, key_tokens, prefer = key_inputs
+    return doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
+        doc.symbols, doc.wide_cum(counter), doc.classes, key_tokens, prefer, hashes_only=True))
+
+
+def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.ndarray, tok: Any,
+                   stages: Lmx2Stages) -> Chunking:
+    words = doc.words
     phash = p.params_hash
-    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, classes), cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, doc.canonical), cum,
+                           chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
         columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
     return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
-                    boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+                    boundary_rule=LMX2_RULE, stages=stages)
 
 
 def lmx2_maxima(doc: Document, keys: Any, cum: np.ndarray, key_inputs: tuple, horizon: int) -> np.ndarray:
@@ -415,6 +487,8 @@ class LazyFingerprints:
             (self.window, self.polynomial),
             lambda: _frozen(window_fingerprints(self.doc.symbols, self.window, self.polynomial)))
 
+
+_CHARS4 = token_counters.get_counter("chars4/1")
 
 # The boundary rules, by the type of their parameters.
 RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}
