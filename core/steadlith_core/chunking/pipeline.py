@@ -40,7 +40,7 @@ import numpy as np
 
 from ..kernel.segment import SnapPoints
 from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
-from ..kernel.select import lmx2_cuts, lmx2_hashes, lmx2_lean, segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
 from .chunks import AnyParams, Chunking
@@ -395,14 +395,15 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
 
 
 def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
-    """run_lmx2 by the compiled kernel's two passes (select.lmx2_hashes, select.lmx2_cuts):
-    no key array, no mask over every cut, no per-word tokens. A short str document keeps
-    its window hashes (the "lmx2-keys" stage: what the inspector re-chunks from). A lean
-    one keeps none: its hashes live while its cuts are found; under chars4/1 its tokens
-    are counted from the scan's offsets, so its running total is made only once the
-    hashes are gone (the peak of a large document is lower); and a bytes document writes
-    them over its symbols, which it lets go anyway. Its keys and classes are made again
-    if a caller reads Chunking.stages for them."""
+    """run_lmx2 by the compiled kernel's two passes (select.lmx2_prefix, select.lmx2_cuts):
+    the window hashes and the keys are made where they are read, from prefix sums of the
+    symbols; no key array, no mask over every cut, no per-word tokens. A short str
+    document keeps its prefix sums (the "lmx2-prefix" stage: text only, what the
+    inspector re-chunks from under any key window or counter). A lean one keeps none:
+    under chars4/1 its tokens are counted from the scan's offsets, so its running total
+    is made only once the sums are gone (the peak of a large document is lower), and a
+    bytes document writes them over its symbols, which it lets go anyway. The keys and
+    classes of Chunking.stages are made when a caller reads them."""
     counter = token_counters.get_counter(p.token_counter)
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     bytes_doc = isinstance(doc.document, bytes)
@@ -418,34 +419,31 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
             symbols = doc.take_symbols()
             # written over the symbols only when nothing else can read them
             alone = sys.getrefcount(symbols) == 2 and sys.getrefcount(symbols.base) == 2
-            h, shift = lmx2_hashes(symbols, *source, p.key_tokens, lmx2.KEY_BASE, alone), 1
+            prefix = lmx2_prefix(symbols, lmx2.KEY_BASE, alone)
             del symbols
         elif doc.lean:
-            h, shift = lmx2_hashes(doc.symbols, *source, p.key_tokens, lmx2.KEY_BASE, False), 1
+            prefix = lmx2_prefix(doc.symbols, lmx2.KEY_BASE, False)
         else:
-            h, shift = lmx2_keys_stage(doc, key_inputs).h, 0
-        found, positions, kinds = lmx2_cuts(h, shift, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
-                                            *source, p.horizon, p.min_tokens, p.gate, p.fill_horizon, maxima)
+            prefix = doc.stage("lmx2-prefix", 1).get(None, lambda: _frozen(lmx2_prefix(doc.symbols, lmx2.KEY_BASE,
+                                                                                      False)))
+        found, positions, kinds = lmx2_cuts(prefix, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
+                                            *source, p.key_tokens, lmx2.KEY_BASE, p.horizon, p.min_tokens, p.gate,
+                                            p.fill_horizon, maxima)
         doc.stage("lmx2-maxima", 4).get((key_inputs, p.horizon), lambda: _frozen(found))
         return lmx2.Lmx2Cuts(_frozen(positions), _frozen(kinds), len(words) + 1)
 
     made = doc.stage("lmx2-cuts").get(key_inputs + (p.min_tokens, p.horizon, p.gate, p.fill_horizon), cuts)
     cum = doc.tokens_cum(counter, narrow=bytes_doc)
 
-    def keys() -> "lmx2.Lmx2HashKeys":  # made again, and kept by the Chunking only
-        return compute_keys(doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries,
-                            hashes_only=True)
+    def keys() -> "lmx2.Lmx2HashKeys":
+        if doc.lean:  # made again, kept by the Chunking only
+            return compute_keys(doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries,
+                                hashes_only=True)
+        return doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
+            doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries, hashes_only=True))
 
-    stages = Lmx2Stages(lambda: doc.classes, keys if doc.lean else lmx2_keys_stage(doc, key_inputs), made)
+    stages = Lmx2Stages(lambda: doc.classes, keys, made)
     return _lmx2_chunking(doc, p, made, cum, doc.word_tokens(counter), stages)
-
-
-def lmx2_keys_stage(doc: Document, key_inputs: tuple) -> "lmx2.Lmx2HashKeys":
-    """The window hashes of a short str document on the lean path (lmx2.Lmx2HashKeys,
-    h over cuts 0..n), cached per document."""
-    counter, key_tokens, prefer = key_inputs
-    return doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
-        doc.symbols, doc.wide_cum(counter), doc.classes, key_tokens, prefer, hashes_only=True))
 
 
 def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.ndarray, tok: Any,

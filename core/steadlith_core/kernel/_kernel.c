@@ -1566,12 +1566,12 @@ done:
 }
 
 /* ---- lmx2-v1 in two passes over the words, for a document chunked once ------------
- * lmx2_hashes writes the window hashes (over the symbols when asked), and lmx2_cuts
- * draws every cut from them: key_1 maxima, E, S, the fill zone and Q, with each key
- * made where it is read and the token positions read from a running total or counted
- * (chars4/1) from the scan's offsets as the walk goes. Every per-cut value a walk
- * reads lies within its reach of tokens; a word has a token or more, so it lies within
- * as many cuts, and a ring of them is all a walk keeps. */
+ * lmx2_prefix writes the prefix sums of the window hashes (over the symbols when
+ * asked), and lmx2_cuts draws every cut from them: key_1 maxima, E, S, the fill zone
+ * and Q, with each window hash and key made where it is read, and the token positions
+ * read from a running total or counted (chars4/1) from the scan's offsets as the walk
+ * goes. Every per-cut value a walk reads lies within its reach of tokens; a word has a
+ * token or more, so it lies within as many cuts, and a ring of them is all a walk keeps. */
 
 /* Where the token count of a word comes from: a running total (int64 or int32), or
  * chars4/1 of the scan's int32 offsets, ceil(code points / 4). */
@@ -1581,12 +1581,7 @@ typedef struct {
     const int32_t *st, *en;
 } TokenSource;
 
-static inline int64_t tokens_of(const TokenSource *t, Py_ssize_t k) {
-    if (t->cum) return cum_at(t->cum, t->wide, k + 1) - cum_at(t->cum, t->wide, k);
-    return ((int64_t)t->en[k] - (int64_t)t->st[k] + 3) >> 2;
-}
-
-/* The smallest power of two >= want, and never more than one >= every + 1. */
+/* The smallest power of two >= want, and never more than one above every + 1. */
 static Py_ssize_t ring_slots(u64 want, Py_ssize_t every) {
     Py_ssize_t slots = 4;
     while (slots <= every && (u64)slots < want) slots <<= 1;
@@ -1594,7 +1589,8 @@ static Py_ssize_t ring_slots(u64 want, Py_ssize_t every) {
 }
 
 /* Parse a token source: `cum` (a running total, int64 or int32) or None with `starts`
- * and `ends` (int32 offsets, n each). */
+ * and `ends` (int32 offsets, n each). Returns 1 or 2 (what release_token_source
+ * releases), -1 on error. */
 static int get_token_source(PyObject *o_cum, PyObject *o_st, PyObject *o_en, Py_ssize_t n, TokenSource *t,
                             Py_buffer *cv, Py_buffer *sv, Py_buffer *ev) {
     memset(t, 0, sizeof *t);
@@ -1633,6 +1629,8 @@ static void release_token_source(int kind, Py_buffer *cv, Py_buffer *sv, Py_buff
     if (kind == 2) { PyBuffer_Release(sv); PyBuffer_Release(ev); }
 }
 
+static inline int source_mode(const TokenSource *t) { return t->cum ? (t->wide ? 1 : 2) : 0; }
+
 /* The tokens of word k, the source a constant at each call: 0 chars4/1 of the offsets
  * (st, en), 1 an int64 running total, 2 an int32 one (cum). */
 static inline __attribute__((always_inline)) int64_t tokens_as(const int32_t *st, const int32_t *en, const void *cum,
@@ -1642,89 +1640,44 @@ static inline __attribute__((always_inline)) int64_t tokens_as(const int32_t *st
     return (int64_t)((const int32_t *)cum)[k + 1] - ((const int32_t *)cum)[k];
 }
 
-/* The hash pass of lmx2_hashes, the token source a constant (tokens_as). Returns whether
- * every word had a token or more. */
-static inline __attribute__((always_inline)) int hash_pass_as(
-    const u64 *sym, const int32_t *st, const int32_t *en, const void *cum, Py_ssize_t n, int64_t key_tokens,
-    u64 base, u64 base_inv, u64 *restrict prefix, int64_t *restrict cumr, Py_ssize_t mask, u64 *h, const int mode) {
-    u64 acc = 0, inv = 1, scale = 1; /* P[c - 1], B^-(c-1), B^(c-1) */
-    int64_t total = 0;
-    Py_ssize_t a = 0;
-    int ok = 1;
-    prefix[0] = 0;
-    cumr[0] = 0;
-    for (Py_ssize_t c = 1; c <= n; c++) {
-        int64_t t = tokens_as(st, en, cum, c - 1, mode);
-        ok &= t >= 1;
-        total += t;
-        acc += sym[c - 1] * inv;
-        inv *= base_inv;
-        prefix[c & mask] = acc;
-        cumr[c & mask] = total;
-        int64_t low = total - key_tokens;
-        /* up to two words without a branch (cum[a + 1] < low implies cum[a] < low) */
-        a += (Py_ssize_t)(cumr[a & mask] < low) + (Py_ssize_t)(cumr[(a + 1) & mask] < low);
-        while (a < c - 1 && cumr[a & mask] < low) a++;
-        a = a < c - 1 ? a : c - 1;
-        h[c - 1] = scale * (acc - prefix[a & mask]);
-        scale *= base;
-    }
-    return ok;
-}
-
-static inline int source_mode(const TokenSource *t) { return t->cum ? (t->wide ? 1 : 2) : 0; }
-
-/* lmx2_hashes(symbols, cum, starts, ends, key_tokens, base, base_inverse, in_place) -> bytes or None
- * h(c) (docs/contract/lmx2-v1.md#keys) of every cut c = 1..n at index c - 1, the token
- * positions from `cum` (None: chars4/1 of starts and ends). With in_place the hashes
- * are written over the symbols (each is read before its slot is written) and None is
- * returned: the caller must hold the only reference to the symbols' memory, which no
- * longer holds symbols. ValueError when a word has no token. The prefix form of
- * window_hashes_dense, with the running total kept in a ring beside the prefix sums. */
-static PyObject *lmx2_hashes(PyObject *self, PyObject *args) {
-    PyObject *o_sym, *o_cum, *o_st, *o_en;
-    long long key_tokens;
-    unsigned long long base, base_inv;
+/* lmx2_prefix(symbols, base_inverse, in_place) -> bytes or None
+ * P[c] = sum of s_i B^-i over i < c (mod 2^64) for c = 1..n, at index c - 1: the
+ * window hash of cut c is h(c) = B^(c-1) (P[c] - P[a]) (lmx2.window_hashes). With
+ * in_place they are written over the symbols (each symbol is read before its slot is
+ * written) and None is returned: the caller must hold the only reference to the
+ * symbols' memory, which then no longer holds symbols. */
+static PyObject *lmx2_prefix(PyObject *self, PyObject *args) {
+    PyObject *o_sym;
+    unsigned long long base_inv;
     int in_place;
-    if (!PyArg_ParseTuple(args, "OOOOLKKp", &o_sym, &o_cum, &o_st, &o_en, &key_tokens, &base, &base_inv, &in_place))
-        return NULL;
-    Py_buffer symv, cv, sv, ev;
+    if (!PyArg_ParseTuple(args, "OKp", &o_sym, &base_inv, &in_place)) return NULL;
+    Py_buffer symv;
     if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
     Py_ssize_t n = symv.len / 8;
-    TokenSource src;
-    int kind = get_token_source(o_cum, o_st, o_en, n, &src, &cv, &sv, &ev);
-    if (kind < 0) { PyBuffer_Release(&symv); return NULL; }
-    PyObject *out = NULL, *result = NULL;
-    u64 *ring = NULL;
-    if (key_tokens < 0) { PyErr_SetString(PyExc_ValueError, "key_tokens must be >= 0"); goto done; }
-    if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
-    if (!in_place && !(out = new_buffer(n * 8))) goto done;
-    /* a window spans at most key_tokens + 1 words, and a(c) is sought from a(c - 1) */
-    Py_ssize_t slots = ring_slots((u64)key_tokens + 4, n + 2), mask = slots - 1;
-    if (!(ring = PyMem_Malloc(slots * 16))) { PyErr_NoMemory(); goto done; }
-    int ok = 1;
+    PyObject *out = NULL;
+    if (!in_place && !(out = new_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
     {
         const u64 *sym = symv.buf;
-        u64 *h = in_place ? (u64 *)symv.buf : (u64 *)PyBytes_AS_STRING(out);
-        u64 *prefix = ring;
-        int64_t *cumr = (int64_t *)(ring + slots);
+        u64 *p = in_place ? (u64 *)symv.buf : (u64 *)PyBytes_AS_STRING(out);
+        const u64 inv2 = (u64)base_inv * (u64)base_inv;
         Py_BEGIN_ALLOW_THREADS
-        switch (source_mode(&src)) {
-        case 0: ok = hash_pass_as(sym, src.st, src.en, NULL, n, key_tokens, base, base_inv, prefix, cumr, mask, h, 0); break;
-        case 1: ok = hash_pass_as(sym, NULL, NULL, src.cum, n, key_tokens, base, base_inv, prefix, cumr, mask, h, 1); break;
-        default: ok = hash_pass_as(sym, NULL, NULL, src.cum, n, key_tokens, base, base_inv, prefix, cumr, mask, h, 2);
+        /* two interleaved power sequences, each stepped by the square: a multiply's
+         * latency is paid every other word */
+        u64 acc = 0, inv_e = 1, inv_o = base_inv;
+        Py_ssize_t k = 0;
+        for (; k + 1 < n; k += 2) {
+            u64 x = sym[k] * inv_e, y = sym[k + 1] * inv_o;
+            inv_e *= inv2;
+            inv_o *= inv2;
+            p[k] = acc += x;
+            p[k + 1] = acc += y;
         }
+        if (k < n) p[k] = acc + sym[k] * inv_e;
         Py_END_ALLOW_THREADS
     }
-    if (!ok) { PyErr_SetString(PyExc_ValueError, "every word must have a token or more"); goto done; }
-    result = in_place ? Py_None : out;
-    Py_INCREF(result);
-done:
-    PyMem_Free(ring);
-    Py_XDECREF(out);
-    release_token_source(kind, &cv, &sv, &ev);
     PyBuffer_Release(&symv);
-    return result;
+    if (in_place) Py_RETURN_NONE;
+    return out;
 }
 
 /* A growing list of int64. */
@@ -1742,7 +1695,7 @@ static inline void list_add(List *l, int64_t v) {
 }
 
 /* The sequence a walk reads: element j in ring slot j & mask (its cut, position and
- * key), made in order on demand by `make`, which returns 0 once there are no more. */
+ * key), made in order on demand. */
 typedef struct {
     Py_ssize_t mask, made;
     int done;
@@ -1750,16 +1703,22 @@ typedef struct {
     int64_t *pos, *cut;
 } Ring;
 
-/* What both walks' elements are made from. */
+/* What both walks' elements are made from, and the cursor that makes them. */
 typedef struct {
-    const u64 *h;        /* h(c) at h[c - shift] */
-    Py_ssize_t shift, n;
+    const u64 *prefix;   /* P[c] at prefix[c - 1] (lmx2_prefix) */
+    Py_ssize_t n;
     const u8 *para, *sent;
     int prefer;
     TokenSource tok;
-    /* the cursor: the next cut c to look at, and its position */
-    Py_ssize_t c;
+    u64 base;
+    int64_t key_tokens;
+    int64_t *cumr;       /* the positions of the last kmask + 1 cuts, cut c at c & kmask */
+    Py_ssize_t kmask;
+    /* the cursor: the next cut c, its position, B^(c-1), the start of its key window
+     * (or a word at or before it) */
+    Py_ssize_t c, a;
     int64_t pos;
+    u64 scale;
     int ok;              /* every word had a token or more */
     /* walk 1: the long-word cuts E (with their positions) */
     int64_t min_tokens;
@@ -1770,51 +1729,34 @@ typedef struct {
     int64_t gate;
 } Cursor;
 
-static inline u8 class_of(const Cursor *s, Py_ssize_t c) {
-    return s->para[c] ? 2 : s->sent[c - 1] ? 1 : 0;
+static void cursor_start(Cursor *s) {
+    s->c = 1;
+    s->a = 0;
+    s->scale = 1;
+    s->cumr[0] = 0;
+    s->pos = s->n ? tokens_as(s->tok.st, s->tok.en, s->tok.cum, 0, source_mode(&s->tok)) : 0;
+    s->ok &= !s->n || s->pos >= 1;
 }
 
-/* word_tokens_as: tokens_as of a TokenSource. */
-static inline __attribute__((always_inline)) int64_t word_tokens_as(const TokenSource *t, Py_ssize_t k,
-                                                                    const int mode) {
-    return tokens_as(t->st, t->en, t->cum, k, mode);
+/* a(c): the first word at or past pos(c) - key_tokens, at most c - 1, sought from a
+ * (at most a(c)) in the ring of positions, which holds cuts a .. c (window_hashes_dense's
+ * next_start). */
+static inline __attribute__((always_inline)) Py_ssize_t window_start(const int64_t *cumr, Py_ssize_t km,
+                                                                     Py_ssize_t a, Py_ssize_t c, int64_t low) {
+    a += (Py_ssize_t)(cumr[a & km] < low) + (Py_ssize_t)(cumr[(a + 1) & km] < low);
+    while (a < c - 1 && cumr[a & km] < low) a++;
+    return a < c - 1 ? a : c - 1;
 }
 
-
-/* Steps the cursor past cut c (to c + 1), adding the tokens of word c; notes E. */
-static inline __attribute__((always_inline)) void step_as(Cursor *s, const int mode) {
-    int64_t t = word_tokens_as(&s->tok, s->c, mode);
-    s->ok &= t >= 1;
-    if (s->edges && t >= s->min_tokens) {
-        if (!s->edges->count || s->edges->at[s->edges->count - 1] != s->c) {
-            list_add(s->edges, s->c);
-            list_add(s->edge_pos, s->pos);
-        }
-        list_add(s->edges, s->c + 1);
-        list_add(s->edge_pos, s->pos + t);
-    }
-    s->pos += t;
-    s->c++;
-}
-
-static void step(Cursor *s) {
-    switch (source_mode(&s->tok)) {
-    case 0: step_as(s, 0); break;
-    case 1: step_as(s, 1); break;
-    default: step_as(s, 2);
-    }
-}
-
-static inline __attribute__((always_inline)) void put(Ring *r, Py_ssize_t c, int64_t pos, u64 key) {
-    Py_ssize_t slot = r->made & r->mask;
-    r->cut[slot] = c;
-    r->pos[slot] = pos;
-    r->val[slot] = key;
-    r->made++;
+/* key_j of cut c, of class bits `cls` (already shifted and masked), window start a */
+static inline __attribute__((always_inline)) u64 key_at_cut(const u64 *prefix, Py_ssize_t c, Py_ssize_t a, u64 scale,
+                                                            u64 cls, u64 j) {
+    u64 h = scale * (prefix[c - 1] - (a ? prefix[a - 1] : 0));
+    return cls | (fmix64(h ^ j) >> 3) | 1;
 }
 
 /* Notes the long-word cuts of word c, of t tokens at position pos (E, walk 1). */
-static inline void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
+static void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
     if (!s->edges->count || s->edges->at[s->edges->count - 1] != c) {
         list_add(s->edges, c);
         list_add(s->edge_pos, pos);
@@ -1823,94 +1765,103 @@ static inline void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
     list_add(s->edge_pos, pos + t);
 }
 
+#define RING_BATCH 64
+
 /* walk 1: every interior cut, with key_1, until `want` elements are made. Everything
  * the loop reads is held in locals: its stores (int64, as Py_ssize_t is) could
  * otherwise alias the structs' fields, which would be read again at every cut. */
 static inline __attribute__((always_inline)) void make_interior_as(Cursor *s, Ring *r, Py_ssize_t want,
                                                                    const int mode) {
-    Py_ssize_t c = s->c, made = r->made;
-    const Py_ssize_t n = s->n, mask = r->mask, stop = want - made < n - c ? c + (want - made) : n;
+    Py_ssize_t c = s->c, made = r->made, a = s->a;
+    const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, stop = want - made < n - c ? c + (want - made) : n;
     int64_t pos = s->pos;
-    const int64_t min_tokens = s->min_tokens;
-    const u64 *h = s->h - s->shift;
+    u64 scale = s->scale;
+    const u64 base = s->base, *prefix = s->prefix;
+    const int64_t min_tokens = s->min_tokens, key_tokens = s->key_tokens;
     const u8 *para = s->para, *sent = s->sent;
     const int32_t *st = s->tok.st, *en = s->tok.en;
     const void *cum = s->tok.cum;
-    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos;
+    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
     u64 *restrict ring_val = r->val;
     const u64 top = s->prefer ? ~(u64)0 : 0;
     int ok = 1;
     for (; c < stop; c++, made++) {
-        u64 cls = (u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61;
+        cumr[c & km] = pos;
+        a = window_start(cumr, km, a, c, pos - key_tokens);
+        u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
         Py_ssize_t slot = made & mask;
         ring_cut[slot] = c;
         ring_pos[slot] = pos;
-        ring_val[slot] = (cls & top) | (fmix64(h[c] ^ 1) >> 3) | 1;
+        ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 1);
         int64_t t = tokens_as(st, en, cum, c, mode);
         ok &= t >= 1;
         if (__builtin_expect(t >= min_tokens, 0)) note_long(s, c, pos, t);
         pos += t;
+        scale *= base;
     }
-    s->c = c; s->pos = pos; s->ok &= ok;
+    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok;
     r->made = made;
 }
 
 /* walk 2: the cuts of the fill zone, with key_2: between two chosen cuts, those at
- * least `gate` tokens from both. Locals as in make_interior_as. */
+ * least `gate` tokens from both. Locals as in make_interior_as; the key window is
+ * sought only in the zone, from at most key_tokens + 1 words back. */
 static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *r, Py_ssize_t want, const int mode) {
-    Py_ssize_t c = s->c, made = r->made, next = s->next_chosen;
-    const Py_ssize_t n = s->n, mask = r->mask, n_chosen = s->n_chosen;
+    Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a;
+    const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, n_chosen = s->n_chosen;
     int64_t pos = s->pos;
-    const int64_t gate = s->gate, *chosen = s->chosen, *chosen_pos = s->chosen_pos;
-    const u64 *h = s->h - s->shift;
+    u64 scale = s->scale;
+    const u64 base = s->base, *prefix = s->prefix;
+    const int64_t gate = s->gate, *chosen = s->chosen, *chosen_pos = s->chosen_pos, key_tokens = s->key_tokens;
     const u8 *para = s->para, *sent = s->sent;
     const int32_t *st = s->tok.st, *en = s->tok.en;
     const void *cum = s->tok.cum;
-    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos;
+    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
     u64 *restrict ring_val = r->val;
     const u64 top = s->prefer ? ~(u64)0 : 0;
     int ok = 1;
+#define STEP_WORD()                                         \
+    do {                                                    \
+        cumr[c & km] = pos;                                 \
+        int64_t t_ = tokens_as(st, en, cum, c, mode);       \
+        ok &= t_ >= 1;                                      \
+        pos += t_;                                          \
+        scale *= base;                                      \
+        c++;                                                \
+    } while (0)
     while (made < want && c < n) {
         /* chosen[next - 1] <= c < chosen[next] (the last chosen cut is n) */
         while (next < n_chosen && chosen[next] <= c) next++;
         int64_t from = chosen_pos[next - 1] + gate, to = next < n_chosen ? chosen_pos[next] - gate : INT64_MAX;
         Py_ssize_t until = next < n_chosen ? (Py_ssize_t)chosen[next] : n;
-        int own = chosen[next - 1] == c; /* a chosen cut is never in the zone (gate 0) */
+        if (chosen[next - 1] == c) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
         /* the cuts before the zone of this stretch */
-        while (c < until && (pos < from || own)) {
-            int64_t t = tokens_as(st, en, cum, c, mode);
-            ok &= t >= 1;
-            pos += t;
-            c++;
-            own = 0;
-        }
-        /* the zone's cuts, up to `to` */
+        while (c < until && pos < from) STEP_WORD();
+        /* the zone's cuts, up to `to`; a window holds at most key_tokens + 1 words */
+        if (c < until && pos <= to && (u64)(c - 1 - a) > (u64)key_tokens) a = c - 1 - key_tokens;
         while (c < until && pos <= to && made < want) {
-            u64 cls = (u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61;
+            cumr[c & km] = pos;
+            a = window_start(cumr, km, a, c, pos - key_tokens);
+            u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
             Py_ssize_t slot = made & mask;
             ring_cut[slot] = c;
             ring_pos[slot] = pos;
-            ring_val[slot] = (cls & top) | (fmix64(h[c] ^ 2) >> 3) | 1;
+            ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 2);
             made++;
             int64_t t = tokens_as(st, en, cum, c, mode);
             ok &= t >= 1;
             pos += t;
+            scale *= base;
             c++;
         }
         if (made >= want) break;
         /* the rest of the stretch, up to the next chosen cut */
-        while (c < until) {
-            int64_t t = tokens_as(st, en, cum, c, mode);
-            ok &= t >= 1;
-            pos += t;
-            c++;
-        }
+        while (c < until) STEP_WORD();
     }
-    s->c = c; s->pos = pos; s->ok &= ok; s->next_chosen = next;
+#undef STEP_WORD
+    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok; s->next_chosen = next;
     r->made = made;
 }
-
-#define RING_BATCH 64
 
 static void make_interior(Cursor *s, Ring *r, Py_ssize_t want) {
     switch (source_mode(&s->tok)) {
@@ -1942,8 +1893,9 @@ static inline __attribute__((always_inline)) int fill_ring(Ring *r, Cursor *s,
  * element is read only within reach + 1 elements of the one tested (positions rise by
  * a token or more), and elements are made up to RING_BATCH past the one read, so a ring
  * of more than 2 reach + 2 + RING_BATCH slots holds all it reads. */
-static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s, void (*make)(Cursor *, Ring *, Py_ssize_t),
-                                                            u64 reach, List *found, List *found_pos) {
+static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s,
+                                                            void (*make)(Cursor *, Ring *, Py_ssize_t), u64 reach,
+                                                            List *found, List *found_pos) {
 #define HAVE(j) ((j) < r->made || (!r->done && fill_ring(r, s, make, (j))))
 #define VAL(j) r->val[(j) & r->mask]
 #define POS(j) ((u64)r->pos[(j) & r->mask])
@@ -1973,25 +1925,25 @@ static PyObject *list_bytes(List *l) {
     return PyBytes_FromStringAndSize((const char *)l->at, l->count * 8);
 }
 
-/* lmx2_cuts(h, shift, para, sentence_ends, prefer, cum, starts, ends, horizon, min_tokens,
- *           gate, fill_horizon, maxima) -> (maxima, positions, kinds)
- * The cuts of docs/contract/lmx2-v1.md#cuts from the window hashes (h(c) at
- * h[c - shift], shift 0 or 1), the class of each cut from the per-word flags, and the
- * token positions from `cum` (None: chars4/1 of starts and ends). `maxima` (the key_1
- * maxima of this horizon, int64 cut indices, as returned before) or None: then they
- * are found (walk 1). Returns the maxima, every cut in order (int64, edges included)
- * and the kind of each (uint8: 0 S, 1 Q, 2 E). Three passes over the words: walk 1
- * (with E), S from the maxima and E, walk 2 over the fill zone. */
+/* lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
+ *           horizon, min_tokens, gate, fill_horizon, maxima) -> (maxima, positions, kinds)
+ * The cuts of docs/contract/lmx2-v1.md#cuts from the prefix sums of lmx2_prefix (n of
+ * them), the class of each cut from the per-word flags, and the token positions from
+ * `cum` (None: chars4/1 of starts and ends). `maxima` (the key_1 maxima of this
+ * horizon, int64 cut indices, as returned before) or None: then they are found (walk
+ * 1). Returns the maxima, every cut in order (int64, edges included) and the kind of
+ * each (uint8: 0 S, 1 Q, 2 E). Passes over the words: walk 1 (with E, or a pass for E
+ * alone), S from the maxima and E, walk 2 over the fill zone. ValueError when a word
+ * has no token. */
 static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
-    PyObject *o_h, *o_para, *o_sent, *o_cum, *o_st, *o_en, *o_max;
-    Py_ssize_t shift;
+    PyObject *o_pre, *o_para, *o_sent, *o_cum, *o_st, *o_en, *o_max;
     int prefer;
-    unsigned long long horizon, fill_horizon;
-    long long min_tokens, gate;
-    if (!PyArg_ParseTuple(args, "OnOOpOOOKLLKO", &o_h, &shift, &o_para, &o_sent, &prefer, &o_cum, &o_st, &o_en,
-                          &horizon, &min_tokens, &gate, &fill_horizon, &o_max)) return NULL;
+    unsigned long long horizon, fill_horizon, base;
+    long long min_tokens, gate, key_tokens;
+    if (!PyArg_ParseTuple(args, "OOOpOOOLKKLLKO", &o_pre, &o_para, &o_sent, &prefer, &o_cum, &o_st, &o_en,
+                          &key_tokens, &base, &horizon, &min_tokens, &gate, &fill_horizon, &o_max)) return NULL;
     Py_buffer hv, pv, tv, cv, sv, ev, mv = {0};
-    if (get_typed(o_h, &hv, 8, "h") < 0) return NULL;
+    if (get_typed(o_pre, &hv, 8, "prefix") < 0) return NULL;
     if (get_typed(o_para, &pv, 1, "para") < 0) { PyBuffer_Release(&hv); return NULL; }
     if (get_typed(o_sent, &tv, 1, "sentence_ends") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); return NULL; }
     Py_ssize_t n = pv.len;
@@ -1999,19 +1951,21 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     memset(&s, 0, sizeof s);
     int kind = get_token_source(o_cum, o_st, o_en, n, &s.tok, &cv, &sv, &ev);
     if (kind < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); PyBuffer_Release(&tv); return NULL; }
-    int have_max = o_max != Py_None;
+    int have_max = o_max != Py_None, failed = 0;
     PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
-    List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, chosen = {0}, chosen_pos = {0}, fill = {0};
-    List out = {0};
+    List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
+    List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
     u64 *ring = NULL;
-    int failed = 0;
-    if (have_max && get_int64s(o_max, &mv, "maxima") < 0) { have_max = 0; o_max = Py_None; goto done; }
-    if (tv.len != n) { PyErr_SetString(PyExc_ValueError, "para and sentence_ends differ in length"); goto done; }
-    if ((shift != 0 && shift != 1) || hv.len / 8 != n + 1 - shift) {
-        PyErr_SetString(PyExc_ValueError, "h must hold a hash a cut (shift 0) or of cuts 1..n (shift 1)");
+    int64_t *cumr = NULL, *mp = NULL;
+    if (have_max && get_int64s(o_max, &mv, "maxima") < 0) { have_max = 0; goto done; }
+    if (tv.len != n || hv.len / 8 != n) {
+        PyErr_SetString(PyExc_ValueError, "prefix, para and sentence_ends must have one entry a word");
         goto done;
     }
-    if (min_tokens < 1 || gate < 0) { PyErr_SetString(PyExc_ValueError, "min_tokens must be >= 1 and gate >= 0"); goto done; }
+    if (min_tokens < 1 || gate < 0 || key_tokens < 0) {
+        PyErr_SetString(PyExc_ValueError, "min_tokens must be >= 1, gate and key_tokens >= 0");
+        goto done;
+    }
     if (have_max) {
         const int64_t *m = mv.buf;
         for (Py_ssize_t k = 0; k < mv.len / 8; k++)
@@ -2020,44 +1974,50 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
                 goto done;
             }
     }
-    s.h = hv.buf; s.shift = shift; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
-    s.min_tokens = min_tokens;
     u64 widest = horizon > fill_horizon ? horizon : fill_horizon;
     Py_ssize_t slots = ring_slots(widest < ((u64)1 << 60) ? 2 * widest + 4 + RING_BATCH : (u64)1 << 62, n + 1);
-    if (!(ring = PyMem_Malloc((size_t)slots * 24))) { PyErr_NoMemory(); goto done; }
+    /* a window spans at most key_tokens + 1 words, and a(c) is sought from a(c - 1) */
+    Py_ssize_t kslots = ring_slots((u64)key_tokens + 4, n + 2);
+    ring = PyMem_Malloc((size_t)slots * 24);
+    cumr = PyMem_Malloc((size_t)kslots * 8);
+    if (!ring || !cumr) { PyErr_NoMemory(); goto done; }
+    s.prefix = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
+    s.base = base; s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    s.min_tokens = min_tokens;
     Py_BEGIN_ALLOW_THREADS
     Ring r = {slots - 1, 0, 0, ring, (int64_t *)(ring + slots), (int64_t *)(ring + 2 * slots)};
     /* walk 1 (or a pass for E alone) over cuts 1..n-1, then the last word; E takes 0 first */
     list_add(&edges, 0);
     list_add(&edge_pos, 0);
     s.edges = &edges; s.edge_pos = &edge_pos;
-    s.c = 1;
-    s.pos = n ? tokens_of(&s.tok, 0) : 0;
-    if (n && tokens_of(&s.tok, 0) >= min_tokens && n > 1) { list_add(&edges, 1); list_add(&edge_pos, s.pos); }
-    if (n && tokens_of(&s.tok, 0) < 1) s.ok = 0;
+    cursor_start(&s);
+    if (n > 1 && s.pos >= min_tokens) { list_add(&edges, 1); list_add(&edge_pos, s.pos); }
     if (!have_max && n >= 2) ring_walk(&r, &s, make_interior, horizon, &maxima, &max_pos);
-    while (s.c < n) step(&s); /* what walk 1 did not reach: every word's tokens are read */
-    if (n && (!edges.count || edges.at[edges.count - 1] != n)) { list_add(&edges, n); list_add(&edge_pos, s.pos); }
+    while (s.c < n) { /* what walk 1 did not reach: every word's tokens are read */
+        int64_t t = tokens_as(s.tok.st, s.tok.en, s.tok.cum, s.c, source_mode(&s.tok));
+        s.ok &= t >= 1;
+        if (t >= min_tokens) note_long(&s, s.c, s.pos, t);
+        s.pos += t;
+        s.c++;
+    }
+    if (n && edges.at[edges.count - 1] != n) { list_add(&edges, n); list_add(&edge_pos, s.pos); }
     /* S: the maxima no cut of E lies within min_tokens of (E includes the edges) */
     const int64_t *m_at = have_max ? mv.buf : maxima.at;
     Py_ssize_t m_count = have_max ? mv.len / 8 : maxima.count;
-    Py_ssize_t e = 0, q = 0;
-    int64_t *mp = NULL;
     if (have_max && m_count) { /* their positions: one more pass over the words */
-        mp = PyMem_RawMalloc((size_t)m_count * 8);
-        if (!mp) maxima.failed = 1;
+        if (!(mp = PyMem_RawMalloc((size_t)m_count * 8))) failed = 1;
         else {
             int64_t pos = 0;
-            Py_ssize_t k = 0;
-            for (Py_ssize_t c = 0; c < n && k < m_count; c++) {
+            int mode = source_mode(&s.tok);
+            for (Py_ssize_t c = 0, k = 0; c < n && k < m_count; c++) {
                 if (c == m_at[k]) mp[k++] = pos;
-                pos += tokens_of(&s.tok, c);
+                pos += tokens_as(s.tok.st, s.tok.en, s.tok.cum, c, mode);
             }
         }
     }
     const int64_t *m_pos = have_max ? mp : max_pos.at;
-    List primary = {0}, primary_pos = {0};
-    for (Py_ssize_t k = 0; m_pos && k < m_count; k++) {
+    Py_ssize_t e = 0;
+    for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
         int64_t x = m_pos[k];
         while (e < edges.count && edge_pos.at[e] <= x) e++; /* edges[e - 1] <= x < edges[e] */
         int64_t before = x - edge_pos.at[e - 1], after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
@@ -2072,32 +2032,28 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
             list_add(&chosen, primary.at[k]); list_add(&chosen_pos, primary_pos.at[k]); k++;
         }
     }
-    if (n >= 2 && !chosen.failed && !chosen_pos.failed) {
+    failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed | primary_pos.failed |
+              chosen.failed | chosen_pos.failed;
+    if (n >= 2 && !failed) {
         s.edges = NULL;
-        s.c = 1;
-        s.pos = tokens_of(&s.tok, 0);
+        cursor_start(&s);
         s.chosen = chosen.at; s.chosen_pos = chosen_pos.at; s.n_chosen = chosen.count; s.next_chosen = 0;
         s.gate = gate;
         r.made = 0; r.done = 0;
         ring_walk(&r, &s, make_zone, fill_horizon, &fill, NULL);
     }
-    /* every cut in order, with its kind: E 2, S 0, Q 1 */
-    e = 0; q = 0;
-    Py_ssize_t k = 0;
-    for (;;) {
-        int64_t ce = e < edges.count ? edges.at[e] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
+    /* every cut in order, with its kind (E 2, S 0, Q 1) in the low bits */
+    for (Py_ssize_t k = 0, q = 0, x = 0; !failed;) {
+        int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
         int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
         if (ce == INT64_MAX && cs == INT64_MAX && cq == INT64_MAX) break;
-        if (ce <= cs && ce <= cq) { list_add(&out, ce * 4 + 2); e++; }
+        if (ce <= cs && ce <= cq) { list_add(&out, ce * 4 + 2); x++; }
         else if (cs <= cq) { list_add(&out, cs * 4 + 0); k++; }
         else { list_add(&out, cq * 4 + 1); q++; }
     }
-    PyMem_RawFree(mp);
-    failed = maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed |
-                 primary_pos.failed | chosen.failed | chosen_pos.failed | fill.failed | out.failed;
-    PyMem_RawFree(primary.at); PyMem_RawFree(primary_pos.at);
+    failed |= fill.failed | out.failed;
     Py_END_ALLOW_THREADS
-    if (out.failed || maxima.failed || edges.failed || fill.failed || chosen.failed || failed) { PyErr_NoMemory(); goto done; }
+    if (failed) { PyErr_NoMemory(); goto done; }
     if (!s.ok) { PyErr_SetString(PyExc_ValueError, "every word must have a token or more"); goto done; }
     b_max = have_max ? (Py_INCREF(o_max), o_max) : list_bytes(&maxima);
     b_pos = new_buffer(out.count * 8);
@@ -2111,9 +2067,9 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     result = PyTuple_Pack(3, b_max, b_pos, b_kind);
 done:
     Py_XDECREF(b_max); Py_XDECREF(b_pos); Py_XDECREF(b_kind);
-    PyMem_Free(ring);
-    PyMem_RawFree(maxima.at); PyMem_RawFree(max_pos.at); PyMem_RawFree(edges.at); PyMem_RawFree(edge_pos.at);
-    PyMem_RawFree(chosen.at); PyMem_RawFree(chosen_pos.at); PyMem_RawFree(fill.at); PyMem_RawFree(out.at);
+    PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
+    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
     release_token_source(kind, &cv, &sv, &ev);
     if (have_max) PyBuffer_Release(&mv);
     PyBuffer_Release(&hv); PyBuffer_Release(&pv); PyBuffer_Release(&tv);
@@ -2450,11 +2406,10 @@ static PyMethodDef METHODS[] = {
     {"lmx2_key_of", lmx2_key_of, METH_VARARGS, "lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 keys"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
-    {"lmx2_hashes", lmx2_hashes, METH_VARARGS,
-     "lmx2_hashes(symbols, cum, starts, ends, key_tokens, base, base_inverse, in_place) -> h of cuts 1..n or None"},
+    {"lmx2_prefix", lmx2_prefix, METH_VARARGS, "lmx2_prefix(symbols, base_inverse, in_place) -> P of cuts 1..n or None"},
     {"lmx2_cuts", lmx2_cuts, METH_VARARGS,
-     "lmx2_cuts(h, shift, para, sentence_ends, prefer, cum, starts, ends, horizon, min_tokens, gate, fill_horizon, "
-     "maxima) -> (maxima, positions, kinds)"},
+     "lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
+     "fill_horizon, maxima) -> (maxima, positions, kinds)"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
