@@ -150,12 +150,12 @@ class Document:
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
     once tttd-v1 has its candidates, or lmx2-v1 its window hashes, its symbols (8 bytes a
-    word, the largest array of a scan) are let go, and scanned again only if another
+    word, the largest array of a scan) are let go (under the compiled kernel lmx2-v1
+    writes its prefix sums over them, run_lmx2_lean), and scanned again only if another
     window, polynomial, mask or key window needs them; its per-word tokens are never kept
-    (the running total gives them), nor lmx2-v1's keys (lmx2.Lmx2HashKeys makes each
-    from the hashes where it is read), nor tttd-v1's fingerprints. Under the compiled
-    kernel its canonical text is never copied whole (canonical.DocumentCanonical), and
-    tttd-v1's running total is int32 (_counted).
+    (the running total gives them), nor lmx2-v1's keys, nor tttd-v1's fingerprints.
+    Under the compiled kernel its canonical text is never copied whole
+    (canonical.DocumentCanonical), and its running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
     stream carries for the word diff."""
@@ -217,11 +217,11 @@ class Document:
         """(tokens of each word, or None for a lean document, which keeps only the
         cumulative tokens: the per-word ones are their differences), cumulative tokens.
 
-        `narrow` (tttd-v1 on a bytes document, whose cut walk reads the running total
-        only in the compiled kernel and by differences): when the total is first
-        counted, it may be int32 where it surely fits (the compiled chars4/1 decides),
-        half the largest array such a run keeps. lmx2-v1 adds token distances to it in
-        numpy and asks for int64 (wide_cum)."""
+        `narrow` (either rule on a bytes document under the compiled kernel, whose cut
+        passes read the running total as it is and by differences): when the total is
+        first counted, it may be int32 where it surely fits (the compiled chars4/1
+        decides), half the largest array such a run keeps. lmx2-v1's numpy stages add
+        token distances to it and ask for int64 (wide_cum)."""
 
         def count():
             counted = counter.count_and_total(self.words, keep_counts=not self.lean,
