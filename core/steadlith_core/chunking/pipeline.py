@@ -20,7 +20,12 @@ tttd-v1's. lmx2-v1 (docs/contract/lmx2-v1.md, lmx2.py) has its own:
     lmx2-cuts    primary + gate (from min and max)/fill_horizon (fill cuts)
     chunks       cuts + params hash
 so a change of min, max or a horizon re-runs no key computation, and one of max or
-fill_horizon not even the primary cuts. A boundary rule
+fill_horizon not even the primary cuts. Under the compiled kernel (run_lmx2_lean) they are
+    lmx2-prefix  text                        (the prefix sums the window hashes are made from)
+    lmx2-maxima  text, token_counter, key_tokens, boundary_preference, horizon
+    lmx2-cuts    those + min_tokens, gate, fill_horizon (E, S, Q in one pass, keys made in it)
+so a change of min, max or fill_horizon re-runs one cut pass that does not seek the key
+maxima again. A boundary rule
 plugs in as one entry of `RULES`: a function of a `Document` (its shared text stages,
 plus `doc.stage(name)` caches of its own) and its parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
 needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
