@@ -22,31 +22,59 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 def stage_calls(count_calls):
     """Counts calls of lmx2-v1's stage functions, by stage name."""
     return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "key_maxima", "compute_primary",
-                                         "compute_fill", "ChunkColumns", "segment_columns"))
+                                         "compute_fill", "ChunkColumns", "segment_columns", "lmx2_cuts"))
+
+
+@pytest.fixture
+def maxima_given(monkeypatch):
+    """Whether each call of the compiled cut stage (pipeline.lmx2_cuts) was handed the
+    key maxima of its horizon, cached, instead of seeking them."""
+    given: list[bool] = []
+    original = pipeline_module.lmx2_cuts
+
+    def spy(*args):
+        given.append(args[-1] is not None)
+        return original(*args)
+
+    monkeypatch.setattr(pipeline_module, "lmx2_cuts", spy)
+    return given
+
+
+def _lean() -> bool:
+    from steadlith_core.kernel import select
+
+    return select.lmx2_lean()
 
 
 def _shape(result):
     return result.params_hash, [(c.start_word, c.end_word, c.kind, c.boundary, c.hash) for c in result.chunks]
 
 
-@pytest.mark.parametrize("change,reruns", [
-    ({"min_tokens": 12}, {"compute_primary": 1, "compute_fill": 1}),
-    ({"horizon": 40}, {"key_maxima": 1, "compute_primary": 1, "compute_fill": 1}),
-    ({"max_tokens": 120}, {"compute_fill": 1}),
-    ({"fill_horizon": 15}, {"compute_fill": 1}),
+@pytest.mark.parametrize("change,reruns,maxima_kept", [
+    ({"min_tokens": 12}, {"compute_primary": 1, "compute_fill": 1}, True),
+    ({"horizon": 40}, {"key_maxima": 1, "compute_primary": 1, "compute_fill": 1}, False),
+    ({"max_tokens": 120}, {"compute_fill": 1}, True),
+    ({"fill_horizon": 15}, {"compute_fill": 1}, True),
 ])
-def test_a_size_or_horizon_change_reruns_no_key_computation(stage_calls, change, reruns):
+def test_a_size_or_horizon_change_reruns_no_key_computation(maxima_given, stage_calls, change, reruns, maxima_kept):
     """Moving min, max or a horizon re-runs only the cut stages and the hashes (max and
     fill_horizon not even the primary cuts, min not the search for key maxima); the result is what a cold pipeline gives,
-    and differs from before (the change mattered)."""
+    and differs from before (the change mattered). The compiled kernel's cut stage is one
+    call (lmx2_cuts), handed the key maxima unless the horizon changed."""
     pipeline = Pipeline()
     before = pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, key_maxima=1, compute_primary=1,
-                                  compute_fill=1, ChunkColumns=1)
+    if _lean():
+        assert stage_calls == Counter(scan_text=1, lmx2_cuts=1, ChunkColumns=1)
+        reruns = {"lmx2_cuts": 1}
+    else:
+        assert stage_calls == Counter(scan_text=1, classes_of=1, compute_keys=1, key_maxima=1, compute_primary=1,
+                                      compute_fill=1, ChunkColumns=1)
     stage_calls.clear()
+    maxima_given.clear()
     changed = BASE.with_changes(**change)
     warm = pipeline.chunk(TEXT, changed)
     assert stage_calls == Counter(ChunkColumns=1, **reruns)
+    assert maxima_given == ([maxima_kept] if _lean() else [])
     assert _shape(warm) == _shape(Pipeline().chunk(TEXT, changed))
     assert [c.hash for c in warm.chunks] != [c.hash for c in before.chunks]
 
@@ -57,7 +85,10 @@ def test_a_key_change_recomputes_keys_but_never_the_text_stages(stage_calls, cha
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(**change))
-    assert stage_calls == Counter(compute_keys=1, key_maxima=1, compute_primary=1, compute_fill=1, ChunkColumns=1)
+    if _lean():  # the prefix sums the keys are made from belong to the text: kept
+        assert stage_calls == Counter(lmx2_cuts=1, ChunkColumns=1)
+    else:
+        assert stage_calls == Counter(compute_keys=1, key_maxima=1, compute_primary=1, compute_fill=1, ChunkColumns=1)
 
 
 def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):

@@ -66,26 +66,44 @@ def budget(monkeypatch):
     return size
 
 
-def test_chunk_admits_what_fits_its_rule_and_refuses_the_rest(capsys, tmp_path, budget):
+@pytest.mark.parametrize("rule", ["tttd-v1", "lmx2-v1"])
+def test_chunk_admits_what_fits_its_rule_and_refuses_the_rest(capsys, tmp_path, monkeypatch, rule):
+    args = LMX2 if rule == "lmx2-v1" else []
+    size = len(TEXT.encode())
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * memory_per_input_byte("chunk", [rule]))
     doc = tmp_path / "doc.md"
     doc.write_text(TEXT, encoding="utf-8")
-    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl")
-    assert code == 0 and out, err  # exactly at tttd-v1's limit
-    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *LMX2)
+    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *args)
+    assert code == 0 and out, err  # exactly at the rule's limit
+    doc.write_text(TEXT + "x", encoding="utf-8")  # one byte past it
+    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *args)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
-    assert err.startswith(f"steadlith: error: {doc}: too large: {human_bytes(budget)}, over the limit of "), err
-    doc.write_text(TEXT + "x", encoding="utf-8")  # one byte past tttd-v1's limit
-    code, _, err = run(capsys, "chunk", str(doc), "--format", "jsonl")
-    assert code == 2 and "too large" in err
+    assert err.startswith(f"steadlith: error: {doc}: too large: {human_bytes(size + 1)}, over the limit of "), err
 
 
-def test_chunk_of_a_revision_is_refused_before_the_blob_is_read(capsys, tmp_path, monkeypatch, budget):
+def test_a_rule_is_held_to_its_own_figure(capsys, tmp_path, budget):
+    """At tttd-v1's limit, lmx2-v1 is admitted exactly when its figure is no larger
+    (the compiled kernel: the same; the numpy fallback: larger)."""
+    doc = tmp_path / "doc.md"
+    doc.write_text(TEXT, encoding="utf-8")
+    code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *LMX2)
+    if memory_per_input_byte("chunk", ["lmx2-v1"]) <= memory_per_input_byte("chunk", ["tttd-v1"]):
+        assert code == 0 and out, err
+    else:
+        assert code == 2 and out == "" and "too large" in err
+
+
+def test_chunk_of_a_revision_is_refused_before_the_blob_is_read(capsys, tmp_path, monkeypatch):
     History(tmp_path).commit({"doc.md": TEXT}, "first")
     monkeypatch.chdir(tmp_path)
-    assert run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl")[0] == 0
+    size = len(TEXT.encode())
+    figure = memory_per_input_byte("chunk", ["lmx2-v1"])
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * figure)
+    assert run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl", *LMX2)[0] == 0
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * figure - 1)  # one byte short
     code, out, err = run(capsys, "chunk", "doc.md@HEAD", "--format", "jsonl", *LMX2)
     assert code == 2 and out == "", err
-    assert err.startswith(f"steadlith: error: doc.md@HEAD: too large: {human_bytes(budget)}, over the limit of "), err
+    assert err.startswith(f"steadlith: error: doc.md@HEAD: too large: {human_bytes(size)}, over the limit of "), err
 
 
 def pair_at_budget(tmp_path, monkeypatch, command: str):

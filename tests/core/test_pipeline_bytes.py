@@ -136,7 +136,9 @@ def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, 
         doc = pipeline._docs.find(TEXT)
         assert doc.lean and not doc.stage("fingerprints", 4).data
         assert all(tok is None for tok, _ in doc._tokens.data.values())
-        assert long[1].stages.keys.h is None and long[0].words.symbols is not None
+        # the compiled passes keep no hashes at all; the numpy stages keep the keys alone
+        assert (not doc.stage("lmx2-keys", 4).data if kernel_name == "c" else long[1].stages.keys.h is None)
+        assert long[0].words.symbols is not None
         for got, want in zip(long, short):
             assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks]
             assert got.word_tokens.tolist() == want.word_tokens.tolist()

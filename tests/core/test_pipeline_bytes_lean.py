@@ -92,18 +92,19 @@ def test_offsets_that_do_not_ascend_or_pass_the_text_are_refused():
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
-def test_tttd_keeps_a_narrow_running_total_of_a_bytes_document_and_lmx2_a_wide_one(kernel_name):
+def test_both_rules_keep_a_narrow_running_total_of_a_bytes_document(kernel_name):
     text = _random_text(7, 3000)
     tttd, lmx2 = ChunkerParams(min_tokens=8, max_tokens=40), Lmx2Params(min_tokens=8, max_tokens=40)
     with kernel.using(kernel_name):
         pipeline = Pipeline()
         narrow = pipeline.chunk(text.encode(), tttd)
-        after = pipeline.chunk(text.encode(), lmx2)  # the same document: its narrow total, widened for the run
+        after = pipeline.chunk(text.encode(), lmx2)  # the same document and its narrow total
         alone = Pipeline().chunk(text.encode(), lmx2)
         as_str = Pipeline().chunk(text, tttd)
     assert narrow.cum_tokens.dtype == (np.int32 if kernel_name == "c" else np.int64)
     assert as_str.cum_tokens.dtype == np.int64
-    assert after.cum_tokens.dtype == alone.cum_tokens.dtype == np.int64
+    # lmx2-v1's compiled passes read an int32 total as it is (the numpy fallback widens it)
+    assert after.cum_tokens.dtype == alone.cum_tokens.dtype == (np.int32 if kernel_name == "c" else np.int64)
     assert narrow.cum_tokens.tolist() == as_str.cum_tokens.tolist()
     assert narrow.word_tokens.tolist() == as_str.word_tokens.tolist()
     assert _rows(narrow) == _rows(as_str) and _rows(after) == _rows(alone)

@@ -11,17 +11,22 @@ All per-cut work is vectorized: the Horner hashes of the key windows come from o
 prefix sum (B is odd, so invertible mod 2^64), and the local maxima over a token
 distance are range-maximum queries on a sparse table. Nothing runs per word in Python
 except the sentence test of the few words that end in a mark or a closer.
+
+Under the compiled kernel pipeline.run_lmx2_lean runs the same rule in two passes
+(kernel.select.lmx2_prefix, lmx2_cuts), caching the prefix sums (text only), the
+maxima and the cuts; the functions here are the numpy reference the tests hold it to.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..kernel import select as kernel
 from ..vocabulary import BOUNDARIES, LMX2_KINDS
-from .boundaries import CLASS_NAMES
+from .boundaries import CLASS_NAMES, cut_boundary_codes
+from .canonical import CanonicalText
 from .chunks import CutColumns
 
 CHUNKER_FAMILY = "cdc-lmx2"
@@ -272,13 +277,48 @@ def _outside_runs(lo: np.ndarray, hi: np.ndarray, start: int, stop: int) -> np.n
     return np.cumsum(steps)
 
 
-class Lmx2Cuts(NamedTuple):
-    """The cuts stage: boolean masks over cuts 0..n, and the cut positions in order."""
+class Lmx2Cuts:
+    """The cuts stage: every cut in order (`positions`, int64, the edges included) and
+    the set it belongs to (`kinds`, uint8: 0 S, 1 Q, 2 E, as vocabulary.LMX2_KINDS
+    names them), over cuts 0..n (`size` = n + 1). The boolean masks E, S and Q over
+    every cut (`edges`, `primary`, `fill`) are made when first read: a document chunked
+    once never pays for them (3 bytes a word)."""
 
-    edges: np.ndarray  # E
-    primary: np.ndarray  # S
-    fill: np.ndarray  # Q
-    positions: np.ndarray  # E | S | Q, sorted
+    __slots__ = ("positions", "kinds", "size", "_masks")
+
+    def __init__(self, positions: np.ndarray, kinds: np.ndarray, size: int):
+        self.positions, self.kinds, self.size = positions, kinds, size
+        self._masks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def of_masks(cls, edges: np.ndarray, primary: np.ndarray, fill: np.ndarray, positions: np.ndarray) -> "Lmx2Cuts":
+        """From the masks E, S, Q over every cut and their union in order."""
+        kinds = np.where(edges[positions], 2, np.where(primary[positions], 0, 1)).astype(np.uint8)
+        made = cls(positions, kinds, edges.size)
+        made._masks = (edges, primary, fill)
+        return made
+
+    def _mask(self, which: int) -> np.ndarray:
+        if self._masks is None:
+            masks = []
+            for code in (2, 0, 1):
+                m = np.zeros(self.size, dtype=bool)
+                m[self.positions[self.kinds == code]] = True
+                masks.append(m)
+            self._masks = (masks[0], masks[1], masks[2])
+        return self._masks[which]
+
+    @property
+    def edges(self) -> np.ndarray:  # E
+        return self._mask(0)
+
+    @property
+    def primary(self) -> np.ndarray:  # S
+        return self._mask(1)
+
+    @property
+    def fill(self) -> np.ndarray:  # Q
+        return self._mask(2)
 
 
 class Lmx2Primary(NamedTuple):
@@ -341,7 +381,7 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
     n = cum.size - 1
     fill = np.zeros(n + 1, dtype=bool)
     if n < 2:
-        return Lmx2Cuts(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
+        return Lmx2Cuts.of_masks(edges, primary, fill, np.flatnonzero(edges) if n else np.zeros(0, dtype=np.int64))
     # Z, then Q: a maximum of key_2 among the zone's cuts in reach (only those compete)
     if chosen is None:
         chosen = np.flatnonzero(edges | primary)
@@ -353,7 +393,7 @@ def compute_fill(first: Lmx2Primary, keys: Lmx2Keys, cum: np.ndarray, gate: int,
     found = zone[local_maxima(keys.key_at(2, zone), cum[zone], fill_horizon, None)]
     fill[found] = True
     # chosen and found are disjoint and sorted: their merge is every cut in order
-    return Lmx2Cuts(edges, primary, fill, np.sort(np.concatenate((chosen, found))))
+    return Lmx2Cuts.of_masks(edges, primary, fill, np.sort(np.concatenate((chosen, found))))
 
 
 def compute_cuts(
@@ -376,7 +416,7 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     if len(pos) < 2:
         return []
     ends = cuts.positions[1:]
-    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code = cuts.kinds[1:].copy()
     kind_code[-1] = 3
     boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
     boundary_code[-1] = 3
@@ -387,28 +427,45 @@ def spans(cuts: Lmx2Cuts, classes: np.ndarray) -> list[Lmx2Span]:
     ]
 
 
-def cut_columns(cuts: Lmx2Cuts, classes: np.ndarray) -> CutColumns:
-    """The chunks of `spans`, column-wise, as build_chunks takes them."""
+def cut_columns(cuts: Lmx2Cuts, canon: CanonicalText) -> CutColumns:
+    """The chunks of `spans`, column-wise, as build_chunks takes them: each chunk's
+    boundary from the scan's per-word flags at its end cut (boundaries.cut_boundary_codes,
+    the class with the preference on), so no class array over every cut is read."""
     pos = cuts.positions
     if pos.size < 2:
         empty = np.zeros(0, dtype=np.int64)
         return CutColumns(empty, empty, [], None, [])
     ends = pos[1:]
-    kind_code = np.where(cuts.edges[ends], 2, np.where(cuts.primary[ends], 0, 1))
+    kind_code = cuts.kinds[1:].copy()
     kind_code[-1] = 3
-    boundary_code = np.where(classes[ends] == 2, 0, np.where(classes[ends] == 1, 1, 2))
-    boundary_code[-1] = 3
-    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), [KINDS[k] for k in kind_code.tolist()], None,
-                      [BOUNDARIES[b] for b in boundary_code.tolist()])
+    boundary_code = cut_boundary_codes(canon, ends)
+    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), list(map(KINDS.__getitem__, kind_code.tolist())),
+                      None, list(map(BOUNDARIES.__getitem__, boundary_code.tolist())))
 
 
-class Lmx2Stages(NamedTuple):
+class Lmx2Stages:
     """lmx2-v1's own stages of one chunking (Chunking.stages): the boundary class of
-    every cut, the keys and the cut sets, for diagnostics and for the inspector."""
+    every cut, the keys and the cut sets, for diagnostics and for the inspector. The
+    classes and the keys may be given as functions that make them when first read (a
+    document chunked once keeps neither)."""
 
-    classes: np.ndarray
-    keys: Lmx2Keys
-    cuts: Lmx2Cuts
+    __slots__ = ("_classes", "_keys", "cuts")
+
+    def __init__(self, classes: "np.ndarray | Callable[[], np.ndarray]",
+                 keys: "Lmx2Keys | Lmx2HashKeys | Callable[[], Lmx2Keys | Lmx2HashKeys]", cuts: Lmx2Cuts):
+        self._classes, self._keys, self.cuts = classes, keys, cuts
+
+    @property
+    def classes(self) -> np.ndarray:
+        if callable(self._classes):
+            self._classes = self._classes()
+        return self._classes
+
+    @property
+    def keys(self) -> "Lmx2Keys | Lmx2HashKeys":
+        if callable(self._keys):
+            self._keys = self._keys()
+        return self._keys
 
 
 __all__ = [

@@ -32,7 +32,7 @@ from ..kernel import select as kernel
 # offset map, syntax spans and display pieces, and compares the pair under every rule
 # for the churn panel, so either rule in the panes takes the costlier of the two runs.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 5}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
           "explain": {"tttd-v1": 13, "lmx2-v1": 17},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
           "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17},

@@ -20,7 +20,12 @@ tttd-v1's. lmx2-v1 (docs/contract/lmx2-v1.md, lmx2.py) has its own:
     lmx2-cuts    primary + gate (from min and max)/fill_horizon (fill cuts)
     chunks       cuts + params hash
 so a change of min, max or a horizon re-runs no key computation, and one of max or
-fill_horizon not even the primary cuts. A boundary rule
+fill_horizon not even the primary cuts. Under the compiled kernel (run_lmx2_lean) they are
+    lmx2-prefix  text                        (the prefix sums the window hashes are made from)
+    lmx2-maxima  text, token_counter, key_tokens, boundary_preference, horizon
+    lmx2-cuts    those + min_tokens, gate, fill_horizon (E, S, Q in one pass, keys made in it)
+so a change of min, max or fill_horizon re-runs one cut pass that does not seek the key
+maxima again. A boundary rule
 plugs in as one entry of `RULES`: a function of a `Document` (its shared text stages,
 plus `doc.stage(name)` caches of its own) and its parameters, returning a Chunking. Comparing chunkings, and caching what a comparison
 needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
@@ -29,6 +34,7 @@ needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from contextlib import contextmanager
 from operator import itemgetter
@@ -39,7 +45,7 @@ import numpy as np
 
 from ..kernel.segment import SnapPoints
 from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
-from ..kernel.select import segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
 from .chunks import AnyParams, Chunking
@@ -50,6 +56,7 @@ from .diagnostics import compute as compute_diagnostics
 from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
+from . import lmx2
 from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION, stream_of
@@ -148,12 +155,12 @@ class Document:
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
     once tttd-v1 has its candidates, or lmx2-v1 its window hashes, its symbols (8 bytes a
-    word, the largest array of a scan) are let go, and scanned again only if another
+    word, the largest array of a scan) are let go (under the compiled kernel lmx2-v1
+    writes its prefix sums over them, run_lmx2_lean), and scanned again only if another
     window, polynomial, mask or key window needs them; its per-word tokens are never kept
-    (the running total gives them), nor lmx2-v1's keys (lmx2.Lmx2HashKeys makes each
-    from the hashes where it is read), nor tttd-v1's fingerprints. Under the compiled
-    kernel its canonical text is never copied whole (canonical.DocumentCanonical), and
-    tttd-v1's running total is int32 (_counted).
+    (the running total gives them), nor lmx2-v1's keys, nor tttd-v1's fingerprints.
+    Under the compiled kernel its canonical text is never copied whole
+    (canonical.DocumentCanonical), and its running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
     stream carries for the word diff."""
@@ -186,6 +193,13 @@ class Document:
             self._symbols = scan_text(self.document, sentence_ends=False).symbols
         return self._symbols
 
+    def take_symbols(self) -> np.ndarray:
+        """The symbols, let go by the document (a bytes document's, see the class): the
+        caller may then hold the only reference to them."""
+        symbols = self.symbols
+        self._symbols = None
+        return symbols
+
     def spare_symbols(self) -> None:
         """Let the symbols go if this is a bytes document (see the class)."""
         if isinstance(self.document, bytes):
@@ -208,11 +222,11 @@ class Document:
         """(tokens of each word, or None for a lean document, which keeps only the
         cumulative tokens: the per-word ones are their differences), cumulative tokens.
 
-        `narrow` (tttd-v1 on a bytes document, whose cut walk reads the running total
-        only in the compiled kernel and by differences): when the total is first
-        counted, it may be int32 where it surely fits (the compiled chars4/1 decides),
-        half the largest array such a run keeps. lmx2-v1 adds token distances to it in
-        numpy and asks for int64 (wide_cum)."""
+        `narrow` (either rule on a bytes document under the compiled kernel, whose cut
+        passes read the running total as it is and by differences): when the total is
+        first counted, it may be int32 where it surely fits (the compiled chars4/1
+        decides), half the largest array such a run keeps. lmx2-v1's numpy stages add
+        token distances to it and ask for int64 (wide_cum)."""
 
         def count():
             counted = counter.count_and_total(self.words, keep_counts=not self.lean,
@@ -360,6 +374,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
 
 def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
+    if lmx2_lean() and len(doc.words) >= 2:
+        return run_lmx2_lean(doc, p)
     words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     cum = doc.wide_cum(counter)
@@ -380,14 +396,73 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     tok = doc.word_tokens(counter)
     cuts = doc.stage("lmx2-cuts").get(
         first_inputs + (p.gate, p.fill_horizon), lambda: compute_fill(first, keys, cum, p.gate, p.fill_horizon))
+    return _lmx2_chunking(doc, p, cuts, cum, tok, Lmx2Stages(classes, keys, cuts))
+
+
+def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
+    """run_lmx2 by the compiled kernel's two passes (select.lmx2_prefix, select.lmx2_cuts):
+    the window hashes and the keys are made where they are read, from prefix sums of the
+    symbols; no key array, no mask over every cut, no per-word tokens. A short str
+    document keeps its prefix sums (the "lmx2-prefix" stage: text only, what the
+    inspector re-chunks from under any key window or counter). A lean one keeps none:
+    under chars4/1 its tokens are counted from the scan's offsets, so its running total
+    is made only once the sums are gone (the peak of a large document is lower), and a
+    bytes document writes them over its symbols, which it lets go anyway. The keys and
+    classes of Chunking.stages are made when a caller reads them."""
+    counter = token_counters.get_counter(p.token_counter)
+    key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
+    bytes_doc = isinstance(doc.document, bytes)
+
+    def cuts() -> lmx2.Lmx2Cuts:
+        words = doc.words
+        maxima = doc.stage("lmx2-maxima", 4).peek((key_inputs, p.horizon))
+        if doc.lean and counter is _CHARS4:
+            source: tuple = (None, words.starts, words.ends)  # no running total yet
+        else:
+            source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
+        if bytes_doc:
+            symbols = doc.take_symbols()
+            # written over the symbols only when nothing else can read them
+            alone = sys.getrefcount(symbols) == 2 and sys.getrefcount(symbols.base) == 2
+            prefix = lmx2_prefix(symbols, lmx2.KEY_BASE, alone)
+            del symbols
+        elif doc.lean:
+            prefix = lmx2_prefix(doc.symbols, lmx2.KEY_BASE, False)
+        else:
+            prefix = doc.stage("lmx2-prefix", 1).get(None, lambda: _frozen(lmx2_prefix(doc.symbols, lmx2.KEY_BASE,
+                                                                                      False)))
+        found, positions, kinds = lmx2_cuts(prefix, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
+                                            *source, p.key_tokens, lmx2.KEY_BASE, p.horizon, p.min_tokens, p.gate,
+                                            p.fill_horizon, maxima)
+        doc.stage("lmx2-maxima", 4).get((key_inputs, p.horizon), lambda: _frozen(found))
+        return lmx2.Lmx2Cuts(_frozen(positions), _frozen(kinds), len(words) + 1)
+
+    made = doc.stage("lmx2-cuts").get(key_inputs + (p.min_tokens, p.horizon, p.gate, p.fill_horizon), cuts)
+    cum = doc.tokens_cum(counter, narrow=bytes_doc)
+
+    def keys() -> "lmx2.Lmx2HashKeys":
+        if doc.lean:  # made again, kept by the Chunking only
+            return compute_keys(doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries,
+                                hashes_only=True)
+        return doc.stage("lmx2-keys", 4).get(key_inputs, lambda: compute_keys(
+            doc.symbols, doc.wide_cum(counter), doc.classes, p.key_tokens, p.prefers_boundaries, hashes_only=True))
+
+    stages = Lmx2Stages(lambda: doc.classes, keys, made)
+    return _lmx2_chunking(doc, p, made, cum, doc.word_tokens(counter), stages)
+
+
+def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.ndarray, tok: Any,
+                   stages: Lmx2Stages) -> Chunking:
+    words = doc.words
     phash = p.params_hash
-    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, classes), cum, chunk_hash_prefix(phash, LMX2_FAMILY))
+    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, doc.canonical), cum,
+                           chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
         columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
     )
     return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
-                    boundary_rule=LMX2_RULE, stages=Lmx2Stages(classes, keys, cuts))
+                    boundary_rule=LMX2_RULE, stages=stages)
 
 
 def lmx2_maxima(doc: Document, keys: Any, cum: np.ndarray, key_inputs: tuple, horizon: int) -> np.ndarray:
@@ -415,6 +490,8 @@ class LazyFingerprints:
             (self.window, self.polynomial),
             lambda: _frozen(window_fingerprints(self.doc.symbols, self.window, self.polynomial)))
 
+
+_CHARS4 = token_counters.get_counter("chars4/1")
 
 # The boundary rules, by the type of their parameters.
 RULES: dict[type, Callable[[Document, Any], Chunking]] = {ChunkerParams: run_tttd, Lmx2Params: run_lmx2}

@@ -1565,6 +1565,517 @@ done:
     return out;
 }
 
+/* ---- lmx2-v1 in two passes over the words, for a document chunked once ------------
+ * lmx2_prefix writes the prefix sums of the window hashes (over the symbols when
+ * asked), and lmx2_cuts draws every cut from them: key_1 maxima, E, S, the fill zone
+ * and Q, with each window hash and key made where it is read, and the token positions
+ * read from a running total or counted (chars4/1) from the scan's offsets as the walk
+ * goes. Every per-cut value a walk reads lies within its reach of tokens; a word has a
+ * token or more, so it lies within as many cuts, and a ring of them is all a walk keeps. */
+
+/* Where the token count of a word comes from: a running total (int64 or int32), or
+ * chars4/1 of the scan's int32 offsets, ceil(code points / 4). */
+typedef struct {
+    const void *cum;
+    int wide;
+    const int32_t *st, *en;
+} TokenSource;
+
+/* The smallest power of two >= want, and never more than one above every + 1. */
+static Py_ssize_t ring_slots(u64 want, Py_ssize_t every) {
+    Py_ssize_t slots = 4;
+    while (slots <= every && (u64)slots < want) slots <<= 1;
+    return slots;
+}
+
+/* Parse a token source: `cum` (a running total, int64 or int32) or None with `starts`
+ * and `ends` (int32 offsets, n each). Returns 1 or 2 (what release_token_source
+ * releases), -1 on error. */
+static int get_token_source(PyObject *o_cum, PyObject *o_st, PyObject *o_en, Py_ssize_t n, TokenSource *t,
+                            Py_buffer *cv, Py_buffer *sv, Py_buffer *ev) {
+    memset(t, 0, sizeof *t);
+    if (o_cum != Py_None) {
+        if (PyObject_GetBuffer(o_cum, cv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+        int wide = cv->itemsize == 8;
+        if (!(cv->format && ((wide && (!strcmp(cv->format, "l") || !strcmp(cv->format, "q"))) ||
+                             (cv->itemsize == 4 && !strcmp(cv->format, "i"))))) {
+            PyBuffer_Release(cv);
+            PyErr_SetString(PyExc_TypeError, "cum must be an int64 or int32 array");
+            return -1;
+        }
+        if (cv->len / cv->itemsize != n + 1) {
+            PyBuffer_Release(cv);
+            PyErr_SetString(PyExc_ValueError, "cum must have one entry more than there are words");
+            return -1;
+        }
+        t->cum = cv->buf;
+        t->wide = wide;
+        return 1;
+    }
+    if (get_typed(o_st, sv, 4, "starts") < 0) return -1;
+    if (get_typed(o_en, ev, 4, "ends") < 0) { PyBuffer_Release(sv); return -1; }
+    if (sv->len != n * 4 || ev->len != n * 4) {
+        PyBuffer_Release(sv); PyBuffer_Release(ev);
+        PyErr_SetString(PyExc_ValueError, "starts and ends must have one entry a word");
+        return -1;
+    }
+    t->st = sv->buf;
+    t->en = ev->buf;
+    return 2;
+}
+
+static void release_token_source(int kind, Py_buffer *cv, Py_buffer *sv, Py_buffer *ev) {
+    if (kind == 1) PyBuffer_Release(cv);
+    if (kind == 2) { PyBuffer_Release(sv); PyBuffer_Release(ev); }
+}
+
+static inline int source_mode(const TokenSource *t) { return t->cum ? (t->wide ? 1 : 2) : 0; }
+
+/* The tokens of word k, the source a constant at each call: 0 chars4/1 of the offsets
+ * (st, en), 1 an int64 running total, 2 an int32 one (cum). */
+static inline __attribute__((always_inline)) int64_t tokens_as(const int32_t *st, const int32_t *en, const void *cum,
+                                                               Py_ssize_t k, const int mode) {
+    if (mode == 0) return ((int64_t)en[k] - (int64_t)st[k] + 3) >> 2;
+    if (mode == 1) return ((const int64_t *)cum)[k + 1] - ((const int64_t *)cum)[k];
+    return (int64_t)((const int32_t *)cum)[k + 1] - ((const int32_t *)cum)[k];
+}
+
+/* lmx2_prefix(symbols, base_inverse, in_place) -> bytes or None
+ * P[c] = sum of s_i B^-i over i < c (mod 2^64) for c = 1..n, at index c - 1: the
+ * window hash of cut c is h(c) = B^(c-1) (P[c] - P[a]) (lmx2.window_hashes). With
+ * in_place they are written over the symbols (each symbol is read before its slot is
+ * written) and None is returned: the caller must hold the only reference to the
+ * symbols' memory, which then no longer holds symbols. */
+static PyObject *lmx2_prefix(PyObject *self, PyObject *args) {
+    PyObject *o_sym;
+    unsigned long long base_inv;
+    int in_place;
+    if (!PyArg_ParseTuple(args, "OKp", &o_sym, &base_inv, &in_place)) return NULL;
+    Py_buffer symv;
+    if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
+    Py_ssize_t n = symv.len / 8;
+    PyObject *out = NULL;
+    if (!in_place && !(out = new_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
+    {
+        const u64 *sym = symv.buf;
+        u64 *p = in_place ? (u64 *)symv.buf : (u64 *)PyBytes_AS_STRING(out);
+        const u64 inv2 = (u64)base_inv * (u64)base_inv;
+        Py_BEGIN_ALLOW_THREADS
+        /* two interleaved power sequences, each stepped by the square: a multiply's
+         * latency is paid every other word */
+        u64 acc = 0, inv_e = 1, inv_o = base_inv;
+        Py_ssize_t k = 0;
+        for (; k + 1 < n; k += 2) {
+            u64 x = sym[k] * inv_e, y = sym[k + 1] * inv_o;
+            inv_e *= inv2;
+            inv_o *= inv2;
+            p[k] = acc += x;
+            p[k + 1] = acc += y;
+        }
+        if (k < n) p[k] = acc + sym[k] * inv_e;
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&symv);
+    if (in_place) Py_RETURN_NONE;
+    return out;
+}
+
+/* A growing list of int64. */
+typedef struct { int64_t *at; Py_ssize_t count, cap; int failed; } List;
+
+static inline void list_add(List *l, int64_t v) {
+    if (l->count == l->cap) {
+        Py_ssize_t cap = l->cap ? 2 * l->cap : 256;
+        int64_t *grown = l->failed ? NULL : PyMem_RawRealloc(l->at, (size_t)cap * sizeof(int64_t));
+        if (!grown) { l->failed = 1; return; }
+        l->at = grown;
+        l->cap = cap;
+    }
+    l->at[l->count++] = v;
+}
+
+/* The sequence a walk reads: element j in ring slot j & mask (its cut, position and
+ * key), made in order on demand. */
+typedef struct {
+    Py_ssize_t mask, made;
+    int done;
+    u64 *val;
+    int64_t *pos, *cut;
+} Ring;
+
+/* What both walks' elements are made from, and the cursor that makes them. */
+typedef struct {
+    const u64 *prefix;   /* P[c] at prefix[c - 1] (lmx2_prefix) */
+    Py_ssize_t n;
+    const u8 *para, *sent;
+    int prefer;
+    TokenSource tok;
+    u64 base;
+    int64_t key_tokens;
+    int64_t *cumr;       /* the positions of the last kmask + 1 cuts, cut c at c & kmask */
+    Py_ssize_t kmask;
+    /* the cursor: the next cut c, its position, B^(c-1), the start of its key window
+     * (or a word at or before it) */
+    Py_ssize_t c, a;
+    int64_t pos;
+    u64 scale;
+    int ok;              /* every word had a token or more */
+    /* walk 1: the long-word cuts E (with their positions) */
+    int64_t min_tokens;
+    List *edges, *edge_pos;
+    /* walk 2: the cuts E | S in order, with their positions, and the gate */
+    const int64_t *chosen, *chosen_pos;
+    Py_ssize_t n_chosen, next_chosen;
+    int64_t gate;
+} Cursor;
+
+static void cursor_start(Cursor *s) {
+    s->c = 1;
+    s->a = 0;
+    s->scale = 1;
+    s->cumr[0] = 0;
+    s->pos = s->n ? tokens_as(s->tok.st, s->tok.en, s->tok.cum, 0, source_mode(&s->tok)) : 0;
+    s->ok &= !s->n || s->pos >= 1;
+}
+
+/* a(c): the first word at or past pos(c) - key_tokens, at most c - 1, sought from a
+ * (at most a(c)) in the ring of positions, which holds cuts a .. c (window_hashes_dense's
+ * next_start). */
+static inline __attribute__((always_inline)) Py_ssize_t window_start(const int64_t *cumr, Py_ssize_t km,
+                                                                     Py_ssize_t a, Py_ssize_t c, int64_t low) {
+    a += (Py_ssize_t)(cumr[a & km] < low) + (Py_ssize_t)(cumr[(a + 1) & km] < low);
+    while (a < c - 1 && cumr[a & km] < low) a++;
+    return a < c - 1 ? a : c - 1;
+}
+
+/* key_j of cut c, of class bits `cls` (already shifted and masked), window start a */
+static inline __attribute__((always_inline)) u64 key_at_cut(const u64 *prefix, Py_ssize_t c, Py_ssize_t a, u64 scale,
+                                                            u64 cls, u64 j) {
+    u64 h = scale * (prefix[c - 1] - (a ? prefix[a - 1] : 0));
+    return cls | (fmix64(h ^ j) >> 3) | 1;
+}
+
+/* Notes the long-word cuts of word c, of t tokens at position pos (E, walk 1). */
+static void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
+    if (!s->edges->count || s->edges->at[s->edges->count - 1] != c) {
+        list_add(s->edges, c);
+        list_add(s->edge_pos, pos);
+    }
+    list_add(s->edges, c + 1);
+    list_add(s->edge_pos, pos + t);
+}
+
+#define RING_BATCH 64
+
+/* walk 1: every interior cut, with key_1, until `want` elements are made. Everything
+ * the loop reads is held in locals: its stores (int64, as Py_ssize_t is) could
+ * otherwise alias the structs' fields, which would be read again at every cut. */
+static inline __attribute__((always_inline)) void make_interior_as(Cursor *s, Ring *r, Py_ssize_t want,
+                                                                   const int mode) {
+    Py_ssize_t c = s->c, made = r->made, a = s->a;
+    const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, stop = want - made < n - c ? c + (want - made) : n;
+    int64_t pos = s->pos;
+    u64 scale = s->scale;
+    const u64 base = s->base, *prefix = s->prefix;
+    const int64_t min_tokens = s->min_tokens, key_tokens = s->key_tokens;
+    const u8 *para = s->para, *sent = s->sent;
+    const int32_t *st = s->tok.st, *en = s->tok.en;
+    const void *cum = s->tok.cum;
+    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
+    u64 *restrict ring_val = r->val;
+    const u64 top = s->prefer ? ~(u64)0 : 0;
+    int ok = 1;
+    for (; c < stop; c++, made++) {
+        cumr[c & km] = pos;
+        a = window_start(cumr, km, a, c, pos - key_tokens);
+        u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
+        Py_ssize_t slot = made & mask;
+        ring_cut[slot] = c;
+        ring_pos[slot] = pos;
+        ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 1);
+        int64_t t = tokens_as(st, en, cum, c, mode);
+        ok &= t >= 1;
+        if (__builtin_expect(t >= min_tokens, 0)) note_long(s, c, pos, t);
+        pos += t;
+        scale *= base;
+    }
+    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok;
+    r->made = made;
+}
+
+/* walk 2: the cuts of the fill zone, with key_2: between two chosen cuts, those at
+ * least `gate` tokens from both. Locals as in make_interior_as; the key window is
+ * sought only in the zone, from at most key_tokens + 1 words back. */
+static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *r, Py_ssize_t want, const int mode) {
+    Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a;
+    const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, n_chosen = s->n_chosen;
+    int64_t pos = s->pos;
+    u64 scale = s->scale;
+    const u64 base = s->base, *prefix = s->prefix;
+    const int64_t gate = s->gate, *chosen = s->chosen, *chosen_pos = s->chosen_pos, key_tokens = s->key_tokens;
+    const u8 *para = s->para, *sent = s->sent;
+    const int32_t *st = s->tok.st, *en = s->tok.en;
+    const void *cum = s->tok.cum;
+    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
+    u64 *restrict ring_val = r->val;
+    const u64 top = s->prefer ? ~(u64)0 : 0;
+    int ok = 1;
+#define STEP_WORD()                                         \
+    do {                                                    \
+        cumr[c & km] = pos;                                 \
+        int64_t t_ = tokens_as(st, en, cum, c, mode);       \
+        ok &= t_ >= 1;                                      \
+        pos += t_;                                          \
+        scale *= base;                                      \
+        c++;                                                \
+    } while (0)
+    while (made < want && c < n) {
+        /* chosen[next - 1] <= c < chosen[next] (the last chosen cut is n) */
+        while (next < n_chosen && chosen[next] <= c) next++;
+        int64_t from = chosen_pos[next - 1] + gate, to = next < n_chosen ? chosen_pos[next] - gate : INT64_MAX;
+        Py_ssize_t until = next < n_chosen ? (Py_ssize_t)chosen[next] : n;
+        if (chosen[next - 1] == c) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
+        /* the cuts before the zone of this stretch */
+        while (c < until && pos < from) STEP_WORD();
+        /* the zone's cuts, up to `to`; a window holds at most key_tokens + 1 words */
+        if (c < until && pos <= to && (u64)(c - 1 - a) > (u64)key_tokens) a = c - 1 - key_tokens;
+        while (c < until && pos <= to && made < want) {
+            cumr[c & km] = pos;
+            a = window_start(cumr, km, a, c, pos - key_tokens);
+            u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
+            Py_ssize_t slot = made & mask;
+            ring_cut[slot] = c;
+            ring_pos[slot] = pos;
+            ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 2);
+            made++;
+            int64_t t = tokens_as(st, en, cum, c, mode);
+            ok &= t >= 1;
+            pos += t;
+            scale *= base;
+            c++;
+        }
+        if (made >= want) break;
+        /* the rest of the stretch, up to the next chosen cut */
+        while (c < until) STEP_WORD();
+    }
+#undef STEP_WORD
+    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok; s->next_chosen = next;
+    r->made = made;
+}
+
+static void make_interior(Cursor *s, Ring *r, Py_ssize_t want) {
+    switch (source_mode(&s->tok)) {
+    case 0: make_interior_as(s, r, want, 0); break;
+    case 1: make_interior_as(s, r, want, 1); break;
+    default: make_interior_as(s, r, want, 2);
+    }
+}
+
+static void make_zone(Cursor *s, Ring *r, Py_ssize_t want) {
+    switch (source_mode(&s->tok)) {
+    case 0: make_zone_as(s, r, want, 0); break;
+    case 1: make_zone_as(s, r, want, 1); break;
+    default: make_zone_as(s, r, want, 2);
+    }
+}
+
+/* Makes elements up to j + RING_BATCH (the ring has room for them, see ring_walk):
+ * whether element j exists. */
+static inline __attribute__((always_inline)) int fill_ring(Ring *r, Cursor *s,
+                                                           void (*make)(Cursor *, Ring *, Py_ssize_t), Py_ssize_t j) {
+    make(s, r, j + RING_BATCH + 1);
+    if (r->made <= j) { r->done = 1; return 0; }
+    return 1;
+}
+
+/* local_maxima_walk over the ring's sequence: appends the cut (and position) of every
+ * element whose key no element within `reach` tokens beats. Besides a position, an
+ * element is read only within reach + 1 elements of the one tested (positions rise by
+ * a token or more), and elements are made up to RING_BATCH past the one read, so a ring
+ * of more than 2 reach + 2 + RING_BATCH slots holds all it reads. */
+static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s,
+                                                            void (*make)(Cursor *, Ring *, Py_ssize_t), u64 reach,
+                                                            List *found, List *found_pos) {
+#define HAVE(j) ((j) < r->made || (!r->done && fill_ring(r, s, make, (j))))
+#define VAL(j) r->val[(j) & r->mask]
+#define POS(j) ((u64)r->pos[(j) & r->mask])
+    Py_ssize_t i = 0, f = 1, lo = 0;
+    while (HAVE(i)) {
+        const u64 v = VAL(i), p = POS(i);
+        while (HAVE(f) && POS(f) - p <= reach && VAL(f) <= v) f++;
+        if (HAVE(f) && POS(f) - p <= reach) { i = f++; continue; }
+        Py_ssize_t k = lo - 1;
+        while (k >= 0 && (u64)(i - k) <= reach && p - POS(k) <= reach && VAL(k) <= v) k--;
+        lo = k + 1;
+        if (!(k >= 0 && (u64)(i - k) <= reach && p - POS(k) <= reach)) {
+            list_add(found, r->cut[i & r->mask]);
+            if (found_pos) list_add(found_pos, r->pos[i & r->mask]);
+        }
+        Py_ssize_t t = i + 1;
+        while (t < f && VAL(t) != v) t++;
+        if (t < f) { i = t; continue; }
+        i = lo = f++;
+    }
+#undef HAVE
+#undef VAL
+#undef POS
+}
+
+static PyObject *list_bytes(List *l) {
+    return PyBytes_FromStringAndSize((const char *)l->at, l->count * 8);
+}
+
+/* lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
+ *           horizon, min_tokens, gate, fill_horizon, maxima) -> (maxima, positions, kinds)
+ * The cuts of docs/contract/lmx2-v1.md#cuts from the prefix sums of lmx2_prefix (n of
+ * them), the class of each cut from the per-word flags, and the token positions from
+ * `cum` (None: chars4/1 of starts and ends). `maxima` (the key_1 maxima of this
+ * horizon, int64 cut indices, as returned before) or None: then they are found (walk
+ * 1). Returns the maxima, every cut in order (int64, edges included) and the kind of
+ * each (uint8: 0 S, 1 Q, 2 E). Passes over the words: walk 1 (with E, or a pass for E
+ * alone), S from the maxima and E, walk 2 over the fill zone. ValueError when a word
+ * has no token. */
+static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
+    PyObject *o_pre, *o_para, *o_sent, *o_cum, *o_st, *o_en, *o_max;
+    int prefer;
+    unsigned long long horizon, fill_horizon, base;
+    long long min_tokens, gate, key_tokens;
+    if (!PyArg_ParseTuple(args, "OOOpOOOLKKLLKO", &o_pre, &o_para, &o_sent, &prefer, &o_cum, &o_st, &o_en,
+                          &key_tokens, &base, &horizon, &min_tokens, &gate, &fill_horizon, &o_max)) return NULL;
+    Py_buffer hv, pv, tv, cv, sv, ev, mv = {0};
+    if (get_typed(o_pre, &hv, 8, "prefix") < 0) return NULL;
+    if (get_typed(o_para, &pv, 1, "para") < 0) { PyBuffer_Release(&hv); return NULL; }
+    if (get_typed(o_sent, &tv, 1, "sentence_ends") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); return NULL; }
+    Py_ssize_t n = pv.len;
+    Cursor s;
+    memset(&s, 0, sizeof s);
+    int kind = get_token_source(o_cum, o_st, o_en, n, &s.tok, &cv, &sv, &ev);
+    if (kind < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); PyBuffer_Release(&tv); return NULL; }
+    int have_max = o_max != Py_None, failed = 0;
+    PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
+    List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
+    List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
+    u64 *ring = NULL;
+    int64_t *cumr = NULL, *mp = NULL;
+    if (have_max && get_int64s(o_max, &mv, "maxima") < 0) { have_max = 0; goto done; }
+    if (tv.len != n || hv.len / 8 != n) {
+        PyErr_SetString(PyExc_ValueError, "prefix, para and sentence_ends must have one entry a word");
+        goto done;
+    }
+    if (min_tokens < 1 || gate < 0 || key_tokens < 0) {
+        PyErr_SetString(PyExc_ValueError, "min_tokens must be >= 1, gate and key_tokens >= 0");
+        goto done;
+    }
+    if (have_max) {
+        const int64_t *m = mv.buf;
+        for (Py_ssize_t k = 0; k < mv.len / 8; k++)
+            if (m[k] < 1 || m[k] >= n || (k && m[k] <= m[k - 1])) {
+                PyErr_SetString(PyExc_ValueError, "maxima must be increasing interior cuts");
+                goto done;
+            }
+    }
+    u64 widest = horizon > fill_horizon ? horizon : fill_horizon;
+    Py_ssize_t slots = ring_slots(widest < ((u64)1 << 60) ? 2 * widest + 4 + RING_BATCH : (u64)1 << 62, n + 1);
+    /* a window spans at most key_tokens + 1 words, and a(c) is sought from a(c - 1) */
+    Py_ssize_t kslots = ring_slots((u64)key_tokens + 4, n + 2);
+    ring = PyMem_Malloc((size_t)slots * 24);
+    cumr = PyMem_Malloc((size_t)kslots * 8);
+    if (!ring || !cumr) { PyErr_NoMemory(); goto done; }
+    s.prefix = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
+    s.base = base; s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    s.min_tokens = min_tokens;
+    Py_BEGIN_ALLOW_THREADS
+    Ring r = {slots - 1, 0, 0, ring, (int64_t *)(ring + slots), (int64_t *)(ring + 2 * slots)};
+    /* walk 1 (or a pass for E alone) over cuts 1..n-1, then the last word; E takes 0 first */
+    list_add(&edges, 0);
+    list_add(&edge_pos, 0);
+    s.edges = &edges; s.edge_pos = &edge_pos;
+    cursor_start(&s);
+    if (n > 1 && s.pos >= min_tokens) { list_add(&edges, 1); list_add(&edge_pos, s.pos); }
+    if (!have_max && n >= 2) ring_walk(&r, &s, make_interior, horizon, &maxima, &max_pos);
+    while (s.c < n) { /* what walk 1 did not reach: every word's tokens are read */
+        int64_t t = tokens_as(s.tok.st, s.tok.en, s.tok.cum, s.c, source_mode(&s.tok));
+        s.ok &= t >= 1;
+        if (t >= min_tokens) note_long(&s, s.c, s.pos, t);
+        s.pos += t;
+        s.c++;
+    }
+    if (n && edges.at[edges.count - 1] != n) { list_add(&edges, n); list_add(&edge_pos, s.pos); }
+    /* S: the maxima no cut of E lies within min_tokens of (E includes the edges) */
+    const int64_t *m_at = have_max ? mv.buf : maxima.at;
+    Py_ssize_t m_count = have_max ? mv.len / 8 : maxima.count;
+    if (have_max && m_count) { /* their positions: one more pass over the words */
+        if (!(mp = PyMem_RawMalloc((size_t)m_count * 8))) failed = 1;
+        else {
+            int64_t pos = 0;
+            int mode = source_mode(&s.tok);
+            for (Py_ssize_t c = 0, k = 0; c < n && k < m_count; c++) {
+                if (c == m_at[k]) mp[k++] = pos;
+                pos += tokens_as(s.tok.st, s.tok.en, s.tok.cum, c, mode);
+            }
+        }
+    }
+    const int64_t *m_pos = have_max ? mp : max_pos.at;
+    Py_ssize_t e = 0;
+    for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
+        int64_t x = m_pos[k];
+        while (e < edges.count && edge_pos.at[e] <= x) e++; /* edges[e - 1] <= x < edges[e] */
+        int64_t before = x - edge_pos.at[e - 1], after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
+        if (before >= min_tokens && after >= min_tokens) { list_add(&primary, m_at[k]); list_add(&primary_pos, x); }
+    }
+    /* E | S in order, then the fill zone's maxima of key_2 */
+    e = 0;
+    for (Py_ssize_t k = 0; e < edges.count || k < primary.count;) {
+        if (k >= primary.count || (e < edges.count && edges.at[e] < primary.at[k])) {
+            list_add(&chosen, edges.at[e]); list_add(&chosen_pos, edge_pos.at[e]); e++;
+        } else {
+            list_add(&chosen, primary.at[k]); list_add(&chosen_pos, primary_pos.at[k]); k++;
+        }
+    }
+    failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed | primary_pos.failed |
+              chosen.failed | chosen_pos.failed;
+    if (n >= 2 && !failed) {
+        s.edges = NULL;
+        cursor_start(&s);
+        s.chosen = chosen.at; s.chosen_pos = chosen_pos.at; s.n_chosen = chosen.count; s.next_chosen = 0;
+        s.gate = gate;
+        r.made = 0; r.done = 0;
+        ring_walk(&r, &s, make_zone, fill_horizon, &fill, NULL);
+    }
+    /* every cut in order, with its kind (E 2, S 0, Q 1) in the low bits */
+    for (Py_ssize_t k = 0, q = 0, x = 0; !failed;) {
+        int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
+        int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
+        if (ce == INT64_MAX && cs == INT64_MAX && cq == INT64_MAX) break;
+        if (ce <= cs && ce <= cq) { list_add(&out, ce * 4 + 2); x++; }
+        else if (cs <= cq) { list_add(&out, cs * 4 + 0); k++; }
+        else { list_add(&out, cq * 4 + 1); q++; }
+    }
+    failed |= fill.failed | out.failed;
+    Py_END_ALLOW_THREADS
+    if (failed) { PyErr_NoMemory(); goto done; }
+    if (!s.ok) { PyErr_SetString(PyExc_ValueError, "every word must have a token or more"); goto done; }
+    b_max = have_max ? (Py_INCREF(o_max), o_max) : list_bytes(&maxima);
+    b_pos = new_buffer(out.count * 8);
+    b_kind = new_buffer(out.count);
+    if (!b_max || !b_pos || !b_kind) goto done;
+    {
+        int64_t *at = (int64_t *)PyBytes_AS_STRING(b_pos);
+        u8 *kd = (u8 *)PyBytes_AS_STRING(b_kind);
+        for (Py_ssize_t j = 0; j < out.count; j++) { at[j] = out.at[j] >> 2; kd[j] = (u8)(out.at[j] & 3); }
+    }
+    result = PyTuple_Pack(3, b_max, b_pos, b_kind);
+done:
+    Py_XDECREF(b_max); Py_XDECREF(b_pos); Py_XDECREF(b_kind);
+    PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
+    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
+    release_token_source(kind, &cv, &sv, &ev);
+    if (have_max) PyBuffer_Release(&mv);
+    PyBuffer_Release(&hv); PyBuffer_Release(&pv); PyBuffer_Release(&tv);
+    return result;
+}
+
 /* ---- xxh3_128 (seed 0, the default secret): the chunk hash --------------------- */
 /* (docs/contract/identity.md#chunk-hash) */
 
@@ -1895,6 +2406,10 @@ static PyMethodDef METHODS[] = {
     {"lmx2_key_of", lmx2_key_of, METH_VARARGS, "lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 keys"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
+    {"lmx2_prefix", lmx2_prefix, METH_VARARGS, "lmx2_prefix(symbols, base_inverse, in_place) -> P of cuts 1..n or None"},
+    {"lmx2_cuts", lmx2_cuts, METH_VARARGS,
+     "lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
+     "fill_horizon, maxima) -> (maxima, positions, kinds)"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
