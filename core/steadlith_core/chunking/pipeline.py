@@ -156,9 +156,12 @@ class Document:
     tttd-v1's running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
-    stream carries for the word diff."""
+    stream carries for the word diff.
+    `word_symbols` (a Pipeline of a comparison: the word diff compares words through
+    their symbols) keeps a bytes document's symbols on its word stream, once, instead of
+    letting them go."""
 
-    def __init__(self, text: str | bytes):
+    def __init__(self, text: str | bytes, word_symbols: bool = False):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # one pass of the text kernel, nothing per word in Python; sentence ends are
@@ -166,7 +169,7 @@ class Document:
         # a bytes document's canonical text is made chunk by chunk from the document
         # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
         raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
-        self.words = stream_of(text, raw)
+        self.words = stream_of(text, raw, word_symbols)
         self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw, text if isinstance(text, bytes) else None)
         self._snap_points: SnapPoints | None = None
@@ -187,8 +190,9 @@ class Document:
         return self._symbols
 
     def spare_symbols(self) -> None:
-        """Let the symbols go if this is a bytes document (see the class)."""
-        if isinstance(self.document, bytes):
+        """Let the symbols go if this is a bytes document whose word stream does not
+        carry them (see the class)."""
+        if isinstance(self.document, bytes) and self.words.symbols is None:
             self._symbols = None
 
     def stage(self, name: str, size: int = 8) -> LRU:
@@ -265,12 +269,16 @@ class Pipeline:
     process-wide, so this is for callers that own their process: the inspector's
     analysis worker, the `steadlith` command, the benchmark. A library embedded in
     someone else's program leaves it off.
+
+    `word_symbols=True` (a comparison's pipeline) keeps each bytes document's word
+    symbols on its word stream for the word diff (Document).
     """
 
-    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_symbols: bool = False):
         self._docs = DocumentCache(max_documents)
         self._lock = threading.Lock()
         self.pause_gc = pause_gc
+        self.word_symbols = word_symbols
 
     def clear(self) -> None:
         with self._lock:
@@ -285,7 +293,7 @@ class Pipeline:
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            return self._docs.get(text, lambda: Document(_checked(text)))
+            return self._docs.get(text, lambda: Document(_checked(text), self.word_symbols))
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
@@ -306,7 +314,7 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(_checked(text)))
+            doc: Document = self._docs.get(text, lambda: Document(_checked(text), self.word_symbols))
             return run(doc, params)
 
 

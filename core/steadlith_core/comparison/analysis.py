@@ -32,7 +32,8 @@ class Analysis:
     """
 
     def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
-        self.pipeline = Pipeline(max_documents, pause_gc=pause_gc)
+        # the word diff compares words through their symbols: a document given as bytes keeps them
+        self.pipeline = Pipeline(max_documents, pause_gc=pause_gc, word_symbols=True)
         self._diffs = LRU(2)
         self._baselines = LRU(4)
         self._baseline_churns = LRU(4)
@@ -45,10 +46,10 @@ class Analysis:
             self._baselines.data.clear()
             self._baseline_churns.data.clear()
 
-    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
+    def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         return self.pipeline.chunk(text, params)
 
-    def compare_rules(self, text_a: str, text_b: str,
+    def compare_rules(self, text_a: str | bytes, text_b: str | bytes,
                       params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
         """compare_rules() over this Analysis's caches (the word diff is computed once
         for all rules, each document normalized once)."""
@@ -89,19 +90,19 @@ class Analysis:
 
     def _ops(self, a: Chunking, b: Chunking) -> tuple[DiffOp, ...]:
         with self._lock, gc_paused(self.pipeline.pause_gc):
-            return self._diffs.get((a.text, b.text), lambda: word_diff(a.words, b.words))
+            return self._diffs.get((a.document, b.document), lambda: word_diff(a.words, b.words))
 
     def _baseline(self, x: Chunking) -> FixedChunking:
-        key = (x.text, x.params.max_tokens, x.params.token_counter)
+        key = (x.document, x.params.max_tokens, x.params.token_counter)
         return self._baselines.get(key, lambda: baseline_for(x))
 
 
 def _baseline_churn_key(a: Chunking, b: Chunking) -> tuple:
     p = a.params
-    return (a.text, b.text, p.max_tokens, p.token_counter, p.margin, p.margin_formula)
+    return (a.document, b.document, p.max_tokens, p.token_counter, p.margin, p.margin_formula)
 
 
-def compare_rules(text_a: str, text_b: str, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
+def compare_rules(text_a: str | bytes, text_b: str | bytes, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
                   analysis: Analysis | None = None, baseline: bool = True) -> dict[str, Comparison]:
     """The same two versions compared under several boundary rules: `{rule: Comparison}`,
     in the order given. `params` is `{rule id: its parameters}` (as from
