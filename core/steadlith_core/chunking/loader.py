@@ -16,8 +16,9 @@ from ..kernel import select as kernel
 # as `steadlith bench --memory-only --memory-mb 50` measures it (bench/memory.py) on the
 # checkout's Markdown (real text with an emoji: a str of it takes four bytes a
 # character), a tenth added and rounded up. `chunk` reads checked UTF-8 bytes and writes
-# each chunk as it goes (json, jsonl and text alike); `compare` and `explain` hold both
-# documents as str, and their figures are per byte of the two together; `lab` holds one
+# each chunk as it goes (json, jsonl and text alike); `compare` and `explain` read both
+# documents as checked UTF-8 bytes too and chunk them lean, each keeping its word symbols
+# once for the word diff, and their figures are per byte of the two together; `lab` holds one
 # document and its chunkers over it, measured with each chunker alone ("fixed": the
 # fixed-size baseline) and with its default set together (a comma-separated key; an
 # external --chunker adds what its library holds). The numpy fallback's whole-text
@@ -32,13 +33,13 @@ from ..kernel import select as kernel
 # offset map, syntax spans and display pieces, and compares the pair under every rule
 # for the churn panel, so either rule in the panes takes the costlier of the two runs.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
-          "explain": {"tttd-v1": 13, "lmx2-v1": 17},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 8}, "compare": {"tttd-v1": 6, "lmx2-v1": 9},
+          "explain": {"tttd-v1": 7, "lmx2-v1": 10},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
           "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17},
           "window": {"tttd-v1": 39, "lmx2-v1": 39}},
-    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
-              "explain": {"tttd-v1": 16, "lmx2-v1": 26},
+    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 12, "lmx2-v1": 22},
+              "explain": {"tttd-v1": 13, "lmx2-v1": 22},
               "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44},
               "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 32},
               "sweep": {"tttd-v1": 17, "lmx2-v1": 27},
