@@ -50,10 +50,11 @@ COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
 _COMMANDS = ("chunk", "compare", "explain", "lab", "audit", "sweep")
 # What no command's figure covers is held to the costliest figure the kernel has for a
 # `steadlith` command, what the generic limits below assume: each blob the history's
-# reader decodes for audit and sweep (history.repository.decode_blob: read before the
-# version it is compared with, and for whichever command reads it). That per-blob limit
-# does not cover a change of two blobs both near it: the audit's and the sweep's figures
-# are per byte of both versions.
+# reader decodes for sweep and batch (history.repository.decode_blob without a command:
+# read before the version it is compared with). The audit holds each blob to its own
+# figure under the rules it runs (decode_blob's `command`). Neither per-blob limit covers
+# a change of two blobs both near it: the audit's and the sweep's figures are per byte
+# of both versions.
 MEMORY_PER_INPUT_BYTE = max(f for c in _COMMANDS for f in COMMAND_MEMORY[kernel.KERNEL][c].values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30

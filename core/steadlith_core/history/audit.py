@@ -130,7 +130,9 @@ class _Replayer:
     def _version(self, blob_id: pygit2.Oid, origin: str) -> _Version:
         def read() -> _Version:
             try:
-                return _Version(decode_blob(self.repo[blob_id], origin), None)
+                # a version is held to the audit's own figure under the rules it runs
+                return _Version(decode_blob(self.repo[blob_id], origin, command="audit", rules=list(self.params)),
+                                None)
             except LoadError as e:
                 return _Version(None, e)
 
