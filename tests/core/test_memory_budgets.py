@@ -147,8 +147,8 @@ def test_explain_counts_both_documents_against_its_own_figure(capsys, tmp_path, 
 
 def test_an_unknown_memory_form_is_one_line(capsys):
     code, out, err = run(capsys, "bench", "--memory-only", "--memory-forms", "lab,nope")
-    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, bytes, "
-                                               "json, jsonl, compare, explain, lab, audit, sweep\n")
+    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, str-ascii, "
+                                               "bytes, json, jsonl, compare, explain, lab, audit, sweep\n")
 
 
 def test_the_audit_holds_each_version_to_its_own_figure_not_the_costliest(capsys, tmp_path, monkeypatch):

@@ -124,7 +124,7 @@ class _Replayer:
         self.repo = repo
         self.params = dict(params)
         self.baseline_of = baseline_names(self.params)
-        self.pipeline = Pipeline(2)
+        self.pipeline = Pipeline(2, word_symbols=True)  # the word diff reads a long version's symbols too
         self._versions = _VersionCache()
 
     def _version(self, blob_id: pygit2.Oid, origin: str) -> _Version:
