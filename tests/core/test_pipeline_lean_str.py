@@ -86,3 +86,14 @@ def test_a_str_with_a_lone_surrogate_keeps_the_str_scan(text_kernel, monkeypatch
     doc = Pipeline().document(text)
     assert doc.utf8 is None and doc.lean
     assert _rows(Pipeline().chunk(text)) == expected
+
+
+def test_a_pipeline_may_keep_the_str_scan_of_a_long_str(monkeypatch):
+    """str_utf8=False (the lab, which reads the whole canonical text): the str is scanned
+    as itself, its canonical text written whole, its symbols kept."""
+    text = _text(5, False)
+    monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 100)
+    doc = Pipeline(str_utf8=False).document(text)
+    assert doc.lean and doc.utf8 is None and doc.words.symbols is not None
+    assert not isinstance(doc.canonical, DocumentCanonical)
+    assert _rows(Pipeline(str_utf8=False).chunk(text)) == _rows(Pipeline().chunk(text))

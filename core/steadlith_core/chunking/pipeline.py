@@ -158,19 +158,20 @@ class Document:
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too, and under the compiled kernel is
     chunked as its UTF-8 is (lean_utf8: the str's own bytes when it is ASCII), the
-    caller's str to every reader of its text (elsewhere its word stream keeps its symbols).
+    caller's str to every reader of its text (elsewhere, or without `str_utf8`, its word
+    stream keeps its symbols and its canonical text is written whole).
     `word_symbols` (a Pipeline of a comparison: the word diff compares words through
     their symbols) keeps a lean document's symbols on its word stream, once, instead of
     letting them go."""
 
-    def __init__(self, text: str | bytes, word_symbols: bool = False):
+    def __init__(self, text: str | bytes, word_symbols: bool = False, str_utf8: bool = True):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # the UTF-8 a lean document is scanned from, None for a str scanned as itself: a
         # long str only under the compiled kernel, whose scan of UTF-8 writes no canonical
         # copy (the numpy scan encodes a str itself, and keeps nothing of the encoding)
         self._utf8 = (text if isinstance(text, bytes) else
-                      lean_utf8(text) if self.lean and text_kernel.KERNEL == "c" else None)
+                      lean_utf8(text) if self.lean and str_utf8 and text_kernel.KERNEL == "c" else None)
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
         # a lean document's canonical text is made chunk by chunk from its UTF-8
@@ -319,15 +320,19 @@ class Pipeline:
     analysis worker, the `steadlith` command, the benchmark. A library embedded in
     someone else's program leaves it off.
 
-    `word_symbols=True` (a comparison's pipeline) keeps each bytes document's word
-    symbols on its word stream for the word diff (Document).
+    `word_symbols=True` (a comparison's pipeline) keeps each lean document's word
+    symbols on its word stream for the word diff (Document). `str_utf8=False` (the lab,
+    which reads a document's whole canonical text and symbols) scans a long str as
+    itself instead of from its UTF-8.
     """
 
-    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_symbols: bool = False):
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_symbols: bool = False,
+                 str_utf8: bool = True):
         self._docs = DocumentCache(max_documents)
         self._lock = threading.Lock()
         self.pause_gc = pause_gc
         self.word_symbols = word_symbols
+        self.str_utf8 = str_utf8
 
     def clear(self) -> None:
         with self._lock:
@@ -342,7 +347,7 @@ class Pipeline:
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            return self._docs.get(text, lambda: Document(_checked(text), self.word_symbols))
+            return self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
@@ -363,7 +368,7 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(_checked(text), self.word_symbols))
+            doc: Document = self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
             return run(doc, params)
 
 
