@@ -106,10 +106,14 @@ def utf8_offsets(document: bytes, offsets: np.ndarray) -> np.ndarray:
 # -- public entry points -----------------------------------------------------------
 
 
-def word_diff(a: WordStream, b: WordStream) -> tuple[DiffOp, ...]:
-    """Opcodes turning the words of `a` into the words of `b` ((text, para) equality)."""
-    if a.symbols is not None and b.symbols is not None:
-        ops = diff_ids(a.symbols.view(np.int64), b.symbols.view(np.int64))
+def word_diff(a: WordStream, b: WordStream, ids: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[DiffOp, ...]:
+    """Opcodes turning the words of `a` into the words of `b` ((text, para) equality).
+    `ids`: an id a word of each stream, equal exactly when their symbols are (word_ids:
+    what a one-shot comparison keeps instead of the symbols)."""
+    if ids is None and a.symbols is not None and b.symbols is not None:
+        ids = (a.symbols.view(np.int64), b.symbols.view(np.int64))
+    if ids is not None:
+        ops = diff_ids(*ids)
         if _equal_ranges_hold(a, b, ops):
             return ops
     ids_a, ids_b = word_ids(a, b)
@@ -191,12 +195,18 @@ def word_ids(a: WordStream, b: WordStream) -> tuple[np.ndarray, np.ndarray]:
 
 
 def diff_ids(a: np.ndarray, b: np.ndarray) -> tuple[DiffOp, ...]:
-    """Opcodes between two int arrays (the core of every diff here)."""
-    a = np.ascontiguousarray(a, dtype=np.int64)
-    b = np.ascontiguousarray(b, dtype=np.int64)
+    """Opcodes between two int arrays (the core of every diff here): int64, or uint32
+    word ids as they are (no copy)."""
+    a, b = _id_array(a), _id_array(b)
     raw: list[tuple[str, int, int, int, int]] = []
     _diff_region(a, b, 0, 0, raw, 0, [MYERS_TOTAL_WORK])
     return _normalize_ops(raw, len(a), len(b))
+
+
+def _id_array(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    dtype = x.dtype if x.dtype == np.uint32 else np.int64
+    return np.ascontiguousarray(x, dtype=dtype)
 
 
 def check_ops(ops: Iterable[DiffOp], n_a: int, n_b: int) -> None:
