@@ -28,6 +28,7 @@ needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
 from contextlib import contextmanager
@@ -285,7 +286,7 @@ def lean_utf8(text: str) -> bytes | memoryview | None:
         import ctypes
 
         size = ctypes.c_ssize_t()
-        data = _AS_UTF8(text, ctypes.byref(size))
+        data = _as_utf8()(text, ctypes.byref(size))
         if data:
             view = (ctypes.c_char * size.value).from_address(data)
             view.owner = text  # the bytes are the str's: they live while it does
@@ -296,15 +297,14 @@ def lean_utf8(text: str) -> bytes | memoryview | None:
         return None
 
 
+@functools.lru_cache(maxsize=1)
 def _as_utf8():
+    """PyUnicode_AsUTF8AndSize of the C API (imported when a long ASCII str is first chunked)."""
     import ctypes
 
     f = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
     f.restype, f.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t)]
     return f
-
-
-_AS_UTF8 = _as_utf8()
 
 
 class Pipeline:
