@@ -17,8 +17,9 @@ from ..kernel import select as kernel
 # checkout's Markdown (real text with an emoji: a str of it takes four bytes a
 # character), a tenth added and rounded up. `chunk` reads checked UTF-8 bytes and writes
 # each chunk as it goes (json, jsonl and text alike); `compare` and `explain` read both
-# documents as checked UTF-8 bytes too and chunk them lean, each keeping its word symbols
-# once for the word diff, and their figures are per byte of the two together; `lab` holds one
+# documents as checked UTF-8 bytes too and chunk them lean, compare keeping a uint32 id a
+# word for the word diff (comparison/word_ids.py), explain each document's symbols (its
+# explanations read them), and their figures are per byte of the two together; `lab` holds one
 # document and its chunkers over it, measured with each chunker alone ("fixed": the
 # fixed-size baseline) and with its default set together (a comma-separated key; an
 # external --chunker adds what its library holds). The numpy fallback's whole-text
@@ -39,7 +40,7 @@ COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
           "audit": {"tttd-v1": 19, "lmx2-v1": 23, "tttd-v1,lmx2-v1": 24}, "sweep": {"tttd-v1": 11, "lmx2-v1": 15},
           "window": {"tttd-v1": 39, "lmx2-v1": 39}},
     "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 12, "lmx2-v1": 22},
-              "explain": {"tttd-v1": 13, "lmx2-v1": 22},
+              "explain": {"tttd-v1": 13, "lmx2-v1": 23},
               "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44},
               "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 31},
               "sweep": {"tttd-v1": 15, "lmx2-v1": 27},
