@@ -91,7 +91,8 @@ def test_a_hash_collision_never_makes_unequal_words_equal():
     # all are unique, all look common; the content check must reject the false ones.
     a = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] * 3
     b = [1, 2, 3, 4, 0, 6, 7, 8, 9, 10, 11, 12] * 3
-    fake = lambda x, k: np.arange(len(x) - k + 1, dtype=np.uint64)  # noqa: E731
+    fake = lambda x, k, start=0, stop=None: np.arange(start, len(x) - k + 1 if stop is None else stop,  # noqa: E731
+                                                       dtype=np.uint64)
     with forced_anchor_path(), mock.patch.object(matching_module, "_kgram_hashes", fake):
         ops = diff_sequences(a, b)
     assert_truthful(a, b, ops)

@@ -530,12 +530,14 @@ def test_bench_peers_times_exactly_the_installed_peers(tmp_path):
 def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp_path, flag):
     report = _bench_json(tmp_path, flag, "--memory-mb", "1")
     rows = report["memory"]
-    forms = ("str", "bytes", "json", "jsonl", "compare")
+    forms = ("str", "str-ascii", "bytes", "json", "jsonl", "compare")
     assert [(m["form"], m["rule"]) for m in rows] == [(f, r) for f in forms for r in ("tttd-v1", "lmx2-v1")]
     for m in rows:
-        # compare's size is both documents': the file and its edited copy
+        # compare's size is both documents': the file and its edited copy; str-ascii's the
+        # file without its non-ASCII characters
         want = 2 if m["form"] == "compare" else 1
-        assert m["kernel"] == kernel.active() and 0.9 * want <= m["size_mb"] <= 1.2 * want
+        low = 0.85 if m["form"] == "str-ascii" else 0.9
+        assert m["kernel"] == kernel.active() and low * want <= m["size_mb"] <= 1.2 * want
         assert m["peak_net_mb"] > 0 and m["baseline_mb"] > 10  # an interpreter with numpy imported
         assert m["peak_over_size"] == pytest.approx(m["peak_net_mb"] / m["size_mb"], rel=0.05)
     by = {(m["form"], m["rule"]): m for m in rows}
@@ -548,6 +550,9 @@ def test_bench_memory_reports_the_peak_of_a_fresh_process_for_the_size_asked(tmp
     assert 0.9 <= as_str["str_object_mb"] / (as_str["str_bytes_per_char"] * as_str["size_mb"]) <= 1.1
     assert as_str["peak_over_str"] == pytest.approx(as_str["peak_net_mb"] / as_str["str_object_mb"], rel=0.05)
     assert "peak_over_str" not in by[("bytes", "tttd-v1")]
+    ascii_only = by[("str-ascii", "tttd-v1")]  # one byte a character: the str is the file's size
+    assert ascii_only["str_bytes_per_char"] == 1 and ascii_only["size_mb"] <= as_str["size_mb"]
+    assert 0.9 <= ascii_only["str_object_mb"] / ascii_only["size_mb"] <= 1.1
 
 
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)

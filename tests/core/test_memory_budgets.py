@@ -165,5 +165,24 @@ def test_explain_counts_both_documents_against_its_own_figure(capsys, tmp_path, 
 
 def test_an_unknown_memory_form_is_one_line(capsys):
     code, out, err = run(capsys, "bench", "--memory-only", "--memory-forms", "lab,nope")
-    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, bytes, "
-                                               "json, jsonl, compare, explain, lab, audit, sweep\n")
+    assert code == 2 and out == "" and err == ("steadlith: error: --memory-forms: unknown form nope; known: str, str-ascii, "
+                                               "bytes, json, jsonl, compare, explain, lab, audit, sweep\n")
+
+
+def test_the_audit_holds_each_version_to_its_own_figure_not_the_costliest(capsys, tmp_path, monkeypatch):
+    """A version over the generic per-blob limit (MAX_DOCUMENT_BYTES, the costliest
+    command's) but within the audit's own under tttd-v1 is replayed; under both rules,
+    whose figure is larger, the same version is too large."""
+    from steadlith_core.history import repository
+
+    edited = TEXT.replace("longer", "shorter", 1)
+    History(tmp_path).commit({"doc.md": TEXT}, "first")
+    History(tmp_path).commit({"doc.md": edited}, "second")
+    size = len(edited.encode())  # the larger version
+    monkeypatch.setattr(loader, "MEMORY_BUDGET", size * memory_per_input_byte("audit", ["tttd-v1"]))
+    monkeypatch.setattr(repository, "MAX_DOCUMENT_BYTES", size - 1)  # what a command-less reader allows
+    code, out, err = run(capsys, "audit", str(tmp_path), "--rules", "tttd-v1", "--format", "json")
+    assert code == 0, err
+    assert "too large" not in out and '"doc.md"' in out
+    code, out, err = run(capsys, "audit", str(tmp_path), "--rules", "tttd-v1,lmx2-v1", "--format", "json")
+    assert "too large" in out + err

@@ -121,8 +121,9 @@ def test_lmx2_on_a_bytes_document_keeps_no_symbols_tokens_or_keys(kernel_name):
 @pytest.mark.parametrize("kernel_name", kernel.KERNELS)
 def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, monkeypatch):
     """From LEAN_STR_CHARS on, a str document keeps no fingerprints, per-word tokens or
-    window hashes either (its stream keeps the symbols: the word diff reads them); what
-    it gives is what a short one gives."""
+    window hashes either; its stream keeps the symbols for a pipeline that compares
+    (word_symbols), or where the str is scanned as itself (the numpy kernel). What it
+    gives is what a short one gives."""
     from steadlith_core import Lmx2Params
     from steadlith_core.chunking import pipeline as pipeline_module
 
@@ -138,7 +139,8 @@ def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, 
         assert all(tok is None for tok, _ in doc._tokens.data.values())
         # the compiled passes keep no hashes at all; the numpy stages keep the keys alone
         assert (not doc.stage("lmx2-keys", 4).data if kernel_name == "c" else long[1].stages.keys.h is None)
-        assert long[0].words.symbols is not None
+        assert (long[0].words.symbols is None) == (kernel_name == "c")  # scanned from its UTF-8, as bytes are
+        assert Pipeline(word_symbols=True).chunk(TEXT, changes[0]).words.symbols is not None
         for got, want in zip(long, short):
             assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks]
             assert got.word_tokens.tolist() == want.word_tokens.tolist()

@@ -9,6 +9,8 @@ both rules:
   as its checked UTF-8 bytes (load_utf8), then every chunk made (`result.chunks`); a
   `str` row is also given over the str object's own size (`peak_over_str`), which is
   up to 4 times the file's;
+- `str-ascii`: the `str` row on the same text with its non-ASCII characters dropped
+  (real text whose str takes one byte a character, as the file does);
 - `json` / `jsonl`: the command `steadlith chunk FILE --format json|jsonl`, output to
   /dev/null;
 - `compare`: `steadlith compare FILE EDITED` (EDITED: the file with 10 scattered word
@@ -45,8 +47,8 @@ from typing import Sequence
 from ..kernel import select as kernel
 
 MEMORY_TARGET = 4.0  # peak over the file's size (both files' for compare)
-FORMS = ("str", "bytes", "json", "jsonl", "compare", "explain", "lab", "audit", "sweep")
-DEFAULT_FORMS = FORMS[:5]  # the others when asked for (--memory-forms): each row is a fresh run
+FORMS = ("str", "str-ascii", "bytes", "json", "jsonl", "compare", "explain", "lab", "audit", "sweep")
+DEFAULT_FORMS = FORMS[:6]  # the others when asked for (--memory-forms): each row is a fresh run
 HISTORY_FORMS = ("audit", "sweep")  # over a repository: the file, then its edited version
 # the audit's rows: each rule alone, then both (its default: both chunkings and baselines held)
 AUDIT_RULES = ("tttd-v1", "lmx2-v1", "tttd-v1,lmx2-v1")
@@ -137,14 +139,16 @@ def measure(form: str, rule: str, paths: dict[str, str], kernel_name: str) -> di
     env = _env(kernel_name)
     size = os.path.getsize(paths["doc"])
     row: dict = {"form": form, "rule": rule, "kernel": kernel_name}
-    if form in ("str", "bytes"):
-        out = subprocess.run([sys.executable, "-c", _LIBRARY_PROBE, paths["doc"], form, rule], capture_output=True,
+    if form in ("str", "str-ascii", "bytes"):
+        doc, probe_form = (paths["ascii"], "str") if form == "str-ascii" else (paths["doc"], form)
+        size = os.path.getsize(doc)
+        out = subprocess.run([sys.executable, "-c", _LIBRARY_PROBE, doc, probe_form, rule], capture_output=True,
                              text=True, check=True, env=env).stdout.split()
         chunks, before, loaded, peak = (int(x) for x in out[:4])
         row.update(chunks=chunks, baseline_mb=_mb(before), document_mb=_mb(loaded - before),
-                   str_bytes_per_char=int(out[5]) if form == "str" else None)
+                   str_bytes_per_char=int(out[5]) if probe_form == "str" else None)
         net, total = peak - before, size
-        if form == "str":
+        if probe_form == "str":
             # the str's own size: 1, 2 or 4 bytes a character, so the file's ratio of a text
             # with one emoji starts at 4; over the str, the cost of chunking it shows
             str_size = int(out[6])
@@ -192,6 +196,9 @@ def bench_memory(corpus: str, n_bytes: int, kernel_name: str | None = None, form
         if {"compare", "explain", *HISTORY_FORMS} & set(forms):
             with open(paths["edited"], "w", encoding="utf-8") as f:
                 f.write(scattered_edits(text, 10))
+        if "str-ascii" in forms:
+            with open(paths.setdefault("ascii", os.path.join(tmp, "ascii.md")), "w", encoding="ascii") as f:
+                f.write(text.encode("ascii", "ignore").decode("ascii"))
         del text
         small = corpus[: corpus.find("\n\n", 1000) + 1 or 1000]
         with open(paths["small"], "w", encoding="utf-8") as f:
@@ -232,8 +239,10 @@ def format_memory(rows: Sequence[dict]) -> list[str]:
                      f"command on one paragraph); fresh process each   (target <= {MEMORY_TARGET:g}x)")
     for m in rows:
         extra = ""
-        if m["form"] == "str":
-            extra = (f"  (the str alone: {m['str_bytes_per_char']} bytes a character; "
+        if m["form"] in ("str", "str-ascii"):
+            what = "the text with its non-ASCII characters dropped; " if m["form"] == "str-ascii" else ""
+            extra = (f"  ({what}the str alone: {m['str_bytes_per_char']} "
+                     f"byte{'' if m['str_bytes_per_char'] == 1 else 's'} a character; "
                      f"{m['peak_over_str']:.2f}x of the str object's {m['str_object_mb']:.1f} MB)")
         verdict = "met" if m["peak_over_size"] <= MEMORY_TARGET else "not met"
         lines.append(f"memory        {m['size_mb']:6.1f} MB {m['form']:<7} {m['rule']:<7} {m['kernel']:<5} peak "

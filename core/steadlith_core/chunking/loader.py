@@ -16,8 +16,10 @@ from ..kernel import select as kernel
 # as `steadlith bench --memory-only --memory-mb 50` measures it (bench/memory.py) on the
 # checkout's Markdown (real text with an emoji: a str of it takes four bytes a
 # character), a tenth added and rounded up. `chunk` reads checked UTF-8 bytes and writes
-# each chunk as it goes (json, jsonl and text alike); `compare` and `explain` hold both
-# documents as str, and their figures are per byte of the two together; `lab` holds one
+# each chunk as it goes (json, jsonl and text alike); `compare` and `explain` read both
+# documents as checked UTF-8 bytes too and chunk them lean, compare keeping a uint32 id a
+# word for the word diff (comparison/word_ids.py), explain each document's symbols (its
+# explanations read them), and their figures are per byte of the two together; `lab` holds one
 # document and its chunkers over it, measured with each chunker alone ("fixed": the
 # fixed-size baseline) and with its default set together (a comma-separated key; an
 # external --chunker adds what its library holds). The numpy fallback's whole-text
@@ -32,16 +34,16 @@ from ..kernel import select as kernel
 # offset map, syntax spans and display pieces, and compares the pair under every rule
 # for the churn panel, so either rule in the panes takes the costlier of the two runs.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 5}, "compare": {"tttd-v1": 15, "lmx2-v1": 18},
-          "explain": {"tttd-v1": 13, "lmx2-v1": 17},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 5}, "compare": {"tttd-v1": 6, "lmx2-v1": 9},
+          "explain": {"tttd-v1": 7, "lmx2-v1": 10},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
-          "audit": {"tttd-v1": 20, "lmx2-v1": 24, "tttd-v1,lmx2-v1": 25}, "sweep": {"tttd-v1": 14, "lmx2-v1": 17},
+          "audit": {"tttd-v1": 19, "lmx2-v1": 23, "tttd-v1,lmx2-v1": 24}, "sweep": {"tttd-v1": 11, "lmx2-v1": 15},
           "window": {"tttd-v1": 39, "lmx2-v1": 39}},
-    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 17, "lmx2-v1": 26},
-              "explain": {"tttd-v1": 16, "lmx2-v1": 26},
+    "numpy": {"chunk": {"tttd-v1": 15, "lmx2-v1": 33}, "compare": {"tttd-v1": 12, "lmx2-v1": 22},
+              "explain": {"tttd-v1": 13, "lmx2-v1": 23},
               "lab": {"tttd-v1": 24, "lmx2-v1": 41, "fixed": 24, "tttd-v1,lmx2-v1,fixed": 44},
-              "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 32},
-              "sweep": {"tttd-v1": 17, "lmx2-v1": 27},
+              "audit": {"tttd-v1": 23, "lmx2-v1": 31, "tttd-v1,lmx2-v1": 31},
+              "sweep": {"tttd-v1": 15, "lmx2-v1": 27},
               "window": {"tttd-v1": 51, "lmx2-v1": 51}},
 }
 # The window is a process of its own with its own budget (the loader of steadlith_gui
@@ -49,14 +51,15 @@ COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
 _COMMANDS = ("chunk", "compare", "explain", "lab", "audit", "sweep")
 # What no command's figure covers is held to the costliest figure the kernel has for a
 # `steadlith` command, what the generic limits below assume: each blob the history's
-# reader decodes for audit and sweep (history.repository.decode_blob: read before the
-# version it is compared with, and for whichever command reads it). That per-blob limit
-# does not cover a change of two blobs both near it: the audit's and the sweep's figures
-# are per byte of both versions.
+# reader decodes for sweep and batch (history.repository.decode_blob without a command:
+# read before the version it is compared with). The audit holds each blob to its own
+# figure under the rules it runs (decode_blob's `command`). Neither per-blob limit covers
+# a change of two blobs both near it: the audit's and the sweep's figures are per byte
+# of both versions.
 MEMORY_PER_INPUT_BYTE = max(f for c in _COMMANDS for f in COMMAND_MEMORY[kernel.KERNEL][c].values())
 # What a document may ask of memory: the loader refuses files that would need more.
 MEMORY_BUDGET = 8 * 2**30
-MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 327 MiB compiled, 186 MiB on numpy
+MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 341 MiB compiled, 186 MiB on numpy
 
 
 def memory_per_input_byte(command: str | None = None, rules: "Iterable[str]" = ()) -> int:

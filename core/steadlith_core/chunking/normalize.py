@@ -121,9 +121,11 @@ def normalize(text: str) -> WordStream:
     return stream_of(text, kernel.scan(text))
 
 
-def stream_of(text: str | bytes, raw: RawScan) -> WordStream:
+def stream_of(text: str | bytes, raw: RawScan, keep_symbols: bool | None = None) -> WordStream:
     """The word stream of a kernel scan of `text` (a str, or its validated UTF-8). A str's
-    stream keeps the scan's symbols for the word diff; a bytes document is the lean path,
-    whose symbols are let go once its candidates exist (pipeline.Document), so its stream
-    must not hold them."""
-    return WordStream(text, raw.starts, raw.ends, raw.para, raw.symbols if isinstance(text, str) else None)
+    stream keeps the scan's symbols for the word diff; a lean document (bytes, or a long
+    str) lets its symbols go once its candidates exist (pipeline.Document), so its stream
+    holds them only when `keep_symbols` (a document that will be compared). None: by the
+    type of `text`."""
+    keep = isinstance(text, str) if keep_symbols is None else keep_symbols
+    return WordStream(text, raw.starts, raw.ends, raw.para, raw.symbols if keep else None)

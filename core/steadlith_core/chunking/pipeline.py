@@ -33,6 +33,7 @@ needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import sys
 import threading
@@ -45,6 +46,7 @@ import numpy as np
 
 from ..kernel.segment import SnapPoints
 from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
+from ..kernel import select as text_kernel
 from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
@@ -162,20 +164,31 @@ class Document:
     Under the compiled kernel its canonical text is never copied whole
     (canonical.DocumentCanonical), and its running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
-    than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
-    stream carries for the word diff."""
+    than LEAN_STR_CHARS; a longer one is `lean` too, and under the compiled kernel is
+    chunked as its UTF-8 is (lean_utf8: the str's own bytes when it is ASCII), the
+    caller's str to every reader of its text (elsewhere, or without `str_utf8`, its word
+    stream keeps its symbols and its canonical text is written whole).
+    `word_symbols` (a Pipeline of a comparison: the word diff compares words through
+    their symbols) keeps a lean document's symbols on its word stream, once, instead of
+    letting them go."""
 
-    def __init__(self, text: str | bytes):
+    def __init__(self, text: str | bytes, word_symbols: bool = False, str_utf8: bool = True):
         self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
+        # the UTF-8 a lean document is scanned from, None for a str scanned as itself: a
+        # long str only under the compiled kernel, whose scan of UTF-8 writes no canonical
+        # copy (the numpy scan encodes a str itself, and keeps nothing of the encoding)
+        self._utf8 = (text if isinstance(text, bytes) else
+                      lean_utf8(text) if self.lean and str_utf8 and text_kernel.KERNEL == "c" else None)
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
-        # a bytes document's canonical text is made chunk by chunk from the document
+        # a lean document's canonical text is made chunk by chunk from its UTF-8
         # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
-        raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
-        self.words = stream_of(text, raw)
+        utf8 = self._utf8
+        raw = scan_text(text if utf8 is None else utf8, sentence_ends=False, lean=utf8 is not None)
+        self.words = stream_of(text, raw, word_symbols or utf8 is None)
         self._symbols: np.ndarray | None = raw.symbols
-        self.canonical = CanonicalText.of_scan(raw, text if isinstance(text, bytes) else None)
+        self.canonical = CanonicalText.of_scan(raw, utf8)
         self._snap_points: SnapPoints | None = None
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}
@@ -187,10 +200,19 @@ class Document:
         return self.words.source
 
     @property
+    def utf8(self) -> bytes | memoryview | None:
+        """The UTF-8 a lean document is scanned from (the bytes given, or a long str's,
+        lean_utf8), None for a str scanned as itself: what a rule that keeps less for a
+        bytes document can test instead of the document's type."""
+        return self._utf8
+
+    @property
     def symbols(self) -> np.ndarray:
         """s_k of every word (docs/contract/tttd-v1.md#symbols), scanned again if they were let go."""
         if self._symbols is None:
-            self._symbols = scan_text(self.document, sentence_ends=False).symbols
+            utf8 = self._utf8
+            self._symbols = scan_text(self.document if utf8 is None else utf8, sentence_ends=False,
+                                      lean=utf8 is not None).symbols
         return self._symbols
 
     def take_symbols(self) -> np.ndarray:
@@ -201,8 +223,9 @@ class Document:
         return symbols
 
     def spare_symbols(self) -> None:
-        """Let the symbols go if this is a bytes document (see the class)."""
-        if isinstance(self.document, bytes):
+        """Let the symbols go if this is a lean document whose word stream does not
+        carry them (see the class)."""
+        if self._utf8 is not None and self.words.symbols is None:
             self._symbols = None
 
     def stage(self, name: str, size: int = 8) -> LRU:
@@ -230,7 +253,7 @@ class Document:
 
         def count():
             counted = counter.count_and_total(self.words, keep_counts=not self.lean,
-                                              narrow=narrow and isinstance(self.document, bytes))
+                                              narrow=narrow and self._utf8 is not None)
             self._token_dtypes[counter] = counted.dtype
             return counted.counts, counted.total
 
@@ -267,6 +290,37 @@ class Document:
         return self._snap_points
 
 
+def lean_utf8(text: str) -> bytes | memoryview | None:
+    """The UTF-8 a lean str document is scanned from (None when it has none: a lone
+    surrogate, only possible in a str built in Python, keeps the str scan). An ASCII str
+    is its own UTF-8: under the compiled kernel, a read-only view of the str's own bytes
+    (the interpreter's UTF-8 of an ASCII str is its data, no copy), which keeps the str
+    alive; otherwise the encoded copy, a quarter of a str of four bytes a character."""
+    if text.isascii() and text_kernel.KERNEL == "c":
+        import ctypes
+
+        size = ctypes.c_ssize_t()
+        data = _as_utf8()(text, ctypes.byref(size))
+        if data:
+            view = (ctypes.c_char * size.value).from_address(data)
+            view.owner = text  # the bytes are the str's: they live while it does
+            return memoryview(view).cast("B").toreadonly()
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _as_utf8():
+    """PyUnicode_AsUTF8AndSize of the C API (imported when a long ASCII str is first chunked)."""
+    import ctypes
+
+    f = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
+    f.restype, f.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t)]
+    return f
+
+
 class Pipeline:
     """A chunker with its stage caches. `chunk()` uses a shared default instance.
 
@@ -279,12 +333,20 @@ class Pipeline:
     process-wide, so this is for callers that own their process: the inspector's
     analysis worker, the `steadlith` command, the benchmark. A library embedded in
     someone else's program leaves it off.
+
+    `word_symbols=True` (a comparison's pipeline) keeps each lean document's word
+    symbols on its word stream for the word diff (Document). `str_utf8=False` (the lab,
+    which reads a document's whole canonical text and symbols) scans a long str as
+    itself instead of from its UTF-8.
     """
 
-    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_symbols: bool = False,
+                 str_utf8: bool = True):
         self._docs = DocumentCache(max_documents)
         self._lock = threading.Lock()
         self.pause_gc = pause_gc
+        self.word_symbols = word_symbols
+        self.str_utf8 = str_utf8
 
     def clear(self) -> None:
         with self._lock:
@@ -299,7 +361,7 @@ class Pipeline:
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            return self._docs.get(text, lambda: Document(_checked(text)))
+            return self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
@@ -320,7 +382,7 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(_checked(text)))
+            doc: Document = self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
             return run(doc, params)
 
 
@@ -411,7 +473,7 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
     classes of Chunking.stages are made when a caller reads them."""
     counter = token_counters.get_counter(p.token_counter)
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
-    bytes_doc = isinstance(doc.document, bytes)
+    bytes_doc = doc.utf8 is not None  # scanned from UTF-8: bytes, or a long str under the compiled kernel
 
     def cuts() -> lmx2.Lmx2Cuts:
         words = doc.words

@@ -62,7 +62,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     params = params_of(args)
     (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "compare", [rule_of(params)])
-    analysis = new_analysis()
+    analysis = new_analysis(word_ids=True)
     result = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params))
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
         write_text_atomic(args.html, render_report(result, name_a, name_b))
@@ -81,7 +81,7 @@ def _compare_rules(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules)
     params = parse_rule_assignments(args.assignments, rules, preset_bases(args.preset, rules))
     (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "compare", rules)
-    comparisons = new_analysis().compare_rules(text_a, text_b, params)
+    comparisons = new_analysis(word_ids=True).compare_rules(text_a, text_b, params)
     if args.html is not None:  # before any output, as for one rule
         first = next(iter(comparisons.values()))
         write_text_atomic(args.html, render_report(first, name_a, name_b, rules=comparisons))

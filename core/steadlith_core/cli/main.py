@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=int, default=7, help="runs per measurement (default 7)")
     p.add_argument("--memory", action="store_true",
                    help="also measure the peak memory of a fresh process on a --memory-mb Markdown document, "
-                        "over its size (library str and bytes, chunk --format json|jsonl, compare; both rules)")
+                        "over its size (library str, str of the text without its non-ASCII characters, bytes, "
+                        "chunk --format json|jsonl, compare; both rules)")
     p.add_argument("--sizes", type=int, nargs="?", const=4, metavar="MB",
                    help="instead of timings: how often chunks fall under min_tokens (outside each rule's "
                         "exceptions, docs/contract/lmx2-v1.md#sizes) or over max_tokens, both rules at defaults "
@@ -152,10 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-mb", type=int, default=10, metavar="MB",
                    help="size of the --memory document in MB (default 10)")
     p.add_argument("--memory-only", action="store_true",
-                   help="instead of timings: only the --memory rows (library str and bytes, chunk --format "
-                        "json|jsonl, compare; both rules), each a fresh process, net of its imports")
+                   help="instead of timings: only the --memory rows (library str, str of the text without its "
+                        "non-ASCII characters, bytes, chunk --format json|jsonl, compare; both rules), each a fresh "
+                        "process, net of its imports")
     p.add_argument("--memory-forms", metavar="FORM,FORM",
-                   help="with --memory-only: these rows instead (str, bytes, json, jsonl, compare, and explain, "
+                   help="with --memory-only: these rows instead (str, str-ascii, bytes, json, jsonl, compare, and "
+                        "explain, "
                         "lab, audit and sweep, which are not measured by default; lab: each chunker alone and its "
                         "default set; audit and sweep: a repository of two commits, the document then its edit)")
     p.add_argument("--peers", action="store_true",

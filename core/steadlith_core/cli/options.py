@@ -35,8 +35,9 @@ def params_of(args: argparse.Namespace) -> AnyParams:
     return parse_assignments(args.assignments, preset(args.preset) if args.preset is not None else None)
 
 
-def new_analysis() -> Analysis:
+def new_analysis(word_ids: bool = False) -> Analysis:
+    """The command's Analysis; `word_ids` for one that compares (Analysis)."""
     from ..comparison.analysis import Analysis
 
     # the command owns its process, so pausing the cyclic GC during runs is its call
-    return Analysis(pause_gc=True)
+    return Analysis(pause_gc=True, word_ids=word_ids)

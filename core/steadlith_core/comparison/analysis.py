@@ -13,26 +13,37 @@ the hashes and the chunk analysis.
 from __future__ import annotations
 
 import threading
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
 
 from ..chunking.chunks import AnyParams, Chunking
-from ..chunking.pipeline import Pipeline, LRU, gc_paused
+from ..chunking.pipeline import DocumentCache, Pipeline, LRU, gc_paused
 from ..chunking.rules import rule_of
 from ..errors import ParameterError
 from ..progress import Progress, report
 from .baseline import FixedChunking, baseline_for
 from .churn import BaselineChurn, Comparison, baseline_churn, check_comparable, compare
 from .diff import DiffOp, word_diff
+from .word_ids import WordIds
 
 
 class Analysis:
     """A Pipeline plus the comparison caches. Thread-safe like Pipeline.
 
     `pause_gc` is the Pipeline's (see there); it also covers the diff and baseline here.
+
+    The word diff compares words through their symbols, which a document given as bytes
+    (or a long str) then keeps on its word stream. `word_ids=True` (a one-shot
+    comparison, which reads no symbol of a chunking afterwards) keeps instead a uint32 id
+    a word (word_ids.WordIds), made when the document is first chunked here, and lets
+    the symbols go as a lone chunking does.
     """
 
-    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False):
-        self.pipeline = Pipeline(max_documents, pause_gc=pause_gc)
+    def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_ids: bool = False):
+        self.pipeline = Pipeline(max_documents, pause_gc=pause_gc, word_symbols=not word_ids)
+        self._word_ids = WordIds() if word_ids else None
+        self._ids = DocumentCache(max_documents)
         self._diffs = LRU(2)
         self._baselines = LRU(4)
         self._baseline_churns = LRU(4)
@@ -41,14 +52,24 @@ class Analysis:
     def clear(self) -> None:
         self.pipeline.clear()
         with self._lock:
+            self._ids.clear()
             self._diffs.data.clear()
             self._baselines.data.clear()
             self._baseline_churns.data.clear()
 
-    def chunk(self, text: str, params: AnyParams | None = None) -> Chunking:
+    def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
+        if self._word_ids is not None:  # before the chunking lets the symbols go
+            doc = self.pipeline.document(text)
+            if doc.words.symbols is None:
+                self._ids_of(doc.document, lambda: doc.symbols)
         return self.pipeline.chunk(text, params)
 
-    def compare_rules(self, text_a: str, text_b: str,
+    def _ids_of(self, document: str | bytes, symbols: Callable[[], np.ndarray]) -> np.ndarray:
+        """The word ids of `document`, made from `symbols()` the first time."""
+        with self._lock, gc_paused(self.pipeline.pause_gc):
+            return self._ids.get(document, lambda: self._word_ids.ids(symbols()))
+
+    def compare_rules(self, text_a: str | bytes, text_b: str | bytes,
                       params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
         """compare_rules() over this Analysis's caches (the word diff is computed once
         for all rules, each document normalized once)."""
@@ -88,20 +109,27 @@ class Analysis:
             return self._baseline_churns.peek(_baseline_churn_key(a, b))
 
     def _ops(self, a: Chunking, b: Chunking) -> tuple[DiffOp, ...]:
+        ids = None
+        if self._word_ids is not None and (a.words.symbols is None or b.words.symbols is None):
+            ids = tuple(self._ids_of(x.document, lambda x=x: self._symbols(x)) for x in (a, b))
         with self._lock, gc_paused(self.pipeline.pause_gc):
-            return self._diffs.get((a.text, b.text), lambda: word_diff(a.words, b.words))
+            return self._diffs.get((a.document, b.document), lambda: word_diff(a.words, b.words, ids))
+
+    def _symbols(self, x: Chunking) -> np.ndarray:
+        """The symbols of a chunking's words: its stream's, or its document's (scanned again)."""
+        return x.words.symbols if x.words.symbols is not None else self.pipeline.document(x.document).symbols
 
     def _baseline(self, x: Chunking) -> FixedChunking:
-        key = (x.text, x.params.max_tokens, x.params.token_counter)
+        key = (x.document, x.params.max_tokens, x.params.token_counter)
         return self._baselines.get(key, lambda: baseline_for(x))
 
 
 def _baseline_churn_key(a: Chunking, b: Chunking) -> tuple:
     p = a.params
-    return (a.text, b.text, p.max_tokens, p.token_counter, p.margin, p.margin_formula)
+    return (a.document, b.document, p.max_tokens, p.token_counter, p.margin, p.margin_formula)
 
 
-def compare_rules(text_a: str, text_b: str, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
+def compare_rules(text_a: str | bytes, text_b: str | bytes, params: Mapping[str, AnyParams] | Iterable[AnyParams], *,
                   analysis: Analysis | None = None, baseline: bool = True) -> dict[str, Comparison]:
     """The same two versions compared under several boundary rules: `{rule: Comparison}`,
     in the order given. `params` is `{rule id: its parameters}` (as from

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable
 
 import numpy as np
 import xxhash
@@ -74,10 +75,18 @@ class FixedChunking:
     params: FixedTokenParams
     params_hash: str
     columns: ChunkColumns
-    word_tokens: np.ndarray
+    # tokens of each word, or what makes them when first read (Chunking.word_tokens_of):
+    # the cuts need only the running total, and a comparison reads neither
+    word_tokens_of: np.ndarray | Callable[[], np.ndarray]
     cum_tokens: np.ndarray
     normalizer_version: str = NORMALIZER_VERSION
     boundary_rule: str = BASELINE_STRATEGY
+
+    @cached_property
+    def word_tokens(self) -> np.ndarray:
+        """Tokens of each word."""
+        t = self.word_tokens_of
+        return t if isinstance(t, np.ndarray) else t()
 
     @cached_property
     def chunks(self) -> tuple[Chunk, ...]:
@@ -106,10 +115,12 @@ def fixed_cuts(cum_tokens: np.ndarray, max_tokens: int) -> list[tuple[int, int]]
     return cuts
 
 
-def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.ndarray,
+def fixed_chunking(words: WordStream, word_tokens: np.ndarray | Callable[[], np.ndarray], cum_tokens: np.ndarray,
                    params: FixedTokenParams, canonical: CanonicalText | None = None) -> FixedChunking:
     """Chunk an already normalized and counted stream (what compare() does, for free).
-    `canonical` is the stream's canonical text when the caller has it (a Chunking does)."""
+    `word_tokens` may be what makes them when first read (a lean Chunking keeps only the
+    running total). `canonical` is the stream's canonical text when the caller has it (a
+    Chunking does)."""
     if canonical is None:
         canonical = CanonicalText(words, utf8_words(words))
     cuts = np.asarray(fixed_cuts(cum_tokens, params.max_tokens), dtype=np.int64).reshape(-1, 2)
@@ -124,7 +135,9 @@ def fixed_chunking(words: WordStream, word_tokens: np.ndarray, cum_tokens: np.nd
 def baseline_for(result: Chunking) -> FixedChunking:
     """The baseline over a chunking's own stream (either rule): window = its max_tokens."""
     params = FixedTokenParams(result.params.max_tokens, result.params.token_counter)
-    return fixed_chunking(result.words, result.word_tokens, result.cum_tokens, params, result.canonical)
+    # the Chunking's own maker of its per-word tokens, unless it has made them
+    tokens = result.__dict__.get("word_tokens", result.word_tokens_of)
+    return fixed_chunking(result.words, tokens, result.cum_tokens, params, result.canonical)
 
 
 def chunk_fixed(text: str, params: FixedTokenParams | None = None) -> FixedChunking:

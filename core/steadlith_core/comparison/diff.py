@@ -50,6 +50,7 @@ from typing import Hashable, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from ..chunking.normalize import WordStream
+from ..kernel import select as kernel
 from .matching import anchor_blocks, common_prefix, common_suffix, diagonal_blocks, myers
 
 EQUAL, INSERT, DELETE, REPLACE = "equal", "insert", "delete", "replace"
@@ -78,13 +79,41 @@ class DiffOp(NamedTuple):
     b_end: int
 
 
+# Bytes walked at a time by utf8_offsets without the compiled kernel.
+OFFSET_PIECE = 1 << 20
+
+
+def utf8_offsets(document: bytes, offsets: np.ndarray) -> np.ndarray:
+    """The byte offset in the UTF-8 `document` of each code-point offset in `offsets`
+    (ascending), int64: kernel.utf8_offsets with the compiled kernel, else a walk over
+    the document a piece at a time (no array of the whole document's length)."""
+    if kernel.KERNEL == "c":
+        return kernel.utf8_offsets(document, offsets)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    out = np.full(offsets.size, len(document), dtype=np.int64)  # past the last character: the end
+    data = np.frombuffer(document, dtype=np.uint8)
+    done = chars = 0  # offsets placed; characters before the piece
+    for lo in range(0, data.size, OFFSET_PIECE):
+        if done == offsets.size:
+            break
+        leads = np.flatnonzero((data[lo : lo + OFFSET_PIECE] & 0xC0) != 0x80)  # each character's first byte
+        upto = int(np.searchsorted(offsets, chars + leads.size, "left"))  # the offsets starting in this piece
+        out[done:upto] = leads[offsets[done:upto] - chars] + lo
+        done, chars = upto, chars + leads.size
+    return out
+
+
 # -- public entry points -----------------------------------------------------------
 
 
-def word_diff(a: WordStream, b: WordStream) -> tuple[DiffOp, ...]:
-    """Opcodes turning the words of `a` into the words of `b` ((text, para) equality)."""
-    if a.symbols is not None and b.symbols is not None:
-        ops = diff_ids(a.symbols.view(np.int64), b.symbols.view(np.int64))
+def word_diff(a: WordStream, b: WordStream, ids: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[DiffOp, ...]:
+    """Opcodes turning the words of `a` into the words of `b` ((text, para) equality).
+    `ids`: an id a word of each stream, equal exactly when their symbols are (word_ids:
+    what a one-shot comparison keeps instead of the symbols)."""
+    if ids is None and a.symbols is not None and b.symbols is not None:
+        ids = (a.symbols.view(np.int64), b.symbols.view(np.int64))
+    if ids is not None:
+        ops = diff_ids(*ids)
         if _equal_ranges_hold(a, b, ops):
             return ops
     ids_a, ids_b = word_ids(a, b)
@@ -94,19 +123,53 @@ def word_diff(a: WordStream, b: WordStream) -> tuple[DiffOp, ...]:
 def _equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> bool:
     """Whether every equal opcode pairs words of equal text and paragraph flag.
 
-    A range is usually the same stretch of text on both sides, checked as one string
-    comparison; when only the whitespace between words differs, its words are compared."""
+    A range is compared a block of words at a time (CHECK_BLOCK_WORDS), each block
+    usually the same stretch of text on both sides, checked as one comparison; when only
+    the whitespace between words differs, its words are compared. A document given as
+    bytes is compared as bytes, never decoded whole: only a block whose bytes differ."""
+    blocks = [(a0 + k, b0 + k, min(CHECK_BLOCK_WORDS, a1 - a0 - k))
+              for tag, a0, a1, b0, b1 in ops if tag == EQUAL for k in range(0, a1 - a0, CHECK_BLOCK_WORDS)]
     for tag, a0, a1, b0, b1 in ops:
-        if tag != EQUAL:
-            continue
-        if not np.array_equal(a.para[a0:a1], b.para[b0:b1]):
+        if tag == EQUAL and not np.array_equal(a.para[a0:a1], b.para[b0:b1]):
             return False
-        text_a = a.source[int(a.starts[a0]) : int(a.ends[a1 - 1])]
-        text_b = b.source[int(b.starts[b0]) : int(b.ends[b1 - 1])]
+    spans_a, spans_b = _block_spans(a, [(x, n) for x, _, n in blocks]), _block_spans(b, [(y, n) for _, y, n in blocks])
+    doc_a, doc_b = _text_of(a), _text_of(b)
+    for (sa, ea), (sb, eb) in zip(spans_a, spans_b):
+        text_a, text_b = doc_a[sa:ea], doc_b[sb:eb]
+        if text_a == text_b:
+            continue
+        if isinstance(text_a, bytes):
+            text_a = text_a.decode("utf-8")
+        if isinstance(text_b, bytes):
+            text_b = text_b.decode("utf-8")
         # whitespace is str.isspace() (docs/contract/normalizer.md#whitespace)
-        if text_a != text_b and text_a.split() != text_b.split():
+        if text_a.split() != text_b.split():
             return False
     return True
+
+
+# Words compared at a time by _equal_ranges_hold: the slices of a block are its only copies.
+CHECK_BLOCK_WORDS = 1 << 16
+
+
+def _text_of(ws: WordStream) -> str | bytes:
+    """What a stream's word offsets index: its str, or its UTF-8 bytes (never decoded here)."""
+    return ws.document if isinstance(ws.document, bytes) else ws.source
+
+
+def _block_spans(ws: WordStream, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """For each block (first word, word count) of `ws`, in order, where its text starts
+    and ends in _text_of(ws): code points in a str, bytes in UTF-8 bytes."""
+    if not blocks:
+        return []
+    first = np.fromiter((k for k, _ in blocks), dtype=np.int64, count=len(blocks))
+    last = first + np.fromiter((n for _, n in blocks), dtype=np.int64, count=len(blocks)) - 1
+    both = np.empty(2 * first.size, dtype=np.int64)
+    both[0::2], both[1::2] = ws.starts[first], ws.ends[last]
+    if isinstance(ws.document, bytes):
+        both = utf8_offsets(ws.document, both)
+    flat = both.tolist()
+    return list(zip(flat[0::2], flat[1::2]))
 
 
 def diff_sequences(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[DiffOp, ...]:
@@ -132,12 +195,18 @@ def word_ids(a: WordStream, b: WordStream) -> tuple[np.ndarray, np.ndarray]:
 
 
 def diff_ids(a: np.ndarray, b: np.ndarray) -> tuple[DiffOp, ...]:
-    """Opcodes between two int arrays (the core of every diff here)."""
-    a = np.ascontiguousarray(a, dtype=np.int64)
-    b = np.ascontiguousarray(b, dtype=np.int64)
+    """Opcodes between two int arrays (the core of every diff here): int64, or uint32
+    word ids as they are (no copy)."""
+    a, b = _id_array(a), _id_array(b)
     raw: list[tuple[str, int, int, int, int]] = []
     _diff_region(a, b, 0, 0, raw, 0, [MYERS_TOTAL_WORK])
     return _normalize_ops(raw, len(a), len(b))
+
+
+def _id_array(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    dtype = x.dtype if x.dtype == np.uint32 else np.int64
+    return np.ascontiguousarray(x, dtype=dtype)
 
 
 def check_ops(ops: Iterable[DiffOp], n_a: int, n_b: int) -> None:

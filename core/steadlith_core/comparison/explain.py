@@ -23,7 +23,7 @@ import numpy as np
 
 from ..chunking.chunks import Chunking
 from ..errors import SteadlithError
-from ..kernel.select import candidates
+from ..kernel.select import candidates, window_candidates, window_fingerprints
 from ..chunking.lmx2 import CLASS_NAMES
 from ..kernel.segment import SnapPoints, _Walk, snap
 from ..vocabulary import BACKUP, END, FILL, HARD, LONG_WORD, PRIMARY
@@ -194,14 +194,33 @@ class _TttdExplainer:
         self.c, self.p = chunking, p
         self.cum = chunking.cum_tokens
         self.n = len(self.cum) - 1
-        self.fp = chunking.fingerprints
-        primary, backup = candidates(self.fp, p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
+        masks = (p.primary_mask, p.primary_remainder, p.backup_mask, p.backup_remainder)
+        # A stream that carries its symbols (a comparison's) gives the candidates in one
+        # pass that keeps no fingerprint (8 bytes a word of each document), and the few
+        # fingerprints a decision shows from the windows of their words.
+        self.symbols = chunking.words.symbols
+        self.fp = chunking.fingerprints if self.symbols is None else None
+        if self.fp is None:
+            primary, backup = window_candidates(self.symbols, p.window_words, p.polynomial, *masks)
+        else:
+            primary, backup = candidates(self.fp, *masks)
         self.primary, self.backup = np.asarray(primary, dtype=np.int64), np.asarray(backup, dtype=np.int64)
         self.walk = _Walk(self.cum, self.primary.tolist(), self.backup.tolist(), p.min_tokens, p.max_tokens)
         self.window = p.effective_snap_window
         self.points = None
         if self.window:
             self.points = SnapPoints.of_flags(chunking.words.para, chunking.canonical.sentence_ends)
+
+    def fingerprint(self, k: int) -> int:
+        """F_k (docs/contract/tttd-v1.md#fingerprint). Rolling is causal: F_k of the
+        stream is F_k of the words up to k, and past the first window only the last
+        `window_words` of them count."""
+        if self.fp is not None:
+            return int(self.fp[k])
+        w = self.p.window_words
+        lo = max(0, k - w + 1)
+        part = self.symbols[lo : k + 1] if lo else self.symbols[: min(self.n, w)]
+        return int(window_fingerprints(part, w, self.p.polynomial)[k - lo])
 
     def is_primary(self, k: int) -> bool:
         i = int(np.searchsorted(self.primary, k))
@@ -245,7 +264,7 @@ class _TttdExplainer:
             out.append(TttdDecision(
                 chunk=i, start_word=s, cut_word=kept, kind=kind, start_token=int(cum[s]), cut_token=int(cum[kept]),
                 min_word=i_min, max_word=i_over, candidate_word=cand,
-                fingerprint=None if cand is None else f"0x{int(self.fp[cand]):x}",
+                fingerprint=None if cand is None else f"0x{self.fingerprint(cand):x}",
                 primaries_in_reach=primaries, backups_in_reach=backups, raw_cut_word=end, snapped=kept != end,
                 snap_target=target, snap_mode=p.snap_mode, window_words=p.window_words, min_tokens=p.min_tokens,
                 max_tokens=p.max_tokens, snap_window_words=self.window,

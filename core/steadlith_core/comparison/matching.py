@@ -55,14 +55,17 @@ def diagonal_blocks(
 
 
 def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
-    """Length of the common prefix, galloping so a short prefix costs little."""
+    """Length of the common prefix, galloping so a short prefix costs little. The first
+    difference of a stretch is found by argmax, never by listing every difference (past
+    an insertion nearly every word differs: 8 bytes a word of a whole document)."""
     limit = min(len(a), len(b))
     done, step = 0, 64
     while done < limit:
         hi = min(limit, done + step)
-        diff = np.flatnonzero(a[done:hi] != b[done:hi])
-        if diff.size:
-            return done + int(diff[0])
+        differs = a[done:hi] != b[done:hi]
+        first = int(differs.argmax())
+        if differs[first]:
+            return done + first
         done, step = hi, step * 4
     return limit
 
@@ -143,48 +146,63 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _POLY = np.uint64(0x100000001B3)
 
 
-def _kgram_hashes(x: np.ndarray, k: int) -> np.ndarray:
-    """A 64-bit hash of every k-gram x[i:i+k] (collisions are checked by the caller).
-    In place after one copy of x: each pass over a whole document's words would
-    otherwise make a temporary of 8 bytes a word."""
+# k-grams hashed at a time: the temporaries of a block are all a hash pass allocates
+# beside its output (a whole document's would be 8 bytes a word each)
+HASH_BLOCK = 1 << 18
+
+
+def _kgram_hashes(x: np.ndarray, k: int, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """A 64-bit hash of every k-gram x[i:i+k], i in [start, stop) (all of them when
+    `stop` is None; collisions are checked by the caller), made a block at a time."""
+    stop = len(x) - k + 1 if stop is None else stop
+    h = np.empty(max(stop - start, 0), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        mixed = x.astype(np.uint64)
-        mixed += np.uint64(1)
-        mixed *= _MIX
-        mixed ^= mixed >> np.uint64(31)
-        if k == 1:
-            return mixed
-        length = len(x) - k + 1
-        h = mixed[:length].copy()
-        for t in range(1, k):
-            h *= _POLY
-            h ^= mixed[t : t + length]
+        for lo in range(start, stop, HASH_BLOCK):
+            hi = min(stop, lo + HASH_BLOCK)
+            mixed = x[lo : hi + k - 1].astype(np.uint64)
+            mixed += np.uint64(1)
+            mixed *= _MIX
+            mixed ^= mixed >> np.uint64(31)
+            out = h[lo - start : hi - start]
+            out[:] = mixed[: hi - lo]
+            for t in range(1, k):
+                out *= _POLY
+                out ^= mixed[t : t + hi - lo]
     return h
 
 
-def _unique_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values occurring exactly once in h (sorted) and their positions. `h` is the
-    caller's to give up: it is let go as soon as its sorted copy exists."""
-    order = np.argsort(h)  # stability is moot: only values occurring once are kept
-    sorted_h = h[order]
-    del h
-    if sorted_h.size == 0:
-        return sorted_h, order
-    new = np.empty(sorted_h.size + 1, dtype=bool)
+def _unique_kgrams(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k-gram hashes of x occurring exactly once (sorted) and the positions of their
+    k-grams. The hashes are sorted in place, and the positions found by hashing again a
+    block at a time: beside the values kept, one array of 8 bytes a k-gram, never the
+    three of an argsort (the order, the sorted copy, the hashes)."""
+    h = _kgram_hashes(x, k)
+    h.sort()
+    if h.size == 0:
+        return h, np.empty(0, dtype=np.int64)
+    new = np.empty(h.size + 1, dtype=bool)
     new[0] = new[-1] = True
-    np.not_equal(sorted_h[1:], sorted_h[:-1], out=new[1:-1])
-    once = new[:-1] & new[1:]
-    del new
-    sorted_h = sorted_h[once]
-    return sorted_h, order[once]
+    np.not_equal(h[1:], h[:-1], out=new[1:-1])
+    values = h[new[:-1] & new[1:]]
+    del h, new
+    positions = np.empty(values.size, dtype=np.int64)
+    if values.size:
+        length = len(x) - k + 1
+        for lo in range(0, length, HASH_BLOCK):
+            part = _kgram_hashes(x, k, lo, min(length, lo + HASH_BLOCK))
+            at = np.searchsorted(values, part)
+            at[at == values.size] = 0
+            hit = values[at] == part
+            positions[at[hit]] = np.flatnonzero(hit) + lo
+    return values, positions
 
 
 def anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int, int]]:
     """Matched, non-overlapping, increasing blocks (i, j, size) from unique k-grams."""
     if len(a) < k or len(b) < k:
         return []
-    ha, pos_a = _unique_positions(_kgram_hashes(a, k))
-    hb, pos_b = _unique_positions(_kgram_hashes(b, k))
+    ha, pos_a = _unique_kgrams(a, k)
+    hb, pos_b = _unique_kgrams(b, k)
     if ha.size == 0 or hb.size == 0:
         return []
     # the values both hold, in increasing order, with their indices in each (as

@@ -124,13 +124,15 @@ class _Replayer:
         self.repo = repo
         self.params = dict(params)
         self.baseline_of = baseline_names(self.params)
-        self.pipeline = Pipeline(2)
+        self.pipeline = Pipeline(2, word_symbols=True)  # the word diff reads a long version's symbols too
         self._versions = _VersionCache()
 
     def _version(self, blob_id: pygit2.Oid, origin: str) -> _Version:
         def read() -> _Version:
             try:
-                return _Version(decode_blob(self.repo[blob_id], origin), None)
+                # a version is held to the audit's own figure under the rules it runs
+                return _Version(decode_blob(self.repo[blob_id], origin, command="audit", rules=list(self.params)),
+                                None)
             except LoadError as e:
                 return _Version(None, e)
 

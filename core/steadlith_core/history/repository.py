@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterator, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 import pygit2
 from pygit2.enums import DeltaStatus
 
-from ..chunking.loader import MAX_DOCUMENT_BYTES, decode_document, human_bytes, memory_needed
+from ..chunking.loader import MAX_DOCUMENT_BYTES, checked_utf8, decode_document, human_bytes, max_document_bytes
+from ..chunking.loader import memory_needed, memory_per_input_byte
 from ..errors import LoadError, SteadlithError
 from .git_errors import CorruptObjectError, GitError, UnreadableCommitError
 from .objects import CheckedLooseObjects, check_loose_objects, objects_dir
@@ -236,18 +237,26 @@ def _entry(repo: pygit2.Repository, commit: pygit2.Commit, path: str, rev: str |
 # -- reading blobs ---------------------------------------------------------------------------
 
 
-def decode_blob(blob: pygit2.Blob, origin: str) -> str:
-    """A blob's text under the loader's rules; LoadError (origin named) otherwise."""
-    if blob.size > MAX_DOCUMENT_BYTES:
-        raise LoadError(origin, f"too large: over {human_bytes(MAX_DOCUMENT_BYTES)}, the limit (chunking it would "
-                                f"need over {human_bytes(memory_needed(MAX_DOCUMENT_BYTES))} of memory)")
-    return decode_document(blob.data, origin)
+def decode_blob(blob: pygit2.Blob, origin: str, utf8: bool = False, command: str | None = None,
+                rules: Iterable[str] = ()) -> str | bytes:
+    """A blob's text under the loader's rules; LoadError (origin named) otherwise.
+    `utf8`: its checked UTF-8 bytes instead (loader.checked_utf8), never a str.
+    `command` (with the `rules` it runs) holds the blob to that command's own figure
+    (loader.max_document_bytes: for audit, per byte of a change's two versions) instead
+    of the costliest command's (MAX_DOCUMENT_BYTES), what a caller that names none gets."""
+    limit = MAX_DOCUMENT_BYTES if command is None else max_document_bytes(command, rules)
+    if blob.size > limit:
+        per_byte = None if command is None else memory_per_input_byte(command, rules)
+        raise LoadError(origin, f"too large: over {human_bytes(limit)}, the limit (chunking it would "
+                                f"need over {human_bytes(memory_needed(limit, per_byte))} of memory)")
+    return (checked_utf8 if utf8 else decode_document)(blob.data, origin)
 
 
-def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str:
+def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None, utf8: bool = False) -> str | bytes:
     """The text of `ref` (loader rules: UTF-8, one BOM stripped, size limit). GitError
     naming repository, path and revision for a missing path, a directory, a submodule,
-    a binary or non-UTF-8 blob. `repo` saves re-opening when the caller has it open."""
+    a binary or non-UTF-8 blob. `repo` saves re-opening when the caller has it open.
+    `utf8`: the checked UTF-8 bytes (decode_blob), for a command that chunks them."""
     r = repo if repo is not None else open_repository(ref.repo)
     try:
         commit = r[ref.commit].peel(pygit2.Commit)
@@ -259,7 +268,7 @@ def read_text_at(ref: RevisionRef, repo: pygit2.Repository | None = None) -> str
         raise damaged(r, ref.commit, e) from None
     entry = _entry(r, commit, ref.path, ref.short)
     try:
-        return decode_blob(r[entry.id], f"{ref.path} @ {ref.short}")
+        return decode_blob(r[entry.id], f"{ref.path} @ {ref.short}", utf8)
     except CorruptObjectError:
         raise
     except pygit2.GitError as e:

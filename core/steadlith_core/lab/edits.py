@@ -78,7 +78,8 @@ class LabDocument:
         if not isinstance(text, str):
             raise TypeError(f"the lab takes a str, not {type(text).__name__}")
         self.text = text
-        self.pipeline = pipeline if pipeline is not None else Pipeline(max_documents=2)
+        # the lab reads its document's symbols and whole canonical text, however long it is
+        self.pipeline = pipeline if pipeline is not None else Pipeline(max_documents=2, str_utf8=False)
         stages = self.pipeline.document(text)
         self.words = stages.words
         self.n = len(self.words)

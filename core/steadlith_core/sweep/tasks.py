@@ -283,7 +283,8 @@ def _replay_repo_file(source: RepoFileSource, source_index: int, sets: Sequence[
     as the audit counts it under each rule, and each external splitter's churn. The
     rule sets compare through `diffs` when given, else through the word diff of each
     change, made here once for all of them."""
-    pipeline = Pipeline(2, pause_gc=True)  # the versions' scans, shared by every rule set
+    # the versions' scans, shared by every rule set; the word diff reads a long version's symbols too
+    pipeline = Pipeline(2, pause_gc=True, word_symbols=True)
     rules = [_RuleReplay(s, p, pipeline) for s, p in sets if needs_diffs(p)]
     externals = [_ExternalReplay(s, p) for s, p in sets if isinstance(p, ExternalParams)]
     shared = SourceDiffs.join(diffs) if diffs and rules else None
