@@ -38,7 +38,8 @@ import cachetools
 import numpy as np
 
 from ..kernel.segment import SnapPoints
-from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
+from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, scan_candidates
+from ..kernel.select import window_candidates, window_fingerprints
 from ..kernel.select import segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
@@ -156,16 +157,30 @@ class Document:
     tttd-v1's running total is int32 (_counted).
     A str document, what the inspector re-chunks, keeps them all while it is shorter
     than LEAN_STR_CHARS; a longer one is `lean` too but for its symbols, which its word
-    stream carries for the word diff."""
+    stream carries for the word diff.
 
-    def __init__(self, text: str | bytes):
-        self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
+    Bytes are checked as UTF-8 here (UnicodeDecodeError). `first`, the tttd-v1
+    parameters a bytes document is made for, lets the compiled scan check the bytes and
+    roll their window as it reads them (select.scan_candidates): one pass, whose
+    candidates are cached as run_tttd caches them, and no symbol is ever stored."""
+
+    def __init__(self, text: str | bytes, first: ChunkerParams | None = None):
+        self.document = text  # a str, or UTF-8 bytes (checked by the scan, or check_utf8)
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # one pass of the text kernel, nothing per word in Python; sentence ends are
         # tested when first asked for (CanonicalText), for the numpy scan
         # a bytes document's canonical text is made chunk by chunk from the document
         # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
-        raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
+        fused = None
+        if first is not None and isinstance(text, bytes):
+            masks = (first.primary_mask, first.primary_remainder, first.backup_mask, first.backup_remainder)
+            fused = scan_candidates(text, first.window_words, first.polynomial, masks)
+        if fused is None:
+            if isinstance(text, bytes):
+                check_utf8(text)
+            raw = scan_text(text, sentence_ends=False, lean=isinstance(text, bytes))
+        else:
+            raw = fused[0]
         self.words = stream_of(text, raw)
         self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw, text if isinstance(text, bytes) else None)
@@ -173,6 +188,8 @@ class Document:
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}
         self._stages: dict[str, LRU] = {}
+        if fused is not None:  # the stage run_tttd would make first, cached as it caches it
+            self.stage("candidates").get((first.window_words, first.polynomial) + masks, lambda: fused[1:])
 
     @property
     def text(self) -> str:
@@ -285,7 +302,7 @@ class Pipeline:
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            return self._docs.get(text, lambda: Document(_checked(text)))
+            return self._docs.get(text, lambda: Document(text))
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
@@ -306,7 +323,8 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(_checked(text)))
+            doc: Document = self._docs.get(
+                text, lambda: Document(text, params if isinstance(params, ChunkerParams) else None))
             return run(doc, params)
 
 
@@ -437,12 +455,6 @@ class LazyTokens:
 
     def __call__(self) -> np.ndarray:
         return per_word(self.cum, self.dtype)
-
-
-def _checked(text: str | bytes) -> str | bytes:
-    if isinstance(text, bytes):
-        check_utf8(text)
-    return text
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -195,6 +195,144 @@ static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed) {
     return xxh3_long(in, len, derived);
 }
 
+/* The rolling window by carry-less multiplication, where the CPU has it (pclmulqdq;
+ * checked at run time, so the build stays portable): 3 multiplications a word instead
+ * of 23 table lookups, 7 of them chained through F. With t = 64 - d, G = F x^t keeps F
+ * in the top bits of a word, so that reducing modulo P' = P x^t, of degree 64, is the
+ * exact GF(2) Barrett reduction of a 128-bit value (q = U_hi + hi(U_hi mu), mu =
+ * x^128 div P'; then U + q P' has a zero high half and is (U mod P) x^t):
+ *   U   = G_(k-1) x^64 + s_k x^t + s_(k-w) (x^(64 w) mod P) x^t
+ *   G_k = U mod P' = U_lo + lo(q * (P' - x^64))
+ * `Clmul` holds d, the low 64 bits of P' and of mu, and (x^(64 w) mod P) x^t. */
+typedef struct { int degree; u64 p_low, mu_low, drop; } Clmul;
+
+/* The same window rolled by the scan itself as it makes each symbol (scan_rabin): the
+ * carry-less steps of a word overlap the scan of the next, and a document read lean
+ * stores no symbol at all (the window's last w symbols stay in a ring). pclmulqdq is
+ * written as an instruction: inline assembly needs no target attribute, so the scan
+ * that holds it stays compiled for plain x86-64 and runs it only where HAS_CLMUL. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FUSED_BUILT 1
+static inline __attribute__((always_inline)) __m128i clmul_lo_lo(__m128i a, __m128i b) {
+    __asm__("pclmulqdq $0x00, %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+static inline __attribute__((always_inline)) __m128i clmul_hi_lo(__m128i a, __m128i b) { /* a's high half */
+    __asm__("pclmulqdq $0x01, %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+#else
+#define FUSED_BUILT 0
+#endif
+
+/* What scan_rabin is asked for: the window, its carry-less constants and the masks. */
+typedef struct {
+    Py_ssize_t window;
+    Clmul c;
+    u64 pm, pr, bm, br;
+} RabinSpec;
+
+#if FUSED_BUILT
+/* The rolling state during a scan: G (as in rabin_clmul_loop), the constants, the last
+ * symbols in a ring, and the candidate lists, grown as needed (a few words in a hundred
+ * are candidates: no list is sized for every word). Every function given the state is
+ * inline: a state whose address stays in the scan is held in registers, not reloaded
+ * after each byte the scan stores. */
+typedef struct {
+    __m128i g, mu, pl, drop, lift; /* lift: x^t, so that s x^t is one multiplication */
+    Py_ssize_t window, ring_mask, n_prim, n_back, cap;
+    u64 pm, pr, bm, br;            /* the masks and remainders shifted up by t, to test G itself */
+    u64 *ring;
+    int64_t *prim, *back;
+    int failed;
+} Rabin;
+
+static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const RabinSpec *spec) {
+    const int t = 64 - spec->c.degree;
+    Py_ssize_t slots = 1;
+    while (slots < spec->window) slots <<= 1;
+    r->g = _mm_setzero_si128();
+    r->mu = _mm_cvtsi64_si128((long long)spec->c.mu_low);
+    r->pl = _mm_cvtsi64_si128((long long)spec->c.p_low);
+    r->drop = _mm_cvtsi64_si128((long long)spec->c.drop);
+    r->lift = _mm_cvtsi64_si128((long long)((u64)1 << t));
+    r->window = spec->window; r->ring_mask = slots - 1; r->n_prim = r->n_back = 0; r->cap = 1024;
+    /* F & m == rem  <=>  (F x^t) & (m x^t) == rem x^t: masks are below 2^d, so nothing is lost */
+    r->pm = spec->pm << t; r->pr = spec->pr << t; r->bm = spec->bm << t; r->br = spec->br << t;
+    r->failed = 0;
+    r->prim = PyMem_RawMalloc(r->cap * 8); r->back = PyMem_RawMalloc(r->cap * 8);
+    r->ring = PyMem_RawMalloc(slots * 8);
+    return r->prim && r->back && r->ring ? 0 : -1;
+}
+
+/* Both candidate lists with room for one more (a word is at most one of each). */
+static inline __attribute__((always_inline)) void rabin_grow(Rabin *r) {
+    Py_ssize_t cap = 2 * r->cap;
+    int64_t *p = PyMem_RawRealloc(r->prim, cap * 8), *b = p ? PyMem_RawRealloc(r->back, cap * 8) : NULL;
+    if (p) r->prim = p;
+    if (b) r->back = b;
+    if (p && b) r->cap = cap;
+    else r->failed = 1;
+}
+
+/* Word k's step of rabin_clmul_loop, from its symbol s. */
+static inline __attribute__((always_inline)) void rabin_push(Rabin *r, Py_ssize_t k, u64 s) {
+    __m128i sv = _mm_cvtsi64_si128((long long)s);
+    __m128i v = clmul_lo_lo(sv, r->lift); /* s x^t as (lo, hi) */
+    if (k >= r->window)
+        v = _mm_xor_si128(v, clmul_lo_lo(_mm_cvtsi64_si128((long long)r->ring[(k - r->window) & r->ring_mask]), r->drop));
+    r->ring[k & r->ring_mask] = s; /* after the read: the same slot when w is a power of two */
+    __m128i uh = _mm_xor_si128(r->g, _mm_unpackhi_epi64(v, v));
+    __m128i qm = clmul_lo_lo(uh, r->mu);
+    r->g = _mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, r->pl)), clmul_hi_lo(qm, r->pl));
+    u64 g = (u64)_mm_cvtsi128_si64(r->g); /* F_k x^t: its low t bits are zero */
+    if (__builtin_expect(r->n_prim == r->cap || r->n_back == r->cap, 0)) {
+        if (r->failed) return;
+        rabin_grow(r);
+        if (r->failed) return;
+    }
+    r->prim[r->n_prim] = k; r->n_prim += (g & r->pm) == r->pr; /* branch-free: most words are neither */
+    r->back[r->n_back] = k; r->n_back += (g & r->bm) == r->br;
+}
+
+#else /* no scan rolls the window here: scan_rabin refuses, and select.py rolls it apart */
+typedef struct { Py_ssize_t n_prim, n_back; int failed; int64_t *prim, *back; u64 *ring; } Rabin;
+static int rabin_start(Rabin *r, const RabinSpec *spec) {
+    (void)spec;
+    r->n_prim = r->n_back = 0; r->failed = 0; r->prim = r->back = NULL; r->ring = NULL;
+    return -1;
+}
+static inline void rabin_push(Rabin *r, Py_ssize_t k, u64 s) { (void)r; (void)k; (void)s; }
+#endif
+
+/* What a scan hands on from its rolling state: the candidate lists (and the ring, to free). */
+typedef struct { int64_t *prim, *back; u64 *ring; Py_ssize_t n_prim, n_back; int failed; } RabinLists;
+
+static inline __attribute__((always_inline)) RabinLists rabin_lists(const Rabin *r) {
+    RabinLists l = {r->prim, r->back, r->ring, r->n_prim, r->n_back, r->failed};
+    return l;
+}
+
+static void rabin_lists_free(RabinLists *l) {
+    PyMem_RawFree(l->prim); PyMem_RawFree(l->back); PyMem_RawFree(l->ring);
+}
+
+/* Length of the strict UTF-8 sequence at p (p[0] >= 0x80), or 0 when it is none: no
+ * overlong form, no surrogate, nothing past U+10FFFF, nothing cut short by `end`. The
+ * rules of utf8_error, for a scan that checks the bytes it reads. */
+static inline int utf8_sequence(const u8 *p, const u8 *end) {
+    u8 b = p[0], lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    int need;
+    if (b >= 0xC2 && b <= 0xDF) need = 1;
+    else if (b >= 0xE0 && b <= 0xEF) { need = 2; if (b == 0xE0) lo = 0xA0; else if (b == 0xED) hi = 0x9F; }
+    else if (b >= 0xF0 && b <= 0xF4) { need = 3; if (b == 0xF0) lo = 0x90; else if (b == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (end - p <= need || p[1] < lo || p[1] > hi) return 0;
+    for (int k = 2; k <= need; k++)
+        if ((p[k] & 0xC0) != 0x80) return 0;
+    return need + 1;
+}
+
 /* ---- scan ---------------------------------------------------------------------- */
 
 /* Byte classes of the scan: a word byte, an ASCII space that is no line break, \n, \r,
@@ -453,9 +591,11 @@ static void scan_out_clear(ScanOut *o) {
     Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
 }
 
-static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean) {
+/* `rolling`: the window is rolled during a lean scan (scan_rabin), which stores no symbol. */
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean, int rolling) {
     o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
-    o->sym = new_buffer(words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes); o->cend = new_buffer(lean ? 0 : words * 4);
+    o->sym = new_buffer(rolling ? 0 : words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes);
+    o->cend = new_buffer(lean ? 0 : words * 4);
     o->sent = new_buffer(words);
     if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
     scan_out_clear(o);
@@ -468,11 +608,39 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, in
 static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int lean) {
     PyObject *result = NULL;
     if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        shrink(&o->sym, n * 8) == 0 && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
+        (PyBytes_GET_SIZE(o->sym) == 0 || shrink(&o->sym, n * 8) == 0) && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
         (lean || shrink(&o->cend, n * 4) == 0) &&
         shrink(&o->sent, n) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
     scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
+    return result;
+}
+
+/* scan_rabin's result: the scan's tuple (scan_out_finish) followed by the candidate
+ * positions (int64 bytes); `bad` >= 0 (a byte that is not UTF-8) makes it that offset
+ * instead. Releases the outputs and the lists. */
+static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_t bad) {
+    PyObject *scanned = NULL, *prim = NULL, *back = NULL, *result = NULL;
+    if (bad >= 0) { scan_out_clear(o); rabin_lists_free(r); return PyLong_FromSsize_t(bad); }
+    if (r->failed) { PyErr_NoMemory(); scan_out_clear(o); rabin_lists_free(r); return NULL; }
+    prim = PyBytes_FromStringAndSize((const char *)r->prim, r->n_prim * 8);
+    back = PyBytes_FromStringAndSize((const char *)r->back, r->n_back * 8);
+    rabin_lists_free(r);
+    if (prim && back && (scanned = scan_out_finish(o, n, 0, 1))) {
+        Py_ssize_t k, m = PyTuple_GET_SIZE(scanned);
+        result = PyTuple_New(m + 2);
+        for (k = 0; result && k < m; k++) {
+            PyObject *item = PyTuple_GET_ITEM(scanned, k);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(result, k, item);
+        }
+        if (result) {
+            PyTuple_SET_ITEM(result, m, prim);
+            PyTuple_SET_ITEM(result, m + 1, back);
+            prim = back = NULL; /* the tuple holds them */
+        }
+    } else scan_out_clear(o);
+    Py_XDECREF(scanned); Py_XDECREF(prim); Py_XDECREF(back);
     return result;
 }
 
@@ -490,7 +658,7 @@ static PyObject *scan_str(PyObject *text) {
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
-    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0) < 0) return NULL;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0, 0) < 0) return NULL;
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -510,9 +678,9 @@ static PyObject *scan_str(PyObject *text) {
  * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
-static PyObject *scan_bytes(PyObject *arg, int lean);
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec);
 
-static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0); }
+static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0, NULL); }
 
 /* scan_lean(data) -> scan(data) of UTF-8 bytes without the canonical text: `canonical`
  * and `canonical_ends` come back empty, and nothing is written for them. A one-shot run
@@ -520,36 +688,33 @@ static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0)
  * (canonical_hashes), which spares a copy of the document and 4 bytes a word. */
 static PyObject *scan_lean(PyObject *self, PyObject *arg) {
     if (PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "scan_lean takes UTF-8 bytes, not a str"); return NULL; }
-    return scan_bytes(arg, 1);
+    return scan_bytes(arg, 1, NULL);
 }
 
-static PyObject *scan_bytes(PyObject *arg, int lean) {
-    Py_buffer view;
-    if (PyUnicode_Check(arg)) {
-        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
-        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
-        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
-            return NULL;
-    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
-    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
-    const u8 *data = view.buf, *end = data + view.len;
-    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
-     * pages of the buffers that stay unwritten are never touched, then given back. */
-    ScanOut o;
-    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean) < 0) { PyBuffer_Release(&view); return NULL; }
-    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
-    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
+static int parse_clmul(PyObject *o, Clmul *c);
 
+/* The outputs of one scan of UTF-8 bytes, and where it stands (scan_utf8). */
+typedef struct {
+    int32_t *starts, *ends, *cend;
+    u8 *para, *sent, *canon;
+    u64 *sym;
+    Py_ssize_t out, lead, bad; /* canonical bytes written, where word 0 starts, the first bad byte or -1 */
+    int same;                  /* the canonical text is still the input itself (scan_bytes) */
+} Utf8Scan;
+
+/* The loop of scan_bytes, inlined with `lean` and `rolling` constants, so each form
+ * holds in registers only what it uses. `rolling` (scan_rabin: lean UTF-8 bytes) rolls
+ * the window over each symbol as it is made instead of storing it, and reads every byte
+ * that is not ASCII as a whole sequence, checked (utf8_sequence): a gap takes only
+ * whitespace, which is valid, and the word loop reads every other such byte. The first
+ * bad byte stops the scan (u->bad). Returns the word count. */
+static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
+                                                                const u8 *end, Utf8Scan *u, Rabin *r) {
+    int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend;
+    u8 *para = u->para, *sent = u->sent, *canon = u->canon;
+    u64 *sym = u->sym;
     Py_ssize_t n = 0, out = 0, lead = 0;
-    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
-     * paragraph), the canonical text is the input itself from the first word on: nothing
-     * is written, and if that holds to the end the input is returned as the canonical
-     * text (a view of it), which spares a copy of the whole document. */
-    int same = PyBytes_Check(arg); /* immutable: a view of it stays the canonical text */
-    Py_BEGIN_ALLOW_THREADS
+    int same = u->same;
     const u8 *p = data;
     /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
     Py_ssize_t cont = 0;
@@ -576,14 +741,20 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
             if (b == ' ') break; /* the usual end of a word, known without the table */
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
-            if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
-            else if (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls)) p++;
+            if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) {
+                if (rolling && b >= 0x80) { /* a whole sequence, checked */
+                    int w = utf8_sequence(p, end);
+                    if (!w) { u->bad = p - data; goto stop; }
+                    cont += w - 1; p += w;
+                } else { cont += (b & 0xC0) == 0x80; p++; }
+            }
             else break;
         }
         size_t len = (size_t)(p - w0);
         ends[n] = (int32_t)((p - data) - cont);
         para[n] = (u8)is_para;
-        sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
+        else sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
         if (n == 0) lead = w0 - data;
         if (lean) goto next_word;
@@ -618,11 +789,90 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
         breaks = 0;
         prev_cr = 0;
     }
+stop:
+    u->out = out; u->lead = lead; u->same = same;
+    return n;
+}
+
+/* scan_rabin(data, window, clmul, masks) -> scan_lean(data)'s tuple + (primary, backup),
+ * or an int
+ * One pass that scans UTF-8 bytes as scan_lean does and rolls the Rabin window of
+ * docs/contract/tttd-v1.md#fingerprint over the symbols as it makes them, testing the
+ * masks (pmask, prem, bmask, brem, each below 2^d) of
+ * docs/contract/tttd-v1.md#candidates: `primary` and `backup` are candidates()'s int64
+ * positions, and the symbols come back empty (none is stored). clmul is (d, p_low,
+ * mu_low, drop) as for fingerprints(); only the carry-less form rolls here
+ * (RuntimeError where the CPU lacks it: HAS_CLMUL). The bytes are checked as strict
+ * UTF-8 as they are read: when they are not, the result is the offset of the first bad
+ * byte (the one utf8_error gives) instead of a tuple. */
+#define MAX_FUSED_WINDOW ((Py_ssize_t)1 << 20)
+
+static PyObject *scan_rabin(PyObject *self, PyObject *args) {
+    PyObject *data, *o_clmul;
+    Py_ssize_t window;
+    unsigned long long pm, pr, bm, br;
+    if (!PyArg_ParseTuple(args, "OnO(KKKK)", &data, &window, &o_clmul, &pm, &pr, &bm, &br)) return NULL;
+    if (PyUnicode_Check(data)) { PyErr_SetString(PyExc_TypeError, "scan_rabin takes UTF-8 bytes, not a str"); return NULL; }
+    if (window < 1 || window > MAX_FUSED_WINDOW) {
+        PyErr_Format(PyExc_ValueError, "window must be 1 to %zd words", MAX_FUSED_WINDOW);
+        return NULL;
+    }
+    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br};
+    int carryless = parse_clmul(o_clmul, &spec.c);
+    if (carryless < 0) return NULL;
+    if (!carryless || !FUSED_BUILT) {
+        PyErr_SetString(PyExc_RuntimeError, "scan_rabin rolls the carry-less window only (see HAS_CLMUL)");
+        return NULL;
+    }
+    if (((pm | pr | bm | br) >> spec.c.degree) != 0) {
+        PyErr_SetString(PyExc_ValueError, "masks and remainders must be below 2^d, d the polynomial's degree");
+        return NULL;
+    }
+    return scan_bytes(data, 1, &spec);
+}
+
+/* With `spec` (scan_rabin: lean, UTF-8 bytes) the window is rolled and the bytes checked
+ * in the pass (scan_utf8). */
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
+    Py_buffer view;
+    if (PyUnicode_Check(arg)) {
+        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
+        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
+        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
+    const u8 *data = view.buf, *end = data + view.len;
+    const int rolling = spec != NULL;
+    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
+     * pages of the buffers that stay unwritten are never touched, then given back. */
+    ScanOut o;
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean, rolling) < 0) { PyBuffer_Release(&view); return NULL; }
+    Rabin r; /* its address goes to inlined functions only: held in registers */
+    memset(&r, 0, sizeof(r)); /* read only when rolling, but the compiler cannot tell */
+    if (rolling && rabin_start(&r, spec) < 0) {
+        RabinLists lists = rabin_lists(&r);
+        rabin_lists_free(&lists); scan_out_clear(&o); PyBuffer_Release(&view); return PyErr_NoMemory();
+    }
+    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
+     * paragraph), the canonical text is the input itself from the first word on: nothing
+     * is written, and if that holds to the end the input is returned as the canonical
+     * text (a view of it), which spares a copy of the whole document. */
+    Utf8Scan u = {(int32_t *)PyBytes_AS_STRING(o.starts), (int32_t *)PyBytes_AS_STRING(o.ends),
+                  (int32_t *)PyBytes_AS_STRING(o.cend), (u8 *)PyBytes_AS_STRING(o.para),
+                  (u8 *)PyBytes_AS_STRING(o.sent), (u8 *)PyBytes_AS_STRING(o.canon), (u64 *)PyBytes_AS_STRING(o.sym),
+                  0, 0, -1, PyBytes_Check(arg) /* immutable: a view of it stays the canonical text */};
+    Py_ssize_t n;
+    Py_BEGIN_ALLOW_THREADS
+    if (rolling) n = scan_utf8(1, 1, data, end, &u, &r);
+    else if (lean) n = scan_utf8(1, 0, data, end, &u, &r);
+    else n = scan_utf8(0, 0, data, end, &u, &r);
     Py_END_ALLOW_THREADS
-    if (same && n > 0 && !lean) {
+    Py_ssize_t out = u.out;
+    if (u.same && n > 0 && !lean) {
         /* the canonical text is input[lead:lead + out]: a view instead of a copy */
-        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
-        PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
+        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(u.lead + out);
+        PyObject *first = PyLong_FromSsize_t(u.lead), *slice = NULL, *view_of = NULL;
         if (whole && range && first && (slice = PySlice_New(first, range, NULL)))
             view_of = PyObject_GetItem(whole, slice);
         Py_XDECREF(whole); Py_XDECREF(range); Py_XDECREF(first); Py_XDECREF(slice);
@@ -631,7 +881,9 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
         out = -1; /* scan_out_finish: leave it as it is */
     }
     PyBuffer_Release(&view);
-    return scan_out_finish(&o, n, out, lean);
+    if (!rolling) return scan_out_finish(&o, n, out, lean);
+    RabinLists lists = rabin_lists(&r);
+    return rabin_finish(&o, n, &lists, u.bad);
 }
 
 /* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
@@ -685,16 +937,7 @@ static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
     return r;
 }
 
-/* The rolling window by carry-less multiplication, where the CPU has it (pclmulqdq;
- * checked at run time, so the build stays portable): 3 multiplications a word instead
- * of 23 table lookups, 7 of them chained through F. With t = 64 - d, G = F x^t keeps F
- * in the top bits of a word, so that reducing modulo P' = P x^t, of degree 64, is the
- * exact GF(2) Barrett reduction of a 128-bit value (q = U_hi + hi(U_hi mu), mu =
- * x^128 div P'; then U + q P' has a zero high half and is (U mod P) x^t):
- *   U   = G_(k-1) x^64 + s_k x^t + s_(k-w) (x^(64 w) mod P) x^t
- *   G_k = U mod P' = U_lo + lo(q * (P' - x^64))
- * `Clmul` holds d, the low 64 bits of P' and of mu, and (x^(64 w) mod P) x^t. */
-typedef struct { int degree; u64 p_low, mu_low, drop; } Clmul;
+/* The rolling window by carry-less multiplication: see Clmul (before the scan). */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <wmmintrin.h>
@@ -1896,6 +2139,9 @@ static PyMethodDef METHODS[] = {
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"scan_rabin", scan_rabin, METH_VARARGS,
+     "scan_rabin(utf8, window, clmul, masks) -> scan_lean(utf8) + (primary, backup), or the offset of a byte that "
+     "is not UTF-8"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
      "canonical_hashes(document, byte_starts, byte_ends, prefix) -> hex ASCII of each range's canonical text"},

@@ -115,6 +115,37 @@ def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> R
     return raw
 
 
+# The longest window the compiled scan rolls in passing (a ring of its last symbols);
+# a longer one is rolled apart, over the stored symbols.
+FUSED_WINDOW_MAX = 1 << 20
+
+
+def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int, int]
+                    ) -> tuple[RawScan, np.ndarray, np.ndarray] | None:
+    """(scan, primary, backup): scan(data, lean=True) of UTF-8 bytes, and the candidates
+    of window_fingerprints(symbols, window, p) under `masks` (primary mask, remainder,
+    backup mask, remainder), from one pass of the compiled kernel that rolls the window
+    as it makes each symbol and stores none (the scan's symbols are None: a Document
+    scans again if they are asked for). The bytes are checked as UTF-8 in the same pass:
+    bytes that are not raise check_utf8's UnicodeDecodeError.
+
+    None where that pass does not run (the numpy kernel, the table form of the window,
+    a CPU without carry-less multiplication, a window over FUSED_WINDOW_MAX, masks past
+    the polynomial's degree): the caller checks, scans and rolls apart."""
+    if (KERNEL != "c" or not CARRYLESS or not _kernel.HAS_CLMUL or window > FUSED_WINDOW_MAX
+            or max(masks) >> degree(p)):
+        return None
+    got = _kernel.scan_rabin(data, window, _carryless_constants(p, window), masks)
+    if isinstance(got, int):  # the offset of a byte that is not UTF-8
+        bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
+        raise AssertionError("the scan rejected what the codec accepts")
+    n, starts, ends, para, _, _, _, sentence, primary, backup = got
+    view = np.frombuffer  # views of bytes objects: read-only
+    raw = RawScan(view(starts, dtype=OFFSET), view(ends, dtype=OFFSET), view(para, dtype=np.bool_), None, None, None,
+                  view(sentence, dtype=np.bool_))
+    return raw, view(primary, dtype=np.int64), view(backup, dtype=np.int64)
+
+
 def check_utf8(data: bytes) -> None:
     """Raise UnicodeDecodeError (with the byte offset of the first bad byte) unless
     `data` is strict UTF-8, without making a str of the whole document."""
