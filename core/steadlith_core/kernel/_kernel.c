@@ -235,61 +235,69 @@ typedef struct {
 #if FUSED_BUILT
 /* The rolling state during a scan: G (as in rabin_clmul_loop), the constants, the last
  * symbols in a ring, and the candidate lists, grown as needed (a few words in a hundred
- * are candidates: no list is sized for every word). Every function given the state is
- * inline: a state whose address stays in the scan is held in registers, not reloaded
- * after each byte the scan stores. */
+ * are candidates: no list is sized for every word). All of it is held as 64-bit
+ * integers: the scan calls out for long words, and a call would make the compiler keep
+ * vector registers in memory around it; each step moves what it multiplies into vector
+ * registers itself. Every function given the state is inline, so a state whose address
+ * stays in the scan is kept in registers where they suffice. */
 typedef struct {
-    __m128i g, mu, pl, drop, lift; /* lift: x^t, so that s x^t is one multiplication */
-    Py_ssize_t window, ring_mask, n_prim, n_back, cap;
+    u64 g, mu, pl, drop, lift;     /* G's low half (its high half is never read); lift = x^t */
     u64 pm, pr, bm, br;            /* the masks and remainders shifted up by t, to test G itself */
+    Py_ssize_t window, ring_mask, n_prim, n_back, cap;
     u64 *ring;
     int64_t *prim, *back;
     int failed;
 } Rabin;
 
+/* Room in both candidate lists for this many more positions before the next check. */
+#define RABIN_ROOM 64
+
 static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const RabinSpec *spec) {
     const int t = 64 - spec->c.degree;
     Py_ssize_t slots = 1;
     while (slots < spec->window) slots <<= 1;
-    r->g = _mm_setzero_si128();
-    r->mu = _mm_cvtsi64_si128((long long)spec->c.mu_low);
-    r->pl = _mm_cvtsi64_si128((long long)spec->c.p_low);
-    r->drop = _mm_cvtsi64_si128((long long)spec->c.drop);
-    r->lift = _mm_cvtsi64_si128((long long)((u64)1 << t));
-    r->window = spec->window; r->ring_mask = slots - 1; r->n_prim = r->n_back = 0; r->cap = 1024;
+    r->g = 0; r->mu = spec->c.mu_low; r->pl = spec->c.p_low; r->drop = spec->c.drop; r->lift = (u64)1 << t;
     /* F & m == rem  <=>  (F x^t) & (m x^t) == rem x^t: masks are below 2^d, so nothing is lost */
     r->pm = spec->pm << t; r->pr = spec->pr << t; r->bm = spec->bm << t; r->br = spec->br << t;
+    r->window = spec->window; r->ring_mask = slots - 1; r->n_prim = r->n_back = 0; r->cap = 1024;
     r->failed = 0;
     r->prim = PyMem_RawMalloc(r->cap * 8); r->back = PyMem_RawMalloc(r->cap * 8);
     r->ring = PyMem_RawMalloc(slots * 8);
     return r->prim && r->back && r->ring ? 0 : -1;
 }
 
-/* Both candidate lists with room for one more (a word is at most one of each). */
-static inline __attribute__((always_inline)) void rabin_grow(Rabin *r) {
-    Py_ssize_t cap = 2 * r->cap;
-    int64_t *p = PyMem_RawRealloc(r->prim, cap * 8), *b = p ? PyMem_RawRealloc(r->back, cap * 8) : NULL;
-    if (p) r->prim = p;
-    if (b) r->back = b;
-    if (p && b) r->cap = cap;
-    else r->failed = 1;
+/* Both candidate lists with room for RABIN_ROOM more (a word is at most one of each). */
+static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, Py_ssize_t *cap) {
+    Py_ssize_t more = 2 * *cap;
+    int64_t *p = PyMem_RawRealloc(*prim, more * 8), *b = p ? PyMem_RawRealloc(*back, more * 8) : NULL;
+    if (p) *prim = p;
+    if (b) *back = b;
+    if (!p || !b) return -1;
+    *cap = more;
+    return 0;
 }
 
 /* Word k's step of rabin_clmul_loop, from its symbol s. */
 static inline __attribute__((always_inline)) void rabin_push(Rabin *r, Py_ssize_t k, u64 s) {
-    __m128i sv = _mm_cvtsi64_si128((long long)s);
-    __m128i v = clmul_lo_lo(sv, r->lift); /* s x^t as (lo, hi) */
-    if (k >= r->window)
-        v = _mm_xor_si128(v, clmul_lo_lo(_mm_cvtsi64_si128((long long)r->ring[(k - r->window) & r->ring_mask]), r->drop));
-    r->ring[k & r->ring_mask] = s; /* after the read: the same slot when w is a power of two */
-    __m128i uh = _mm_xor_si128(r->g, _mm_unpackhi_epi64(v, v));
-    __m128i qm = clmul_lo_lo(uh, r->mu);
-    r->g = _mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, r->pl)), clmul_hi_lo(qm, r->pl));
-    u64 g = (u64)_mm_cvtsi128_si64(r->g); /* F_k x^t: its low t bits are zero */
-    if (__builtin_expect(r->n_prim == r->cap || r->n_back == r->cap, 0)) {
-        if (r->failed) return;
-        rabin_grow(r);
-        if (r->failed) return;
+    __m128i v = clmul_lo_lo(_mm_cvtsi64_si128((long long)s), _mm_cvtsi64_si128((long long)r->lift)); /* s x^t */
+    Py_ssize_t slot = k & r->ring_mask;
+    if (k >= r->window) {
+        u64 old = r->ring[(k - r->window) & r->ring_mask];
+        v = _mm_xor_si128(v, clmul_lo_lo(_mm_cvtsi64_si128((long long)old), _mm_cvtsi64_si128((long long)r->drop)));
+    }
+    r->ring[slot] = s; /* after the read: the same slot when w is a power of two */
+    __m128i pl = _mm_cvtsi64_si128((long long)r->pl);
+    __m128i uh = _mm_xor_si128(_mm_cvtsi64_si128((long long)r->g), _mm_unpackhi_epi64(v, v));
+    __m128i qm = clmul_lo_lo(uh, _mm_cvtsi64_si128((long long)r->mu));
+    u64 g = (u64)_mm_cvtsi128_si64(_mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, pl)), clmul_hi_lo(qm, pl)));
+    r->g = g; /* F_k x^t: its low t bits are zero */
+    if (__builtin_expect((k & (RABIN_ROOM - 1)) == 0, 0) && !r->failed &&
+        (r->n_prim > r->n_back ? r->n_prim : r->n_back) + RABIN_ROOM > r->cap &&
+        rabin_grow(&r->prim, &r->back, &r->cap) < 0) {
+        /* out of memory (reported after the scan): no remainder matches from here on, so
+         * the lists stop growing and every store below stays inside them */
+        r->failed = 1;
+        r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
     }
     r->prim[r->n_prim] = k; r->n_prim += (g & r->pm) == r->pr; /* branch-free: most words are neither */
     r->back[r->n_back] = k; r->n_back += (g & r->bm) == r->br;
@@ -1968,8 +1976,9 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     return o - o0;
 }
 
-/* 32 hex digits a chunk, xxh3_128(prefix + 8-byte big-endian length + text) of every
- * range [start, end) of the buffer, as xxhash's hexdigest writes it (high half first).
+/* A list of 32-hex-digit str, one a chunk: xxh3_128(prefix + 8-byte big-endian length +
+ * text) of every range [start, end) of the buffer, as xxhash's hexdigest writes it (high
+ * half first): made here, not sliced in Python from one string (a slice a chunk).
  * The text is the range itself, or (canonicalise) the canonical text of its words
  * (canonical_words), made one chunk at a time in a scratch buffer. `what` names the
  * buffer in a range error. */
@@ -1978,14 +1987,14 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
     if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
     PyObject *out = NULL;
     u8 *scratch = NULL;
+    char *hex = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
     if (check_ranges(bs, be, m, dv.len, what, &widest) < 0) goto done;
-    out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
-    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    hex = PyMem_Malloc(32 * m + 1);
+    if (!scratch || !hex) { PyErr_NoMemory(); goto done; }
     {
-        char *hex = PyBytes_AS_STRING(out);
         const u8 *data = dv.buf;
         Py_BEGIN_ALLOW_THREADS
         memcpy(scratch, pv.buf, pv.len);
@@ -2006,19 +2015,27 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
         }
         Py_END_ALLOW_THREADS
     }
+    if (!(out = PyList_New(m))) goto done;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *digest = PyUnicode_New(32, 127);
+        if (!digest) { Py_CLEAR(out); goto done; }
+        memcpy(PyUnicode_1BYTE_DATA(digest), hex + 32 * k, 32);
+        PyList_SET_ITEM(out, k, digest);
+    }
 done:
     PyMem_Free(scratch);
+    PyMem_Free(hex);
     PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
     return out;
 }
 
-/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII: the hash of every
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]: the hash of every
  * canonical[start:end] (hash_ranges). */
 static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
     return hash_ranges(args, 0, "canonical text");
 }
 
-/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII: chunk_hashes of the
+/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str]: chunk_hashes of the
  * canonical text of every document[start:end] (a range from a word's first byte to a
  * word's last), with no canonical copy of the whole document. */
 static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
@@ -2138,13 +2155,13 @@ static PyMethodDef METHODS[] = {
     {"lmx2_key_of", lmx2_key_of, METH_VARARGS, "lmx2_key_of(h, classes, prefer, j, at=None) -> uint64 keys"},
     {"local_maxima", local_maxima, METH_VARARGS, "local_maxima(values, pos, reach, candidates, dense_limit) -> flags"},
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
-    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]"},
     {"scan_rabin", scan_rabin, METH_VARARGS,
      "scan_rabin(utf8, window, clmul, masks) -> scan_lean(utf8) + (primary, backup), or the offset of a byte that "
      "is not UTF-8"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
-     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> hex ASCII of each range's canonical text"},
+     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str] of each range's canonical text"},
     {"canonical_slice", canonical_slice, METH_VARARGS, "canonical_slice(document, start, end) -> canonical bytes"},
     {"utf8_offsets", utf8_offsets, METH_VARARGS, "utf8_offsets(data, code point offsets) -> int64 byte offsets"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},

@@ -281,7 +281,7 @@ def segment(
         min(max_tokens, past_end),
     )
     new = tuple.__new__
-    names = [KINDS[k] for k in bytes(kinds)]
+    names = list(map(KINDS.__getitem__, kinds))
     return [
         new(Cut, (s, e, kind, False))
         for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
@@ -309,7 +309,7 @@ def segment_columns(
     _, starts, ends, kinds = _kernel.segment(
         _totals(cum), np.ascontiguousarray(primary, dtype=np.int64),
         np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
-    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
+    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), list(map(KINDS.__getitem__, kinds)), None)
 
 
 def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool,
@@ -412,9 +412,8 @@ def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, pr
     data[byte_starts[k]:byte_ends[k]] under `prefix`, as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
     if KERNEL != "c":
         return None
-    hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
-                                 np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
-    return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+    return _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                np.ascontiguousarray(byte_ends, dtype=np.int64), prefix)
 
 
 def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str]:
@@ -422,9 +421,8 @@ def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.nda
     (word-aligned ranges of the UTF-8 document), each made in turn: for the canonical
     text of a lean scan, which exists only chunk by chunk. Compiled kernel only (a lean
     scan is made only there; the extension stays loaded when the process switches)."""
-    out = _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
-                                   np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
-    return [out[i : i + 32] for i in range(0, len(out), 32)]
+    return _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                    np.ascontiguousarray(byte_ends, dtype=np.int64), prefix)
 
 
 def canonical_slice(document: bytes, start: int, end: int) -> bytes:
