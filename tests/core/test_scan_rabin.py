@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -181,3 +182,29 @@ def test_bytes_that_are_not_utf8_are_refused_by_either_path_with_the_codecs_mess
         assert str(raised.value) == str(codec.value)
     assert len(pipeline._docs) == 0
     assert pipeline.chunk(data[:-7], ChunkerParams()).word_count == len(data[:-7].split())  # valid: chunked
+
+
+@pytest.mark.skipif("c" not in kernel.KERNELS, reason="the compiled kernel is not built here")
+@pytest.mark.parametrize("n", [255, 256, 257, 1001, 20_000])
+@pytest.mark.parametrize("window", [1, 2, 16, 31, 32, 33])
+def test_the_rolling_passes_over_stored_symbols_equal_the_doubling_form_however_the_stream_is_split(n, window):
+    """The compiled passes roll a long stream as two chains (the second from the window
+    before its half): every fingerprint and candidate equals numpy's doubling form, at
+    every length around where the split starts and windows on both sides of n / 8."""
+    from steadlith_core.kernel.rabin import window_fingerprints as doubling
+
+    s = np.random.default_rng(n * 100 + window).integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+    for p, masks in zip(POLYNOMIALS, MASKS):
+        want_fp = doubling(s, window, p)
+        want = [np.flatnonzero(want_fp & np.uint64(m) == np.uint64(r)).tolist() for m, r in (masks[:2], masks[2:])]
+        with kernel.using("c"):
+            for carryless in (True, False):
+                kernel.CARRYLESS = carryless
+                try:
+                    fp = kernel.window_fingerprints(s, window, p)
+                    kept, *tested = kernel.fingerprints_and_candidates(s, window, p, *masks)
+                    fused = kernel.window_candidates(s, window, p, *masks)
+                finally:
+                    kernel.CARRYLESS = True
+                assert fp.tolist() == kept.tolist() == want_fp.tolist()
+                assert [a.tolist() for a in tested] == [a.tolist() for a in fused] == want

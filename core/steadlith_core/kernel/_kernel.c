@@ -957,35 +957,84 @@ static inline CLMUL_TARGET __m128i clmul64(u64 a, u64 b) {
     return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b), 0x00);
 }
 
+/* One step of the chain G at word k of a stream that starts at word `from` (G is 0
+ * before it): F_k. G stays in a vector register: on the chain from G_(k-1) to G_k are
+ * two multiplications and two XORs, no move between register files (the high half of G
+ * is junk; every use of G reads its low half only). */
+static inline __attribute__((always_inline)) CLMUL_TARGET u64 rabin_clmul_step(
+    __m128i *g, const u64 *s, Py_ssize_t k, Py_ssize_t from, Py_ssize_t window, int d, __m128i mu, __m128i pl,
+    __m128i drop) {
+    const int t = 64 - d;
+    /* V = s_k x^t + s_(k-w) drop, as (lo, hi): off the chain */
+    __m128i v = _mm_set_epi64x((long long)(s[k] >> d), (long long)(s[k] << t)); /* 8 <= d <= 63 */
+    if (k - from >= window) v = _mm_xor_si128(v, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)s[k - window]), drop, 0x00));
+    __m128i uh = _mm_xor_si128(*g, _mm_unpackhi_epi64(v, v));         /* U_hi in the low half */
+    __m128i qm = _mm_clmulepi64_si128(uh, mu, 0x00);                   /* q = U_hi + hi(qm) */
+    /* q P'_lo = U_hi P'_lo + hi(qm) P'_lo: the first product does not wait for qm */
+    *g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
+    return (u64)_mm_cvtsi128_si64(*g) >> t;
+}
+
 /* One loop for every entry point: `f` (unless NULL) receives every fingerprint, and
- * the primary and backup candidate positions are appended to prim/back (unless NULL). G stays in a
- * vector register: on the chain from G_(k-1) to G_k are two multiplications and two
- * XORs, no move between register files (the high half of G is junk; every use of G
- * reads its low half only). */
+ * the primary and backup candidate positions are appended to prim/back (unless NULL;
+ * each has room for n).
+ *
+ * The chain's latency, not its work, sets the pace of one stream, so a long one is
+ * rolled as two chains stepped side by side: words [0, m) and [m, n). F_k is the sum
+ * over the window alone, so the second chain starts from G = 0 at word m - w, rolls
+ * w words it does not report, and from word m on gives exactly what one chain would.
+ * Its candidates are written from index m of the lists (the first chain writes fewer
+ * than m) and moved down to follow the first chain's at the end. */
 static inline __attribute__((always_inline)) CLMUL_TARGET void rabin_clmul_loop(
     const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f, u64 pm, u64 pr, u64 bm, u64 br,
     int64_t *prim, Py_ssize_t *np_, int64_t *back, Py_ssize_t *nb) {
-    const int t = 64 - c.degree;
+    const int d = c.degree;
     const __m128i mu = _mm_cvtsi64_si128((long long)c.mu_low), pl = _mm_cvtsi64_si128((long long)c.p_low);
     const __m128i drop = _mm_cvtsi64_si128((long long)c.drop);
-    Py_ssize_t n_prim = 0, n_back = 0;
-    __m128i g = _mm_setzero_si128();
-    for (Py_ssize_t k = 0; k < n; k++) {
-        /* V = s_k x^t + s_(k-w) drop, as (lo, hi): off the chain */
-        __m128i v = _mm_set_epi64x((long long)(s[k] >> c.degree), (long long)(s[k] << t)); /* 8 <= d <= 63 */
-        if (k >= window) v = _mm_xor_si128(v, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)s[k - window]), drop, 0x00));
-        __m128i uh = _mm_xor_si128(g, _mm_unpackhi_epi64(v, v));          /* U_hi in the low half */
-        __m128i qm = _mm_clmulepi64_si128(uh, mu, 0x00);                   /* q = U_hi + hi(qm) */
-        /* q P'_lo = U_hi P'_lo + hi(qm) P'_lo: the first product does not wait for qm */
-        g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
-        u64 fk = (u64)_mm_cvtsi128_si64(g) >> t;
-        if (f) f[k] = fk;
+    /* two chains only where the second's warm-up (w words) is a small share of its half */
+    const int split = window <= (n >> 3) && n >= 256;
+    const Py_ssize_t m = split ? (n + window) / 2 : n, b0 = split ? m - window : n;
+    Py_ssize_t n_prim = 0, n_back = 0, m_prim = 0, m_back = 0; /* m_: the second chain's, from index m */
+    __m128i ga = _mm_setzero_si128(), gb = _mm_setzero_si128();
+    Py_ssize_t ka = 0, kb = b0;
+    for (; ka < m && kb < n; ka++, kb++) {
+        u64 fa = rabin_clmul_step(&ga, s, ka, 0, window, d, mu, pl, drop);
+        u64 fb = rabin_clmul_step(&gb, s, kb, b0, window, d, mu, pl, drop);
+        if (f) f[ka] = fa;
         if (prim) {
-            prim[n_prim] = k; n_prim += (fk & pm) == pr; /* branch-free: most words are neither */
-            back[n_back] = k; n_back += (fk & bm) == br;
+            prim[n_prim] = ka; n_prim += (fa & pm) == pr; /* branch-free: most words are neither */
+            back[n_back] = ka; n_back += (fa & bm) == br;
+        }
+        if (kb >= m) { /* past the warm-up */
+            if (f) f[kb] = fb;
+            if (prim) {
+                prim[m + m_prim] = kb; m_prim += (fb & pm) == pr;
+                back[m + m_back] = kb; m_back += (fb & bm) == br;
+            }
         }
     }
-    if (prim) { *np_ = n_prim; *nb = n_back; }
+    for (; ka < m; ka++) { /* the first chain's rest (all of it, when there is one chain) */
+        u64 fa = rabin_clmul_step(&ga, s, ka, 0, window, d, mu, pl, drop);
+        if (f) f[ka] = fa;
+        if (prim) {
+            prim[n_prim] = ka; n_prim += (fa & pm) == pr;
+            back[n_back] = ka; n_back += (fa & bm) == br;
+        }
+    }
+    for (; kb < n; kb++) { /* the second chain's rest */
+        u64 fb = rabin_clmul_step(&gb, s, kb, b0, window, d, mu, pl, drop);
+        if (kb < m) continue;
+        if (f) f[kb] = fb;
+        if (prim) {
+            prim[m + m_prim] = kb; m_prim += (fb & pm) == pr;
+            back[m + m_back] = kb; m_back += (fb & bm) == br;
+        }
+    }
+    if (prim) {
+        memmove(prim + n_prim, prim + m, (size_t)m_prim * 8);
+        memmove(back + n_back, back + m, (size_t)m_back * 8);
+        *np_ = n_prim + m_prim; *nb = n_back + m_back;
+    }
 }
 
 static CLMUL_TARGET void rabin_clmul_store(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f) {
