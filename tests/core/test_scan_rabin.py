@@ -35,19 +35,20 @@ TEXTS = st.lists(PIECES, max_size=80).map("".join).filter(lambda t: not any(0xD8
 
 
 def rolled(data: bytes, window: int, p: int, masks) -> tuple:
-    """scan_candidates, each array as a list (None where the rolling scan does not run)."""
-    got = kernel.scan_candidates(data, window, p, masks)
-    raw, primary, backup = got
+    """scan_candidates with chars4/1's total, each array as a list."""
+    raw, primary, backup, cum = kernel.scan_candidates(data, window, p, masks, chars4=True)
+    assert cum.dtype == np.int32
     return (raw.starts.tolist(), raw.ends.tolist(), raw.para.tolist(), raw.sentence_ends.tolist(),
-            primary.tolist(), backup.tolist())
+            primary.tolist(), backup.tolist(), cum.tolist())
 
 
 def apart(data: bytes, window: int, p: int, masks) -> tuple:
-    """The same from the lean scan and the rolling pass over its stored symbols."""
+    """The same from the lean scan, the rolling pass over its stored symbols and chars4_totals."""
     raw = kernel.scan(data, lean=True)
     primary, backup = kernel.window_candidates(raw.symbols, window, p, *masks)
+    _, cum = kernel.chars4_totals(raw.starts, raw.ends, False, narrow=True)
     return (raw.starts.tolist(), raw.ends.tolist(), raw.para.tolist(), raw.sentence_ends.tolist(),
-            primary.tolist(), backup.tolist())
+            primary.tolist(), backup.tolist(), cum.tolist())
 
 
 @needs_rolling_scan
@@ -121,7 +122,10 @@ def test_the_rolling_scan_refuses_what_it_cannot_roll():
     with pytest.raises(RuntimeError, match="carry-less"):
         k.scan_rabin(b"text", 16, None, MASKS[0])
     # where select.py does not roll in the scan, it says so and the caller rolls apart
+    with pytest.raises(ValueError, match="2\\^30 bytes"):
+        k.scan_rabin(b"x" * (kernel.FUSED_CHARS4_MAX + 1), 16, constants, MASKS[0], True)
     with kernel.using("c"):
+        assert kernel.scan_candidates(b"text", 16, POLYNOMIALS[0], MASKS[0])[3] is None  # not asked for
         assert kernel.scan_candidates(b"text", kernel.FUSED_WINDOW_MAX + 1, POLYNOMIALS[0], MASKS[0]) is None
         assert kernel.scan_candidates(b"text", 16, POLYNOMIALS[1], (1 << 13, 0, 0, 0)) is None
     with kernel.using("numpy"):
@@ -142,7 +146,7 @@ def test_a_bytes_document_chunks_through_the_rolling_scan_as_it_chunks_apart(nam
     data = (GOLDEN / doc).read_bytes()
     through = Pipeline().chunk(data, params)
     with monkeypatch.context() as m:
-        m.setattr(pipeline_module, "scan_candidates", lambda *a: None)
+        m.setattr(pipeline_module, "scan_candidates", lambda *a, **kw: None)
         separately = Pipeline().chunk(data, params)
     as_str = Pipeline().chunk(data.decode("utf-8"), params)
     assert _chunks(through) == _chunks(separately) == _chunks(as_str)

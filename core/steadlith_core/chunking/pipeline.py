@@ -162,7 +162,8 @@ class Document:
     Bytes are checked as UTF-8 here (UnicodeDecodeError). `first`, the tttd-v1
     parameters a bytes document is made for, lets the compiled scan check the bytes and
     roll their window as it reads them (select.scan_candidates): one pass, whose
-    candidates are cached as run_tttd caches them, and no symbol is ever stored."""
+    candidates (and chars4/1 running total) are cached as run_tttd caches them, and no
+    symbol is ever stored."""
 
     def __init__(self, text: str | bytes, first: ChunkerParams | None = None):
         self.document = text  # a str, or UTF-8 bytes (checked by the scan, or check_utf8)
@@ -174,7 +175,9 @@ class Document:
         fused = None
         if first is not None and isinstance(text, bytes):
             masks = (first.primary_mask, first.primary_remainder, first.backup_mask, first.backup_remainder)
-            fused = scan_candidates(text, first.window_words, first.polynomial, masks)
+            counter = token_counters.get_counter(first.token_counter)
+            fused = scan_candidates(text, first.window_words, first.polynomial, masks,
+                                    chars4=token_counters.is_builtin_chars4(counter))
         if fused is None:
             if isinstance(text, bytes):
                 check_utf8(text)
@@ -188,8 +191,11 @@ class Document:
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}
         self._stages: dict[str, LRU] = {}
-        if fused is not None:  # the stage run_tttd would make first, cached as it caches it
-            self.stage("candidates").get((first.window_words, first.polynomial) + masks, lambda: fused[1:])
+        if fused is not None:  # the stages run_tttd would make first, cached as they cache them
+            self.stage("candidates").get((first.window_words, first.polynomial) + masks, lambda: fused[1:3])
+            if fused[3] is not None:  # what _counted(counter, narrow=True) keeps: the int32 total
+                self._tokens.get(counter, lambda: (None, fused[3]))
+                self._token_dtypes[counter] = np.dtype(np.int32)
 
     @property
     def text(self) -> str:

@@ -230,6 +230,7 @@ typedef struct {
     Py_ssize_t window;
     Clmul c;
     u64 pm, pr, bm, br;
+    int chars4; /* also chars4/1's running total (scan_rabin) */
 } RabinSpec;
 
 #if FUSED_BUILT
@@ -625,18 +626,21 @@ static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int l
 }
 
 /* scan_rabin's result: the scan's tuple (scan_out_finish) followed by the candidate
- * positions (int64 bytes); `bad` >= 0 (a byte that is not UTF-8) makes it that offset
- * instead. Releases the outputs and the lists. */
-static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_t bad) {
+ * positions (int64 bytes) and `cum` (shrunk to n + 1 int32, or None when NULL); `bad` >= 0
+ * (a byte that is not UTF-8) makes it that offset instead. Releases the outputs, `cum`
+ * and the lists. */
+static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_t bad, PyObject *cum) {
     PyObject *scanned = NULL, *prim = NULL, *back = NULL, *result = NULL;
-    if (bad >= 0) { scan_out_clear(o); rabin_lists_free(r); return PyLong_FromSsize_t(bad); }
-    if (r->failed) { PyErr_NoMemory(); scan_out_clear(o); rabin_lists_free(r); return NULL; }
+    if (bad >= 0) { scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return PyLong_FromSsize_t(bad); }
+    if (r->failed) { PyErr_NoMemory(); scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return NULL; }
+    if (cum && shrink(&cum, (n + 1) * 4) < 0) { scan_out_clear(o); rabin_lists_free(r); return NULL; }
+    if (!cum) { cum = Py_None; Py_INCREF(cum); }
     prim = PyBytes_FromStringAndSize((const char *)r->prim, r->n_prim * 8);
     back = PyBytes_FromStringAndSize((const char *)r->back, r->n_back * 8);
     rabin_lists_free(r);
     if (prim && back && (scanned = scan_out_finish(o, n, 0, 1))) {
         Py_ssize_t k, m = PyTuple_GET_SIZE(scanned);
-        result = PyTuple_New(m + 2);
+        result = PyTuple_New(m + 3);
         for (k = 0; result && k < m; k++) {
             PyObject *item = PyTuple_GET_ITEM(scanned, k);
             Py_INCREF(item);
@@ -645,10 +649,11 @@ static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_
         if (result) {
             PyTuple_SET_ITEM(result, m, prim);
             PyTuple_SET_ITEM(result, m + 1, back);
-            prim = back = NULL; /* the tuple holds them */
+            PyTuple_SET_ITEM(result, m + 2, cum);
+            prim = back = cum = NULL; /* the tuple holds them */
         }
     } else scan_out_clear(o);
-    Py_XDECREF(scanned); Py_XDECREF(prim); Py_XDECREF(back);
+    Py_XDECREF(scanned); Py_XDECREF(prim); Py_XDECREF(back); Py_XDECREF(cum);
     return result;
 }
 
@@ -703,7 +708,7 @@ static int parse_clmul(PyObject *o, Clmul *c);
 
 /* The outputs of one scan of UTF-8 bytes, and where it stands (scan_utf8). */
 typedef struct {
-    int32_t *starts, *ends, *cend;
+    int32_t *starts, *ends, *cend, *cum; /* cum: chars4/1's running total, or NULL */
     u8 *para, *sent, *canon;
     u64 *sym;
     Py_ssize_t out, lead, bad; /* canonical bytes written, where word 0 starts, the first bad byte or -1 */
@@ -718,7 +723,9 @@ typedef struct {
  * bad byte stops the scan (u->bad). Returns the word count. */
 static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
                                                                 const u8 *end, Utf8Scan *u, Rabin *r) {
-    int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend;
+    int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend, *cum = u->cum;
+    int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_rabin checks the input's size) */
+    if (rolling && cum) cum[0] = 0;
     u8 *para = u->para, *sent = u->sent, *canon = u->canon;
     u64 *sym = u->sym;
     Py_ssize_t n = 0, out = 0, lead = 0;
@@ -759,7 +766,9 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
             else break;
         }
         size_t len = (size_t)(p - w0);
-        ends[n] = (int32_t)((p - data) - cont);
+        int32_t e = (int32_t)((p - data) - cont);
+        if (rolling && cum) { total += (e - starts[n] + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
+        ends[n] = e;
         para[n] = (u8)is_para;
         if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
         else sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
@@ -802,8 +811,8 @@ stop:
     return n;
 }
 
-/* scan_rabin(data, window, clmul, masks) -> scan_lean(data)'s tuple + (primary, backup),
- * or an int
+/* scan_rabin(data, window, clmul, masks, chars4=False) -> scan_lean(data)'s tuple +
+ * (primary, backup, cum or None), or an int
  * One pass that scans UTF-8 bytes as scan_lean does and rolls the Rabin window of
  * docs/contract/tttd-v1.md#fingerprint over the symbols as it makes them, testing the
  * masks (pmask, prem, bmask, brem, each below 2^d) of
@@ -812,20 +821,24 @@ stop:
  * mu_low, drop) as for fingerprints(); only the carry-less form rolls here
  * (RuntimeError where the CPU lacks it: HAS_CLMUL). The bytes are checked as strict
  * UTF-8 as they are read: when they are not, the result is the offset of the first bad
- * byte (the one utf8_error gives) instead of a tuple. */
+ * byte (the one utf8_error gives) instead of a tuple. With chars4 (inputs of at most
+ * 2^30 bytes), `cum` is chars4/1's running total over the words, int32, n + 1 of them:
+ * chars4_totals(starts, ends, False, True)'s, without a pass over the offsets. */
 #define MAX_FUSED_WINDOW ((Py_ssize_t)1 << 20)
+#define MAX_CHARS4_INPUT ((Py_ssize_t)1 << 30)
 
 static PyObject *scan_rabin(PyObject *self, PyObject *args) {
     PyObject *data, *o_clmul;
     Py_ssize_t window;
     unsigned long long pm, pr, bm, br;
-    if (!PyArg_ParseTuple(args, "OnO(KKKK)", &data, &window, &o_clmul, &pm, &pr, &bm, &br)) return NULL;
+    int chars4 = 0;
+    if (!PyArg_ParseTuple(args, "OnO(KKKK)|p", &data, &window, &o_clmul, &pm, &pr, &bm, &br, &chars4)) return NULL;
     if (PyUnicode_Check(data)) { PyErr_SetString(PyExc_TypeError, "scan_rabin takes UTF-8 bytes, not a str"); return NULL; }
     if (window < 1 || window > MAX_FUSED_WINDOW) {
         PyErr_Format(PyExc_ValueError, "window must be 1 to %zd words", MAX_FUSED_WINDOW);
         return NULL;
     }
-    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br};
+    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br, chars4};
     int carryless = parse_clmul(o_clmul, &spec.c);
     if (carryless < 0) return NULL;
     if (!carryless || !FUSED_BUILT) {
@@ -856,18 +869,27 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
      * pages of the buffers that stay unwritten are never touched, then given back. */
     ScanOut o;
     if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean, rolling) < 0) { PyBuffer_Release(&view); return NULL; }
+    PyObject *cum = NULL;
+    if (rolling && spec->chars4) {
+        if (view.len > MAX_CHARS4_INPUT) {
+            PyErr_SetString(PyExc_ValueError, "chars4 totals are made in the scan for inputs of at most 2^30 bytes");
+            scan_out_clear(&o); PyBuffer_Release(&view); return NULL;
+        }
+        if (!(cum = new_buffer(((view.len + 1) / 2 + 1) * 4))) { scan_out_clear(&o); PyBuffer_Release(&view); return NULL; }
+    }
     Rabin r; /* its address goes to inlined functions only: held in registers */
     memset(&r, 0, sizeof(r)); /* read only when rolling, but the compiler cannot tell */
     if (rolling && rabin_start(&r, spec) < 0) {
         RabinLists lists = rabin_lists(&r);
-        rabin_lists_free(&lists); scan_out_clear(&o); PyBuffer_Release(&view); return PyErr_NoMemory();
+        rabin_lists_free(&lists); scan_out_clear(&o); Py_XDECREF(cum); PyBuffer_Release(&view); return PyErr_NoMemory();
     }
     /* While every gap between words is exactly its separator (" ", or "\n\n" before a
      * paragraph), the canonical text is the input itself from the first word on: nothing
      * is written, and if that holds to the end the input is returned as the canonical
      * text (a view of it), which spares a copy of the whole document. */
     Utf8Scan u = {(int32_t *)PyBytes_AS_STRING(o.starts), (int32_t *)PyBytes_AS_STRING(o.ends),
-                  (int32_t *)PyBytes_AS_STRING(o.cend), (u8 *)PyBytes_AS_STRING(o.para),
+                  (int32_t *)PyBytes_AS_STRING(o.cend), cum ? (int32_t *)PyBytes_AS_STRING(cum) : NULL,
+                  (u8 *)PyBytes_AS_STRING(o.para),
                   (u8 *)PyBytes_AS_STRING(o.sent), (u8 *)PyBytes_AS_STRING(o.canon), (u64 *)PyBytes_AS_STRING(o.sym),
                   0, 0, -1, PyBytes_Check(arg) /* immutable: a view of it stays the canonical text */};
     Py_ssize_t n;
@@ -891,7 +913,7 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
     PyBuffer_Release(&view);
     if (!rolling) return scan_out_finish(&o, n, out, lean);
     RabinLists lists = rabin_lists(&r);
-    return rabin_finish(&o, n, &lists, u.bad);
+    return rabin_finish(&o, n, &lists, u.bad, cum);
 }
 
 /* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
@@ -2206,8 +2228,8 @@ static PyMethodDef METHODS[] = {
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]"},
     {"scan_rabin", scan_rabin, METH_VARARGS,
-     "scan_rabin(utf8, window, clmul, masks) -> scan_lean(utf8) + (primary, backup), or the offset of a byte that "
-     "is not UTF-8"},
+     "scan_rabin(utf8, window, clmul, masks, chars4=False) -> scan_lean(utf8) + (primary, backup, cum or None), "
+     "or the offset of a byte that is not UTF-8"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
      "canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str] of each range's canonical text"},

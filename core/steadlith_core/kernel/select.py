@@ -116,18 +116,22 @@ def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> R
 
 
 # The longest window the compiled scan rolls in passing (a ring of its last symbols);
-# a longer one is rolled apart, over the stored symbols.
+# a longer one is rolled apart, over the stored symbols. The scan totals chars4/1 in
+# passing for documents up to FUSED_CHARS4_MAX bytes (its total then fits int32).
 FUSED_WINDOW_MAX = 1 << 20
+FUSED_CHARS4_MAX = 1 << 30
 
 
-def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int, int]
-                    ) -> tuple[RawScan, np.ndarray, np.ndarray] | None:
-    """(scan, primary, backup): scan(data, lean=True) of UTF-8 bytes, and the candidates
+def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int, int], chars4: bool = False
+                    ) -> tuple[RawScan, np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """(scan, primary, backup, cum): scan(data, lean=True) of UTF-8 bytes, and the candidates
     of window_fingerprints(symbols, window, p) under `masks` (primary mask, remainder,
     backup mask, remainder), from one pass of the compiled kernel that rolls the window
     as it makes each symbol and stores none (the scan's symbols are None: a Document
     scans again if they are asked for). The bytes are checked as UTF-8 in the same pass:
-    bytes that are not raise check_utf8's UnicodeDecodeError.
+    bytes that are not raise check_utf8's UnicodeDecodeError. With `chars4`, `cum` is
+    chars4_totals(starts, ends, False, narrow=True)'s running total (int32), made in the
+    same pass; None without it, or past FUSED_CHARS4_MAX bytes.
 
     None where that pass does not run (the numpy kernel, the table form of the window,
     a CPU without carry-less multiplication, a window over FUSED_WINDOW_MAX, masks past
@@ -135,15 +139,17 @@ def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int
     if (KERNEL != "c" or not CARRYLESS or not _kernel.HAS_CLMUL or window > FUSED_WINDOW_MAX
             or max(masks) >> degree(p)):
         return None
-    got = _kernel.scan_rabin(data, window, _carryless_constants(p, window), masks)
+    got = _kernel.scan_rabin(data, window, _carryless_constants(p, window), masks,
+                             chars4 and len(data) <= FUSED_CHARS4_MAX)
     if isinstance(got, int):  # the offset of a byte that is not UTF-8
         bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
         raise AssertionError("the scan rejected what the codec accepts")
-    n, starts, ends, para, _, _, _, sentence, primary, backup = got
+    n, starts, ends, para, _, _, _, sentence, primary, backup, cum = got
     view = np.frombuffer  # views of bytes objects: read-only
     raw = RawScan(view(starts, dtype=OFFSET), view(ends, dtype=OFFSET), view(para, dtype=np.bool_), None, None, None,
                   view(sentence, dtype=np.bool_))
-    return raw, view(primary, dtype=np.int64), view(backup, dtype=np.int64)
+    return (raw, view(primary, dtype=np.int64), view(backup, dtype=np.int64),
+            None if cum is None else view(cum, dtype=np.int32))
 
 
 def check_utf8(data: bytes) -> None:
