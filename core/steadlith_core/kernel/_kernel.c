@@ -225,7 +225,8 @@ static inline __attribute__((always_inline)) __m128i clmul_hi_lo(__m128i a, __m1
 #define FUSED_BUILT 0
 #endif
 
-/* What scan_rabin is asked for: the window, its carry-less constants and the masks. */
+/* What scan_rabin is asked for: the window, its carry-less constants, the masks, and
+ * whether to total chars4/1 too. */
 typedef struct {
     Py_ssize_t window;
     Clmul c;
@@ -239,8 +240,9 @@ typedef struct {
  * are candidates: no list is sized for every word). All of it is held as 64-bit
  * integers: the scan calls out for long words, and a call would make the compiler keep
  * vector registers in memory around it; each step moves what it multiplies into vector
- * registers itself. Every function given the state is inline, so a state whose address
- * stays in the scan is kept in registers where they suffice. */
+ * registers itself. The functions given the whole state are inline, so what the scan
+ * holds of it can stay in registers; rabin_grow, out of line and rarely called, is given
+ * the lists alone. */
 typedef struct {
     u64 g, mu, pl, drop, lift;     /* G's low half (its high half is never read); lift = x^t */
     u64 pm, pr, bm, br;            /* the masks and remainders shifted up by t, to test G itself */
