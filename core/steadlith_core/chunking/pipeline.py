@@ -45,8 +45,9 @@ import cachetools
 import numpy as np
 
 from ..kernel.segment import SnapPoints
-from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, window_candidates, window_fingerprints
 from ..kernel import select as text_kernel
+from ..kernel.select import candidates, check_utf8, fingerprints_and_candidates, scan as scan_text, scan_candidates
+from ..kernel.select import window_candidates, window_fingerprints
 from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
 from . import tokens as token_counters
 from .canonical import CanonicalText
@@ -170,10 +171,17 @@ class Document:
     stream keeps its symbols and its canonical text is written whole).
     `word_symbols` (a Pipeline of a comparison: the word diff compares words through
     their symbols) keeps a lean document's symbols on its word stream, once, instead of
-    letting them go."""
+    letting them go.
 
-    def __init__(self, text: str | bytes, word_symbols: bool = False, str_utf8: bool = True):
-        self.document = text  # a str, or UTF-8 bytes that Pipeline.chunk checked
+    Bytes are checked as UTF-8 here (UnicodeDecodeError). `first`, the tttd-v1
+    parameters a lean document is made for, lets the compiled scan check the bytes and
+    roll their window as it reads them (select.scan_candidates): one pass, whose
+    candidates (and chars4/1 running total) are cached as run_tttd caches them, and no
+    symbol is ever stored (so not where the word stream keeps them, `word_symbols`)."""
+
+    def __init__(self, text: str | bytes, word_symbols: bool = False, str_utf8: bool = True,
+                 first: ChunkerParams | None = None):
+        self.document = text  # a str, or UTF-8 bytes (checked by the scan, or check_utf8)
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # the UTF-8 a lean document is scanned from, None for a str scanned as itself: a
         # long str only under the compiled kernel, whose scan of UTF-8 writes no canonical
@@ -185,7 +193,18 @@ class Document:
         # a lean document's canonical text is made chunk by chunk from its UTF-8
         # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
         utf8 = self._utf8
-        raw = scan_text(text if utf8 is None else utf8, sentence_ends=False, lean=utf8 is not None)
+        fused = None
+        if first is not None and utf8 is not None and not word_symbols:
+            masks = (first.primary_mask, first.primary_remainder, first.backup_mask, first.backup_remainder)
+            counter = token_counters.get_counter(first.token_counter)
+            fused = scan_candidates(utf8, first.window_words, first.polynomial, masks,
+                                    chars4=token_counters.is_builtin_chars4(counter))
+        if fused is None:
+            if isinstance(text, bytes):
+                check_utf8(text)
+            raw = scan_text(text if utf8 is None else utf8, sentence_ends=False, lean=utf8 is not None)
+        else:
+            raw = fused[0]
         self.words = stream_of(text, raw, word_symbols or utf8 is None)
         self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw, utf8)
@@ -193,6 +212,11 @@ class Document:
         self._tokens = LRU(4)
         self._token_dtypes: dict[TokenCounter, np.dtype] = {}
         self._stages: dict[str, LRU] = {}
+        if fused is not None:  # the stages run_tttd would make first, cached as they cache them
+            self.stage("candidates").get((first.window_words, first.polynomial) + masks, lambda: fused[1:3])
+            if fused[3] is not None:  # what _counted(counter, narrow=True) keeps: the int32 total
+                self._tokens.get(counter, lambda: (None, fused[3]))
+                self._token_dtypes[counter] = np.dtype(np.int32)
 
     @property
     def text(self) -> str:
@@ -361,7 +385,7 @@ class Pipeline:
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a document is a str or UTF-8 bytes, not {type(text).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            return self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
+            return self._docs.get(text, lambda: Document(text, self.word_symbols, self.str_utf8))
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
         """Chunk `text` under the rule of `params` (ChunkerParams: tttd-v1, Lmx2Params:
@@ -382,7 +406,8 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(_checked(text), self.word_symbols, self.str_utf8))
+            doc: Document = self._docs.get(text, lambda: Document(
+                text, self.word_symbols, self.str_utf8, params if isinstance(params, ChunkerParams) else None))
             return run(doc, params)
 
 
@@ -576,12 +601,6 @@ class LazyTokens:
 
     def __call__(self) -> np.ndarray:
         return per_word(self.cum, self.dtype)
-
-
-def _checked(text: str | bytes) -> str | bytes:
-    if isinstance(text, bytes):
-        check_utf8(text)
-    return text
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -120,6 +120,12 @@ def _chars4_with_total(words: WordStream, keep_counts: bool,
     return kernel.chars4_totals(words.starts, words.ends, keep_counts, narrow)
 
 
+def is_builtin_chars4(counter: "TokenCounter") -> bool:
+    """Whether `counter` counts as the built-in chars4/1 does (compiled: the scan of a
+    bytes document can total it in passing, select.scan_candidates)."""
+    return counter.with_total is _chars4_with_total
+
+
 def running_total(tok: np.ndarray, block: int = 1 << 20) -> np.ndarray:
     """[0, tok[0], tok[0] + tok[1], ...] in int64. By blocks: numpy's cumsum of int32
     into int64 first makes an int64 copy of the whole input (8 bytes a word)."""

@@ -195,6 +195,155 @@ static u64 xxh3_64_over_16(const u8 *in, size_t len, u64 seed) {
     return xxh3_long(in, len, derived);
 }
 
+/* The rolling window by carry-less multiplication, where the CPU has it (pclmulqdq;
+ * checked at run time, so the build stays portable): 3 multiplications a word instead
+ * of 23 table lookups, 7 of them chained through F. With t = 64 - d, G = F x^t keeps F
+ * in the top bits of a word, so that reducing modulo P' = P x^t, of degree 64, is the
+ * exact GF(2) Barrett reduction of a 128-bit value (q = U_hi + hi(U_hi mu), mu =
+ * x^128 div P'; then U + q P' has a zero high half and is (U mod P) x^t):
+ *   U   = G_(k-1) x^64 + s_k x^t + s_(k-w) (x^(64 w) mod P) x^t
+ *   G_k = U mod P' = U_lo + lo(q * (P' - x^64))
+ * `Clmul` holds d, the low 64 bits of P' and of mu, and (x^(64 w) mod P) x^t. */
+typedef struct { int degree; u64 p_low, mu_low, drop; } Clmul;
+
+/* The same window rolled by the scan itself as it makes each symbol (scan_rabin): the
+ * carry-less steps of a word overlap the scan of the next, and a document read lean
+ * stores no symbol at all (the window's last w symbols stay in a ring). pclmulqdq is
+ * written as an instruction: inline assembly needs no target attribute, so the scan
+ * that holds it stays compiled for plain x86-64 and runs it only where HAS_CLMUL. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FUSED_BUILT 1
+static inline __attribute__((always_inline)) __m128i clmul_lo_lo(__m128i a, __m128i b) {
+    __asm__("pclmulqdq $0x00, %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+static inline __attribute__((always_inline)) __m128i clmul_hi_lo(__m128i a, __m128i b) { /* a's high half */
+    __asm__("pclmulqdq $0x01, %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+#else
+#define FUSED_BUILT 0
+#endif
+
+/* What scan_rabin is asked for: the window, its carry-less constants, the masks, and
+ * whether to total chars4/1 too. */
+typedef struct {
+    Py_ssize_t window;
+    Clmul c;
+    u64 pm, pr, bm, br;
+    int chars4; /* also chars4/1's running total (scan_rabin) */
+} RabinSpec;
+
+#if FUSED_BUILT
+/* The rolling state during a scan: G (as in rabin_clmul_loop), the constants, the last
+ * symbols in a ring, and the candidate lists, grown as needed (a few words in a hundred
+ * are candidates: no list is sized for every word). All of it is held as 64-bit
+ * integers: the scan calls out for long words, and a call would make the compiler keep
+ * vector registers in memory around it; each step moves what it multiplies into vector
+ * registers itself. The functions given the whole state are inline, so what the scan
+ * holds of it can stay in registers; rabin_grow, out of line and rarely called, is given
+ * the lists alone. */
+typedef struct {
+    u64 g, mu, pl, drop, lift;     /* G's low half (its high half is never read); lift = x^t */
+    u64 pm, pr, bm, br;            /* the masks and remainders shifted up by t, to test G itself */
+    Py_ssize_t window, ring_mask, n_prim, n_back, cap;
+    u64 *ring;
+    int64_t *prim, *back;
+    int failed;
+} Rabin;
+
+/* Room in both candidate lists for this many more positions before the next check. */
+#define RABIN_ROOM 64
+
+static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const RabinSpec *spec) {
+    const int t = 64 - spec->c.degree;
+    Py_ssize_t slots = 1;
+    while (slots < spec->window) slots <<= 1;
+    r->g = 0; r->mu = spec->c.mu_low; r->pl = spec->c.p_low; r->drop = spec->c.drop; r->lift = (u64)1 << t;
+    /* F & m == rem  <=>  (F x^t) & (m x^t) == rem x^t: masks are below 2^d, so nothing is lost */
+    r->pm = spec->pm << t; r->pr = spec->pr << t; r->bm = spec->bm << t; r->br = spec->br << t;
+    r->window = spec->window; r->ring_mask = slots - 1; r->n_prim = r->n_back = 0; r->cap = 1024;
+    r->failed = 0;
+    r->prim = PyMem_RawMalloc(r->cap * 8); r->back = PyMem_RawMalloc(r->cap * 8);
+    r->ring = PyMem_RawMalloc(slots * 8);
+    return r->prim && r->back && r->ring ? 0 : -1;
+}
+
+/* Both candidate lists with room for RABIN_ROOM more (a word is at most one of each). */
+static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, Py_ssize_t *cap) {
+    Py_ssize_t more = 2 * *cap;
+    int64_t *p = PyMem_RawRealloc(*prim, more * 8), *b = p ? PyMem_RawRealloc(*back, more * 8) : NULL;
+    if (p) *prim = p;
+    if (b) *back = b;
+    if (!p || !b) return -1;
+    *cap = more;
+    return 0;
+}
+
+/* Word k's step of rabin_clmul_loop, from its symbol s. */
+static inline __attribute__((always_inline)) void rabin_push(Rabin *r, Py_ssize_t k, u64 s) {
+    __m128i v = clmul_lo_lo(_mm_cvtsi64_si128((long long)s), _mm_cvtsi64_si128((long long)r->lift)); /* s x^t */
+    Py_ssize_t slot = k & r->ring_mask;
+    if (k >= r->window) {
+        u64 old = r->ring[(k - r->window) & r->ring_mask];
+        v = _mm_xor_si128(v, clmul_lo_lo(_mm_cvtsi64_si128((long long)old), _mm_cvtsi64_si128((long long)r->drop)));
+    }
+    r->ring[slot] = s; /* after the read: the same slot when w is a power of two */
+    __m128i pl = _mm_cvtsi64_si128((long long)r->pl);
+    __m128i uh = _mm_xor_si128(_mm_cvtsi64_si128((long long)r->g), _mm_unpackhi_epi64(v, v));
+    __m128i qm = clmul_lo_lo(uh, _mm_cvtsi64_si128((long long)r->mu));
+    u64 g = (u64)_mm_cvtsi128_si64(_mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, pl)), clmul_hi_lo(qm, pl)));
+    r->g = g; /* F_k x^t: its low t bits are zero */
+    if (__builtin_expect((k & (RABIN_ROOM - 1)) == 0, 0) && !r->failed &&
+        (r->n_prim > r->n_back ? r->n_prim : r->n_back) + RABIN_ROOM > r->cap &&
+        rabin_grow(&r->prim, &r->back, &r->cap) < 0) {
+        /* out of memory (reported after the scan): no remainder matches from here on, so
+         * the lists stop growing and every store below stays inside them */
+        r->failed = 1;
+        r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
+    }
+    r->prim[r->n_prim] = k; r->n_prim += (g & r->pm) == r->pr; /* branch-free: most words are neither */
+    r->back[r->n_back] = k; r->n_back += (g & r->bm) == r->br;
+}
+
+#else /* no scan rolls the window here: scan_rabin refuses, and select.py rolls it apart */
+typedef struct { Py_ssize_t n_prim, n_back; int failed; int64_t *prim, *back; u64 *ring; } Rabin;
+static int rabin_start(Rabin *r, const RabinSpec *spec) {
+    (void)spec;
+    r->n_prim = r->n_back = 0; r->failed = 0; r->prim = r->back = NULL; r->ring = NULL;
+    return -1;
+}
+static inline void rabin_push(Rabin *r, Py_ssize_t k, u64 s) { (void)r; (void)k; (void)s; }
+#endif
+
+/* What a scan hands on from its rolling state: the candidate lists (and the ring, to free). */
+typedef struct { int64_t *prim, *back; u64 *ring; Py_ssize_t n_prim, n_back; int failed; } RabinLists;
+
+static inline __attribute__((always_inline)) RabinLists rabin_lists(const Rabin *r) {
+    RabinLists l = {r->prim, r->back, r->ring, r->n_prim, r->n_back, r->failed};
+    return l;
+}
+
+static void rabin_lists_free(RabinLists *l) {
+    PyMem_RawFree(l->prim); PyMem_RawFree(l->back); PyMem_RawFree(l->ring);
+}
+
+/* Length of the strict UTF-8 sequence at p (p[0] >= 0x80), or 0 when it is none: no
+ * overlong form, no surrogate, nothing past U+10FFFF, nothing cut short by `end`. The
+ * rules of utf8_error, for a scan that checks the bytes it reads. */
+static inline int utf8_sequence(const u8 *p, const u8 *end) {
+    u8 b = p[0], lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    int need;
+    if (b >= 0xC2 && b <= 0xDF) need = 1;
+    else if (b >= 0xE0 && b <= 0xEF) { need = 2; if (b == 0xE0) lo = 0xA0; else if (b == 0xED) hi = 0x9F; }
+    else if (b >= 0xF0 && b <= 0xF4) { need = 3; if (b == 0xF0) lo = 0x90; else if (b == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (end - p <= need || p[1] < lo || p[1] > hi) return 0;
+    for (int k = 2; k <= need; k++)
+        if ((p[k] & 0xC0) != 0x80) return 0;
+    return need + 1;
+}
+
 /* ---- scan ---------------------------------------------------------------------- */
 
 /* Byte classes of the scan: a word byte, an ASCII space that is no line break, \n, \r,
@@ -453,9 +602,11 @@ static void scan_out_clear(ScanOut *o) {
     Py_CLEAR(o->canon); Py_CLEAR(o->cend); Py_CLEAR(o->sent);
 }
 
-static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean) {
+/* `rolling`: the window is rolled during a lean scan (scan_rabin), which stores no symbol. */
+static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean, int rolling) {
     o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
-    o->sym = new_buffer(words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes); o->cend = new_buffer(lean ? 0 : words * 4);
+    o->sym = new_buffer(rolling ? 0 : words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes);
+    o->cend = new_buffer(lean ? 0 : words * 4);
     o->sent = new_buffer(words);
     if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
     scan_out_clear(o);
@@ -468,11 +619,43 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, in
 static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int lean) {
     PyObject *result = NULL;
     if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        shrink(&o->sym, n * 8) == 0 && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
+        (PyBytes_GET_SIZE(o->sym) == 0 || shrink(&o->sym, n * 8) == 0) && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
         (lean || shrink(&o->cend, n * 4) == 0) &&
         shrink(&o->sent, n) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
     scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
+    return result;
+}
+
+/* scan_rabin's result: the scan's tuple (scan_out_finish) followed by the candidate
+ * positions (int64 bytes) and `cum` (shrunk to n + 1 int32, or None when NULL); `bad` >= 0
+ * (a byte that is not UTF-8) makes it that offset instead. Releases the outputs, `cum`
+ * and the lists. */
+static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_t bad, PyObject *cum) {
+    PyObject *scanned = NULL, *prim = NULL, *back = NULL, *result = NULL;
+    if (bad >= 0) { scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return PyLong_FromSsize_t(bad); }
+    if (r->failed) { PyErr_NoMemory(); scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return NULL; }
+    if (cum && shrink(&cum, (n + 1) * 4) < 0) { scan_out_clear(o); rabin_lists_free(r); return NULL; }
+    if (!cum) { cum = Py_None; Py_INCREF(cum); }
+    prim = PyBytes_FromStringAndSize((const char *)r->prim, r->n_prim * 8);
+    back = PyBytes_FromStringAndSize((const char *)r->back, r->n_back * 8);
+    rabin_lists_free(r);
+    if (prim && back && (scanned = scan_out_finish(o, n, 0, 1))) {
+        Py_ssize_t k, m = PyTuple_GET_SIZE(scanned);
+        result = PyTuple_New(m + 3);
+        for (k = 0; result && k < m; k++) {
+            PyObject *item = PyTuple_GET_ITEM(scanned, k);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(result, k, item);
+        }
+        if (result) {
+            PyTuple_SET_ITEM(result, m, prim);
+            PyTuple_SET_ITEM(result, m + 1, back);
+            PyTuple_SET_ITEM(result, m + 2, cum);
+            prim = back = cum = NULL; /* the tuple holds them */
+        }
+    } else scan_out_clear(o);
+    Py_XDECREF(scanned); Py_XDECREF(prim); Py_XDECREF(back); Py_XDECREF(cum);
     return result;
 }
 
@@ -490,7 +673,7 @@ static PyObject *scan_str(PyObject *text) {
     const Py_ssize_t per = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
-    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0) < 0) return NULL;
+    if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0, 0) < 0) return NULL;
     int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
     u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
     u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
@@ -510,9 +693,9 @@ static PyObject *scan_str(PyObject *text) {
  * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
-static PyObject *scan_bytes(PyObject *arg, int lean);
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec);
 
-static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0); }
+static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0, NULL); }
 
 /* scan_lean(data) -> scan(data) of UTF-8 bytes without the canonical text: `canonical`
  * and `canonical_ends` come back empty, and nothing is written for them. A one-shot run
@@ -520,36 +703,35 @@ static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0)
  * (canonical_hashes), which spares a copy of the document and 4 bytes a word. */
 static PyObject *scan_lean(PyObject *self, PyObject *arg) {
     if (PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "scan_lean takes UTF-8 bytes, not a str"); return NULL; }
-    return scan_bytes(arg, 1);
+    return scan_bytes(arg, 1, NULL);
 }
 
-static PyObject *scan_bytes(PyObject *arg, int lean) {
-    Py_buffer view;
-    if (PyUnicode_Check(arg)) {
-        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
-        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
-        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
-            return NULL;
-    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
-    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
-    const u8 *data = view.buf, *end = data + view.len;
-    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
-     * pages of the buffers that stay unwritten are never touched, then given back. */
-    ScanOut o;
-    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean) < 0) { PyBuffer_Release(&view); return NULL; }
-    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
-    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
+static int parse_clmul(PyObject *o, Clmul *c);
 
+/* The outputs of one scan of UTF-8 bytes, and where it stands (scan_utf8). */
+typedef struct {
+    int32_t *starts, *ends, *cend, *cum; /* cum: chars4/1's running total, or NULL */
+    u8 *para, *sent, *canon;
+    u64 *sym;
+    Py_ssize_t out, lead, bad; /* canonical bytes written, where word 0 starts, the first bad byte or -1 */
+    int same;                  /* the canonical text is still the input itself (scan_bytes) */
+} Utf8Scan;
+
+/* The loop of scan_bytes, inlined with `lean` and `rolling` constants, so each form
+ * holds in registers only what it uses. `rolling` (scan_rabin: lean UTF-8 bytes) rolls
+ * the window over each symbol as it is made instead of storing it, and reads every byte
+ * that is not ASCII as a whole sequence, checked (utf8_sequence): a gap takes only
+ * whitespace, which is valid, and the word loop reads every other such byte. The first
+ * bad byte stops the scan (u->bad). Returns the word count. */
+static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
+                                                                const u8 *end, Utf8Scan *u, Rabin *r) {
+    int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend, *cum = u->cum;
+    int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_rabin checks the input's size) */
+    if (rolling && cum) cum[0] = 0;
+    u8 *para = u->para, *sent = u->sent, *canon = u->canon;
+    u64 *sym = u->sym;
     Py_ssize_t n = 0, out = 0, lead = 0;
-    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
-     * paragraph), the canonical text is the input itself from the first word on: nothing
-     * is written, and if that holds to the end the input is returned as the canonical
-     * text (a view of it), which spares a copy of the whole document. */
-    int same = PyBytes_Check(arg); /* immutable: a view of it stays the canonical text */
-    Py_BEGIN_ALLOW_THREADS
+    int same = u->same;
     const u8 *p = data;
     /* code-point offset = byte offset - continuation bytes (10xxxxxx) before it */
     Py_ssize_t cont = 0;
@@ -576,14 +758,22 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
             if (b == ' ') break; /* the usual end of a word, known without the table */
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
-            if (cls == C_WORD) { cont += (b & 0xC0) == 0x80; p++; }
-            else if (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls)) p++;
+            if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) {
+                if (rolling && b >= 0x80) { /* a whole sequence, checked */
+                    int w = utf8_sequence(p, end);
+                    if (!w) { u->bad = p - data; goto stop; }
+                    cont += w - 1; p += w;
+                } else { cont += (b & 0xC0) == 0x80; p++; }
+            }
             else break;
         }
         size_t len = (size_t)(p - w0);
-        ends[n] = (int32_t)((p - data) - cont);
+        int32_t e = (int32_t)((p - data) - cont);
+        if (rolling && cum) { total += (e - starts[n] + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
+        ends[n] = e;
         para[n] = (u8)is_para;
-        sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
+        if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
+        else sym[n] = xxh3_64(w0, len, is_para ? 1 : 0);
         sent[n] = (u8)ends_sentence(w0, p);
         if (n == 0) lead = w0 - data;
         if (lean) goto next_word;
@@ -618,11 +808,103 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
         breaks = 0;
         prev_cr = 0;
     }
+stop:
+    u->out = out; u->lead = lead; u->same = same;
+    return n;
+}
+
+/* scan_rabin(data, window, clmul, masks, chars4=False) -> scan_lean(data)'s tuple +
+ * (primary, backup, cum or None), or an int
+ * One pass that scans UTF-8 bytes as scan_lean does and rolls the Rabin window of
+ * docs/contract/tttd-v1.md#fingerprint over the symbols as it makes them, testing the
+ * masks (pmask, prem, bmask, brem, each below 2^d) of
+ * docs/contract/tttd-v1.md#candidates: `primary` and `backup` are candidates()'s int64
+ * positions, and the symbols come back empty (none is stored). clmul is (d, p_low,
+ * mu_low, drop) as for fingerprints(); only the carry-less form rolls here
+ * (RuntimeError where the CPU lacks it: HAS_CLMUL). The bytes are checked as strict
+ * UTF-8 as they are read: when they are not, the result is the offset of the first bad
+ * byte (the one utf8_error gives) instead of a tuple. With chars4 (inputs of at most
+ * 2^30 bytes), `cum` is chars4/1's running total over the words, int32, n + 1 of them:
+ * chars4_totals(starts, ends, False, True)'s, without a pass over the offsets. */
+#define MAX_FUSED_WINDOW ((Py_ssize_t)1 << 20)
+#define MAX_CHARS4_INPUT ((Py_ssize_t)1 << 30)
+
+static PyObject *scan_rabin(PyObject *self, PyObject *args) {
+    PyObject *data, *o_clmul;
+    Py_ssize_t window;
+    unsigned long long pm, pr, bm, br;
+    int chars4 = 0;
+    if (!PyArg_ParseTuple(args, "OnO(KKKK)|p", &data, &window, &o_clmul, &pm, &pr, &bm, &br, &chars4)) return NULL;
+    if (PyUnicode_Check(data)) { PyErr_SetString(PyExc_TypeError, "scan_rabin takes UTF-8 bytes, not a str"); return NULL; }
+    if (window < 1 || window > MAX_FUSED_WINDOW) {
+        PyErr_Format(PyExc_ValueError, "window must be 1 to %zd words", MAX_FUSED_WINDOW);
+        return NULL;
+    }
+    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br, chars4};
+    int carryless = parse_clmul(o_clmul, &spec.c);
+    if (carryless < 0) return NULL;
+    if (!carryless || !FUSED_BUILT) {
+        PyErr_SetString(PyExc_RuntimeError, "scan_rabin rolls the carry-less window only (see HAS_CLMUL)");
+        return NULL;
+    }
+    if (((pm | pr | bm | br) >> spec.c.degree) != 0) {
+        PyErr_SetString(PyExc_ValueError, "masks and remainders must be below 2^d, d the polynomial's degree");
+        return NULL;
+    }
+    return scan_bytes(data, 1, &spec);
+}
+
+/* With `spec` (scan_rabin: lean, UTF-8 bytes) the window is rolled and the bytes checked
+ * in the pass (scan_utf8). */
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
+    Py_buffer view;
+    if (PyUnicode_Check(arg)) {
+        /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
+        if (!PyUnicode_IS_ASCII(arg)) return scan_str(arg);
+        if (PyBuffer_FillInfo(&view, arg, PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg), 1, PyBUF_SIMPLE) < 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len > MAX_SCAN_INPUT - 16) { PyBuffer_Release(&view); return too_large(view.len); }
+    const u8 *data = view.buf, *end = data + view.len;
+    const int rolling = spec != NULL;
+    /* Words are separated by at least one byte, so there are at most (len + 1) / 2;
+     * pages of the buffers that stay unwritten are never touched, then given back. */
+    ScanOut o;
+    if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean, rolling) < 0) { PyBuffer_Release(&view); return NULL; }
+    PyObject *cum = NULL;
+    if (rolling && spec->chars4) {
+        if (view.len > MAX_CHARS4_INPUT) {
+            PyErr_SetString(PyExc_ValueError, "chars4 totals are made in the scan for inputs of at most 2^30 bytes");
+            scan_out_clear(&o); PyBuffer_Release(&view); return NULL;
+        }
+        if (!(cum = new_buffer(((view.len + 1) / 2 + 1) * 4))) { scan_out_clear(&o); PyBuffer_Release(&view); return NULL; }
+    }
+    Rabin r; /* its address goes to inlined functions only: held in registers */
+    memset(&r, 0, sizeof(r)); /* read only when rolling, but the compiler cannot tell */
+    if (rolling && rabin_start(&r, spec) < 0) {
+        RabinLists lists = rabin_lists(&r);
+        rabin_lists_free(&lists); scan_out_clear(&o); Py_XDECREF(cum); PyBuffer_Release(&view); return PyErr_NoMemory();
+    }
+    /* While every gap between words is exactly its separator (" ", or "\n\n" before a
+     * paragraph), the canonical text is the input itself from the first word on: nothing
+     * is written, and if that holds to the end the input is returned as the canonical
+     * text (a view of it), which spares a copy of the whole document. */
+    Utf8Scan u = {(int32_t *)PyBytes_AS_STRING(o.starts), (int32_t *)PyBytes_AS_STRING(o.ends),
+                  (int32_t *)PyBytes_AS_STRING(o.cend), cum ? (int32_t *)PyBytes_AS_STRING(cum) : NULL,
+                  (u8 *)PyBytes_AS_STRING(o.para),
+                  (u8 *)PyBytes_AS_STRING(o.sent), (u8 *)PyBytes_AS_STRING(o.canon), (u64 *)PyBytes_AS_STRING(o.sym),
+                  0, 0, -1, PyBytes_Check(arg) /* immutable: a view of it stays the canonical text */};
+    Py_ssize_t n;
+    Py_BEGIN_ALLOW_THREADS
+    if (rolling) n = scan_utf8(1, 1, data, end, &u, &r);
+    else if (lean) n = scan_utf8(1, 0, data, end, &u, &r);
+    else n = scan_utf8(0, 0, data, end, &u, &r);
     Py_END_ALLOW_THREADS
-    if (same && n > 0 && !lean) {
+    Py_ssize_t out = u.out;
+    if (u.same && n > 0 && !lean) {
         /* the canonical text is input[lead:lead + out]: a view instead of a copy */
-        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(lead + out);
-        PyObject *first = PyLong_FromSsize_t(lead), *slice = NULL, *view_of = NULL;
+        PyObject *whole = PyMemoryView_FromObject(arg), *range = PyLong_FromSsize_t(u.lead + out);
+        PyObject *first = PyLong_FromSsize_t(u.lead), *slice = NULL, *view_of = NULL;
         if (whole && range && first && (slice = PySlice_New(first, range, NULL)))
             view_of = PyObject_GetItem(whole, slice);
         Py_XDECREF(whole); Py_XDECREF(range); Py_XDECREF(first); Py_XDECREF(slice);
@@ -631,7 +913,9 @@ static PyObject *scan_bytes(PyObject *arg, int lean) {
         out = -1; /* scan_out_finish: leave it as it is */
     }
     PyBuffer_Release(&view);
-    return scan_out_finish(&o, n, out, lean);
+    if (!rolling) return scan_out_finish(&o, n, out, lean);
+    RabinLists lists = rabin_lists(&r);
+    return rabin_finish(&o, n, &lists, u.bad, cum);
 }
 
 /* utf8_error(data) -> offset of the first byte that is not strict UTF-8, or -1.
@@ -685,16 +969,7 @@ static inline u64 apply(const u64 *table, Py_ssize_t rows, u64 v) {
     return r;
 }
 
-/* The rolling window by carry-less multiplication, where the CPU has it (pclmulqdq;
- * checked at run time, so the build stays portable): 3 multiplications a word instead
- * of 23 table lookups, 7 of them chained through F. With t = 64 - d, G = F x^t keeps F
- * in the top bits of a word, so that reducing modulo P' = P x^t, of degree 64, is the
- * exact GF(2) Barrett reduction of a 128-bit value (q = U_hi + hi(U_hi mu), mu =
- * x^128 div P'; then U + q P' has a zero high half and is (U mod P) x^t):
- *   U   = G_(k-1) x^64 + s_k x^t + s_(k-w) (x^(64 w) mod P) x^t
- *   G_k = U mod P' = U_lo + lo(q * (P' - x^64))
- * `Clmul` holds d, the low 64 bits of P' and of mu, and (x^(64 w) mod P) x^t. */
-typedef struct { int degree; u64 p_low, mu_low, drop; } Clmul;
+/* The rolling window by carry-less multiplication: see Clmul (before the scan). */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <wmmintrin.h>
@@ -706,35 +981,84 @@ static inline CLMUL_TARGET __m128i clmul64(u64 a, u64 b) {
     return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b), 0x00);
 }
 
+/* One step of the chain G at word k of a stream that starts at word `from` (G is 0
+ * before it): F_k. G stays in a vector register: on the chain from G_(k-1) to G_k are
+ * two multiplications and two XORs, no move between register files (the high half of G
+ * is junk; every use of G reads its low half only). */
+static inline __attribute__((always_inline)) CLMUL_TARGET u64 rabin_clmul_step(
+    __m128i *g, const u64 *s, Py_ssize_t k, Py_ssize_t from, Py_ssize_t window, int d, __m128i mu, __m128i pl,
+    __m128i drop) {
+    const int t = 64 - d;
+    /* V = s_k x^t + s_(k-w) drop, as (lo, hi): off the chain */
+    __m128i v = _mm_set_epi64x((long long)(s[k] >> d), (long long)(s[k] << t)); /* 8 <= d <= 63 */
+    if (k - from >= window) v = _mm_xor_si128(v, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)s[k - window]), drop, 0x00));
+    __m128i uh = _mm_xor_si128(*g, _mm_unpackhi_epi64(v, v));         /* U_hi in the low half */
+    __m128i qm = _mm_clmulepi64_si128(uh, mu, 0x00);                   /* q = U_hi + hi(qm) */
+    /* q P'_lo = U_hi P'_lo + hi(qm) P'_lo: the first product does not wait for qm */
+    *g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
+    return (u64)_mm_cvtsi128_si64(*g) >> t;
+}
+
 /* One loop for every entry point: `f` (unless NULL) receives every fingerprint, and
- * the primary and backup candidate positions are appended to prim/back (unless NULL). G stays in a
- * vector register: on the chain from G_(k-1) to G_k are two multiplications and two
- * XORs, no move between register files (the high half of G is junk; every use of G
- * reads its low half only). */
+ * the primary and backup candidate positions are appended to prim/back (unless NULL;
+ * each has room for n).
+ *
+ * The chain's latency, not its work, sets the pace of one stream, so a long one is
+ * rolled as two chains stepped side by side: words [0, m) and [m, n). F_k is the sum
+ * over the window alone, so the second chain starts from G = 0 at word m - w, rolls
+ * w words it does not report, and from word m on gives exactly what one chain would.
+ * Its candidates are written from index m of the lists (the first chain writes fewer
+ * than m) and moved down to follow the first chain's at the end. */
 static inline __attribute__((always_inline)) CLMUL_TARGET void rabin_clmul_loop(
     const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f, u64 pm, u64 pr, u64 bm, u64 br,
     int64_t *prim, Py_ssize_t *np_, int64_t *back, Py_ssize_t *nb) {
-    const int t = 64 - c.degree;
+    const int d = c.degree;
     const __m128i mu = _mm_cvtsi64_si128((long long)c.mu_low), pl = _mm_cvtsi64_si128((long long)c.p_low);
     const __m128i drop = _mm_cvtsi64_si128((long long)c.drop);
-    Py_ssize_t n_prim = 0, n_back = 0;
-    __m128i g = _mm_setzero_si128();
-    for (Py_ssize_t k = 0; k < n; k++) {
-        /* V = s_k x^t + s_(k-w) drop, as (lo, hi): off the chain */
-        __m128i v = _mm_set_epi64x((long long)(s[k] >> c.degree), (long long)(s[k] << t)); /* 8 <= d <= 63 */
-        if (k >= window) v = _mm_xor_si128(v, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)s[k - window]), drop, 0x00));
-        __m128i uh = _mm_xor_si128(g, _mm_unpackhi_epi64(v, v));          /* U_hi in the low half */
-        __m128i qm = _mm_clmulepi64_si128(uh, mu, 0x00);                   /* q = U_hi + hi(qm) */
-        /* q P'_lo = U_hi P'_lo + hi(qm) P'_lo: the first product does not wait for qm */
-        g = _mm_xor_si128(_mm_xor_si128(v, _mm_clmulepi64_si128(uh, pl, 0x00)), _mm_clmulepi64_si128(qm, pl, 0x01));
-        u64 fk = (u64)_mm_cvtsi128_si64(g) >> t;
-        if (f) f[k] = fk;
+    /* two chains only where the second's warm-up (w words) is a small share of its half */
+    const int split = window <= (n >> 3) && n >= 256;
+    const Py_ssize_t m = split ? (n + window) / 2 : n, b0 = split ? m - window : n;
+    Py_ssize_t n_prim = 0, n_back = 0, m_prim = 0, m_back = 0; /* m_: the second chain's, from index m */
+    __m128i ga = _mm_setzero_si128(), gb = _mm_setzero_si128();
+    Py_ssize_t ka = 0, kb = b0;
+    for (; ka < m && kb < n; ka++, kb++) {
+        u64 fa = rabin_clmul_step(&ga, s, ka, 0, window, d, mu, pl, drop);
+        u64 fb = rabin_clmul_step(&gb, s, kb, b0, window, d, mu, pl, drop);
+        if (f) f[ka] = fa;
         if (prim) {
-            prim[n_prim] = k; n_prim += (fk & pm) == pr; /* branch-free: most words are neither */
-            back[n_back] = k; n_back += (fk & bm) == br;
+            prim[n_prim] = ka; n_prim += (fa & pm) == pr; /* branch-free: most words are neither */
+            back[n_back] = ka; n_back += (fa & bm) == br;
+        }
+        if (kb >= m) { /* past the warm-up */
+            if (f) f[kb] = fb;
+            if (prim) {
+                prim[m + m_prim] = kb; m_prim += (fb & pm) == pr;
+                back[m + m_back] = kb; m_back += (fb & bm) == br;
+            }
         }
     }
-    if (prim) { *np_ = n_prim; *nb = n_back; }
+    for (; ka < m; ka++) { /* the first chain's rest (all of it, when there is one chain) */
+        u64 fa = rabin_clmul_step(&ga, s, ka, 0, window, d, mu, pl, drop);
+        if (f) f[ka] = fa;
+        if (prim) {
+            prim[n_prim] = ka; n_prim += (fa & pm) == pr;
+            back[n_back] = ka; n_back += (fa & bm) == br;
+        }
+    }
+    for (; kb < n; kb++) { /* the second chain's rest */
+        u64 fb = rabin_clmul_step(&gb, s, kb, b0, window, d, mu, pl, drop);
+        if (kb < m) continue;
+        if (f) f[kb] = fb;
+        if (prim) {
+            prim[m + m_prim] = kb; m_prim += (fb & pm) == pr;
+            back[m + m_back] = kb; m_back += (fb & bm) == br;
+        }
+    }
+    if (prim) {
+        memmove(prim + n_prim, prim + m, (size_t)m_prim * 8);
+        memmove(back + n_back, back + m, (size_t)m_back * 8);
+        *np_ = n_prim + m_prim; *nb = n_back + m_back;
+    }
 }
 
 static CLMUL_TARGET void rabin_clmul_store(const u64 *s, Py_ssize_t n, Py_ssize_t window, Clmul c, u64 *f) {
@@ -2236,8 +2560,9 @@ static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     return o - o0;
 }
 
-/* 32 hex digits a chunk, xxh3_128(prefix + 8-byte big-endian length + text) of every
- * range [start, end) of the buffer, as xxhash's hexdigest writes it (high half first).
+/* A list of 32-hex-digit str, one a chunk: xxh3_128(prefix + 8-byte big-endian length +
+ * text) of every range [start, end) of the buffer, as xxhash's hexdigest writes it (high
+ * half first): made here, not sliced in Python from one string (a slice a chunk).
  * The text is the range itself, or (canonicalise) the canonical text of its words
  * (canonical_words), made one chunk at a time in a scratch buffer. `what` names the
  * buffer in a range error. */
@@ -2246,14 +2571,14 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
     if (hash_arguments(args, &dv, &sv, &ev, &pv) < 0) return NULL;
     PyObject *out = NULL;
     u8 *scratch = NULL;
+    char *hex = NULL;
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
     if (check_ranges(bs, be, m, dv.len, what, &widest) < 0) goto done;
-    out = new_buffer(32 * m);
     scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
-    if (!out || !scratch) { if (!scratch) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
+    hex = PyMem_Malloc(32 * m + 1);
+    if (!scratch || !hex) { PyErr_NoMemory(); goto done; }
     {
-        char *hex = PyBytes_AS_STRING(out);
         const u8 *data = dv.buf;
         Py_BEGIN_ALLOW_THREADS
         memcpy(scratch, pv.buf, pv.len);
@@ -2274,19 +2599,27 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
         }
         Py_END_ALLOW_THREADS
     }
+    if (!(out = PyList_New(m))) goto done;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *digest = PyUnicode_New(32, 127);
+        if (!digest) { Py_CLEAR(out); goto done; }
+        memcpy(PyUnicode_1BYTE_DATA(digest), hex + 32 * k, 32);
+        PyList_SET_ITEM(out, k, digest);
+    }
 done:
     PyMem_Free(scratch);
+    PyMem_Free(hex);
     PyBuffer_Release(&pv); PyBuffer_Release(&dv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
     return out;
 }
 
-/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> ASCII: the hash of every
+/* chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]: the hash of every
  * canonical[start:end] (hash_ranges). */
 static PyObject *chunk_hashes(PyObject *self, PyObject *args) {
     return hash_ranges(args, 0, "canonical text");
 }
 
-/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> ASCII: chunk_hashes of the
+/* canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str]: chunk_hashes of the
  * canonical text of every document[start:end] (a range from a word's first byte to a
  * word's last), with no canonical copy of the whole document. */
 static PyObject *canonical_hashes(PyObject *self, PyObject *args) {
@@ -2410,10 +2743,13 @@ static PyMethodDef METHODS[] = {
     {"lmx2_cuts", lmx2_cuts, METH_VARARGS,
      "lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
      "fill_horizon, maxima) -> (maxima, positions, kinds)"},
-    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> hex ASCII"},
+    {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]"},
+    {"scan_rabin", scan_rabin, METH_VARARGS,
+     "scan_rabin(utf8, window, clmul, masks, chars4=False) -> scan_lean(utf8) + (primary, backup, cum or None), "
+     "or the offset of a byte that is not UTF-8"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
-     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> hex ASCII of each range's canonical text"},
+     "canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str] of each range's canonical text"},
     {"canonical_slice", canonical_slice, METH_VARARGS, "canonical_slice(document, start, end) -> canonical bytes"},
     {"utf8_offsets", utf8_offsets, METH_VARARGS, "utf8_offsets(data, code point offsets) -> int64 byte offsets"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},

@@ -115,6 +115,43 @@ def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> R
     return raw
 
 
+# The longest window the compiled scan rolls in passing (a ring of its last symbols);
+# a longer one is rolled apart, over the stored symbols. The scan totals chars4/1 in
+# passing for documents up to FUSED_CHARS4_MAX bytes (its total then fits int32).
+FUSED_WINDOW_MAX = 1 << 20
+FUSED_CHARS4_MAX = 1 << 30
+
+
+def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int, int], chars4: bool = False
+                    ) -> tuple[RawScan, np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """(scan, primary, backup, cum): scan(data, lean=True) of UTF-8 bytes, and the candidates
+    of window_fingerprints(symbols, window, p) under `masks` (primary mask, remainder,
+    backup mask, remainder), from one pass of the compiled kernel that rolls the window
+    as it makes each symbol and stores none (the scan's symbols are None: a Document
+    scans again if they are asked for). The bytes are checked as UTF-8 in the same pass:
+    bytes that are not raise check_utf8's UnicodeDecodeError. With `chars4`, `cum` is
+    chars4_totals(starts, ends, False, narrow=True)'s running total (int32), made in the
+    same pass; None without it, or past FUSED_CHARS4_MAX bytes.
+
+    None where that pass does not run (the numpy kernel, the table form of the window,
+    a CPU without carry-less multiplication, a window over FUSED_WINDOW_MAX, masks past
+    the polynomial's degree): the caller checks, scans and rolls apart."""
+    if (KERNEL != "c" or not CARRYLESS or not _kernel.HAS_CLMUL or window > FUSED_WINDOW_MAX
+            or max(masks) >> degree(p)):
+        return None
+    got = _kernel.scan_rabin(data, window, _carryless_constants(p, window), masks,
+                             chars4 and len(data) <= FUSED_CHARS4_MAX)
+    if isinstance(got, int):  # the offset of a byte that is not UTF-8
+        bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
+        raise AssertionError("the scan rejected what the codec accepts")
+    n, starts, ends, para, _, _, _, sentence, primary, backup, cum = got
+    view = np.frombuffer  # views of bytes objects: read-only
+    raw = RawScan(view(starts, dtype=OFFSET), view(ends, dtype=OFFSET), view(para, dtype=np.bool_), None, None, None,
+                  view(sentence, dtype=np.bool_))
+    return (raw, view(primary, dtype=np.int64), view(backup, dtype=np.int64),
+            None if cum is None else view(cum, dtype=np.int32))
+
+
 def check_utf8(data: bytes) -> None:
     """Raise UnicodeDecodeError (with the byte offset of the first bad byte) unless
     `data` is strict UTF-8, without making a str of the whole document."""
@@ -250,7 +287,7 @@ def segment(
         min(max_tokens, past_end),
     )
     new = tuple.__new__
-    names = [KINDS[k] for k in bytes(kinds)]
+    names = list(map(KINDS.__getitem__, kinds))
     return [
         new(Cut, (s, e, kind, False))
         for s, e, kind in zip(np.frombuffer(starts, np.int64).tolist(), np.frombuffer(ends, np.int64).tolist(), names)
@@ -278,7 +315,7 @@ def segment_columns(
     _, starts, ends, kinds = _kernel.segment(
         _totals(cum), np.ascontiguousarray(primary, dtype=np.int64),
         np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
-    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), [KINDS[k] for k in kinds], None)
+    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), list(map(KINDS.__getitem__, kinds)), None)
 
 
 def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool,
@@ -414,9 +451,8 @@ def chunk_hashes(data: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, pr
     data[byte_starts[k]:byte_ends[k]] under `prefix`, as hex, by the compiled kernel; None when numpy runs (the caller hashes each chunk)."""
     if KERNEL != "c":
         return None
-    hexes = _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
-                                 np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
-    return [hexes[i : i + 32] for i in range(0, len(hexes), 32)]
+    return _kernel.chunk_hashes(data, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                np.ascontiguousarray(byte_ends, dtype=np.int64), prefix)
 
 
 def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.ndarray, prefix: bytes) -> list[str]:
@@ -424,9 +460,8 @@ def canonical_hashes(document: bytes, byte_starts: np.ndarray, byte_ends: np.nda
     (word-aligned ranges of the UTF-8 document), each made in turn: for the canonical
     text of a lean scan, which exists only chunk by chunk. Compiled kernel only (a lean
     scan is made only there; the extension stays loaded when the process switches)."""
-    out = _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
-                                   np.ascontiguousarray(byte_ends, dtype=np.int64), prefix).decode("ascii")
-    return [out[i : i + 32] for i in range(0, len(out), 32)]
+    return _kernel.canonical_hashes(document, np.ascontiguousarray(byte_starts, dtype=np.int64),
+                                    np.ascontiguousarray(byte_ends, dtype=np.int64), prefix)
 
 
 def canonical_slice(document: bytes, start: int, end: int) -> bytes:
