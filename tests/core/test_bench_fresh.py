@@ -56,3 +56,29 @@ def test_the_text_report_is_line_oriented_and_names_its_format(capsys, tmp_path)
     assert main(["bench", str(doc), "--repeat", "1", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["format"] == bench.FORMAT and report["python"] == sys.version.split()[0]
+
+
+def test_the_bench_runs_under_the_allocator_a_library_caller_has_unless_told(monkeypatch, capsys):
+    """chunk() in a program of the user's runs under glibc's own settings: the bench
+    times that by default, and the command's kept-memory settings only when asked."""
+    from cli_helpers import run
+    from steadlith_core.kernel import allocator
+
+    applied = []
+    monkeypatch.setattr(allocator, "keep_freed_memory", lambda: applied.append(True) or True)
+    assert run(capsys, "bench", "--sizes", "1", "--format", "json")[0] == 0
+    assert applied == []
+    assert run(capsys, "bench", "--sizes", "1", "--format", "json", "--allocator", "command")[0] == 0
+    assert applied == [True]
+    assert run(capsys, "params")[0] == 0  # every other command owns its process
+    assert applied == [True, True]
+
+
+def test_the_report_names_its_allocator():
+    text = "Words to chunk, over and over.\n\n" * 200
+    for state in ("library", "command"):
+        out = bench.run_bench(text, "doc", 1, memory=False, as_json=False, with_compare=False, allocator=state)
+        line = next(x for x in out.splitlines() if x.startswith("allocator"))
+        assert line.split()[1] == state
+        assert json.loads(bench.run_bench(text, "doc", 1, memory=False, as_json=True, with_compare=False,
+                                          allocator=state))["allocator"] == state

@@ -318,6 +318,14 @@ def format_cold(cold: dict) -> list[str]:
     return lines
 
 
+_ALLOCATOR_NOTE = {
+    "library": " (glibc's own settings, as chunk() runs in a program of yours; --allocator command: as the "
+               "steadlith command and the inspector run)",
+    "command": " (freed memory kept for the next run, as the steadlith command and the inspector set it: "
+               "kernel/allocator.py; --allocator library: as chunk() runs in a program of yours)",
+}
+
+
 def format_report(report: dict) -> str:
     c = report["chunking"]
     lines = [
@@ -327,6 +335,7 @@ def format_report(report: dict) -> str:
         f"size          {c['size_mb']:.2f} MB, {c['words']} words, {c['chunks']} chunks (default params)",
         f"repeat        {report['repeat']} (medians)",
         f"text kernel   {report['kernel']}{_KERNEL_NOTE[report['kernel']]}",
+        f"allocator     {report.get('allocator', 'command')}{_ALLOCATOR_NOTE[report.get('allocator', 'command')]}",
         f"cold chunk    {c['cold_ms']:.1f} ms  = {c['cold_mb_per_s']:.1f} MB/s   (tttd-v1, str, fresh object)",
     ]
     for name, ms in c["rechunk_ms"].items():
@@ -381,13 +390,14 @@ def _format_kernels(k: dict) -> list[str]:
 def run_bench(text: str, name: str, repeat: int, memory: bool, as_json: bool,
               extra: Callable[[str, int], dict] | None = None, with_compare: bool = True,
               kernel_texts: dict[str, str] | None = None, peers: bool = False, memory_mb: int = 10,
-              cold_texts: dict[str, str] | None = None) -> str:
-    """`cold_texts` (label -> text, default {"this file": text}) are the documents of the
-    interleaved cold section; `kernel_texts` adds the side-by-side kernel section;
+              cold_texts: dict[str, str] | None = None, allocator: str = "library") -> str:
+    """`allocator` names the allocator settings this process runs under (bench
+    --allocator: cli.main applies them), printed with the figures. `cold_texts` (label ->
+    text, default {"this file": text}) are the documents of the interleaved cold section; `kernel_texts` adds the side-by-side kernel section;
     `peers` adds the installed peer chunkers to the cold section; `memory` measures a
     `memory_mb` MB document."""
     report: dict = {"format": FORMAT, "document": name, "repeat": repeat, "python": sys.version.split()[0],
-                    "kernel": kernel.active(), "load_average_start": load_average(),
+                    "kernel": kernel.active(), "allocator": allocator, "load_average_start": load_average(),
                     "chunking": bench_chunking(text, ChunkerParams(), repeat)}
     report["rules"] = bench_rules(text, repeat, tttd=report["chunking"])
     report["cold"] = bench_cold(cold_texts or {"this file": text}, repeat, peers=peers)

@@ -91,7 +91,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         text, name, kernel_texts = default_documents()
     print(run_bench(text, name, args.repeat, memory=args.memory, as_json=args.format == "json",
-                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb, cold_texts=kernel_texts))
+                    kernel_texts=kernel_texts, peers=args.peers, memory_mb=args.memory_mb, cold_texts=kernel_texts,
+                    allocator=args.allocator))
     return 0
 
 
@@ -176,6 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "repeat for more (default: tiktoken:cl100k_base and tiktoken:o200k_base)")
     p.add_argument("--overshoot-max-tokens", type=int, default=512, metavar="N",
                    help="with --tokenizer-overshoot: max_tokens of the measured chunkings (default 512)")
+    p.add_argument("--allocator", choices=ALLOCATOR_STATES, default="library",
+                   help="the C allocator's settings the timings run under: library (glibc's own, as chunk() runs "
+                        "in a program of yours; the default) or command (freed memory kept for the next run, as "
+                        "the steadlith command and the inspector set it at start: kernel/allocator.py)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_bench)
     cli_sweep.add_parser(sub)
@@ -190,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_ERROR = 2
+# bench --allocator: glibc's own settings (a program of the user's that calls chunk()), or
+# those the command and the inspector set at start (kernel/allocator.keep_freed_memory)
+ALLOCATOR_STATES = ("library", "command")
 EXIT_CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)  # what a shell reports for `yes | head -1`
 
 
@@ -218,7 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parse(build_parser(), argv)
         from ..kernel.allocator import keep_freed_memory
 
-        keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
+        if getattr(args, "allocator", "command") == "command":
+            keep_freed_memory()  # this process is ours: let runs reuse what earlier ones freed
         code = args.func(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
