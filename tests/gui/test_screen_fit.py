@@ -5,11 +5,11 @@ cut off at 1366×768 or 1024×768. One key hides every dock and brings them back
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QTabBar
+from PySide6.QtWidgets import QAbstractScrollArea, QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS
+from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS, READING_LINES
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
@@ -140,3 +140,45 @@ def test_a_fitted_window_stops_fitting(qtbot, width, height):
     for name in DOCKS:  # still open: visible, or a tab away
         dock = getattr(window, name)
         assert dock.isVisible() or window.tabifiedDockWidgets(dock), name
+
+
+def fully_shown(widget) -> bool:
+    """No part of `widget` is clipped by its parents (a dock, a splitter, the window)."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+def reachable(widget) -> bool:
+    """Shown whole, or inside a scroll area that scrolls to it."""
+    if fully_shown(widget):
+        return True
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and parent.verticalScrollBar().maximum() > 0:
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1366, 768)])
+def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_whole(qtbot, width, height):
+    """The Churn panel's minimum (its rows, verdicts and regions: ~390 px) set the height
+    of the bottom tabs when it shared them, leaving each pane ten lines at 1366×768."""
+    window, _ = open_on_screen(qtbot, width, height)
+    open_every_dock(qtbot, window)
+    # a result after the docks are open: the panel's content (and so its minimum) grows with it
+    text_a, text_b, _ = phase_shift_counterexample()
+    load_texts(qtbot, window, text_a + "\n\nA closing line.", text_b)
+    qtbot.wait(100)  # the fits the result's layout scheduled
+    for side in ("A", "B"):
+        pane = window.panes[side]
+        lines = pane.viewport().height() // pane.fontMetrics().lineSpacing()
+        assert lines >= READING_LINES, f"pane {side} shows {lines} full lines"
+    window.churn_dock.raise_()
+    qtbot.waitUntil(lambda: window.churn.isVisible())
+    churn = window.churn
+    qtbot.waitUntil(lambda: all(lb.height() >= lb.heightForWidth(lb.width()) for lb in churn.values.values()))
+    needed = {"title": churn.title, "verdict": churn.verdict, "regions": churn.regions,
+              **{f"churn number {key}": label for key, label in churn.values.items()}}
+    for what, widget in needed.items():
+        assert reachable(widget), f"{what} is cut off"
+    assert churn.verdict.height() >= churn.verdict.heightForWidth(churn.verdict.width())
