@@ -182,3 +182,10 @@ def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_whole(q
     for what, widget in needed.items():
         assert reachable(widget), f"{what} is cut off"
     assert churn.verdict.height() >= churn.verdict.heightForWidth(churn.verdict.width())
+    # the Retrieval dock in front of the bottom tabs, at the height they keep: its help text whole
+    window.retrieval_dock.raise_()
+    status = window.retrieval_view.status
+    qtbot.waitUntil(status.isVisible)
+    qtbot.wait(50)
+    assert fully_shown(status) and status.height() >= status.heightForWidth(status.width()), \
+        "the Retrieval dock's text is cut off"
