@@ -337,7 +337,7 @@ class ScreenFit(QObject):
                 bar.setUsesScrollButtons(True)
         QTimer.singleShot(0, self._size_bottom)
 
-    def _size_bottom(self) -> None:
+    def _size_bottom(self, again: bool = True) -> None:
         """The bottom tabs as high as their content reads at, but no higher than 40 % of
         the window nor than leaves each pane READING_LINES lines, and never below their
         minimum: the documents are what the user came to read, a dock's table scrolls.
@@ -345,7 +345,8 @@ class ScreenFit(QObject):
         w = self.host
         bottom = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS + SIDE_DOCKS)
                   if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
-        shown = [d.height() for d in bottom if d.isVisible()]
+        # the docks in front: one behind a tab still counts as visible, at its old height
+        shown = [d.height() for d in bottom if d.isVisible() and not d.visibleRegion().isEmpty()]
         if not shown:
             return
         w.layout().activate()
@@ -357,6 +358,8 @@ class ScreenFit(QObject):
         leaving = max(shown) + pane.viewport().height() - READING_LINES * pane.fontMetrics().lineSpacing()
         height = max(least, min(wanted, int(w.height() * 0.4), leaving))
         w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
+        if again:  # right after the moves the docks are not yet where they went: measured again once they are
+            QTimer.singleShot(0, lambda: self._size_bottom(again=False))
 
 
 def standard_docks(w: QMainWindow, params: QDockWidget, churn: QDockWidget, table: QDockWidget,

@@ -4,7 +4,7 @@ nothing the user reads (panes, verdict, churn numbers, chunk table tab, status b
 cut off at 1366×768 or 1024×768. One key hides every dock and brings them back."""
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QTabBar
 
 from gui_helpers import load_texts
@@ -14,6 +14,7 @@ from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
 TASKBAR = 28
+AREA = Qt.DockWidgetArea
 
 
 def rect_in_window(window, widget) -> QRect:
@@ -159,10 +160,11 @@ def reachable(widget) -> bool:
     return False
 
 
-@pytest.mark.parametrize("width, height", [(1280, 720), (1366, 768)])
-def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_whole(qtbot, width, height):
+@pytest.mark.parametrize("width, height", [(1024, 768), (1280, 720), (1366, 768)])
+def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_reachable(qtbot, width, height):
     """The Churn panel's minimum (its rows, verdicts and regions: ~390 px) set the height
-    of the bottom tabs when it shared them, leaving each pane ten lines at 1366×768."""
+    of the bottom tabs when it shared them, leaving each pane ten lines at 1366×768. It
+    stays whole in the right-hand column (1280, 1366) and scrolls in the bottom tabs (1024)."""
     window, _ = open_on_screen(qtbot, width, height)
     open_every_dock(qtbot, window)
     # a result after the docks are open: the panel's content (and so its minimum) grows with it
@@ -189,3 +191,23 @@ def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_whole(q
     qtbot.wait(50)
     assert fully_shown(status) and status.height() >= status.heightForWidth(status.width()), \
         "the Retrieval dock's text is cut off"
+
+
+def test_on_a_narrow_screen_the_churn_scrolls_in_the_bottom_tabs_and_the_panes_keep_their_width(qtbot):
+    """At 1024×768 the right-hand column would leave each pane ~26 characters: every dock
+    tabs under the panes, the Churn panel asks for a few rows there and scrolls the rest
+    (its whole minimum would leave the panes a dozen lines), and it is whole again once
+    it is back in a column."""
+    window, _ = open_on_screen(qtbot, 1024, 768)
+    open_every_dock(qtbot, window)
+    qtbot.wait(100)
+    assert window.dockWidgetArea(window.churn_dock) == AREA.BottomDockWidgetArea
+    pane = window.pane_a
+    assert pane.viewport().width() >= 40 * pane.fontMetrics().horizontalAdvance("x")
+    assert pane.viewport().height() // pane.fontMetrics().lineSpacing() >= READING_LINES
+    window.churn_dock.raise_()
+    qtbot.waitUntil(window.churn.isVisible)
+    assert window.churn_dock.height() < window.churn.minimumSizeHint().height()
+    assert reachable(window.churn.verdict) and reachable(window.churn.regions)
+    window.addDockWidget(AREA.RightDockWidgetArea, window.churn_dock)
+    qtbot.waitUntil(lambda: window.churn_dock.minimumSizeHint().height() >= window.churn.minimumSizeHint().height())
