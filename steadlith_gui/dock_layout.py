@@ -97,7 +97,7 @@ class DockLayout:
         self.framed = framed
         # compact: the right-hand column runs the window's whole height, beside the panes and
         # the bottom tabs, so its height and theirs are not stacked (the Churn panel's rows
-        # over the bottom tabs left the panes a dozen lines at 1366×768)
+        # over the bottom tabs would leave the panes a dozen lines at 1366×768)
         window.setCorner(Qt.Corner.BottomRightCorner,
                          AREA.RightDockWidgetArea if compact else AREA.BottomDockWidgetArea)
         if not compact:
@@ -335,7 +335,7 @@ class ScreenFit(QObject):
             if bar.parent() is w:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
-        QTimer.singleShot(0, self._size_bottom)
+        QTimer.singleShot(0, self, self._size_bottom)
 
     def _size_bottom(self, again: bool = True) -> None:
         """The bottom tabs as high as their content reads at, but no higher than 40 % of
@@ -359,7 +359,7 @@ class ScreenFit(QObject):
         height = max(least, min(wanted, int(w.height() * 0.4), leaving))
         w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
         if again:  # right after the moves the docks are not yet where they went: measured again once they are
-            QTimer.singleShot(0, lambda: self._size_bottom(again=False))
+            QTimer.singleShot(0, self, lambda: self._size_bottom(again=False))
 
 
 def standard_docks(w: QMainWindow, params: QDockWidget, churn: QDockWidget, table: QDockWidget,

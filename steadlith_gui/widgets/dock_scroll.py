@@ -2,7 +2,7 @@
 scrolls, nothing is cut) until it is told it is short: then it asks for `short_height`
 and scrolls the rest. The Churn panel needs ~400 px for its rows, verdicts and regions;
 in a column beside the panes it has them, but tabbed with the docks under the panes that
-minimum set the height of every bottom tab and left each pane a dozen lines."""
+minimum would set the height of every bottom tab and leave each pane a dozen lines."""
 
 from __future__ import annotations
 
