@@ -191,3 +191,14 @@ def test_the_chunk_command_keeps_no_word_symbols(tmp_path, monkeypatch, capsys, 
     assert run(capsys, "chunk", str(doc), "--format", "jsonl", *rule)[0] == 0
     (text, document), = seen
     assert isinstance(text, bytes) and document.words.symbols is None
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(), Lmx2Params()], ids=["tttd-v1", "lmx2-v1"])
+def test_a_compared_document_reads_its_symbols_from_its_word_stream(params):
+    """A compared document keeps its symbols on its word stream: a stage that asks for
+    them again (explain's lmx2-v1 keys) gets those, not a second scan's copy."""
+    text = ("A few words, then more words.\n\n" * 400).encode()
+    pipeline = Pipeline(word_symbols=True)
+    pipeline.chunk(text, params)
+    doc = pipeline._docs.find(text)
+    assert doc.words.symbols is not None and doc.symbols is doc.words.symbols

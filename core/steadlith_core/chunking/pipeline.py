@@ -232,7 +232,10 @@ class Document:
 
     @property
     def symbols(self) -> np.ndarray:
-        """s_k of every word (docs/contract/tttd-v1.md#symbols), scanned again if they were let go."""
+        """s_k of every word (docs/contract/tttd-v1.md#symbols): the word stream's when it
+        keeps them (a compared document), else scanned again if they were let go."""
+        if self._symbols is None and self.words.symbols is not None:
+            return self.words.symbols
         if self._symbols is None:
             utf8 = self._utf8
             self._symbols = scan_text(self.document if utf8 is None else utf8, sentence_ends=False,
