@@ -194,3 +194,27 @@ def test_bad_input_is_refused_with_a_clear_error():
         starts = np.arange(50, dtype=np.int32) * 2
         with pytest.raises(ValueError, match="a token or more"):
             kernel.lmx2_cuts(prefix, para, sentence, True, None, starts, starts, *args, None)
+
+
+@compiled
+@pytest.mark.parametrize("case", ["falls below zero", "falls", "wraps", "starts below zero"])
+def test_a_total_that_is_no_running_total_is_refused_within_its_arrays(case):
+    """A running total whose words do not each add a token or more is refused, whatever
+    its values: the passes read nothing outside their arrays on the way (a maximum before
+    the first edge) and no position arithmetic overflows (.ci/asan runs this under the
+    sanitizers, where either aborts)."""
+    top, low = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    cum = {"falls below zero": [0, -3, -2, -1, 0, 1, 2, 3, 4],
+           "falls": [0, 5, 6, 7, 1, 2, 3, 9, 12],
+           "wraps": [0, 2**62 + 1, top, low, low + 1, low + 2, low + 3, low + 4, low + 5],
+           "starts below zero": [low, low + 1, -3, top - 9, top - 7, top - 5, top - 3, top - 2, top - 1]}[case]
+    cum = np.array(cum, dtype=np.int64)
+    n = cum.size - 1
+    symbols, _, para, sentence = _random_words(4, n, 3)
+    with kernel.using("c"):
+        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
+        for maxima in (None, np.array([1, 3, 5], dtype=np.int64)):
+            for key_tokens, gate in ((2, 1), (2**62, 2**62), (top, top)):
+                with pytest.raises(ValueError, match="a token or more"):
+                    kernel._kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, key_tokens,
+                                             lmx2.KEY_BASE, 2, 1, gate, 2, maxima)
