@@ -199,6 +199,13 @@ class Document:
         """The document as a str (decoded on first use when it was given as bytes)."""
         return self.words.source
 
+    def __getstate__(self) -> dict:
+        # a long ASCII str's own bytes are read through a memoryview, which does not pickle
+        state = self.__dict__.copy()
+        if isinstance(self._utf8, memoryview):
+            state["_utf8"] = bytes(self._utf8)
+        return state
+
     @property
     def utf8(self) -> bytes | memoryview | None:
         """The UTF-8 a lean document is scanned from (the bytes given, or a long str's,
