@@ -218,3 +218,27 @@ def test_a_total_that_is_no_running_total_is_refused_within_its_arrays(case):
                 with pytest.raises(ValueError, match="a token or more"):
                     kernel._kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, key_tokens,
                                              lmx2.KEY_BASE, 2, 1, gate, 2, maxima)
+
+
+@compiled
+def test_the_prefix_sums_go_over_the_symbols_exactly_when_nothing_else_holds_them(monkeypatch):
+    """A lone bytes document writes them in place; a caller's or a comparison's word
+    stream holding the symbols keeps them symbols."""
+    from steadlith_core.chunking import pipeline as pipeline_module
+
+    calls = []
+    original = pipeline_module.lmx2_prefix
+
+    def spy(symbols, base, in_place):
+        calls.append(in_place)
+        return original(symbols, base, in_place)
+
+    monkeypatch.setattr(pipeline_module, "lmx2_prefix", spy)
+    data = (GOLDEN / "mixed.txt").read_bytes()
+    with kernel.using("c"):
+        Pipeline().chunk(data, Lmx2Params())
+        pipeline = Pipeline()
+        held = pipeline.document(data).symbols
+        pipeline.chunk(data, Lmx2Params())
+        Pipeline(word_symbols=True).chunk(data, Lmx2Params())
+    assert calls == [True, False, False] and held.size
