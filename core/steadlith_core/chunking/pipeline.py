@@ -491,8 +491,12 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
             source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
         if bytes_doc:
             symbols = doc.take_symbols()
-            # written over the symbols only when nothing else can read them
-            alone = sys.getrefcount(symbols) == 2 and sys.getrefcount(symbols.base) == 2
+            # written over the symbols only when nothing else can read them: counted as a
+            # probe held the same way is, since what the count adds for the call itself
+            # depends on the interpreter (CPython 3.14 borrows a local's reference)
+            probe = np.frombuffer(bytes(8), dtype=np.uint64)
+            alone = (sys.getrefcount(symbols) == sys.getrefcount(probe)
+                     and sys.getrefcount(symbols.base) == sys.getrefcount(probe.base))
             prefix = lmx2_prefix(symbols, lmx2.KEY_BASE, alone)
             del symbols
         elif doc.lean:
