@@ -1844,7 +1844,8 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
     while (made < want && c < n) {
         /* chosen[next - 1] <= c < chosen[next] (the last chosen cut is n) */
         while (next < n_chosen && chosen[next] <= c) next++;
-        int64_t from = add_held(chosen_pos[next - 1], gate), to = next < n_chosen ? sub_held(chosen_pos[next], gate) : INT64_MAX;
+        int64_t from = add_held(chosen_pos[next - 1], gate);
+        int64_t to = next < n_chosen ? sub_held(chosen_pos[next], gate) : INT64_MAX;
         Py_ssize_t until = next < n_chosen ? (Py_ssize_t)chosen[next] : n;
         if (chosen[next - 1] == c) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
         /* the cuts before the zone of this stretch */
@@ -1985,7 +1986,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         int rises = t[0] >= 0;
         for (Py_ssize_t k = 0; k < n; k++) rises &= t[k + 1] > t[k];
         if (!rises) {
-            PyErr_SetString(PyExc_ValueError, "every word must have a token or more (an int64 total rises from 0 or more)");
+            PyErr_SetString(PyExc_ValueError,
+                            "every word must have a token or more (an int64 total rises from 0 or more)");
             goto done;
         }
     }
