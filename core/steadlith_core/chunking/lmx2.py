@@ -455,6 +455,10 @@ class Lmx2Stages:
                  keys: "Lmx2Keys | Lmx2HashKeys | Callable[[], Lmx2Keys | Lmx2HashKeys]", cuts: Lmx2Cuts):
         self._classes, self._keys, self.cuts = classes, keys, cuts
 
+    def __reduce__(self):
+        # sent elsewhere, the stages go made: the functions that make them read the document's cache
+        return (Lmx2Stages, (self.classes, self.keys, self.cuts))
+
     @property
     def classes(self) -> np.ndarray:
         if callable(self._classes):

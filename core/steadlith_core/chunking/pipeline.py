@@ -223,6 +223,13 @@ class Document:
         """The document as a str (decoded on first use when it was given as bytes)."""
         return self.words.source
 
+    def __getstate__(self) -> dict:
+        # a long ASCII str's own bytes are read through a memoryview, which does not pickle
+        state = self.__dict__.copy()
+        if isinstance(self._utf8, memoryview):
+            state["_utf8"] = bytes(self._utf8)
+        return state
+
     @property
     def utf8(self) -> bytes | memoryview | None:
         """The UTF-8 a lean document is scanned from (the bytes given, or a long str's,
@@ -512,8 +519,12 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
             source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
         if bytes_doc:
             symbols = doc.take_symbols()
-            # written over the symbols only when nothing else can read them
-            alone = sys.getrefcount(symbols) == 2 and sys.getrefcount(symbols.base) == 2
+            # written over the symbols only when nothing else can read them: counted as a
+            # probe held the same way is, since what the count adds for the call itself
+            # depends on the interpreter (CPython 3.14 borrows a local's reference)
+            probe = np.frombuffer(bytes(8), dtype=np.uint64)
+            alone = (sys.getrefcount(symbols) == sys.getrefcount(probe)
+                     and sys.getrefcount(symbols.base) == sys.getrefcount(probe.base))
             prefix = lmx2_prefix(symbols, lmx2.KEY_BASE, alone)
             del symbols
         elif doc.lean:
