@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from hypothesis import given, settings, strategies as st
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking.pipeline import Pipeline
 from steadlith_core.cli.compare import format_comparison
 from steadlith_core.comparison.analysis import Analysis
@@ -49,12 +49,12 @@ def _rows(result) -> list:
 @contextmanager
 def _long(on: bool = True):
     """A str of any length chunked as a long one (from its UTF-8), when `on`."""
-    kept = pipeline_module.LEAN_STR_CHARS
-    pipeline_module.LEAN_STR_CHARS = 1 if on else kept
+    kept = document_module.LEAN_STR_CHARS
+    document_module.LEAN_STR_CHARS = 1 if on else kept
     try:
         yield
     finally:
-        pipeline_module.LEAN_STR_CHARS = kept
+        document_module.LEAN_STR_CHARS = kept
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
-from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking.chunks import Chunk
 from steadlith_core.bench.examples import generate_prose
 
@@ -54,7 +54,7 @@ def test_a_chunking_pickles_whichever_path_made_it(text_kernel, monkeypatch, for
     its text is read in place (a long ASCII str's own bytes)."""
     text = "Plain ASCII words, a sentence. " * 200 + ("" if "ASCII" in form else "\U0001F680 done.")
     if form.startswith("long"):
-        monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 100)
+        monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 100)
     result = Pipeline().chunk(text.encode() if form == "bytes" else text, params)
     back = pickle.loads(pickle.dumps(result))
     assert [c._asdict() for c in back.chunks] == [c._asdict() for c in result.chunks]
