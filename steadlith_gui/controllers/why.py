@@ -110,7 +110,9 @@ class WhyController(QObject):
                     pane.setExtraSelections([])
                 continue
             words = (c.a if side == "A" else c.b).words
-            idx = np.array([m.word for m in marks], dtype=np.int64)
+            # a candidate at the document's end cut (lmx2-v1 names cut positions, the
+            # last one past the last word) is marked on the last word
+            idx = np.clip(np.array([m.word for m in marks], dtype=np.int64), 0, max(len(words) - 1, 0))
             starts = doc.offsets.to_display(np.asarray(words.starts)[idx])
             ends = doc.offsets.to_display(np.asarray(words.ends)[idx])
             selections = []

@@ -140,3 +140,21 @@ def test_the_why_box_keeps_the_themes_background_while_it_prompts(qtbot):
     cursor = QTextCursor(why.document())
     cursor.movePosition(QTextCursor.MoveOperation.NextCharacter)
     assert cursor.charFormat().foreground().color().name().lower() == DARK.muted.lower()  # the prompt is muted
+
+
+def test_a_region_whose_cut_at_the_documents_end_is_gone_is_marked_without_error(qtbot):
+    """lmx2-v1 names a candidate at the document's end cut (its last position, one past
+    the last word): it is marked on the last word, never looked up past the words."""
+    from steadlith_core import Lmx2Params
+
+    from gui_helpers import make_window
+
+    window = make_window(qtbot, params=Lmx2Params())
+    result = load_texts(qtbot, window, "a b\n" * 200, "a b\n" * 200 + "x y\n")
+    regions = result.comparison.phase_shift_regions
+    assert regions, "the pair shifts chunks under lmx2-v1"
+    click_region(qtbot, window, 0)
+    wait_explained(qtbot, window, 0)
+    text_a = window.pane_a.toPlainText()
+    spans = window.why.marked("A")
+    assert spans and all(0 <= lo < hi <= len(text_a) for lo, hi in spans)
