@@ -82,3 +82,22 @@ def test_the_report_names_its_allocator():
         assert line.split()[1] == state
         assert json.loads(bench.run_bench(text, "doc", 1, memory=False, as_json=True, with_compare=False,
                                           allocator=state))["allocator"] == state
+
+
+def test_memory_options_that_would_be_ignored_are_refused(capsys, tmp_path):
+    from cli_helpers import run
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("Some words.\n", encoding="utf-8")
+    code, out, err = run(capsys, "bench", str(doc), "--memory-only")
+    assert code == 2 and out == "" and err.strip() == ("steadlith: error: --memory-only measures the bench's Markdown "
+                                                       "repeated to --memory-mb, not a FILE")
+    code, out, err = run(capsys, "bench", "--memory-forms", "bytes")
+    assert code == 2 and out == "" and err.strip() == "steadlith: error: --memory-forms goes with --memory-only"
+
+
+def test_the_memory_rows_name_their_document(monkeypatch):
+    monkeypatch.setattr(bench, "bench_memory", lambda corpus, n_bytes, forms: [])
+    out = bench.memory_only(3_000_000, as_json=False, forms=("bytes",))
+    assert out.splitlines()[0].startswith("document      ") and out.splitlines()[0].endswith(", repeated to 3 MB")
+    assert json.loads(bench.memory_only(3_000_000, as_json=True, forms=("bytes",)))["document"].endswith("3 MB")

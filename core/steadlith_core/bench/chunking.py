@@ -424,10 +424,12 @@ def memory_only(n_bytes: int, as_json: bool, forms: "Sequence[str] | None" = Non
     """`steadlith bench --memory-only`: the memory rows alone (memory.bench_memory on the
     Markdown corpus repeated to n_bytes; only `forms` when given), between two load averages."""
     start = load_average()
-    rows = bench_memory(markdown_corpus()[0], n_bytes, forms=forms or DEFAULT_FORMS)
-    report = {"format": "steadlith-bench-memory/1", "load_average_start": start, "memory": rows,
-              "load_average_end": load_average()}
+    corpus, what = markdown_corpus()
+    rows = bench_memory(corpus, n_bytes, forms=forms or DEFAULT_FORMS)
+    report = {"format": "steadlith-bench-memory/1", "document": f"{what}, repeated to {n_bytes / 1e6:g} MB",
+              "load_average_start": start, "memory": rows, "load_average_end": load_average()}
     if as_json:
         return json.dumps(report, indent=2)
-    return "\n".join([f"load average  {' '.join(map(str, start))} (at the start)", *format_memory(rows),
+    return "\n".join([f"document      {report['document']}", f"load average  {' '.join(map(str, start))} (at the start)",
+                      *format_memory(rows),
                       f"load average  {' '.join(map(str, report['load_average_end']))} (at the end)"])

@@ -76,10 +76,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         sizes = bench_sizes(range(1, args.sizes + 1))
         print(json.dumps(sizes, indent=2) if args.format == "json" else format_sizes(sizes))
         return 0
+    if args.memory_forms and not args.memory_only:
+        raise SteadlithError("--memory-forms goes with --memory-only")
     if args.memory_mb < 1:
         raise SteadlithError(f"--memory-mb must be >= 1, got {args.memory_mb}")
     if args.memory_only:
         from ..bench.chunking import memory_only
+
+        if args.file:  # the rows are each a fresh process on the Markdown corpus repeated to size
+            raise SteadlithError("--memory-only measures the bench's Markdown repeated to --memory-mb, not a FILE")
 
         print(memory_only(args.memory_mb * 1_000_000, args.format == "json", _memory_forms(args.memory_forms)))
         return 0
