@@ -373,8 +373,12 @@ class Pipeline:
         self.str_utf8 = str_utf8
 
     def clear(self) -> None:
+        """Forget the cached documents, and give the memory the kernel kept for the next
+        chunking back to the system (select.release_pool): arrays still held elsewhere
+        keep theirs."""
         with self._lock:
             self._docs.clear()
+        text_kernel.release_pool()
 
     def document(self, text: str | bytes) -> Document:
         """The cached text stages of `text` (made and kept as chunk() would): for a caller
