@@ -54,6 +54,7 @@ def test_a_block_comes_back_when_its_arrays_die_and_is_reused(pool):
 
 
 def test_an_array_kept_from_one_run_keeps_its_values_through_many_later_runs(pool):
+    kernel.scan(document(300_000, -1))  # dies at once: the pool now has blocks, the kept run takes them
     kept = kernel.scan(document(300_000))
     starts, symbols, para = kept.starts, kept.symbols, kept.para  # views of pool blocks
     want = (starts.copy(), symbols.copy(), para.copy())
@@ -66,6 +67,16 @@ def test_an_array_kept_from_one_run_keeps_its_values_through_many_later_runs(poo
         del other
     assert np.array_equal(starts, want[0]) and np.array_equal(symbols, want[1]) and np.array_equal(para, want[2])
     assert not starts.flags.writeable  # read-only, as the bytes they stand for
+
+
+def test_a_memoryview_holds_its_block(pool):
+    from steadlith_core.kernel.extension import KERNEL_MODULE
+
+    view = memoryview(KERNEL_MODULE.scan(document(300_000).encode())[4])  # the symbols; the tuple dies here
+    want = bytes(view)
+    for k in range(20):
+        KERNEL_MODULE.scan(document(300_000, k + 1).encode())
+    assert view.readonly and view.tobytes() == want
 
 
 def test_the_free_blocks_never_hold_more_than_the_bound(pool):

@@ -449,8 +449,8 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
  * for the next output to take with its pages already in memory.
  *
  * Bounded: the free blocks hold at most `pool_limit` bytes of pages a run wrote (64 MiB
- * unless set), in at most POOL_SLOTS blocks; a freed block that does not fit goes back
- * to the system at once, and release_pool() gives back every free block. The pages of a
+ * unless set), in at most POOL_SLOTS blocks, each at most a quarter of that; a freed
+ * block that does not fit goes back to the system at once, and release_pool() gives back every free block. The pages of a
  * block count as written up to the furthest any output reached: a block is sized for the
  * most its output can hold and trimmed to what was written by its logical length, so
  * the pages past that were never touched and cost nothing.
@@ -465,6 +465,7 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
 #endif
 #define POOL_MIN ((Py_ssize_t)64 << 10) /* smaller outputs come from malloc: it keeps these itself */
 #define POOL_SLOTS 32
+#define POOL_SHARE 4
 #define POOL_PAGE ((size_t)4096)
 
 typedef struct {
@@ -539,13 +540,16 @@ static int pool_take(size_t size, PoolBlock *out) {
     return 0;
 }
 
-/* Back to the pool, or to the system when the pool would hold more than its bound: the
+/* Back to the pool, or to the system when the pool would hold more than its bound, or
+ * when the block alone holds more than a POOL_SHARE-th of it (a very long document's
+ * outputs: freed in the middle of its run, kept they would raise that run's peak, and
+ * the next run of that size pays its page faults in proportion anyway). The
  * block that does not fit goes, not the ones already kept, so a process that chunks
  * documents of a few sizes in turn keeps reusing the sets that fit instead of each size
  * pushing the other's out. */
 static void pool_give(PoolBlock b) {
     POOL_ACQUIRE();
-    if (POOL.count == POOL_SLOTS || POOL.held + b.touched > POOL.limit) {
+    if (POOL.count == POOL_SLOTS || POOL.held + b.touched > POOL.limit || b.touched > POOL.limit / POOL_SHARE) {
         POOL.dropped++;
         POOL_RELEASE();
         block_unmap(b);
@@ -594,10 +598,23 @@ static PyObject *pool_buffer(Py_ssize_t size) {
 #define BUF(o) (((Buffer *)(o))->mem)
 #define BUF_LEN(o) (((Buffer *)(o))->len)
 
-/* Trims an output to what was written (never grows it). */
+/* Trims an output to what was written (never grows it). A pool block gives the pages
+ * past that back to the system: untouched ones cost nothing, but a huge page is resident
+ * whole once its first byte is written, and a block reused from a larger document holds
+ * that document's pages. The next run that writes there faults them in again. */
 static void buffer_trim(PyObject *o, Py_ssize_t size) {
     Buffer *b = (Buffer *)o;
-    if (size < b->len) b->len = size;
+    if (size >= b->len) return;
+    b->len = size;
+    if (!b->block.mem) return;
+    size_t keep = ((size_t)size + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
+#if POOL_MAPPED && defined(MADV_DONTNEED)
+    size_t huge = ((size_t)size + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
+    size_t end = b->block.touched > huge ? b->block.touched : huge;
+    if (end > b->block.cap) end = b->block.cap;
+    if (end > keep) madvise(b->block.mem + keep, end - keep, MADV_DONTNEED);
+#endif
+    b->block.touched = keep; /* resident from here on: what this output writes */
 }
 
 static void buffer_dealloc(Buffer *b) {
