@@ -94,7 +94,7 @@ def test_the_free_blocks_never_hold_more_than_the_bound(pool):
 
 def test_the_default_bound_holds_over_large_documents(pool):
     limit = kernel.pool_limit()
-    assert limit == 64 << 20
+    assert limit == 128 << 20
     for k in range(3):
         Pipeline().chunk(document(6_000_000, k).encode(), Lmx2Params() if k % 2 else ChunkerParams())
         assert kernel.pool_stats()["free_bytes"] <= limit

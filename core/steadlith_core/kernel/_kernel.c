@@ -448,8 +448,8 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
  * np.frombuffer reads) whose block goes back to this pool when the last view of it dies,
  * for the next output to take with its pages already in memory.
  *
- * Bounded: the free blocks hold at most `pool_limit` bytes of pages a run wrote (64 MiB
- * unless set), in at most POOL_SLOTS blocks, each at most a quarter of that; a freed
+ * Bounded: the free blocks hold at most `pool_limit` bytes of pages a run wrote (128 MiB
+ * unless set: what a 10 MB document's outputs under both rules, str and bytes, take), in at most POOL_SLOTS blocks, each at most a quarter of that; a freed
  * block that does not fit goes back to the system at once, and release_pool() gives back every free block. The pages of a
  * block count as written up to the furthest any output reached: a block is sized for the
  * most its output can hold and trimmed to what was written by its logical length, so
@@ -480,7 +480,7 @@ static struct {
     size_t held;  /* sum of the free blocks' `touched` */
     size_t limit; /* most `held` may reach */
     unsigned long long taken, reused, returned, dropped;
-} POOL = {.limit = (size_t)64 << 20};
+} POOL = {.limit = (size_t)128 << 20};
 
 #ifdef Py_GIL_DISABLED
 static PyMutex POOL_LOCK;
@@ -598,23 +598,25 @@ static PyObject *pool_buffer(Py_ssize_t size) {
 #define BUF(o) (((Buffer *)(o))->mem)
 #define BUF_LEN(o) (((Buffer *)(o))->len)
 
-/* Trims an output to what was written (never grows it). A pool block gives the pages
- * past that back to the system: untouched ones cost nothing, but a huge page is resident
- * whole once its first byte is written, and a block reused from a larger document holds
- * that document's pages. The next run that writes there faults them in again. */
+/* Trims an output to what was written (never grows it). Pages past it that no run wrote
+ * cost nothing, and those a longer document wrote stay for the next one (counted in the
+ * block's `touched`); but a huge page is resident whole once its first byte is written,
+ * so the rest of the one this output ends in goes back to the system, as a shrunk bytes
+ * object's would. Only that rest: giving back more would make the next longer document
+ * fault in again what the pool kept for it. */
 static void buffer_trim(PyObject *o, Py_ssize_t size) {
     Buffer *b = (Buffer *)o;
     if (size >= b->len) return;
     b->len = size;
-    if (!b->block.mem) return;
-    size_t keep = ((size_t)size + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
-#if POOL_MAPPED && defined(MADV_DONTNEED)
-    size_t huge = ((size_t)size + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
-    size_t end = b->block.touched > huge ? b->block.touched : huge;
-    if (end > b->block.cap) end = b->block.cap;
-    if (end > keep) madvise(b->block.mem + keep, end - keep, MADV_DONTNEED);
+#if POOL_MAPPED && defined(MADV_HUGEPAGE) && defined(MADV_DONTNEED)
+    if (b->block.mem && (Py_ssize_t)b->block.cap >= HUGE_BUFFER) {
+        const size_t huge = (size_t)2 << 20;
+        size_t keep = ((size_t)size + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
+        size_t end = ((size_t)size + huge - 1) & ~(huge - 1);
+        if (end > b->block.cap) end = b->block.cap;
+        if (end > keep && b->block.touched <= keep) madvise(b->block.mem + keep, end - keep, MADV_DONTNEED);
+    }
 #endif
-    b->block.touched = keep; /* resident from here on: what this output writes */
 }
 
 static void buffer_dealloc(Buffer *b) {
