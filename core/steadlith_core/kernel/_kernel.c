@@ -464,7 +464,7 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
 #define POOL_MAPPED 0
 #endif
 #define POOL_MIN ((Py_ssize_t)64 << 10) /* smaller outputs come from malloc: it keeps these itself */
-#define POOL_SLOTS 32
+#define POOL_SLOTS 64
 #define POOL_SHARE 4
 #define POOL_PAGE ((size_t)4096)
 
@@ -540,21 +540,21 @@ static int pool_take(size_t size, PoolBlock *out) {
     return 0;
 }
 
-/* Back to the pool, or to the system when the pool would hold more than its bound, or
- * when the block alone holds more than a POOL_SHARE-th of it (a very long document's
- * outputs: freed in the middle of its run, kept they would raise that run's peak, and
- * the next run of that size pays its page faults in proportion anyway). The
- * block that does not fit goes, not the ones already kept, so a process that chunks
- * documents of a few sizes in turn keeps reusing the sets that fit instead of each size
- * pushing the other's out. */
+/* Back to the pool, making room by giving the least recently freed blocks back to the
+ * system; straight back to the system when the block alone holds more than a
+ * POOL_SHARE-th of the bound (a very long document's outputs: freed in the middle of its
+ * run, kept they would raise that run's peak, and the next run of that size pays its
+ * page faults in proportion anyway). The oldest go first so that what a process chunks
+ * now, not what it chunked once, is what the pool holds. */
 static void pool_give(PoolBlock b) {
     POOL_ACQUIRE();
-    if (POOL.count == POOL_SLOTS || POOL.held + b.touched > POOL.limit || b.touched > POOL.limit / POOL_SHARE) {
+    if (b.touched > POOL.limit / POOL_SHARE) {
         POOL.dropped++;
         POOL_RELEASE();
         block_unmap(b);
         return;
     }
+    while (POOL.count > 0 && (POOL.count == POOL_SLOTS || POOL.held + b.touched > POOL.limit)) pool_drop_oldest();
     POOL.free[POOL.count++] = b;
     POOL.held += b.touched;
     POOL.returned++;
