@@ -526,12 +526,12 @@ static int pool_take(size_t size, PoolBlock *out) {
         return 0;
     }
     POOL_RELEASE();
+    /* No MADV_HUGEPAGE (new_buffer's): a huge page spares first-touch faults, which a
+     * reused block does not pay, and is resident whole, which would raise a long
+     * document's peak by the part of each output's last huge page it never writes. */
 #if POOL_MAPPED
     void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) return -1;
-#if defined(MADV_HUGEPAGE)
-    if ((Py_ssize_t)size >= HUGE_BUFFER) madvise(mem, size, MADV_HUGEPAGE);
-#endif
 #else
     void *mem = PyMem_RawMalloc(size);
     if (!mem) return -1;
@@ -598,25 +598,12 @@ static PyObject *pool_buffer(Py_ssize_t size) {
 #define BUF(o) (((Buffer *)(o))->mem)
 #define BUF_LEN(o) (((Buffer *)(o))->len)
 
-/* Trims an output to what was written (never grows it). Pages past it that no run wrote
- * cost nothing, and those a longer document wrote stay for the next one (counted in the
- * block's `touched`); but a huge page is resident whole once its first byte is written,
- * so the rest of the one this output ends in goes back to the system, as a shrunk bytes
- * object's would. Only that rest: giving back more would make the next longer document
- * fault in again what the pool kept for it. */
+/* Trims an output to what was written (never grows it): its length only. Pages past it
+ * that no run wrote cost nothing, and those a longer document wrote stay for the next one
+ * (counted in the block's `touched`). */
 static void buffer_trim(PyObject *o, Py_ssize_t size) {
     Buffer *b = (Buffer *)o;
-    if (size >= b->len) return;
-    b->len = size;
-#if POOL_MAPPED && defined(MADV_HUGEPAGE) && defined(MADV_DONTNEED)
-    if (b->block.mem && (Py_ssize_t)b->block.cap >= HUGE_BUFFER) {
-        const size_t huge = (size_t)2 << 20;
-        size_t keep = ((size_t)size + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
-        size_t end = ((size_t)size + huge - 1) & ~(huge - 1);
-        if (end > b->block.cap) end = b->block.cap;
-        if (end > keep && b->block.touched <= keep) madvise(b->block.mem + keep, end - keep, MADV_DONTNEED);
-    }
-#endif
+    if (size < b->len) b->len = size;
 }
 
 static void buffer_dealloc(Buffer *b) {
