@@ -32,6 +32,8 @@ SIDE_DOCKS = ("churn_dock", "params_dock", "table_dock")
 #: A pane narrower than this many characters of its font is not readable: the side
 #: docks give way (one tabbed column, then tabs at the bottom) before the panes shrink past it.
 READABLE_CHARS = 30
+#: The bottom tabs stop growing where a pane would keep fewer lines of its font than this.
+READING_LINES = 20
 #: Bottom docks side by side narrower than this tab together: a chart or a table of
 #: commits squeezed to a third of a laptop screen loses its axis titles and columns.
 BOTTOM_MIN_WIDTH = 420
@@ -93,6 +95,11 @@ class DockLayout:
         self.compact = compact
         self.available = QRect(available)
         self.framed = framed
+        # compact: the right-hand column runs the window's whole height, beside the panes and
+        # the bottom tabs, so its height and theirs are not stacked (the Churn panel's rows
+        # over the bottom tabs would leave the panes a dozen lines at 1366×768)
+        window.setCorner(Qt.Corner.BottomRightCorner,
+                         AREA.RightDockWidgetArea if compact else AREA.BottomDockWidgetArea)
         if not compact:
             self.standard()
             d.diagnostics_dock.show()
@@ -319,8 +326,8 @@ class ScreenFit(QObject):
 
     def _after_moves(self) -> None:
         """Docks were tabbed: the one opened last in front, whole tab titles (scrolled when
-        they do not fit), and the bottom tabs as high as their content reads at, 40 % of
-        the window at most, so the documents keep most of the height."""
+        they do not fit), then the bottom tabs' height (once the moved docks have their
+        new widths, which their wrapped labels' minimum heights depend on)."""
         w = self.host
         if self._last is not None and self._last.toggleViewAction().isChecked():
             self._last.raise_()
@@ -328,13 +335,31 @@ class ScreenFit(QObject):
             if bar.parent() is w:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
+        QTimer.singleShot(0, self, self._size_bottom)
+
+    def _size_bottom(self, again: bool = True) -> None:
+        """The bottom tabs as high as their content reads at, but no higher than 40 % of
+        the window nor than leaves each pane READING_LINES lines, and never below their
+        minimum: the documents are what the user came to read, a dock's table scrolls.
+        Resizing docks neither shows nor hides one, so it schedules no fit."""
+        w = self.host
         bottom = [d for d in _docked(self.docking.docks, BOTTOM_DOCKS + SIDE_DOCKS)
                   if w.dockWidgetArea(d) == AREA.BottomDockWidgetArea]
-        if bottom:
-            wanted = max(d.widget().sizeHint().height() + 24 for d in bottom if d.widget() is not None)
-            least = max(d.minimumSizeHint().height() for d in bottom)
-            height = max(least, min(wanted, int(w.height() * 0.4)))
-            w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
+        # the docks in front: one behind a tab still counts as visible, at its old height
+        shown = [d.height() for d in bottom if d.isVisible() and not d.visibleRegion().isEmpty()]
+        if not shown:
+            return
+        w.layout().activate()
+        wanted = max(d.widget().sizeHint().height() + 24 for d in bottom if d.widget() is not None)
+        least = max(d.minimumSizeHint().height() for d in bottom)
+        pane = self.pane
+        # the height that leaves each pane READING_LINES lines: the panes give what they
+        # hold beyond those lines to the docks (or take back what they lack)
+        leaving = max(shown) + pane.viewport().height() - READING_LINES * pane.fontMetrics().lineSpacing()
+        height = max(least, min(wanted, int(w.height() * 0.4), leaving))
+        w.resizeDocks(bottom, [height] * len(bottom), Qt.Orientation.Vertical)
+        if again:  # right after the moves the docks are not yet where they went: measured again once they are
+            QTimer.singleShot(0, self, lambda: self._size_bottom(again=False))
 
 
 def standard_docks(w: QMainWindow, params: QDockWidget, churn: QDockWidget, table: QDockWidget,

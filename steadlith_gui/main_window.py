@@ -62,6 +62,7 @@ from .model.session import SIDES, Session
 from .model.view_state import THEME_CHOICES
 from .widgets.chunk_table import ChunkTable
 from .widgets.churn import ChurnPanel
+from .widgets.dock_scroll import DockScroll
 from .widgets.diagnostics import DiagnosticsView
 from .widgets.document_pane import DocumentPane
 from .widgets.find_bar import FindBar
@@ -220,7 +221,13 @@ class MainWindow(QMainWindow):
         scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
         self.params_dock = self._add_dock("Parameters", "paramsDock", scroll, AREA.LeftDockWidgetArea)
         self.churn = ChurnPanel(theme)
-        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", self.churn, AREA.RightDockWidgetArea)
+        # whole in a column; tabbed under the panes (a small screen, every dock open) it asks
+        # for a few rows and scrolls, so it does not set the height of every bottom tab
+        churn_scroll = DockScroll(self.churn, 10 * self.churn.fontMetrics().lineSpacing())
+        self.churn_dock = self._add_dock("Churn  (A → B)", "churnDock", churn_scroll, AREA.RightDockWidgetArea)
+        self.churn_dock.dockLocationChanged.connect(
+            lambda area: churn_scroll.set_short(area == AREA.BottomDockWidgetArea))
+        self.churn_dock.topLevelChanged.connect(lambda floating: floating and churn_scroll.set_short(False))
         self.diagnostics = DiagnosticsView(theme)
         self.diagnostics_a, self.diagnostics_b = self.diagnostics.panel_a, self.diagnostics.panel_b
         # scrolled, not squeezed: two side-by-side panels must not hold the window wide

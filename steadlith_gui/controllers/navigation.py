@@ -78,13 +78,14 @@ class NavigationController(QObject):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         """Release the held landing when the user reaches for a pane; land again when a
-        pane's width changed under it."""
+        pane's size changed under it (a new width re-wraps the text; a new height, as
+        docks settle, moves the middle the landing is centred on)."""
         if self._held is not None and obj in self._watched:
             kind = event.type()
             if kind in self._USER_MOVES:
                 self._held = None
             elif kind == QEvent.Type.Resize and obj is self.panes[self._watched[obj]].viewport() \
-                    and event.size().width() != event.oldSize().width():
+                    and event.size() != event.oldSize():
                 QTimer.singleShot(0, self._land_again)
         return False
 

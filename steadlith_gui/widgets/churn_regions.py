@@ -9,6 +9,7 @@ panel's theme, choice and signals and is not used alone.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPlainTextEdit, QSplitter
 
 from ..model.external_choice import SHORT_LABELS
@@ -82,8 +83,14 @@ class RegionList:
         """The Why? section from a why_state.WhyState (its text; the list follows the region)."""
         if self.why.toPlainText() != WHY + state.text:
             self.why.setPlainText(WHY + state.text)
-        muted = state.status != "shown"
-        self.why.setStyleSheet(f"color: {self.theme.muted}" if muted else "")
+        # muted through the text's own format, not a style sheet: a style sheet on the box
+        # drew it on the light base in the dark theme (seen in real windows)
+        muted = QTextCharFormat()
+        if state.status != "shown":
+            muted.setForeground(QColor(self.theme.muted))
+        cursor = QTextCursor(self.why.document())
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.setCharFormat(muted)
         if state.region is not None and state.region < self.regions.count():
             item = self.regions.item(state.region)
             if item.data(Qt.ItemDataRole.UserRole) == state.region and not item.isSelected():

@@ -124,6 +124,14 @@ class RetrievalView(QWidget):
         if self.box.direction() != direction:
             self.box.setDirection(direction)
         self.controls_box.setMaximumWidth(340 if wide else 16_777_215)
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        """The status text asks for the height it wraps to at its width (a dock's layout
+        does not ask for height-for-width): a short dock keeps it whole."""
+        status = self.status
+        width = status.width() if status.width() > 0 else self.controls_box.width()
+        status.setMinimumHeight(status.heightForWidth(width) if status.text() else 0)
 
     def _browse(self, tip: str, slot) -> QToolButton:
         button = QToolButton()
@@ -184,7 +192,13 @@ class RetrievalView(QWidget):
             self.progress.setRange(0, 1)
             self.progress.setValue(1 if state.rows else 0)
             self.progress.setFormat("done" if state.rows else "")
+        # before the first run the bar says nothing: its row goes to the status text, which
+        # wraps to four lines in a short dock at the bottom of a small screen
+        idle = not self.progress.format()
+        if self.progress.isHidden() != idle:
+            self.progress.setHidden(idle)
         self.status.setText(state.status)
+        self._fit_status()
         if state.rows is not self._rows_shown:
             self._fill(state)
         self.set_stale(bool(state.rows) and state.stale)

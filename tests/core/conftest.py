@@ -21,8 +21,9 @@ def count_calls(monkeypatch):
     """count_calls(module, names) -> a Counter of the calls, by name, of those functions
     of `module` from then on (the test's end puts them back): which stages a change re-ran."""
 
-    def count(module, names) -> Counter:
-        calls: Counter[str] = Counter()
+    def count(module, names, calls: "Counter[str] | None" = None) -> Counter:
+        """`calls`: a Counter to add to (stages of several modules in one)."""
+        calls = Counter() if calls is None else calls
         for name in names:
             original = getattr(module, name)
 

@@ -34,7 +34,7 @@ def test_lab_takes_a_file_at_a_revision(capsys, tmp_path, monkeypatch):
     assert code == 2 and "unknown revision 'nope'" in err and len(err.splitlines()) == 1
 
 
-WORDS = 4_000_000  # 36 MB: over a 500 MB address-space cap on either kernel, as test_output_faults
+WORDS = 6_000_000  # 54 MB: over a 500 MB address-space cap on either kernel, even for the lean `chunk`
 
 
 @pytest.fixture(scope="module")

@@ -165,16 +165,21 @@ def test_a_bytes_document_writes_over_its_symbols_only_when_nothing_else_holds_t
 
 @compiled
 def test_the_refcount_guard_sees_a_second_holder():
-    """The guard run_lmx2_lean trusts: a fresh scan's symbols have exactly one holder."""
+    """The guard run_lmx2_lean trusts: a fresh scan's symbols and their buffer have one
+    holder each, as a probe held the same way has, whatever the interpreter adds to a
+    count for the call itself; a second holder shows."""
     with kernel.using("c"):
         raw = kernel.scan(b"some words here", lean=True)
         symbols = raw.symbols
         del raw
-        counts = sys.getrefcount(symbols), sys.getrefcount(symbols.base)  # outside the assert: pytest keeps its values
+        probe = np.frombuffer(bytes(8), dtype=np.uint64)
+        # outside the assert: pytest keeps its values
+        counts = sys.getrefcount(symbols), sys.getrefcount(symbols.base)
+        lone = sys.getrefcount(probe), sys.getrefcount(probe.base)
         other = symbols
         more = sys.getrefcount(symbols)
         del other
-    assert counts == (2, 2) and more == 3
+    assert counts == lone and more == lone[0] + 1
 
 
 @compiled
@@ -194,3 +199,51 @@ def test_bad_input_is_refused_with_a_clear_error():
         starts = np.arange(50, dtype=np.int32) * 2
         with pytest.raises(ValueError, match="a token or more"):
             kernel.lmx2_cuts(prefix, para, sentence, True, None, starts, starts, *args, None)
+
+
+@compiled
+@pytest.mark.parametrize("case", ["falls below zero", "falls", "wraps", "starts below zero"])
+def test_a_total_that_is_no_running_total_is_refused_within_its_arrays(case):
+    """A running total whose words do not each add a token or more is refused, whatever
+    its values: the passes read nothing outside their arrays on the way (a maximum before
+    the first edge) and no position arithmetic overflows (.ci/asan runs this under the
+    sanitizers, where either aborts)."""
+    top, low = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    cum = {"falls below zero": [0, -3, -2, -1, 0, 1, 2, 3, 4],
+           "falls": [0, 5, 6, 7, 1, 2, 3, 9, 12],
+           "wraps": [0, 2**62 + 1, top, low, low + 1, low + 2, low + 3, low + 4, low + 5],
+           "starts below zero": [low, low + 1, -3, top - 9, top - 7, top - 5, top - 3, top - 2, top - 1]}[case]
+    cum = np.array(cum, dtype=np.int64)
+    n = cum.size - 1
+    symbols, _, para, sentence = _random_words(4, n, 3)
+    with kernel.using("c"):
+        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
+        for maxima in (None, np.array([1, 3, 5], dtype=np.int64)):
+            for key_tokens, gate in ((2, 1), (2**62, 2**62), (top, top)):
+                with pytest.raises(ValueError, match="a token or more"):
+                    kernel._kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, key_tokens,
+                                             lmx2.KEY_BASE, 2, 1, gate, 2, maxima)
+
+
+@compiled
+def test_the_prefix_sums_go_over_the_symbols_exactly_when_nothing_else_holds_them(monkeypatch):
+    """A lone bytes document writes them in place; a caller's or a comparison's word
+    stream holding the symbols keeps them symbols."""
+    from steadlith_core.chunking import pipeline as pipeline_module
+
+    calls = []
+    original = pipeline_module.lmx2_prefix
+
+    def spy(symbols, base, in_place):
+        calls.append(in_place)
+        return original(symbols, base, in_place)
+
+    monkeypatch.setattr(pipeline_module, "lmx2_prefix", spy)
+    data = (GOLDEN / "mixed.txt").read_bytes()
+    with kernel.using("c"):
+        Pipeline().chunk(data, Lmx2Params())
+        pipeline = Pipeline()
+        held = pipeline.document(data).symbols
+        pipeline.chunk(data, Lmx2Params())
+        Pipeline(word_symbols=True).chunk(data, Lmx2Params())
+    assert calls == [True, False, False] and held.size

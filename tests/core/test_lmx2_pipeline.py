@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline, chunk, chunks_jsonl
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking import pipeline as pipeline_module
 from steadlith_core.chunking.boundaries import boundary_classes
 from steadlith_core.bench.examples import generate_prose
@@ -21,8 +22,9 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 @pytest.fixture
 def stage_calls(count_calls):
     """Counts calls of lmx2-v1's stage functions, by stage name."""
-    return count_calls(pipeline_module, ("scan_text", "classes_of", "compute_keys", "key_maxima", "compute_primary",
-                                         "compute_fill", "ChunkColumns", "segment_columns", "lmx2_cuts"))
+    calls = count_calls(pipeline_module, ("compute_keys", "key_maxima", "compute_primary", "compute_fill",
+                                          "ChunkColumns", "segment_columns", "lmx2_cuts"))
+    return count_calls(document_module, ("scan_text", "classes_of"), calls)  # a Document's text stages
 
 
 @pytest.fixture

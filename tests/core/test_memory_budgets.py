@@ -10,6 +10,7 @@ import pytest
 from cli_helpers import run
 from git_history import History
 from steadlith_core.chunking import loader
+from steadlith_core.kernel import select as kernel
 from steadlith_core.chunking.loader import COMMAND_MEMORY, MEMORY_PER_INPUT_BYTE, human_bytes, memory_per_input_byte
 
 LAB_SET = "tttd-v1,lmx2-v1,fixed"
@@ -118,6 +119,10 @@ def pair_at_budget(tmp_path, monkeypatch, command: str):
 
 
 def test_compare_counts_both_documents_against_its_own_figure(capsys, tmp_path, monkeypatch):
+    # lmx2-v1's figure above tttd-v1's (the measured ones may be equal): a pair that fits
+    # tttd-v1's is refused under a rule that needs more
+    figures = loader.COMMAND_MEMORY[kernel.KERNEL]["compare"]
+    monkeypatch.setitem(figures, "lmx2-v1", figures["tttd-v1"] + 3)
     a, b, both = pair_at_budget(tmp_path, monkeypatch, "compare")
     code, out, err = run(capsys, "compare", str(a), str(b))
     assert code == 0 and out, err

@@ -125,13 +125,13 @@ def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, 
     (word_symbols), or where the str is scanned as itself (the numpy kernel). What it
     gives is what a short one gives."""
     from steadlith_core import Lmx2Params
-    from steadlith_core.chunking import pipeline as pipeline_module
+    from steadlith_core.chunking import document as document_module
 
     changes = (PARAMS, Lmx2Params(min_tokens=16, max_tokens=64),
                PARAMS.with_changes(primary_mask=0x3F, primary_remainder=0x3))
     with kernel.using(kernel_name):
         short = [Pipeline().chunk(TEXT, params) for params in changes]
-        monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", len(TEXT))
+        monkeypatch.setattr(document_module, "LEAN_STR_CHARS", len(TEXT))
         pipeline = Pipeline()
         long = [pipeline.chunk(TEXT, params) for params in changes]
         doc = pipeline._docs.find(TEXT)
@@ -145,5 +145,5 @@ def test_a_long_str_document_is_chunked_lean_but_keeps_its_symbols(kernel_name, 
             assert [tuple(c) for c in got.chunks] == [tuple(c) for c in want.chunks]
             assert got.word_tokens.tolist() == want.word_tokens.tolist()
         assert long[0].fingerprints.tolist() == short[0].fingerprints.tolist()
-        monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", len(TEXT) + 1)
-        assert not Pipeline()._docs.get(TEXT, lambda: pipeline_module.Document(TEXT)).lean
+        monkeypatch.setattr(document_module, "LEAN_STR_CHARS", len(TEXT) + 1)
+        assert not Pipeline()._docs.get(TEXT, lambda: document_module.Document(TEXT)).lean

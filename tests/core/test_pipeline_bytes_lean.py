@@ -166,3 +166,39 @@ def test_the_compiled_window_hashes_are_the_prefix_forms_whatever_the_window_spa
         assert hashed.key_at(2, at).tolist() == key_2[at].tolist()
     numpy_keys = lmx2._keys_of(want_h, classes, True, 1)
     assert numpy_keys.tolist() == key_1.tolist()
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(), Lmx2Params()], ids=["tttd-v1", "lmx2-v1"])
+def test_the_chunk_command_keeps_no_word_symbols(tmp_path, monkeypatch, capsys, params):
+    """`steadlith chunk` reads bytes and chunks them lean: nothing reads a word's symbol
+    afterwards, so its document must not keep them (8 bytes a word, a fifth of its peak)
+    as a comparison's does."""
+    from cli_helpers import run
+    from steadlith_core.chunking import pipeline as pipeline_module
+
+    seen = []
+    real = pipeline_module.Pipeline.chunk
+
+    def spy(self, text, p=None):
+        result = real(self, text, p)
+        seen.append((text, self._docs.find(text)))
+        return result
+
+    monkeypatch.setattr(pipeline_module.Pipeline, "chunk", spy)
+    doc = tmp_path / "doc.md"
+    doc.write_text("Some words to chunk, twice over.\n\n" * 300, encoding="utf-8")
+    rule = [] if isinstance(params, ChunkerParams) else ["--set", "boundary_rule=lmx2-v1"]
+    assert run(capsys, "chunk", str(doc), "--format", "jsonl", *rule)[0] == 0
+    (text, document), = seen
+    assert isinstance(text, bytes) and document.words.symbols is None
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(), Lmx2Params()], ids=["tttd-v1", "lmx2-v1"])
+def test_a_compared_document_reads_its_symbols_from_its_word_stream(params):
+    """A compared document keeps its symbols on its word stream: a stage that asks for
+    them again (explain's lmx2-v1 keys) gets those, not a second scan's copy."""
+    text = ("A few words, then more words.\n\n" * 400).encode()
+    pipeline = Pipeline(word_symbols=True)
+    pipeline.chunk(text, params)
+    doc = pipeline._docs.find(text)
+    assert doc.words.symbols is not None and doc.symbols is doc.words.symbols

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking.chunks import Chunk
 from steadlith_core.bench.examples import generate_prose
 
@@ -41,3 +44,20 @@ def test_a_chunk_unpacks_and_replaces_like_a_named_tuple():
     assert fields["text"] == c.text and fields["hash"] == c.hash and len(c) == len(Chunk._fields)
     assert c._replace(kind="hard").kind == "hard" and c._replace(kind="hard").text == c.text
     assert "text=" in repr(c)
+
+
+@pytest.mark.parametrize("form", ["str", "bytes", "long ASCII str", "long str"])
+@pytest.mark.parametrize("params", [ChunkerParams(), Lmx2Params()], ids=lambda p: p.boundary_rule)
+def test_a_chunking_pickles_whichever_path_made_it(text_kernel, monkeypatch, form, params):
+    """A Chunking sent elsewhere whole (pickled) arrives with its chunks and stages,
+    whether its stages were made when first read (lmx2-v1 under the compiled kernel) or
+    its text is read in place (a long ASCII str's own bytes)."""
+    text = "Plain ASCII words, a sentence. " * 200 + ("" if "ASCII" in form else "\U0001F680 done.")
+    if form.startswith("long"):
+        monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 100)
+    result = Pipeline().chunk(text.encode() if form == "bytes" else text, params)
+    back = pickle.loads(pickle.dumps(result))
+    assert [c._asdict() for c in back.chunks] == [c._asdict() for c in result.chunks]
+    if result.stages is not None:
+        assert back.stages.classes.tolist() == result.stages.classes.tolist()
+        assert back.stages.cuts.positions.tolist() == result.stages.cuts.positions.tolist()

@@ -4,7 +4,7 @@ import threading
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
 from steadlith_core.bench.examples import generate_prose
-from steadlith_core.chunking.pipeline import DocumentCache
+from steadlith_core.chunking.document import DocumentCache
 
 
 class Unhashable(str):

@@ -12,9 +12,10 @@ import random
 import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params
-from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking.canonical import DocumentCanonical
-from steadlith_core.chunking.pipeline import Pipeline, lean_utf8
+from steadlith_core.chunking.document import lean_utf8
+from steadlith_core.chunking.pipeline import Pipeline
 from steadlith_core.kernel import select as kernel
 
 PIECES = ["a", "bc", "d\u00e9f", "\U0001F680", "end.", "\u00a0", "\u2028", " ", "  ", "\n", "\n\n", "\r\n",
@@ -39,7 +40,7 @@ def test_a_long_str_chunks_as_a_short_one_and_as_its_bytes(text_kernel, monkeypa
     text = _text(len(PARAMS) + ascii_only, ascii_only)
     short = Pipeline().chunk(text, params)
     as_bytes = Pipeline().chunk(text.encode(), params)
-    monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 100)
+    monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 100)
     doc = Pipeline().document(text)
     if kernel.KERNEL == "c":
         assert doc.lean and doc.utf8 is not None and doc.words.symbols is None  # scanned from its UTF-8
@@ -55,7 +56,7 @@ def test_a_long_str_chunks_as_a_short_one_and_as_its_bytes(text_kernel, monkeypa
 def test_a_compared_long_str_keeps_its_symbols_once(text_kernel, monkeypatch):
     text = "Start " + _text(3, False)
     symbols = Pipeline().document(text).words.symbols
-    monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 100)
+    monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 100)
     doc = Pipeline(word_symbols=True).document(text)
     assert doc.words.symbols is not None and doc.words.symbols.tolist() == symbols.tolist()
     lean = Pipeline().document(text)
@@ -81,7 +82,7 @@ def test_an_ascii_str_is_read_in_place_and_kept_alive_by_its_view():
 def test_a_str_with_a_lone_surrogate_keeps_the_str_scan(text_kernel, monkeypatch):
     text = "one two \ud800 three four " * 20
     expected = _rows(Pipeline().chunk(text))
-    monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 10)
+    monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 10)
     assert lean_utf8(text) is None
     doc = Pipeline().document(text)
     assert doc.utf8 is None and doc.lean
@@ -92,7 +93,7 @@ def test_a_pipeline_may_keep_the_str_scan_of_a_long_str(monkeypatch):
     """str_utf8=False (the lab, which reads the whole canonical text): the str is scanned
     as itself, its canonical text written whole, its symbols kept."""
     text = _text(5, False)
-    monkeypatch.setattr(pipeline_module, "LEAN_STR_CHARS", 100)
+    monkeypatch.setattr(document_module, "LEAN_STR_CHARS", 100)
     doc = Pipeline(str_utf8=False).document(text)
     assert doc.lean and doc.utf8 is None and doc.words.symbols is not None
     assert not isinstance(doc.canonical, DocumentCanonical)

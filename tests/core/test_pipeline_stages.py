@@ -11,11 +11,13 @@ from dataclasses import dataclass
 import pytest
 
 from steadlith_core import ChunkerParams, Pipeline, TokenCounter, register_counter, unregister_counter
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking import pipeline as pipeline_module
 from steadlith_core.bench.examples import generate_prose
 from steadlith_core.chunking.chunks import build_chunks
 from steadlith_core.chunking.identity import chunk_hash_prefix
-from steadlith_core.chunking.pipeline import Document, gc_paused
+from steadlith_core.chunking.document import Document
+from steadlith_core.chunking.pipeline import gc_paused
 from steadlith_core.chunking.tokens import get_counter
 
 TEXT = generate_prose(20_000, seed=5)
@@ -26,8 +28,9 @@ BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_re
 def stage_calls(count_calls):
     """Counts calls of the stage functions the pipeline calls, by stage name (scan_text: the text kernel;
     fingerprints_and_candidates: the fingerprints of a str document, with its first candidates)."""
-    return count_calls(pipeline_module, ("scan_text", "window_fingerprints", "fingerprints_and_candidates",
-                                         "segment_columns", "ChunkColumns"))
+    calls = count_calls(pipeline_module, ("window_fingerprints", "fingerprints_and_candidates", "segment_columns",
+                                          "ChunkColumns"))
+    return count_calls(document_module, ("scan_text",), calls)  # a Document scans its text
 
 
 def _fingerprint(result):

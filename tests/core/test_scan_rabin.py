@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from steadlith_core import ChunkerParams, Pipeline
-from steadlith_core.chunking import pipeline as pipeline_module
+from steadlith_core.chunking import document as document_module
 from steadlith_core.chunking.normalize import WHITESPACE
 from steadlith_core.kernel import select as kernel
 
@@ -146,7 +146,7 @@ def test_a_bytes_document_chunks_through_the_rolling_scan_as_it_chunks_apart(nam
     data = (GOLDEN / doc).read_bytes()
     through = Pipeline().chunk(data, params)
     with monkeypatch.context() as m:
-        m.setattr(pipeline_module, "scan_candidates", lambda *a, **kw: None)
+        m.setattr(document_module, "scan_candidates", lambda *a, **kw: None)
         separately = Pipeline().chunk(data, params)
     as_str = Pipeline().chunk(data.decode("utf-8"), params)
     assert _chunks(through) == _chunks(separately) == _chunks(as_str)

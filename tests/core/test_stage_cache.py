@@ -4,7 +4,8 @@ most `max_documents` documents."""
 
 from __future__ import annotations
 
-from steadlith_core.chunking.pipeline import LRU, Pipeline
+from steadlith_core.chunking.document import LRU
+from steadlith_core.chunking.pipeline import Pipeline
 
 
 def test_the_least_recently_used_entry_goes_first_and_a_peek_does_not_refresh():

@@ -91,6 +91,18 @@ _WRONG = st.sampled_from([b"1234567", bytearray(3), np.zeros(3, dtype=np.int32),
                           "text", None, np.zeros((2, 2), dtype=np.int64)[:, 0]])
 
 
+def _token_source(source: tuple, n: int) -> tuple:
+    """lmx2_cuts' token source for n words from any values: an int64 or an int32 running
+    total, or int32 offsets (starts, ends)."""
+    kind, values = source
+    values = np.resize(np.array(values, dtype=np.int64), n + 1)
+    if kind == 0:
+        return values, None, None
+    if kind == 1:
+        return values.astype(np.int32), None, None
+    return None, values[:n].astype(np.int32), values[1:].astype(np.int32)
+
+
 def _call(draw_name: str, args: tuple) -> None:
     fn = getattr(C, draw_name)
     expect(lambda: fn(*args), REFUSED)
@@ -110,6 +122,15 @@ _CALLS = st.one_of(
     st.tuples(st.just("fingerprints"), st.builds(
         lambda sym, window, masks: (sym, window, *select._rolling_tables(0x1D, 4), None, masks),
         _U64S, st.integers(1, I64_MAX), st.one_of(st.none(), st.tuples(_U64, _U64, _U64, _U64)))),
+    st.tuples(st.just("lmx2_prefix"), st.tuples(_U64S, _U64, st.booleans())),
+    st.tuples(st.just("lmx2_cuts"), st.builds(
+        lambda sym, extra, flags, source, ints, maxima: (
+            sym, np.resize(np.array(flags, dtype=np.uint8), sym.size + extra),
+            np.resize(np.array(flags[::-1], dtype=np.uint8), sym.size), ints[0] & 1,
+            *_token_source(source, sym.size), *ints[1:], maxima),
+        _U64S, st.integers(-1, 1).map(lambda x: max(x, 0)), st.lists(st.integers(0, 1), min_size=1, max_size=8),
+        st.tuples(st.integers(0, 2), st.lists(_I64, min_size=9, max_size=9)),
+        st.tuples(st.integers(0, 1), _I64, _U64, _U64, _I64, _I64, _U64), st.one_of(st.none(), _ARRAY))),
     st.tuples(st.sampled_from(["segment", "chars4_totals", "chunk_hashes", "candidates", "local_maxima"]),
               st.lists(_WRONG, min_size=3, max_size=5).map(tuple)),
 )

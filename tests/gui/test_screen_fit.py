@@ -4,16 +4,17 @@ nothing the user reads (panes, verdict, churn numbers, chunk table tab, status b
 cut off at 1366×768 or 1024×768. One key hides every dock and brings them back."""
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QTabBar
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QTabBar
 
 from gui_helpers import load_texts
 from steadlith_core.bench.examples import phase_shift_counterexample
-from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS
+from steadlith_gui.dock_layout import DOCKS, READABLE_CHARS, READING_LINES
 from steadlith_gui.main_window import MainWindow
 from steadlith_gui.controllers.settings import AppSettings
 
 TASKBAR = 28
+AREA = Qt.DockWidgetArea
 
 
 def rect_in_window(window, widget) -> QRect:
@@ -140,3 +141,73 @@ def test_a_fitted_window_stops_fitting(qtbot, width, height):
     for name in DOCKS:  # still open: visible, or a tab away
         dock = getattr(window, name)
         assert dock.isVisible() or window.tabifiedDockWidgets(dock), name
+
+
+def fully_shown(widget) -> bool:
+    """No part of `widget` is clipped by its parents (a dock, a splitter, the window)."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+def reachable(widget) -> bool:
+    """Shown whole, or inside a scroll area that scrolls to it."""
+    if fully_shown(widget):
+        return True
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and parent.verticalScrollBar().maximum() > 0:
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (1280, 720), (1366, 768)])
+def test_every_dock_open_the_panes_keep_twenty_lines_and_the_churn_stays_reachable(qtbot, width, height):
+    """The Churn panel's minimum (its rows, verdicts and regions: ~390 px) set the height
+    of the bottom tabs when it shared them, leaving each pane ten lines at 1366×768. It
+    stays whole in the right-hand column (1280, 1366) and scrolls in the bottom tabs (1024)."""
+    window, _ = open_on_screen(qtbot, width, height)
+    open_every_dock(qtbot, window)
+    # a result after the docks are open: the panel's content (and so its minimum) grows with it
+    text_a, text_b, _ = phase_shift_counterexample()
+    load_texts(qtbot, window, text_a + "\n\nA closing line.", text_b)
+    qtbot.wait(100)  # the fits the result's layout scheduled
+    for side in ("A", "B"):
+        pane = window.panes[side]
+        lines = pane.viewport().height() // pane.fontMetrics().lineSpacing()
+        assert lines >= READING_LINES, f"pane {side} shows {lines} full lines"
+    window.churn_dock.raise_()
+    qtbot.waitUntil(lambda: window.churn.isVisible())
+    churn = window.churn
+    qtbot.waitUntil(lambda: all(lb.height() >= lb.heightForWidth(lb.width()) for lb in churn.values.values()))
+    needed = {"title": churn.title, "verdict": churn.verdict, "regions": churn.regions,
+              **{f"churn number {key}": label for key, label in churn.values.items()}}
+    for what, widget in needed.items():
+        assert reachable(widget), f"{what} is cut off"
+    assert churn.verdict.height() >= churn.verdict.heightForWidth(churn.verdict.width())
+    # the Retrieval dock in front of the bottom tabs, at the height they keep: its help text whole
+    window.retrieval_dock.raise_()
+    status = window.retrieval_view.status
+    qtbot.waitUntil(status.isVisible)
+    qtbot.wait(50)
+    assert fully_shown(status) and status.height() >= status.heightForWidth(status.width()), \
+        "the Retrieval dock's text is cut off"
+
+
+def test_on_a_narrow_screen_the_churn_scrolls_in_the_bottom_tabs_and_the_panes_keep_their_width(qtbot):
+    """At 1024×768 the right-hand column would leave each pane ~26 characters: every dock
+    tabs under the panes, the Churn panel asks for a few rows there and scrolls the rest
+    (its whole minimum would leave the panes a dozen lines), and it is whole again once
+    it is back in a column."""
+    window, _ = open_on_screen(qtbot, 1024, 768)
+    open_every_dock(qtbot, window)
+    qtbot.wait(100)
+    assert window.dockWidgetArea(window.churn_dock) == AREA.BottomDockWidgetArea
+    pane = window.pane_a
+    assert pane.viewport().width() >= 40 * pane.fontMetrics().horizontalAdvance("x")
+    assert pane.viewport().height() // pane.fontMetrics().lineSpacing() >= READING_LINES
+    window.churn_dock.raise_()
+    qtbot.waitUntil(window.churn.isVisible)
+    assert window.churn_dock.height() < window.churn.minimumSizeHint().height()
+    assert reachable(window.churn.verdict) and reachable(window.churn.regions)
+    window.addDockWidget(AREA.RightDockWidgetArea, window.churn_dock)
+    qtbot.waitUntil(lambda: window.churn_dock.minimumSizeHint().height() >= window.churn.minimumSizeHint().height())

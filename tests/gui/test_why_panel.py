@@ -116,3 +116,27 @@ def test_the_explained_region_stays_selected_in_the_list(qtbot, window):
     wait_explained(qtbot, window, 0)
     qtbot.waitUntil(lambda: not window.analyzer.busy)
     assert window.churn.regions.currentRow() == 0 and window.churn.regions.item(0).isSelected()
+
+
+def test_the_why_box_keeps_the_themes_background_while_it_prompts(qtbot):
+    """Muted (the prompt, or stale), the Why? box is still drawn on the theme's base: in
+    the dark theme a white box would glare beside the dark region list."""
+    from PySide6.QtGui import QColor
+
+    from gui_helpers import make_window
+    from steadlith_gui.widgets.palette import DARK
+
+    window = make_window(qtbot, theme="dark")
+    load_example(qtbot, window, next(iter(window.act.examples)))
+    why = window.churn.why
+    window.why.invalidate()  # stale until the next result: muted
+    assert window.why.state.status != SHOWN
+    qtbot.wait(50)
+    image = why.viewport().grab().toImage()
+    corner = QColor(image.pixel(image.width() - 3, image.height() - 3))
+    assert abs(corner.lightness() - QColor(DARK.base).lightness()) < 24, corner.name()
+    from PySide6.QtGui import QTextCursor
+
+    cursor = QTextCursor(why.document())
+    cursor.movePosition(QTextCursor.MoveOperation.NextCharacter)
+    assert cursor.charFormat().foreground().color().name().lower() == DARK.muted.lower()  # the prompt is muted

@@ -129,6 +129,13 @@ class DocumentCanonical(CanonicalText):
     def __getitem__(self, span: slice) -> bytes:
         return kernel.canonical_slice(self.document, span.start, span.stop)
 
+    def __getstate__(self) -> dict:
+        # a long ASCII str's own bytes are read through a memoryview, which does not pickle
+        state = self.__dict__.copy()
+        if isinstance(self.document, memoryview):
+            state["document"] = bytes(self.document)
+        return state
+
     def _made(self) -> tuple[bytes, np.ndarray]:
         if self._whole is None:
             raw = kernel.scan(self.document)

@@ -88,7 +88,7 @@ class Lmx2Keys(NamedTuple):
 
 
 class Lmx2HashKeys:
-    """The keys stage of a document given as bytes (pipeline.Document): only the window
+    """The keys stage of a document given as bytes (document.Document): only the window
     hashes `h` are kept, 8 bytes a cut instead of the two keys' 16, and a key is made
     from them where it is read (`key_at`: the fill zone's key_2); `key_1` and `key_2`
     make every key each time they are read (key_maxima reads key_1 once)."""
@@ -454,6 +454,10 @@ class Lmx2Stages:
     def __init__(self, classes: "np.ndarray | Callable[[], np.ndarray]",
                  keys: "Lmx2Keys | Lmx2HashKeys | Callable[[], Lmx2Keys | Lmx2HashKeys]", cuts: Lmx2Cuts):
         self._classes, self._keys, self.cuts = classes, keys, cuts
+
+    def __reduce__(self):
+        # sent elsewhere, the stages go made: the functions that make them read the document's cache
+        return (Lmx2Stages, (self.classes, self.keys, self.cuts))
 
     @property
     def classes(self) -> np.ndarray:

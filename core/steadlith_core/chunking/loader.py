@@ -34,7 +34,7 @@ from ..kernel import select as kernel
 # offset map, syntax spans and display pieces, and compares the pair under every rule
 # for the churn panel, so either rule in the panes takes the costlier of the two runs.
 COMMAND_MEMORY: dict[str, dict[str, dict[str, int]]] = {
-    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 5}, "compare": {"tttd-v1": 6, "lmx2-v1": 9},
+    "c": {"chunk": {"tttd-v1": 5, "lmx2-v1": 5}, "compare": {"tttd-v1": 6, "lmx2-v1": 6},
           "explain": {"tttd-v1": 7, "lmx2-v1": 10},
           "lab": {"tttd-v1": 19, "lmx2-v1": 19, "fixed": 19, "tttd-v1,lmx2-v1,fixed": 23},
           "audit": {"tttd-v1": 19, "lmx2-v1": 23, "tttd-v1,lmx2-v1": 24}, "sweep": {"tttd-v1": 11, "lmx2-v1": 15},

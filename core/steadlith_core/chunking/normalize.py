@@ -124,7 +124,7 @@ def normalize(text: str) -> WordStream:
 def stream_of(text: str | bytes, raw: RawScan, keep_symbols: bool | None = None) -> WordStream:
     """The word stream of a kernel scan of `text` (a str, or its validated UTF-8). A str's
     stream keeps the scan's symbols for the word diff; a lean document (bytes, or a long
-    str) lets its symbols go once its candidates exist (pipeline.Document), so its stream
+    str) lets its symbols go once its candidates exist (document.Document), so its stream
     holds them only when `keep_symbols` (a document that will be compared). None: by the
     type of `text`."""
     keep = isinstance(text, str) if keep_symbols is None else keep_symbols

@@ -13,7 +13,6 @@ from ..chunking.lmx2_params import Lmx2Params
 from ..chunking.rules import rule_of
 from ..errors import visible
 from .options import add_params_options as _add_params_options
-from .options import new_analysis as _analysis
 from .options import params_of as _params
 
 if TYPE_CHECKING:
@@ -101,6 +100,7 @@ def format_diagnostics(result: Chunking) -> str:
 
 def cmd_chunk(args: argparse.Namespace) -> int:
     from ..chunking.loader import max_document_bytes
+    from ..chunking.pipeline import Pipeline
     from ..report.export import chunking_json_pieces, chunks_jsonl_lines, write_pieces
     from .documents import read_document
 
@@ -110,7 +110,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
         return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
     text, name = read_document(args.file[0], utf8=True, max_bytes=max_document_bytes("chunk", [rule_of(params)]))
-    result = _analysis().chunk(text, params)
+    # a pipeline of its own, not a comparison's (cli.options.new_analysis): one document,
+    # chunked once, whose word symbols nothing reads afterwards (a comparison keeps them)
+    result = Pipeline(pause_gc=True).chunk(text, params)
     # every format is written as each chunk is reached, never as one string: the output
     # of a large document would be several times its size in memory
     if args.format == "json":

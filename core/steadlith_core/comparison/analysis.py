@@ -18,7 +18,8 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from ..chunking.chunks import AnyParams, Chunking
-from ..chunking.pipeline import DocumentCache, Pipeline, LRU, gc_paused
+from ..chunking.document import LRU, DocumentCache
+from ..chunking.pipeline import Pipeline, gc_paused
 from ..chunking.rules import rule_of
 from ..errors import ParameterError
 from ..progress import Progress, report

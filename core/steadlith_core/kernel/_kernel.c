@@ -2313,6 +2313,18 @@ static void cursor_start(Cursor *s) {
     s->ok &= !s->n || s->pos >= 1;
 }
 
+/* a + b and a - b, held to the int64 range: a limit past every position is as good as
+ * any other, and a direct call may pass any key window or gate. */
+static inline int64_t add_held(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
+}
+
+static inline int64_t sub_held(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_sub_overflow(a, b, &r) ? (b > 0 ? INT64_MIN : INT64_MAX) : r;
+}
+
 /* a(c): the first word at or past pos(c) - key_tokens, at most c - 1, sought from a
  * (at most a(c)) in the ring of positions, which holds cuts a .. c (window_hashes_dense's
  * next_start). */
@@ -2362,7 +2374,7 @@ static inline __attribute__((always_inline)) void make_interior_as(Cursor *s, Ri
     int ok = 1;
     for (; c < stop; c++, made++) {
         cumr[c & km] = pos;
-        a = window_start(cumr, km, a, c, pos - key_tokens);
+        a = window_start(cumr, km, a, c, sub_held(pos, key_tokens));
         u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
         Py_ssize_t slot = made & mask;
         ring_cut[slot] = c;
@@ -2407,7 +2419,8 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
     while (made < want && c < n) {
         /* chosen[next - 1] <= c < chosen[next] (the last chosen cut is n) */
         while (next < n_chosen && chosen[next] <= c) next++;
-        int64_t from = chosen_pos[next - 1] + gate, to = next < n_chosen ? chosen_pos[next] - gate : INT64_MAX;
+        int64_t from = add_held(chosen_pos[next - 1], gate);
+        int64_t to = next < n_chosen ? sub_held(chosen_pos[next], gate) : INT64_MAX;
         Py_ssize_t until = next < n_chosen ? (Py_ssize_t)chosen[next] : n;
         if (chosen[next - 1] == c) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
         /* the cuts before the zone of this stretch */
@@ -2416,7 +2429,7 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
         if (c < until && pos <= to && (u64)(c - 1 - a) > (u64)key_tokens) a = c - 1 - key_tokens;
         while (c < until && pos <= to && made < want) {
             cumr[c & km] = pos;
-            a = window_start(cumr, km, a, c, pos - key_tokens);
+            a = window_start(cumr, km, a, c, sub_held(pos, key_tokens));
             u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
             Py_ssize_t slot = made & mask;
             ring_cut[slot] = c;
@@ -2541,6 +2554,18 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "min_tokens must be >= 1, gate and key_tokens >= 0");
         goto done;
     }
+    if (kind == 1 && s.tok.wide) {
+        /* positions are differences of an int64 total, exact only where it rises from 0
+         * or more: one that falls or wraps is refused before any walk reads it */
+        const int64_t *t = s.tok.cum;
+        int rises = t[0] >= 0;
+        for (Py_ssize_t k = 0; k < n; k++) rises &= t[k + 1] > t[k];
+        if (!rises) {
+            PyErr_SetString(PyExc_ValueError,
+                            "every word must have a token or more (an int64 total rises from 0 or more)");
+            goto done;
+        }
+    }
     if (have_max) {
         const int64_t *m = mv.buf;
         for (Py_ssize_t k = 0; k < mv.len / 8; k++)
@@ -2595,7 +2620,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
         int64_t x = m_pos[k];
         while (e < edges.count && edge_pos.at[e] <= x) e++; /* edges[e - 1] <= x < edges[e] */
-        int64_t before = x - edge_pos.at[e - 1], after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
+        int64_t before = e ? x - edge_pos.at[e - 1] : -1, after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
         if (before >= min_tokens && after >= min_tokens) { list_add(&primary, m_at[k]); list_add(&primary_pos, x); }
     }
     /* E | S in order, then the fill zone's maxima of key_2 */
