@@ -44,7 +44,7 @@ import numpy as np
 
 from ..kernel.select import candidates, fingerprints_and_candidates
 from ..kernel.select import window_candidates, window_fingerprints
-from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, release_pool, segment_columns
 from . import tokens as token_counters
 from .chunks import AnyParams, Chunking
 from .chunks import ChunkColumns
@@ -95,7 +95,7 @@ class Pipeline:
         keep theirs."""
         with self._lock:
             self._docs.clear()
-        text_kernel.release_pool()
+        release_pool()
 
     def document(self, text: str | bytes) -> Document:
         """The cached text stages of `text` (made and kept as chunk() would): for a caller
