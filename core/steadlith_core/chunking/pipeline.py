@@ -44,7 +44,7 @@ import numpy as np
 
 from ..kernel.select import candidates, fingerprints_and_candidates
 from ..kernel.select import window_candidates, window_fingerprints
-from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, release_pool, segment_columns
 from . import tokens as token_counters
 from .chunks import AnyParams, Chunking
 from .chunks import ChunkColumns
@@ -90,8 +90,12 @@ class Pipeline:
         self.str_utf8 = str_utf8
 
     def clear(self) -> None:
+        """Forget the cached documents, and give the memory the kernel kept for the next
+        chunking back to the system (select.release_pool): arrays still held elsewhere
+        keep theirs."""
         with self._lock:
             self._docs.clear()
+        release_pool()
 
     def document(self, text: str | bytes) -> Document:
         """The cached text stages of `text` (made and kept as chunk() would): for a caller

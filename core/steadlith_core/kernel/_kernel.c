@@ -435,6 +435,253 @@ static inline int ends_sentence(const u8 *w0, const u8 *q) {
     }
 }
 
+/* ---- the output pool ------------------------------------------------------------ */
+
+/* The per-word outputs (offsets, flags, symbols, fingerprints, candidates, keys) are
+ * about as large as the document or its word count, and a process chunks one document
+ * after another. As bytes objects they come from the C allocator, which hands blocks
+ * this large back to the system when they are freed (glibc: mmap'd blocks, and heap
+ * trimming), so the next chunking pays a page fault for every page it writes again
+ * (500-800 per MB of text). A library must not change the process's allocator
+ * settings (kernel/allocator.py is for programs that own their process), so the kernel
+ * keeps its own large blocks instead: a `Buffer` (a read-only buffer object, what
+ * np.frombuffer reads) whose block goes back to this pool when the last view of it dies,
+ * for the next output to take with its pages already in memory.
+ *
+ * Bounded: the free blocks hold at most `pool_limit` bytes of pages a run wrote (128 MiB
+ * unless set: what a 10 MB document's outputs under both rules, str and bytes, take), in at most POOL_SLOTS blocks, each at most a quarter of that; a freed
+ * block that does not fit goes back to the system at once, and release_pool() gives back every free block. The pages of a
+ * block count as written up to the furthest any output reached: a block is sized for the
+ * most its output can hold and trimmed to what was written by its logical length, so
+ * the pages past that were never touched and cost nothing.
+ *
+ * Every pool operation runs holding the GIL (a block is taken before the kernel lets
+ * it go, and a Buffer dies under it), which is the pool's lock; a free-threaded build
+ * takes a mutex. */
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+#define POOL_MAPPED 1
+#else
+#define POOL_MAPPED 0
+#endif
+#define POOL_MIN ((Py_ssize_t)64 << 10) /* smaller outputs come from malloc: it keeps these itself */
+#define POOL_SLOTS 64
+#define POOL_SHARE 4
+#define POOL_PAGE ((size_t)4096)
+
+typedef struct {
+    u8 *mem;
+    size_t cap;     /* mapped bytes */
+    size_t touched; /* bytes from the start that any output wrote: resident */
+} PoolBlock;
+
+static struct {
+    PoolBlock free[POOL_SLOTS]; /* oldest first */
+    int count;
+    size_t held;  /* sum of the free blocks' `touched` */
+    size_t limit; /* most `held` may reach */
+    unsigned long long taken, reused, returned, dropped;
+} POOL = {.limit = (size_t)128 << 20};
+
+#ifdef Py_GIL_DISABLED
+static PyMutex POOL_LOCK;
+#define POOL_ACQUIRE() PyMutex_Lock(&POOL_LOCK)
+#define POOL_RELEASE() PyMutex_Unlock(&POOL_LOCK)
+#else
+#define POOL_ACQUIRE() ((void)0)
+#define POOL_RELEASE() ((void)0)
+#endif
+
+static void block_unmap(PoolBlock b) {
+#if POOL_MAPPED
+    munmap(b.mem, b.cap);
+#else
+    PyMem_RawFree(b.mem);
+#endif
+}
+
+static void pool_drop_oldest(void) { /* POOL held */
+    PoolBlock b = POOL.free[0];
+    POOL.held -= b.touched;
+    POOL.count--;
+    memmove(POOL.free, POOL.free + 1, (size_t)POOL.count * sizeof(PoolBlock));
+    POOL.dropped++;
+    block_unmap(b);
+}
+
+/* A block of at least `size` bytes: the smallest free one that holds it, or a new one. */
+static int pool_take(size_t size, PoolBlock *out) {
+    size = (size + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
+    POOL_ACQUIRE();
+    int best = -1;
+    for (int i = 0; i < POOL.count; i++)
+        if (POOL.free[i].cap >= size && (best < 0 || POOL.free[i].cap < POOL.free[best].cap)) best = i;
+    POOL.taken++;
+    if (best >= 0) {
+        *out = POOL.free[best];
+        POOL.held -= out->touched;
+        POOL.count--;
+        memmove(POOL.free + best, POOL.free + best + 1, (size_t)(POOL.count - best) * sizeof(PoolBlock));
+        POOL.reused++;
+        POOL_RELEASE();
+        return 0;
+    }
+    POOL_RELEASE();
+    /* No MADV_HUGEPAGE (new_buffer's): a huge page spares first-touch faults, which a
+     * reused block does not pay, and is resident whole, which would raise a long
+     * document's peak by the part of each output's last huge page it never writes. */
+#if POOL_MAPPED
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return -1;
+#else
+    void *mem = PyMem_RawMalloc(size);
+    if (!mem) return -1;
+#endif
+    out->mem = mem; out->cap = size; out->touched = 0;
+    return 0;
+}
+
+/* Back to the pool, making room by giving the least recently freed blocks back to the
+ * system; straight back to the system when the block alone holds more than a
+ * POOL_SHARE-th of the bound (a very long document's outputs: freed in the middle of its
+ * run, kept they would raise that run's peak, and the next run of that size pays its
+ * page faults in proportion anyway). The oldest go first so that what a process chunks
+ * now, not what it chunked once, is what the pool holds. */
+static void pool_give(PoolBlock b) {
+    POOL_ACQUIRE();
+    if (b.touched > POOL.limit / POOL_SHARE) {
+        POOL.dropped++;
+        POOL_RELEASE();
+        block_unmap(b);
+        return;
+    }
+    while (POOL.count > 0 && (POOL.count == POOL_SLOTS || POOL.held + b.touched > POOL.limit)) pool_drop_oldest();
+    POOL.free[POOL.count++] = b;
+    POOL.held += b.touched;
+    POOL.returned++;
+    POOL_RELEASE();
+}
+
+static size_t pool_release_all(void) {
+    POOL_ACQUIRE();
+    size_t held = POOL.held;
+    while (POOL.count > 0) pool_drop_oldest();
+    POOL_RELEASE();
+    return held;
+}
+
+/* A kernel output: `len` bytes at `mem`, read-only to Python (as the bytes it stands
+ * for: numpy views it read-only). `block.mem` is NULL for a small output, malloc'd. */
+typedef struct {
+    PyObject_HEAD
+    u8 *mem;
+    Py_ssize_t len;
+    PoolBlock block;
+} Buffer;
+
+static PyTypeObject BufferType;
+
+static PyObject *pool_buffer(Py_ssize_t size) {
+    Buffer *b = PyObject_New(Buffer, &BufferType);
+    if (!b) return NULL;
+    b->len = size;
+    b->block.mem = NULL;
+    if (size < POOL_MIN) {
+        b->mem = PyMem_Malloc(size ? (size_t)size : 1);
+        if (!b->mem) { Py_DECREF(b); return PyErr_NoMemory(); }
+    } else {
+        if (pool_take((size_t)size, &b->block) < 0) { b->mem = NULL; Py_DECREF(b); return PyErr_NoMemory(); }
+        b->mem = b->block.mem;
+    }
+    return (PyObject *)b;
+}
+
+#define BUF(o) (((Buffer *)(o))->mem)
+#define BUF_LEN(o) (((Buffer *)(o))->len)
+
+/* Trims an output to what was written (never grows it): its length only. Pages past it
+ * that no run wrote cost nothing, and those a longer document wrote stay for the next one
+ * (counted in the block's `touched`). */
+static void buffer_trim(PyObject *o, Py_ssize_t size) {
+    Buffer *b = (Buffer *)o;
+    if (size < b->len) b->len = size;
+}
+
+static void buffer_dealloc(Buffer *b) {
+    if (b->block.mem) {
+        size_t written = ((size_t)b->len + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
+        if (written > b->block.touched) b->block.touched = written < b->block.cap ? written : b->block.cap;
+        pool_give(b->block);
+    } else if (b->mem) PyMem_Free(b->mem);
+    PyObject_Free(b);
+}
+
+static int buffer_getbuffer(Buffer *b, Py_buffer *view, int flags) {
+    return PyBuffer_FillInfo(view, (PyObject *)b, b->mem, b->len, 1, flags);
+}
+
+static Py_ssize_t buffer_length(Buffer *b) { return b->len; }
+
+/* Equal to any object whose buffer holds the same bytes, as the bytes object it stands for. */
+static PyObject *buffer_richcompare(Buffer *b, PyObject *other, int op) {
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_CheckBuffer(other)) Py_RETURN_NOTIMPLEMENTED;
+    Py_buffer v;
+    if (PyObject_GetBuffer(other, &v, PyBUF_SIMPLE) < 0) return NULL;
+    int same = v.len == b->len && (b->len == 0 || memcmp(v.buf, b->mem, (size_t)b->len) == 0);
+    PyBuffer_Release(&v);
+    return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+static PyBufferProcs BUFFER_PROCS = {(getbufferproc)buffer_getbuffer, NULL};
+static PySequenceMethods BUFFER_SEQUENCE = {.sq_length = (lenfunc)buffer_length};
+
+static PyTypeObject BufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "steadlith_core.kernel._kernel.Buffer",
+    .tp_basicsize = sizeof(Buffer),
+    .tp_dealloc = (destructor)buffer_dealloc,
+    .tp_as_buffer = &BUFFER_PROCS,
+    .tp_as_sequence = &BUFFER_SEQUENCE,
+    .tp_richcompare = (richcmpfunc)buffer_richcompare,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A kernel output: read it with np.frombuffer or memoryview. Its memory goes back to the kernel's pool "
+              "when the last view of it dies.",
+};
+
+/* release_pool() -> bytes of written pages given back: every free block goes back to the system. */
+static PyObject *release_pool(PyObject *self, PyObject *unused) { return PyLong_FromSize_t(pool_release_all()); }
+
+/* pool_limit(bytes=-1) -> the bound before; bytes >= 0 sets it (0: keep nothing), and
+ * gives back the oldest free blocks until the pool is within it. */
+static PyObject *pool_limit(PyObject *self, PyObject *args) {
+    Py_ssize_t limit = -1;
+    if (!PyArg_ParseTuple(args, "|n", &limit)) return NULL;
+    POOL_ACQUIRE();
+    size_t before = POOL.limit;
+    if (limit >= 0) {
+        POOL.limit = (size_t)limit;
+        while (POOL.count > 0 && POOL.held > POOL.limit) pool_drop_oldest();
+    }
+    POOL_RELEASE();
+    return PyLong_FromSize_t(before);
+}
+
+/* pool_stats() -> dict: free blocks and the written bytes they hold, the bound, and how many
+ * blocks were taken (of them reused), returned to the pool and given back to the system. */
+static PyObject *pool_stats(PyObject *self, PyObject *unused) {
+    POOL_ACQUIRE();
+    PoolBlock copy[POOL_SLOTS];
+    int count = POOL.count;
+    memcpy(copy, POOL.free, sizeof(copy));
+    size_t held = POOL.held, limit = POOL.limit, mapped = 0;
+    unsigned long long taken = POOL.taken, reused = POOL.reused, returned = POOL.returned, dropped = POOL.dropped;
+    POOL_RELEASE();
+    for (int i = 0; i < count; i++) mapped += copy[i].cap;
+    return Py_BuildValue("{s:i,s:n,s:n,s:n,s:K,s:K,s:K,s:K}", "free_blocks", count, "free_bytes", (Py_ssize_t)held,
+                         "free_mapped", (Py_ssize_t)mapped, "limit", (Py_ssize_t)limit, "taken", taken, "reused", reused,
+                         "returned", returned, "dropped", dropped);
+}
+
 /* Outputs are bytes, not bytearray: numpy views them read-only, and a bytearray whose
  * export a failed allocation left behind is reported at exit as a SystemError line
  * (seen under an address-space limit), which would break a one-line error message. */
@@ -604,10 +851,10 @@ static void scan_out_clear(ScanOut *o) {
 
 /* `rolling`: the window is rolled during a lean scan (scan_rabin), which stores no symbol. */
 static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, int lean, int rolling) {
-    o->starts = new_buffer(words * 4); o->ends = new_buffer(words * 4); o->para = new_buffer(words);
-    o->sym = new_buffer(rolling ? 0 : words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes);
-    o->cend = new_buffer(lean ? 0 : words * 4);
-    o->sent = new_buffer(words);
+    o->starts = pool_buffer(words * 4); o->ends = pool_buffer(words * 4); o->para = pool_buffer(words);
+    o->sym = pool_buffer(rolling ? 0 : words * 8); o->canon = new_buffer(lean ? 0 : canon_bytes);
+    o->cend = pool_buffer(lean ? 0 : words * 4);
+    o->sent = pool_buffer(words);
     if (o->starts && o->ends && o->para && o->sym && o->canon && o->cend && o->sent) return 0;
     scan_out_clear(o);
     return -1;
@@ -618,12 +865,12 @@ static int scan_out_new(ScanOut *o, Py_ssize_t words, Py_ssize_t canon_bytes, in
  * outputs are released either way. */
 static PyObject *scan_out_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t out, int lean) {
     PyObject *result = NULL;
-    if (shrink(&o->starts, n * 4) == 0 && shrink(&o->ends, n * 4) == 0 && shrink(&o->para, n) == 0 &&
-        (PyBytes_GET_SIZE(o->sym) == 0 || shrink(&o->sym, n * 8) == 0) && (out < 0 || lean || shrink(&o->canon, out) == 0) &&
-        (lean || shrink(&o->cend, n * 4) == 0) &&
-        shrink(&o->sent, n) == 0)
+    buffer_trim(o->starts, n * 4); buffer_trim(o->ends, n * 4); buffer_trim(o->para, n);
+    buffer_trim(o->sym, n * 8); buffer_trim(o->sent, n);
+    if (!lean) buffer_trim(o->cend, n * 4);
+    if (out < 0 || lean || shrink(&o->canon, out) == 0)
         result = Py_BuildValue("nOOOOOOO", n, o->starts, o->ends, o->para, o->sym, o->canon, o->cend, o->sent);
-    scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared its own */
+    scan_out_clear(o); /* a failed _PyBytes_Resize has already cleared the canonical text */
     return result;
 }
 
@@ -635,7 +882,7 @@ static PyObject *rabin_finish(ScanOut *o, Py_ssize_t n, RabinLists *r, Py_ssize_
     PyObject *scanned = NULL, *prim = NULL, *back = NULL, *result = NULL;
     if (bad >= 0) { scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return PyLong_FromSsize_t(bad); }
     if (r->failed) { PyErr_NoMemory(); scan_out_clear(o); rabin_lists_free(r); Py_XDECREF(cum); return NULL; }
-    if (cum && shrink(&cum, (n + 1) * 4) < 0) { scan_out_clear(o); rabin_lists_free(r); return NULL; }
+    if (cum) buffer_trim(cum, (n + 1) * 4);
     if (!cum) { cum = Py_None; Py_INCREF(cum); }
     prim = PyBytes_FromStringAndSize((const char *)r->prim, r->n_prim * 8);
     back = PyBytes_FromStringAndSize((const char *)r->back, r->n_back * 8);
@@ -674,11 +921,11 @@ static PyObject *scan_str(PyObject *text) {
     if (len > MAX_SCAN_INPUT / per) return too_large(len);
     ScanOut o;
     if (scan_out_new(&o, (len + 1) / 2, len * per + 16, 0, 0) < 0) return NULL;
-    int32_t *starts = (int32_t *)PyBytes_AS_STRING(o.starts), *ends = (int32_t *)PyBytes_AS_STRING(o.ends);
-    u8 *para = (u8 *)PyBytes_AS_STRING(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
-    u64 *sym = (u64 *)PyBytes_AS_STRING(o.sym);
-    int32_t *cend = (int32_t *)PyBytes_AS_STRING(o.cend);
-    u8 *sent = (u8 *)PyBytes_AS_STRING(o.sent);
+    int32_t *starts = (int32_t *)BUF(o.starts), *ends = (int32_t *)BUF(o.ends);
+    u8 *para = BUF(o.para), *canon = (u8 *)PyBytes_AS_STRING(o.canon);
+    u64 *sym = (u64 *)BUF(o.sym);
+    int32_t *cend = (int32_t *)BUF(o.cend);
+    u8 *sent = BUF(o.sent);
     Py_ssize_t n = 0, out = 0;
     Py_BEGIN_ALLOW_THREADS
     if (kind == PyUnicode_1BYTE_KIND) n = scan_cps(PyUnicode_1BYTE_KIND, src, len, starts, ends, para, sym, canon, cend, sent, &out);
@@ -877,7 +1124,7 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
             PyErr_SetString(PyExc_ValueError, "chars4 totals are made in the scan for inputs of at most 2^30 bytes");
             scan_out_clear(&o); PyBuffer_Release(&view); return NULL;
         }
-        if (!(cum = new_buffer(((view.len + 1) / 2 + 1) * 4))) { scan_out_clear(&o); PyBuffer_Release(&view); return NULL; }
+        if (!(cum = pool_buffer(((view.len + 1) / 2 + 1) * 4))) { scan_out_clear(&o); PyBuffer_Release(&view); return NULL; }
     }
     Rabin r; /* its address goes to inlined functions only: held in registers */
     memset(&r, 0, sizeof(r)); /* read only when rolling, but the compiler cannot tell */
@@ -889,10 +1136,9 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
      * paragraph), the canonical text is the input itself from the first word on: nothing
      * is written, and if that holds to the end the input is returned as the canonical
      * text (a view of it), which spares a copy of the whole document. */
-    Utf8Scan u = {(int32_t *)PyBytes_AS_STRING(o.starts), (int32_t *)PyBytes_AS_STRING(o.ends),
-                  (int32_t *)PyBytes_AS_STRING(o.cend), cum ? (int32_t *)PyBytes_AS_STRING(cum) : NULL,
-                  (u8 *)PyBytes_AS_STRING(o.para),
-                  (u8 *)PyBytes_AS_STRING(o.sent), (u8 *)PyBytes_AS_STRING(o.canon), (u64 *)PyBytes_AS_STRING(o.sym),
+    Utf8Scan u = {(int32_t *)BUF(o.starts), (int32_t *)BUF(o.ends), (int32_t *)BUF(o.cend),
+                  cum ? (int32_t *)BUF(cum) : NULL, BUF(o.para), BUF(o.sent), (u8 *)PyBytes_AS_STRING(o.canon),
+                  (u64 *)BUF(o.sym),
                   0, 0, -1, PyBytes_Check(arg) /* immutable: a view of it stays the canonical text */};
     Py_ssize_t n;
     Py_BEGIN_ALLOW_THREADS
@@ -1130,15 +1376,15 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
         PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
     }
     Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
-    PyObject *out = new_buffer(n * 8), *b_p = NULL, *b_b = NULL, *result = NULL;
+    PyObject *out = pool_buffer(n * 8), *b_p = NULL, *b_b = NULL, *result = NULL;
     if (out && with_candidates) {
-        b_p = new_buffer(n * 8);
-        b_b = new_buffer(n * 8);
+        b_p = pool_buffer(n * 8);
+        b_b = pool_buffer(n * 8);
     }
     if (out && (!with_candidates || (b_p && b_b))) {
         const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
-        u64 *f = (u64 *)PyBytes_AS_STRING(out), acc = 0;
-        int64_t *prim = b_p ? (int64_t *)PyBytes_AS_STRING(b_p) : NULL, *back = b_b ? (int64_t *)PyBytes_AS_STRING(b_b) : NULL;
+        u64 *f = (u64 *)BUF(out), acc = 0;
+        int64_t *prim = b_p ? (int64_t *)BUF(b_p) : NULL, *back = b_b ? (int64_t *)BUF(b_b) : NULL;
         Py_BEGIN_ALLOW_THREADS
 #if CLMUL_BUILT
         if (carryless && with_candidates) rabin_clmul_both(s, n, window, cm, f, pm, pr, bm, br, prim, &np_, back, &nb);
@@ -1162,7 +1408,10 @@ static PyObject *fingerprints(PyObject *self, PyObject *args) {
         }
         Py_END_ALLOW_THREADS
         if (!with_candidates) { Py_INCREF(out); result = out; }
-        else if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OOO", out, b_p, b_b);
+        else {
+            buffer_trim(b_p, np_ * 8); buffer_trim(b_b, nb * 8);
+            result = Py_BuildValue("OOO", out, b_p, b_b);
+        }
     }
     Py_XDECREF(out); Py_XDECREF(b_p); Py_XDECREF(b_b);
     PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
@@ -1194,10 +1443,10 @@ static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
         PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); return NULL;
     }
     Py_ssize_t n = sv.len / 8, np_ = 0, nb = 0;
-    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    PyObject *b_p = pool_buffer(n * 8), *b_b = pool_buffer(n * 8), *result = NULL;
     if (b_p && b_b) {
         const u64 *s = sv.buf, *rt = rv.buf, *ht = hv.buf, *dt = dv.buf;
-        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        int64_t *prim = (int64_t *)BUF(b_p), *back = (int64_t *)BUF(b_b);
         u64 acc = 0;
         Py_BEGIN_ALLOW_THREADS
 #if CLMUL_BUILT
@@ -1211,7 +1460,8 @@ static PyObject *fingerprint_candidates(PyObject *self, PyObject *args) {
             back[nb] = k; nb += (acc & bm) == br;
         }
         Py_END_ALLOW_THREADS
-        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+        buffer_trim(b_p, np_ * 8); buffer_trim(b_b, nb * 8);
+        result = Py_BuildValue("OO", b_p, b_b);
     }
     Py_XDECREF(b_p); Py_XDECREF(b_b);
     PyBuffer_Release(&sv); PyBuffer_Release(&rv); PyBuffer_Release(&hv); PyBuffer_Release(&dv);
@@ -1229,17 +1479,18 @@ static PyObject *candidates(PyObject *self, PyObject *args) {
     if (PyObject_GetBuffer(o_fp, &fv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
     if (fv.len % 8) { PyBuffer_Release(&fv); PyErr_SetString(PyExc_ValueError, "fingerprints must be uint64"); return NULL; }
     Py_ssize_t n = fv.len / 8, np_ = 0, nb = 0;
-    PyObject *b_p = new_buffer(n * 8), *b_b = new_buffer(n * 8), *result = NULL;
+    PyObject *b_p = pool_buffer(n * 8), *b_b = pool_buffer(n * 8), *result = NULL;
     if (b_p && b_b) {
         const u64 *f = fv.buf;
-        int64_t *prim = (int64_t *)PyBytes_AS_STRING(b_p), *back = (int64_t *)PyBytes_AS_STRING(b_b);
+        int64_t *prim = (int64_t *)BUF(b_p), *back = (int64_t *)BUF(b_b);
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < n; k++) {
             prim[np_] = k; np_ += (f[k] & pm) == pr; /* branch-free: most words are neither */
             back[nb] = k; nb += (f[k] & bm) == br;
         }
         Py_END_ALLOW_THREADS
-        if (shrink(&b_p, np_ * 8) == 0 && shrink(&b_b, nb * 8) == 0) result = Py_BuildValue("OO", b_p, b_b);
+        buffer_trim(b_p, np_ * 8); buffer_trim(b_b, nb * 8);
+        result = Py_BuildValue("OO", b_p, b_b);
     }
     Py_XDECREF(b_p); Py_XDECREF(b_b);
     PyBuffer_Release(&fv);
@@ -1272,11 +1523,11 @@ static PyObject *chars4_totals(PyObject *self, PyObject *args) {
          * the memory), with room for a sum of it and any count up to it. */
         int64_t bound = n ? ((int64_t)en[n - 1] - st[0] + 3 * (int64_t)n) / 4 : 0;
         int wide = !narrow || bound < 0 || bound >= ((int64_t)1 << 30);
-        b_cum = new_buffer((n + 1) * (wide ? 8 : 4));
-        if (!b_cum || (want_counts && !(b_tok = new_buffer(n * 4)))) goto done;
-        int32_t *tok = b_tok ? (int32_t *)PyBytes_AS_STRING(b_tok) : NULL;
-        int64_t *cum = (int64_t *)PyBytes_AS_STRING(b_cum), total = 0;
-        int32_t *cum32 = (int32_t *)PyBytes_AS_STRING(b_cum);
+        b_cum = pool_buffer((n + 1) * (wide ? 8 : 4));
+        if (!b_cum || (want_counts && !(b_tok = pool_buffer(n * 4)))) goto done;
+        int32_t *tok = b_tok ? (int32_t *)BUF(b_tok) : NULL;
+        int64_t *cum = (int64_t *)BUF(b_cum), total = 0;
+        int32_t *cum32 = (int32_t *)BUF(b_cum);
         Py_BEGIN_ALLOW_THREADS
         if (wide) cum[0] = 0; else cum32[0] = 0;
         for (Py_ssize_t k = 0; k < n; k++) {
@@ -1569,14 +1820,14 @@ static PyObject *lmx2_keys(PyObject *self, PyObject *args) {
     /* the dense pass checks cum as it reads it; the sliding one needs it checked first */
     if (!dense && !running_total(cum, n)) goto not_running;
     if ((u64)base * (u64)base_inv != 1) { PyErr_SetString(PyExc_ValueError, "base_inverse is not base's inverse mod 2^64"); goto done; }
-    if (keep_h) b_h = new_buffer((n + 1) * 8);
-    if (want_keys) { b_k1 = new_buffer((n + 1) * 8); b_k2 = new_buffer((n + 1) * 8); }
+    if (keep_h) b_h = pool_buffer((n + 1) * 8);
+    if (want_keys) { b_k1 = pool_buffer((n + 1) * 8); b_k2 = pool_buffer((n + 1) * 8); }
     if ((keep_h && !b_h) || (want_keys && (!b_k1 || !b_k2))) goto done;
     {
         const u64 *sym = sv.buf;
         const u8 *cls = rv.buf;
-        u64 *k1 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k1) : NULL, *k2 = want_keys ? (u64 *)PyBytes_AS_STRING(b_k2) : NULL;
-        u64 *h = keep_h ? (u64 *)PyBytes_AS_STRING(b_h) : k1;
+        u64 *k1 = want_keys ? (u64 *)BUF(b_k1) : NULL, *k2 = want_keys ? (u64 *)BUF(b_k2) : NULL;
+        u64 *h = keep_h ? (u64 *)BUF(b_h) : k1;
         /* the dense pass's ring of prefix sums: wide enough for every window of a total
          * that grows by a token or more a word, or for every cut when that is fewer */
         Py_ssize_t slots = 2;
@@ -1644,11 +1895,11 @@ static PyObject *lmx2_key_of(PyObject *self, PyObject *args) {
     if (rv.len != n1 || n1 < 1) { PyErr_SetString(PyExc_ValueError, "h and classes must cover the same cuts"); goto done; }
     for (Py_ssize_t k = 0; at && k < m; k++)
         if (at[k] < 0 || at[k] >= n1) { PyErr_SetString(PyExc_IndexError, "a cut index is out of range"); goto done; }
-    if (!(out = new_buffer(m * 8))) goto done;
+    if (!(out = pool_buffer(m * 8))) goto done;
     {
         const u64 *h = hv.buf;
         const u8 *cls = rv.buf;
-        u64 *key = (u64 *)PyBytes_AS_STRING(out);
+        u64 *key = (u64 *)BUF(out);
         Py_ssize_t last = n1 - 1;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < m; k++) {
@@ -1830,12 +2081,12 @@ static PyObject *local_maxima(PyObject *self, PyObject *args) {
     u64 r = reach < span ? reach : span;                /* a wider window sees no more */
     /* the blocks' buffers are four windows wide: a window wider than 65,535 goes to the queue */
     int dense = n_cand && dense_limit > 0 && span < (u64)dense_limit && span <= dense_cap(m) && r <= MAX_BLOCK_REACH;
-    out = new_buffer(n_cand);
+    out = pool_buffer(n_cand);
     work = all ? PyMem_Malloc(1) : dense ? PyMem_New(u64, 4 * (2 * r + 1) + 1) : (void *)PyMem_New(Py_ssize_t, m ? m : 1);
     if (!out || !work) { if (!work) PyErr_NoMemory(); Py_CLEAR(out); goto done; }
     {
         const u64 *val = vv.buf;
-        u8 *flag = (u8 *)PyBytes_AS_STRING(out);
+        u8 *flag = BUF(out);
         int increasing = 1;
         Py_BEGIN_ALLOW_THREADS
         if (all)
@@ -1979,10 +2230,10 @@ static PyObject *lmx2_prefix(PyObject *self, PyObject *args) {
     if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
     Py_ssize_t n = symv.len / 8;
     PyObject *out = NULL;
-    if (!in_place && !(out = new_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
+    if (!in_place && !(out = pool_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
     {
         const u64 *sym = symv.buf;
-        u64 *p = in_place ? (u64 *)symv.buf : (u64 *)PyBytes_AS_STRING(out);
+        u64 *p = in_place ? (u64 *)symv.buf : (u64 *)BUF(out);
         const u64 inv2 = (u64)base_inv * (u64)base_inv;
         Py_BEGIN_ALLOW_THREADS
         /* two interleaved power sequences, each stepped by the square: a multiply's
@@ -2779,6 +3030,9 @@ static PyMethodDef METHODS[] = {
     {"utf8_offsets", utf8_offsets, METH_VARARGS, "utf8_offsets(data, code point offsets) -> int64 byte offsets"},
     {"xxh3_128_hexdigest", py_xxh3_128, METH_O, "xxh3_128_hexdigest(data) -> str (seed 0)"},
     {"xxh3_64", py_xxh3_64, METH_VARARGS, "xxh3_64(data, seed=0) -> int"},
+    {"release_pool", release_pool, METH_NOARGS, "release_pool() -> bytes given back: the output pool's free blocks go back to the system"},
+    {"pool_limit", pool_limit, METH_VARARGS, "pool_limit(bytes=-1) -> the bound before; bytes >= 0 sets it"},
+    {"pool_stats", pool_stats, METH_NOARGS, "pool_stats() -> dict of the output pool's free blocks and counts"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2787,7 +3041,10 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_kernel", "Steadlith
 PyMODINIT_FUNC PyInit__kernel(void) {
     init_tables();
     HAS_CLMUL = clmul_usable();
+    if (PyType_Ready(&BufferType) < 0) return NULL;
     PyObject *m = PyModule_Create(&MODULE);
     if (m && PyModule_AddIntConstant(m, "HAS_CLMUL", HAS_CLMUL) < 0) Py_CLEAR(m);
+    Py_INCREF(&BufferType);
+    if (m && PyModule_AddObject(m, "Buffer", (PyObject *)&BufferType) < 0) { Py_DECREF(&BufferType); Py_CLEAR(m); }
     return m;
 }

@@ -62,6 +62,32 @@ def using(name: str) -> Iterator[None]:
         use(previous)
 
 
+def release_pool() -> int:
+    """Give the compiled kernel's free output blocks back to the system; the bytes of
+    written pages they held (0 without the compiled kernel).
+
+    The kernel's per-word outputs (offsets, flags, symbols, fingerprints, candidates,
+    keys) live in large blocks that go back to a pool of the kernel's own when the last
+    array viewing them dies, so the next chunking writes pages already in memory instead
+    of faulting in fresh ones: it holds at most `pool_limit()` bytes. A program that is
+    done chunking for a while can hand that memory back; `Pipeline.clear()` does."""
+    return _kernel.release_pool() if _kernel is not None else 0
+
+
+def pool_limit(limit: int | None = None) -> int:
+    """The most bytes of written pages the kernel's free blocks may hold (see
+    release_pool); `limit` sets it (0: keep none) and is returned as the previous one."""
+    if _kernel is None:
+        return 0
+    return _kernel.pool_limit(-1 if limit is None else limit)
+
+
+def pool_stats() -> dict:
+    """The kernel's pool: free blocks, the written bytes they hold, the bound, and how
+    many blocks were taken (of them reused), returned and given back to the system."""
+    return _kernel.pool_stats() if _kernel is not None else {}
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
