@@ -482,7 +482,9 @@ def _bench_json(tmp_path, *extra):
 
     doc = tmp_path / "doc.txt"
     doc.write_text("Some words to chunk, over and over.\n\n" * 400, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "steadlith_core", "bench", str(doc), "--repeat", "1",
+    # --memory-only measures the bench's own Markdown and takes no FILE
+    file = [] if "--memory-only" in extra else [str(doc)]
+    out = subprocess.run([sys.executable, "-m", "steadlith_core", "bench", *file, "--repeat", "1",
                           "--format", "json", *extra], capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
