@@ -2,8 +2,8 @@
 
 The word diff compares words by their symbols (diff.py): 8 bytes a word of each
 document, held while both documents are. A WordIds gives every distinct symbol of the
-documents it reads one uint32 id instead, in the order the symbols are first read, so
-each document keeps 4 bytes a word and its symbols go once its chunking's candidates
+documents it reads one uint32 id instead (a document's new symbols take the next ids,
+in sorted order), so each document keeps 4 bytes a word and its symbols go once its chunking's candidates
 exist. Ids are equal exactly when the symbols are, so the diff on ids is the diff on
 symbols.
 
