@@ -120,3 +120,21 @@ def test_an_output_reads_as_the_bytes_it_stands_for(pool):
         hash(starts)
     big = KERNEL_MODULE.scan(document(200_000).encode())[1]  # a pool block, trimmed to the words written
     assert len(big) == 4 * KERNEL_MODULE.scan(document(200_000).encode())[0]
+
+
+def test_a_trimmed_output_counts_the_page_its_branch_free_writes_reached(pool):
+    """candidates() writes its slot past the last candidate in every word (branch-free):
+    an output trimmed to no candidate has written its first page, which the pool must
+    count; at a bound of 0 ("keep nothing") no block stays."""
+    from steadlith_core.kernel.extension import KERNEL_MODULE
+
+    kernel.pool_limit(0)
+    primary, backup = KERNEL_MODULE.candidates(np.zeros(100_000, np.uint64), 1, 1, 1, 1)  # none matches
+    assert len(primary) == len(backup) == 0
+    del primary, backup
+    assert kernel.pool_stats()["free_blocks"] == 0
+    kernel.pool_limit(1 << 20)
+    primary, backup = KERNEL_MODULE.candidates(np.zeros(100_000, np.uint64), 1, 1, 1, 1)
+    del primary, backup
+    stats = kernel.pool_stats()
+    assert stats["free_blocks"] == 2 and stats["free_bytes"] >= 2 * 4096  # a written page each

@@ -608,7 +608,8 @@ static void buffer_trim(PyObject *o, Py_ssize_t size) {
 
 static void buffer_dealloc(Buffer *b) {
     if (b->block.mem) {
-        size_t written = ((size_t)b->len + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
+        /* + 8: the branch-free loops (candidates) write the item just past the length they trim to */
+        size_t written = ((size_t)b->len + 8 + POOL_PAGE - 1) & ~(POOL_PAGE - 1);
         if (written > b->block.touched) b->block.touched = written < b->block.cap ? written : b->block.cap;
         pool_give(b->block);
     } else if (b->mem) PyMem_Free(b->mem);
