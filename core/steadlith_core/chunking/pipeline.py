@@ -184,7 +184,6 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
     """lmx2-v1 (docs/contract/lmx2-v1.md) over a document's cached stages."""
     if lmx2_lean() and len(doc.words) >= 2:
         return run_lmx2_lean(doc, p)
-    words = doc.words
     counter = token_counters.get_counter(p.token_counter)
     cum = doc.wide_cum(counter)
     classes = doc.classes
