@@ -19,8 +19,6 @@ LMX2 = ["--set", "boundary_rule=lmx2-v1"]
 
 
 def test_the_figures_are_per_command_and_rule_and_the_generic_one_is_the_costliest():
-    from steadlith_core.kernel import select as kernel
-
     figures = COMMAND_MEMORY[kernel.KERNEL]
     assert memory_per_input_byte("chunk", ["tttd-v1"]) == figures["chunk"]["tttd-v1"]
     assert memory_per_input_byte("chunk", ["lmx2-v1"]) == figures["chunk"]["lmx2-v1"]
