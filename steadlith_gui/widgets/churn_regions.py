@@ -84,7 +84,7 @@ class RegionList:
         if self.why.toPlainText() != WHY + state.text:
             self.why.setPlainText(WHY + state.text)
         # muted through the text's own format, not a style sheet: a style sheet on the box
-        # drew it on the light base in the dark theme (seen in real windows)
+        # can keep it on the light palette's base after the dark theme is applied
         muted = QTextCharFormat()
         if state.status != "shown":
             muted.setForeground(QColor(self.theme.muted))
