@@ -84,14 +84,14 @@ def test_outputs_from_bytes_are_those_from_str(capsys, tmp_path, monkeypatch, pa
 def test_the_comparison_reads_bytes(capsys, tmp_path, monkeypatch, pairs):
     """The pair reaches the analysis as bytes (the lean path), never decoded whole."""
     seen = []
-    original = documents.read_document
+    original = documents.read_pair
 
     def spy(*args, **kwargs):
         result = original(*args, **kwargs)
-        seen.append(type(result[0]))
+        seen.extend(type(text) for text, _ in result)
         return result
 
-    monkeypatch.setattr(documents, "read_document", spy)
+    monkeypatch.setattr(documents, "read_pair", spy)
     a, b = pairs["crlf"]
     assert run(capsys, "compare", a, b)[0] == 0
     assert run(capsys, "explain", a, b)[0] == 0

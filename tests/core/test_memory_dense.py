@@ -97,3 +97,16 @@ def test_a_document_that_could_not_pass_the_budget_is_not_counted(monkeypatch, t
     doc.write_text(DENSE, encoding="utf-8")
     code, out, err = run(capsys, "chunk", str(doc), "--format", "jsonl", *LMX2)
     assert code == 0 and out, err
+
+
+def test_the_command_line_guide_gives_the_loader_s_figures():
+    import re
+
+    from steadlith_core.chunking.loader import COMMAND_MEMORY
+
+    guide = (ROOT / "docs" / "guide" / "cli.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(chunk|compare|explain)`, (tttd-v1|lmx2-v1)[^|]*\| (\d+) \| (\d+) \|$", guide, re.M)
+    assert len(rows) == 6
+    for command, rule, compiled, numpy in rows:
+        assert (int(compiled), int(numpy)) == (COMMAND_MEMORY["c"][command][rule],
+                                               COMMAND_MEMORY["numpy"][command][rule]), (command, rule)

@@ -23,6 +23,7 @@ from ..chunking.pipeline import Pipeline, gc_paused
 from ..chunking.rules import rule_of
 from ..errors import ParameterError
 from ..kernel.allocator import return_freed_memory
+from ..kernel.select import release_pool
 from ..progress import Progress, report
 from .baseline import FixedChunking, baseline_for
 from .churn import BaselineChurn, Comparison, baseline_churn, check_comparable, compare
@@ -100,11 +101,11 @@ class Analysis:
                 return
             ids_a = self._word_ids.ids(_scanned_symbols(text_a))
             ids_b = self._word_ids.ids(_scanned_symbols(text_b))
+            _release_freed()  # the scans' blocks and sorted copies: the diff's own arrays come next
             ops = diff_ids(ids_a, ids_b)
             del ids_a, ids_b  # before any chunking of the pair: the peak of a large pair
             self._unchecked.get(key, lambda: ops)
-        # the ids' pages, free in the heap, would stay there beside the chunkings' arrays
-        return_freed_memory()
+        _release_freed()  # the ids' and the diff's pages would stay beside the chunkings' arrays
 
     def compare_rules(self, text_a: str | bytes, text_b: str | bytes,
                       params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
@@ -169,6 +170,15 @@ class Analysis:
     def _baseline(self, x: Chunking) -> FixedChunking:
         key = (x.document, x.params.max_tokens, x.params.token_counter)
         return self._baselines.get(key, lambda: baseline_for(x))
+
+
+def _release_freed() -> None:
+    """Give the system the memory freed so far that the next stage would not reuse: the
+    text kernel's pooled blocks (release_pool) and the C heap's free pages: a freed
+    array under the allocator's mmap threshold stays in the heap, where the kernel's
+    outputs never go."""
+    release_pool()
+    return_freed_memory()
 
 
 def _scanned_symbols(text: str | bytes) -> np.ndarray:
