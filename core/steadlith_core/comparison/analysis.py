@@ -85,9 +85,10 @@ class Analysis:
             return self._ids.get(document, lambda: self._word_ids.ids(symbols()))
 
     def _prepared(self, text: str | bytes) -> bool:
-        """Whether a diff prepare_diff made holds `text` (by identity: what it was given)."""
+        """Whether a diff made already holds `text` (by identity: what it was given):
+        prepare_diff's, or one checked by a first comparison (compare_rules' next rules)."""
         with self._lock:
-            return any(text is x for key in self._unchecked.data for x in key)
+            return any(text is x for cache in (self._unchecked, self._diffs) for key in cache.data for x in key)
 
     def prepare_diff(self, text_a: str | bytes, text_b: str | bytes) -> None:
         """With word ids: the word diff of the two documents, made before either is
