@@ -73,7 +73,7 @@ MAX_DOCUMENT_BYTES = MEMORY_BUDGET // MEMORY_PER_INPUT_BYTE  # 341 MiB compiled,
 DENSE_BYTES_PER_WORD = 4
 # Bytes of memory per word past one every DENSE_BYTES_PER_WORD bytes, by kernel, command
 # and rule: measured as COMMAND_MEMORY is, net of the command on one paragraph, on "a\n"
-# repeated to 1 MB (5 MB for tttd-v1 under the compiled kernel), the densest text there
+# repeated to 1 MB (5 MB for compiled tttd-v1 chunk, compare, explain), the densest text there
 # is (two bytes a word) and lmx2-v1's costliest (a chunk a word); compare and explain with
 # that file and its version with one word changed. The figure is (peak - COMMAND_MEMORY x
 # size) / (words - size / DENSE_BYTES_PER_WORD), a tenth added and rounded up to ten.
