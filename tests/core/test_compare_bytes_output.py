@@ -84,14 +84,14 @@ def test_outputs_from_bytes_are_those_from_str(capsys, tmp_path, monkeypatch, pa
 def test_the_comparison_reads_bytes(capsys, tmp_path, monkeypatch, pairs):
     """The pair reaches the analysis as bytes (the lean path), never decoded whole."""
     seen = []
-    original = documents.read_document
+    original = documents.read_pair
 
     def spy(*args, **kwargs):
         result = original(*args, **kwargs)
-        seen.append(type(result[0]))
+        seen.extend(type(text) for text, _ in result)
         return result
 
-    monkeypatch.setattr(documents, "read_document", spy)
+    monkeypatch.setattr(documents, "read_pair", spy)
     a, b = pairs["crlf"]
     assert run(capsys, "compare", a, b)[0] == 0
     assert run(capsys, "explain", a, b)[0] == 0
@@ -111,9 +111,9 @@ def test_equal_ranges_are_checked_a_block_at_a_time_on_the_bytes(text_kernel, mo
     ops = word_diff(a, b)
     assert ops == word_diff(Pipeline().chunk(text_a).words, Pipeline().chunk(text_b).words)
     assert [op.tag for op in ops] == ["equal"]
-    assert diff_module._equal_ranges_hold(a, b, ops)
+    assert diff_module.equal_ranges_hold(a, b, ops)
     other = pipeline.chunk(text_b.replace("Rocket.", "Rocker.", 17).encode()).words
-    assert not diff_module._equal_ranges_hold(a, other, ops)
+    assert not diff_module.equal_ranges_hold(a, other, ops)
 
 
 def test_code_point_offsets_to_bytes_without_the_compiled_kernel(monkeypatch):

@@ -46,3 +46,32 @@ def test_a_comparison_on_ids_is_the_comparison_on_symbols(text_kernel, params):
     on_symbols = full.compare(full.chunk(a, params), full.chunk(b, params))
     assert on_ids.ops == on_symbols.ops and len(on_ids.ops) > 1
     assert on_ids.to_dict() == on_symbols.to_dict()
+
+
+@pytest.mark.parametrize("params", [ChunkerParams(min_tokens=16, max_tokens=128), Lmx2Params()],
+                         ids=lambda p: p.boundary_rule)
+def test_a_diff_prepared_before_chunking_is_the_diff_of_the_chunkings(text_kernel, params):
+    # compare_rules diffs the pair's ids before either is chunked (Analysis.prepare_diff),
+    # then lets the ids go: the chunkings make none, and the comparison is the same
+    text = generate_prose(6_000, seed=5)
+    a, b = text.encode(), scattered_edits(text, 6).encode()
+    lean = Analysis(word_ids=True)
+    on_prepared = lean.compare_rules(a, b, [params])[params.boundary_rule]
+    assert len(lean._ids) == 0  # no id a word outlives the prepared diff
+    full = Analysis()
+    on_symbols = full.compare(full.chunk(a, params), full.chunk(b, params))
+    assert on_prepared.ops == on_symbols.ops and len(on_prepared.ops) > 1
+    assert on_prepared.to_dict() == on_symbols.to_dict()
+
+
+def test_a_prepared_diff_whose_equal_ranges_fail_is_made_again_from_the_texts(monkeypatch):
+    # a 64-bit symbol may collide: a prepared diff is checked against the words, like word_diff's
+    from steadlith_core.comparison import analysis as analysis_module
+    from steadlith_core.comparison.diff import DiffOp
+
+    a, b = b"one two three four five", b"one two THREE four five"
+    # what colliding symbols would give: every word equal
+    monkeypatch.setattr(analysis_module, "diff_ids", lambda x, y: (DiffOp("equal", 0, len(x), 0, len(y)),))
+    lean = Analysis(word_ids=True)
+    got = lean.compare_rules(a, b, [ChunkerParams()])["tttd-v1"]
+    assert got.ops == (DiffOp("equal", 0, 2, 0, 2), DiffOp("replace", 2, 3, 2, 3), DiffOp("equal", 3, 5, 3, 5))

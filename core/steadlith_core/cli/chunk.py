@@ -109,7 +109,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         from .batch import run_batch
 
         return run_batch(args.file, params, args.format, args.jobs, args.follow_links)
-    text, name = read_document(args.file[0], utf8=True, max_bytes=max_document_bytes("chunk", [rule_of(params)]))
+    rules = [rule_of(params)]
+    text, name = read_document(args.file[0], utf8=True, max_bytes=max_document_bytes("chunk", rules), command="chunk",
+                               rules=rules)
     # a pipeline of its own, not a comparison's (cli.options.new_analysis): one document,
     # chunked once, whose word symbols nothing reads afterwards (a comparison keeps them)
     result = Pipeline(pause_gc=True).chunk(text, params)

@@ -62,8 +62,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     params = params_of(args)
     (text_a, name_a), (text_b, name_b) = read_pair(args.a, args.b, "compare", [rule_of(params)])
-    analysis = new_analysis(word_ids=True)
-    result = analysis.compare(analysis.chunk(text_a, params), analysis.chunk(text_b, params))
+    # the word diff before either chunking (Analysis.prepare_diff): the command's peak
+    result = next(iter(new_analysis(word_ids=True).compare_rules(text_a, text_b, [params]).values()))
     if args.html is not None:  # before any output: a failed write is one error line, exit 2, nothing else
         write_text_atomic(args.html, render_report(result, name_a, name_b))
     if args.format == "json":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, Optional
 
-from ..chunking.loader import MAX_DOCUMENT_BYTES, LoadError, human_bytes, load_text, load_utf8, max_document_bytes
+from ..chunking.loader import MAX_DOCUMENT_BYTES, LoadError, human_bytes, load_utf8, max_document_bytes, refuse_dense
 from ..chunking.loader import too_large
 
 
@@ -21,12 +21,23 @@ def _revision(arg: str):
     return parse_revision_arg(arg)
 
 
-def read_document(arg: str, utf8: bool = False, max_bytes: Optional[int] = None) -> tuple[str | bytes, str]:
+def read_document(arg: str, utf8: bool = False, max_bytes: Optional[int] = None, command: Optional[str] = None,
+                  rules: Iterable[str] = ()) -> tuple[str | bytes, str]:
     """(text, name to show) of a document argument: a file, or PATH@REV titled
     `path @ short — subject`. `utf8`: its checked UTF-8 bytes (loader.load_utf8), for
     commands that chunk and compare but never need the whole text as a str.
     `max_bytes`: the command's own limit (loader.max_document_bytes), the loader's
-    generic one when None."""
+    generic one when None. `command` (with the `rules` it runs): the document is also
+    refused when its words would need more memory than the budget (loader.refuse_dense),
+    before it is decoded."""
+    data, name = _read_utf8(arg, max_bytes)
+    if command is not None:
+        refuse_dense([(arg, data)], command, rules)
+    return (data if utf8 else _decoded(data)), name
+
+
+def _read_utf8(arg: str, max_bytes: Optional[int]) -> tuple[bytes, str]:
+    """The checked UTF-8 bytes of a document argument (a BOM stripped) and its name."""
     ref = _revision(arg)
     if ref is not None:
         from ..history.repository import blob_size, read_text_at
@@ -34,9 +45,13 @@ def read_document(arg: str, utf8: bool = False, max_bytes: Optional[int] = None)
         size = blob_size(ref) if max_bytes is not None else None
         if size is not None and size > max_bytes:  # refused before the blob is read
             raise too_large(arg, max_bytes, size)
-        return read_text_at(ref, utf8=utf8), ref.title()
-    limit = MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes
-    return (load_utf8(arg, limit) if utf8 else load_text(arg, limit)), arg
+        return read_text_at(ref, utf8=True), ref.title()
+    return load_utf8(arg, MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes), arg
+
+
+def _decoded(data: bytes) -> str:
+    # checked UTF-8 without its BOM: what load_text gives of the same file
+    return data.decode("utf-8")
 
 
 _HELD_TOGETHER = {"compare": "compared", "explain": "explained"}
@@ -47,15 +62,21 @@ def read_pair(a: str, b: str, command: str, rules: Iterable[str],
     """read_document of both documents of a command that holds the two together
     (compare, explain), within the command's limit for the pair
     (loader.max_document_bytes under `rules`): refused before either is read when their
-    sizes are known to pass it. As checked UTF-8 bytes unless `utf8` is False: the
-    comparison chunks them lean and reads no str of either document (a report that
-    shows the texts decodes them)."""
+    sizes are known to pass it, and after, when their words together would need more
+    memory than the budget (loader.refuse_dense). As checked UTF-8 bytes unless `utf8`
+    is False: the comparison chunks them lean and reads no str of either document (a
+    report that shows the texts decodes them)."""
+    rules = list(rules)
     limit = max_document_bytes(command, rules)
     size_a, size_b = document_size(a), document_size(b)
     if size_a is not None and size_b is not None and size_a + size_b > limit:
         raise LoadError(f"{a} and {b}", f"too large together: {human_bytes(size_a + size_b)}, over the limit of "
                                         f"{human_bytes(limit)} for two documents {_HELD_TOGETHER.get(command, 'held together')}")
-    return read_document(a, utf8, limit), read_document(b, utf8, limit)
+    (data_a, name_a), (data_b, name_b) = _read_utf8(a, limit), _read_utf8(b, limit)
+    refuse_dense([(a, data_a), (b, data_b)], command, rules)
+    if not utf8:
+        data_a, data_b = _decoded(data_a), _decoded(data_b)
+    return (data_a, name_a), (data_b, name_b)
 
 
 def document_size(arg: str) -> Optional[int]:

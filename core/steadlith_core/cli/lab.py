@@ -141,7 +141,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
 
         retriever = get_retriever(args.retriever or "bm25")
     # a file, or PATH@REV as chunk and compare take it, within what the lab needs for its chunkers
-    text, name = read_document(args.file, max_bytes=max_document_bytes("lab", lab_rule_names(args.rules)))
+    names = lab_rule_names(args.rules)
+    text, name = read_document(args.file, max_bytes=max_document_bytes("lab", names), command="lab", rules=names)
     with progress_bar("lab", "edits") as bar:
         result = run_lab(text, rules, edits=args.edits, seed=args.seed, hunt_trials=args.hunt, progress=bar)
     beside = None

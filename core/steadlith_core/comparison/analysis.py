@@ -18,14 +18,16 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from ..chunking.chunks import AnyParams, Chunking
-from ..chunking.document import LRU, DocumentCache
+from ..chunking.document import LRU, Document, DocumentCache
 from ..chunking.pipeline import Pipeline, gc_paused
 from ..chunking.rules import rule_of
 from ..errors import ParameterError
+from ..kernel.allocator import return_freed_memory
+from ..kernel.select import release_pool
 from ..progress import Progress, report
 from .baseline import FixedChunking, baseline_for
 from .churn import BaselineChurn, Comparison, baseline_churn, check_comparable, compare
-from .diff import DiffOp, word_diff
+from .diff import DiffOp, diff_ids, equal_ranges_hold, word_diff
 from .word_ids import WordIds
 
 
@@ -39,6 +41,14 @@ class Analysis:
     comparison, which reads no symbol of a chunking afterwards) keeps instead a uint32 id
     a word (word_ids.WordIds), made when the document is first chunked here, and lets
     the symbols go as a lone chunking does.
+
+    `prepare_diff` (what compare_rules does with word ids) goes further: it diffs the two
+    documents' ids before either is chunked, from a scan of each whose arrays last only
+    while its ids are made, and lets the ids go once the diff is made. The per-word
+    arrays of the two chunkings are then never alive beside the ids nor the diff's own
+    temporaries, which is what bounds the peak of `steadlith compare`. A chunking of the
+    pair later checks the diff's equal ranges against its words (a 64-bit symbol may
+    collide), as word_diff does, before the diff is used.
     """
 
     def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_ids: bool = False):
@@ -46,6 +56,8 @@ class Analysis:
         self._word_ids = WordIds() if word_ids else None
         self._ids = DocumentCache(max_documents)
         self._diffs = LRU(2)
+        # prepare_diff's diffs by (text A, text B), not yet checked against the words
+        self._unchecked = LRU(2)
         self._baselines = LRU(4)
         self._baseline_churns = LRU(4)
         self._lock = threading.Lock()
@@ -55,11 +67,13 @@ class Analysis:
         with self._lock:
             self._ids.clear()
             self._diffs.data.clear()
+            self._unchecked.data.clear()
             self._baselines.data.clear()
             self._baseline_churns.data.clear()
 
     def chunk(self, text: str | bytes, params: AnyParams | None = None) -> Chunking:
-        if self._word_ids is not None:  # before the chunking lets the symbols go
+        # before the chunking lets the symbols go, unless a prepared diff needs no ids of it
+        if self._word_ids is not None and not self._prepared(text):
             doc = self.pipeline.document(text)
             if doc.words.symbols is None:
                 self._ids_of(doc.document, lambda: doc.symbols)
@@ -69,6 +83,30 @@ class Analysis:
         """The word ids of `document`, made from `symbols()` the first time."""
         with self._lock, gc_paused(self.pipeline.pause_gc):
             return self._ids.get(document, lambda: self._word_ids.ids(symbols()))
+
+    def _prepared(self, text: str | bytes) -> bool:
+        """Whether a diff made already holds `text` (by identity: what it was given):
+        prepare_diff's, or one checked by a first comparison (compare_rules' next rules)."""
+        with self._lock:
+            return any(text is x for cache in (self._unchecked, self._diffs) for key in cache.data for x in key)
+
+    def prepare_diff(self, text_a: str | bytes, text_b: str | bytes) -> None:
+        """With word ids: the word diff of the two documents, made before either is
+        chunked and kept for the comparison of their chunkings (see the class); nothing
+        without word ids, or when that diff is made already."""
+        if self._word_ids is None:
+            return
+        key = (text_a, text_b)
+        with self._lock, gc_paused(self.pipeline.pause_gc):
+            if self._diffs.peek(key) is not None or self._unchecked.peek(key) is not None:
+                return
+            ids_a = self._word_ids.ids(_scanned_symbols(text_a))
+            ids_b = self._word_ids.ids(_scanned_symbols(text_b))
+            _release_freed()  # the scans' blocks and sorted copies: the diff's own arrays come next
+            ops = diff_ids(ids_a, ids_b)
+            del ids_a, ids_b  # before any chunking of the pair: the peak of a large pair
+            self._unchecked.get(key, lambda: ops)
+        _release_freed()  # the ids' and the diff's pages would stay beside the chunkings' arrays
 
     def compare_rules(self, text_a: str | bytes, text_b: str | bytes,
                       params: Mapping[str, AnyParams] | Iterable[AnyParams]) -> dict[str, Comparison]:
@@ -110,19 +148,45 @@ class Analysis:
             return self._baseline_churns.peek(_baseline_churn_key(a, b))
 
     def _ops(self, a: Chunking, b: Chunking) -> tuple[DiffOp, ...]:
+        key = (a.document, b.document)
+        with self._lock, gc_paused(self.pipeline.pause_gc):
+            hit = self._diffs.peek(key)
+            if hit is not None:
+                return hit
+            prepared = self._unchecked.data.pop(key, None)
+            if prepared is not None:
+                # a diff is checked once, like word_diff's; the texts' diff when it fails
+                ops = prepared if equal_ranges_hold(a.words, b.words, prepared) else word_diff(a.words, b.words)
+                return self._diffs.get(key, lambda: ops)
         ids = None
         if self._word_ids is not None and (a.words.symbols is None or b.words.symbols is None):
             ids = tuple(self._ids_of(x.document, lambda x=x: self._symbols(x)) for x in (a, b))
         with self._lock, gc_paused(self.pipeline.pause_gc):
-            return self._diffs.get((a.document, b.document), lambda: word_diff(a.words, b.words, ids))
+            return self._diffs.get(key, lambda: word_diff(a.words, b.words, ids))
 
     def _symbols(self, x: Chunking) -> np.ndarray:
         """The symbols of a chunking's words: its stream's, or its document's (scanned again)."""
-        return x.words.symbols if x.words.symbols is not None else self.pipeline.document(x.document).symbols
+        return x.words.symbols if x.words.symbols is not None else _scanned_symbols(x.document)
 
     def _baseline(self, x: Chunking) -> FixedChunking:
         key = (x.document, x.params.max_tokens, x.params.token_counter)
         return self._baselines.get(key, lambda: baseline_for(x))
+
+
+def _release_freed() -> None:
+    """Give the system the memory freed so far that the next stage would not reuse: the
+    text kernel's pooled blocks (release_pool) and the C heap's free pages: a freed
+    array under the allocator's mmap threshold stays in the heap, where the kernel's
+    outputs never go."""
+    release_pool()
+    return_freed_memory()
+
+
+def _scanned_symbols(text: str | bytes) -> np.ndarray:
+    """The symbols of `text`'s words from a scan of its own, as the pipeline scans it
+    (bytes that are not UTF-8 raise the same UnicodeDecodeError), kept alone: the scan's
+    other arrays go with it, and no cached document keeps them."""
+    return Document(text).take_symbols()
 
 
 def _baseline_churn_key(a: Chunking, b: Chunking) -> tuple:
@@ -148,5 +212,6 @@ def compare_rules(text_a: str | bytes, text_b: str | bytes, params: Mapping[str,
     if len(set(rules)) != len(rules):
         raise ParameterError("boundary_rule", f"each rule once, got {', '.join(rules)}", rules)
     analysis = analysis if analysis is not None else Analysis()
+    analysis.prepare_diff(text_a, text_b)
     return {rule: analysis.compare(analysis.chunk(text_a, p), analysis.chunk(text_b, p), baseline=baseline)
             for rule, p in items}

@@ -114,13 +114,13 @@ def word_diff(a: WordStream, b: WordStream, ids: tuple[np.ndarray, np.ndarray] |
         ids = (a.symbols.view(np.int64), b.symbols.view(np.int64))
     if ids is not None:
         ops = diff_ids(*ids)
-        if _equal_ranges_hold(a, b, ops):
+        if equal_ranges_hold(a, b, ops):
             return ops
     ids_a, ids_b = word_ids(a, b)
     return diff_ids(ids_a, ids_b)
 
 
-def _equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> bool:
+def equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> bool:
     """Whether every equal opcode pairs words of equal text and paragraph flag.
 
     A range is compared a block of words at a time (CHECK_BLOCK_WORDS), each block
@@ -148,7 +148,7 @@ def _equal_ranges_hold(a: WordStream, b: WordStream, ops: Sequence[DiffOp]) -> b
     return True
 
 
-# Words compared at a time by _equal_ranges_hold: the slices of a block are its only copies.
+# Words compared at a time by equal_ranges_hold: the slices of a block are its only copies.
 CHECK_BLOCK_WORDS = 1 << 16
 
 

@@ -185,7 +185,7 @@ def _unique_kgrams(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     np.not_equal(h[1:], h[:-1], out=new[1:-1])
     values = h[new[:-1] & new[1:]]
     del h, new
-    positions = np.empty(values.size, dtype=np.int64)
+    positions = np.empty(values.size, dtype=_position_dtype(len(x)))
     if values.size:
         length = len(x) - k + 1
         for lo in range(0, length, HASH_BLOCK):
@@ -197,6 +197,12 @@ def _unique_kgrams(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return values, positions
 
 
+def _position_dtype(n: int) -> np.dtype:
+    """The narrowest of int32 and int64 holding every position below `n`: half the
+    bytes a unique k-gram keeps on documents below 2^31 words."""
+    return np.dtype(np.int32 if n < 2**31 else np.int64)
+
+
 def anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int, int]]:
     """Matched, non-overlapping, increasing blocks (i, j, size) from unique k-grams."""
     if len(a) < k or len(b) < k:
@@ -205,25 +211,33 @@ def anchor_blocks(a: np.ndarray, b: np.ndarray, k: int) -> list[tuple[int, int, 
     hb, pos_b = _unique_kgrams(b, k)
     if ha.size == 0 or hb.size == 0:
         return []
-    # the values both hold, in increasing order, with their indices in each (as
-    # np.intersect1d gives them, without its sorted copy of both together)
-    at = np.searchsorted(ha, hb)
-    at[at == ha.size] = 0
-    ib = np.flatnonzero(ha[at] == hb)
-    ia = at[ib]
-    del at, ha, hb
-    if ia.size == 0:
-        return []
-    ai, bj = pos_a[ia], pos_b[ib]
-    del pos_a, pos_b, ia, ib
-    ok = np.ones(ai.size, dtype=bool)
-    for t in range(k):  # a hash collision must never make unequal words equal
-        ok &= a[ai + t] == b[bj + t]
-    ai, bj = ai[ok], bj[ok]
+    # the k-grams both hold: for each position of a, that of the same k-gram in b (-1
+    # for none), found a block of b's at a time, so the pairs come out in a's order
+    # without an argsort (its order and the sorted copies: 8 bytes a pair each)
+    partner = np.full(len(a) - k + 1, -1, dtype=pos_b.dtype)
+    for lo in range(0, hb.size, HASH_BLOCK):
+        part = hb[lo : lo + HASH_BLOCK]
+        at = np.searchsorted(ha, part)
+        at[at == ha.size] = 0
+        hit = ha[at] == part
+        partner[pos_a[at[hit]]] = pos_b[lo : lo + HASH_BLOCK][hit]
+    del ha, hb, pos_a, pos_b
+    ai = np.flatnonzero(partner >= 0)  # positions in a are distinct: increasing
+    bj = partner[ai]
+    del partner
     if ai.size == 0:
         return []
-    order = np.argsort(ai)  # positions in a are distinct
-    ai, bj = ai[order], bj[order]
+    ok = np.ones(ai.size, dtype=bool)
+    for lo in range(0, ai.size, HASH_BLOCK):  # a block at a time: its gathers are the only copies
+        i, j, good = ai[lo : lo + HASH_BLOCK], bj[lo : lo + HASH_BLOCK], ok[lo : lo + HASH_BLOCK]
+        for t in range(k):  # a hash collision must never make unequal words equal
+            good &= a[i + t] == b[j + t]
+    del i, j, good  # views: the arrays they view go with the line below
+    ai = ai[ok]  # one at a time: the old one goes before the next is made
+    bj = bj[ok]
+    del ok
+    if ai.size == 0:
+        return []
     # runs of anchors on one diagonal at consecutive positions
     brk = np.flatnonzero((np.diff(ai) != 1) | (np.diff(bj) != 1)) + 1
     starts = np.concatenate(([0], brk))

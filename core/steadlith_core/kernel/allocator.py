@@ -48,3 +48,16 @@ def _mallopt(param: int, value: int) -> bool:
         return bool(libc.mallopt(ctypes.c_int(param), ctypes.c_int(value)))
     except (ValueError, OSError, AttributeError):  # no such name (macOS, musl, Windows), no libc.so.6
         return False
+
+
+def return_freed_memory() -> bool:
+    """Give the pages of memory the C allocator holds free back to the system, those in
+    the middle of its heap too (glibc's malloc_trim; elsewhere nothing happens): for a
+    caller about to allocate much in other ways, which would not reuse them (the text
+    kernel takes its large outputs from the system). True if anything was given back."""
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return False
+        return bool(ctypes.CDLL("libc.so.6").malloc_trim(ctypes.c_size_t(0)))
+    except (ValueError, OSError, AttributeError):
+        return False
