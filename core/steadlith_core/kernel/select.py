@@ -127,13 +127,7 @@ def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> R
             None if lean else np.frombuffer(canonical_ends, dtype=OFFSET),
             np.frombuffer(sentence, dtype=np.bool_),
         )
-    elif isinstance(text, str):
-        try:
-            data = text.encode()
-        except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
-            data = text.encode("utf-8", "surrogatepass")
-        raw = bytescan.scan(data, sentence_ends)  # int32 offsets already (bytescan.MAX_BYTES)
-    else:
+    else:  # a str is encoded a piece at a time as it is scanned; int32 offsets already (bytescan.MAX_BYTES)
         raw = bytescan.scan(text, sentence_ends)
     for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
         if a is not None and a.flags.writeable:
