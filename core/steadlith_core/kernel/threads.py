@@ -36,12 +36,14 @@ MAX_DEFAULT = 4
 PASS_WORDS = 1 << 17
 
 # Below these sizes the numpy path runs in the calling thread whatever count() says:
-# handing pieces to threads and stitching them back can cost more than the second core
-# gives. Measured on real Markdown, tttd-v1 cold, one and two threads interleaved on a
-# shared two-core machine: two threads took 1.1-1.6x one thread's time at 0.1-0.3 MB,
-# 0.8-1.2x at 1 MB, 0.7-1.0x at 3-10 MB (docs/guide/speed-figures.md). A word of
-# Markdown is about 6 bytes.
-MIN_THREADED_BYTES = 2_000_000
+# there two threads cost more CPU time than one (pieces to join, passes larger than the
+# cache, the GIL handed back and forth), so on a busy machine they can only lose.
+# Measured on real Markdown, tttd-v1 cold, a fresh str a call, one thread and two
+# (forced past this threshold) in interleaved rounds on a shared two-core machine
+# (load 4-5): CPU time of two threads over one, medians of 9-11 rounds, 1.51 at 1 MB,
+# 1.12 at 1.5 MB, 1.26 at 2 MB, 0.86 at 2.5 MB, 0.98-1.03 at 3 MB, 0.86-0.97 at 4-10
+# MB (docs/guide/speed-figures.md). A word of Markdown is about 6 bytes.
+MIN_THREADED_BYTES = 3_000_000
 MIN_THREADED_WORDS = MIN_THREADED_BYTES // 6
 
 T = TypeVar("T")
@@ -113,17 +115,48 @@ def using(n: int) -> Iterator[None]:
 
 def run(fn: Callable[[T], R], items: Iterable[T], threads: int | None = None) -> list[R]:
     """[fn(item) for item in items], on the threads when there are several (`threads`,
-    default count(): 1 runs all in the calling thread)."""
+    default count(): 1 runs all in the calling thread).
+
+    The calling thread works too: it and the pool's threads each take the next item
+    not yet taken until none is left, and the caller then waits only for the items a
+    pool thread took. A pool thread that is slow to wake (the other core is busy) takes
+    none, and the run costs what one thread costs, not that plus the wait."""
     items = list(items)
-    if (threads or count()) == 1 or len(items) < 2 or threading.current_thread() in _workers:
+    n = min(threads or count(), len(items))
+    if n <= 1 or threading.current_thread() in _workers:
         return [fn(item) for item in items]  # (a worker waiting on its own pool would deadlock)
+    results: list = [None] * len(items)
+    errors: list[BaseException] = []
+    state = {"next": 0, "left": len(items)}
+    lock, done = threading.Lock(), threading.Event()
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = state["next"]
+                if i >= len(items) or errors:
+                    return
+                state["next"] = i + 1
+            try:
+                results[i] = fn(items[i])
+            except BaseException as exc:  # re-raised in the caller
+                errors.append(exc)
+            with lock:
+                state["left"] -= 1
+                if state["left"] == 0 or errors:
+                    done.set()
+
     try:
-        futures = [_executor().submit(fn, item) for item in items]
+        pool = _executor()
+        for _ in range(n - 1):
+            pool.submit(work)
     except RuntimeError:
-        # the interpreter is exiting (its pools refuse work before the last threads
-        # end): a scan still running in such a thread finishes in it
-        return [fn(item) for item in items]
-    return [f.result() for f in futures]
+        pass  # the interpreter is exiting (its pools refuse work): the caller does it all
+    work()
+    done.wait()
+    if errors:
+        raise errors[0]
+    return results
 
 
 def _register_worker() -> None:
