@@ -230,8 +230,24 @@ def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup
         primary, backup = _kernel.candidates(np.ascontiguousarray(fp, dtype=np.uint64), primary_mask,
                                              primary_remainder, backup_mask, backup_remainder)
         return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
-    return (np.flatnonzero((fp & np.uint64(primary_mask)) == np.uint64(primary_remainder)),
-            np.flatnonzero((fp & np.uint64(backup_mask)) == np.uint64(backup_remainder)))
+    # a block at a time, into two block-sized buffers: tested whole, the masked copy of
+    # the fingerprints and its flags would be 9 bytes a word of fresh memory
+    fp = np.asarray(fp, dtype=np.uint64)
+    masked = np.empty(min(fp.size, _CANDIDATE_BLOCK), dtype=np.uint64)
+    hit = np.empty(masked.size, dtype=bool)
+    found: tuple[list, list] = ([], [])
+    for lo in range(0, fp.size, _CANDIDATE_BLOCK):
+        block = fp[lo : lo + _CANDIDATE_BLOCK]
+        m, h = masked[: block.size], hit[: block.size]
+        for into, mask, remainder in ((found[0], primary_mask, primary_remainder),
+                                      (found[1], backup_mask, backup_remainder)):
+            np.bitwise_and(block, np.uint64(mask), out=m)
+            np.equal(m, np.uint64(remainder), out=h)
+            into.append(np.flatnonzero(h) + lo)
+    return tuple(np.concatenate(parts) if parts else np.empty(0, dtype=np.int64) for parts in found)
+
+
+_CANDIDATE_BLOCK = 1 << 16  # words of a block of the numpy candidate test: 512 KB of fingerprints
 
 
 def window_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,
