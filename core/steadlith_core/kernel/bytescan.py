@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import xxhash
 
+from . import outputs
 from . import threads as numpy_threads
 from .xxh3 import BLOCK_WORDS, xxh3_64_many
 
@@ -365,7 +366,7 @@ def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:
     del texts
 
     def field(name: str, dtype: type, shift: int | None) -> np.ndarray:
-        out = np.empty(n, dtype=dtype)
+        out = outputs.empty(n, dtype)  # kept for the next chunking when it dies (outputs.py)
         for i, (span, code_shift, canonical_shift) in enumerate(places):
             part = getattr(raws[i], name)
             raws[i] = raws[i]._replace(**{name: None})  # the piece's array goes once copied

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..vocabulary import KINDS
 from . import bytescan, xxh3
+from . import outputs as numpy_outputs
 from .bytescan import RawScan
 from .polynomial import degree, powmod_x
 from .rabin import ConstMul, window_fingerprints as numpy_fingerprints
@@ -70,8 +71,9 @@ def release_pool() -> int:
     keys) live in large blocks that go back to a pool of the kernel's own when the last
     array viewing them dies, so the next chunking writes pages already in memory instead
     of faulting in fresh ones: it holds at most `pool_limit()` bytes. A program that is
-    done chunking for a while can hand that memory back; `Pipeline.clear()` does."""
-    return _kernel.release_pool() if _kernel is not None else 0
+    done chunking for a while can hand that memory back; `Pipeline.clear()` does. The
+    numpy path's own kept blocks (outputs.py) are let go too, and counted."""
+    return (_kernel.release_pool() if _kernel is not None else 0) + numpy_outputs.release()
 
 
 def pool_limit(limit: int | None = None) -> int:
