@@ -285,9 +285,10 @@ def scan(data: bytes | str, sentence_ends: bool = True) -> RawScan:
         return _scan_piece(_utf8(view[a:z]), a == 0, ascii or None, sentence_ends, block_words)
 
     scanned = numpy_threads.run(scan_one, pieces, threads)
-    if isinstance(data, str) and sum(p.raw.canonical.size + p.code_points for p in scanned) > MAX_BYTES:
-        # (the canonical text and the code points are each at most the UTF-8 bytes)
-        raise ValueError(f"the document is too large for the text kernel: offsets may pass {MAX_BYTES}")
+    if isinstance(data, str) and sum(p.raw.canonical.size + 2 for p in scanned) > MAX_BYTES:
+        # the code points are at most len(data), checked above; the canonical text's
+        # offsets, with a separator of up to 2 bytes before each piece, must fit too
+        raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
     carried = scanned[0].still_open
     for k in range(1, len(scanned)):
         scanned[k] = _carried_into(scanned[k], carried)
