@@ -213,3 +213,25 @@ def test_a_run_does_not_wait_for_pool_threads_that_are_busy():
                 f.result()
     with numpy_threads.using(2), pytest.raises(ZeroDivisionError):
         numpy_threads.run(lambda k: 1 // (k - 3), range(6))  # an item's error reaches the caller
+
+
+def test_at_the_default_count_a_large_run_takes_only_the_cpus_idle_at_its_start(monkeypatch):
+    """On a busy machine the default count drops to the idle CPUs (this thread among
+    the runnable tasks); a count set by use() or the variable is taken as it is."""
+    big_bytes, big_words = numpy_threads.MIN_THREADED_BYTES, numpy_threads.MIN_THREADED_WORDS
+    monkeypatch.setattr(numpy_threads, "_count", 4)
+    monkeypatch.setattr(numpy_threads, "_adaptive", True)
+    monkeypatch.setattr(numpy_threads, "_cpus", lambda: 4)
+    for runnable, want in ((1, 4), (2, 3), (4, 1), (9, 1)):
+        monkeypatch.setattr(numpy_threads, "_runnable", lambda r=runnable: r)
+        assert (numpy_threads.for_bytes(big_bytes), numpy_threads.for_words(big_words)) == (want, want), runnable
+        assert numpy_threads.for_bytes(big_bytes - 1) == 1
+    monkeypatch.setattr(numpy_threads, "_runnable", lambda: None)  # no /proc/loadavg: the count as it is
+    assert numpy_threads.for_bytes(big_bytes) == 4
+    monkeypatch.setattr(numpy_threads, "_runnable", lambda: 9)
+    with numpy_threads.using(3):
+        assert numpy_threads.for_bytes(big_bytes) == 3
+    assert numpy_threads._adaptive and numpy_threads.count() == 4  # restored on leaving
+    monkeypatch.undo()
+    if os.path.exists("/proc/loadavg"):
+        assert numpy_threads._runnable() >= 1  # this thread at least

@@ -22,6 +22,7 @@ The text format is line-oriented, `section  key  values`, and `--format json` ha
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import sys
@@ -170,7 +171,9 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
     before left it (the numpy rows run the same code below the thread threshold)."""
     params = ChunkerParams()
     out: dict = {"active": kernel.active(), "kernels": {}, "numpy_threads": numpy_threads.count()}
-    runs = [(name, name, numpy_threads.count()) for name in kernel.KERNELS]
+    # None: the threads as a caller of chunk() gets them (the default count lowers itself
+    # on a busy machine, threads.py), which using(count()) would pin
+    runs: list[tuple[str, str, int | None]] = [(name, name, None) for name in kernel.KERNELS]
     if numpy_threads.count() > 1:  # what one core gives, beside what the threads give
         runs.append(("numpy-1t", "numpy", 1))
     rows: dict[str, dict] = {row_name: {} for row_name, _, _ in runs}
@@ -180,7 +183,7 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
         cpu: dict[str, list[float]] = {row_name: [] for row_name, _, _ in runs}
         for r in range(repeat):
             for row_name, name, threads in runs[r % len(runs):] + runs[:r % len(runs)]:
-                with kernel.using(name), numpy_threads.using(threads):
+                with kernel.using(name), _threads(threads):
                     x = fresh(text)
                     w0, c0 = time.perf_counter(), time.process_time()
                     timed_pipeline().chunk(x, params)
@@ -188,7 +191,7 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
                     wall[row_name].append((time.perf_counter() - w0) * 1000)
                     del x
         for row_name, name, threads in runs:
-            with kernel.using(name), numpy_threads.using(threads):
+            with kernel.using(name), _threads(threads):
                 cold_ms, cold_cpu_ms = statistics.median(wall[row_name]), statistics.median(cpu[row_name])
                 pipeline = timed_pipeline()
                 pipeline.chunk(text, params)
@@ -201,6 +204,10 @@ def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
                                          "rechunk_cpu_ms_per_mb": round(warm_cpu_ms / mb, 2)}
     out["kernels"] = rows
     return out
+
+
+def _threads(n: int | None):
+    return contextlib.nullcontext() if n is None else numpy_threads.using(n)
 
 
 # -- cold chunking, every contender side by side --------------------------------------------
