@@ -45,7 +45,7 @@ PASS_WORDS = 1 << 17
 # (forced past this threshold) in interleaved rounds on a shared two-core machine
 # (load 4-5): CPU time of two threads over one, medians of 9-11 rounds, 1.51 at 1 MB,
 # 1.12 at 1.5 MB, 1.26 at 2 MB, 0.86 at 2.5 MB, 0.98-1.03 at 3 MB, 0.86-0.97 at 4-10
-# MB (docs/guide/speed-figures.md). A word of Markdown is about 6 bytes.
+# MB (docs/guide/speed-figures.md#numpy-threads). A word of Markdown is about 6 bytes.
 MIN_THREADED_BYTES = 3_000_000
 MIN_THREADED_WORDS = MIN_THREADED_BYTES // 6
 
