@@ -752,3 +752,24 @@ def test_pieces_end_after_single_byte_spaces_and_run_on_past_long_stretches_with
     assert pieces[0] == (0, 5) and pieces[1] == (5, 56)  # the long word makes one long piece
     assert [text[z - 1 : z] for _, z in pieces[:-1]] == [b" "] * (len(pieces) - 1)
     assert pieces[-1][1] == len(text) and all(a < z for a, z in pieces)
+
+
+@settings(max_examples=200)
+@given(TEXTS, st.sampled_from([1, 3, 16]))
+@example("x \ud83d\ude80. y\u00e9 \udc00\n\nz \ud800 b\r\n\r\n c", 2)  # lone surrogates in several pieces
+def test_the_numpy_scan_of_a_str_in_pieces_equals_that_of_its_utf8(text, piece_bytes):
+    """The numpy scan encodes a str a piece at a time, never the whole text: its pieces
+    are cut in characters, those of bytes in bytes, and both give the same scan (lone
+    surrogates written as "surrogatepass" does, in every piece)."""
+    from steadlith_core.kernel import bytescan
+
+    saved = bytescan.PIECE_BYTES
+    bytescan.PIECE_BYTES = piece_bytes
+    try:
+        from_str, from_utf8 = bytescan.scan(text), bytescan.scan(text.encode("utf-8", "surrogatepass"))
+    finally:
+        bytescan.PIECE_BYTES = saved
+    for field in RawScanFields:
+        assert np.array_equal(np.asarray(getattr(from_str, field)), np.asarray(getattr(from_utf8, field))), field
+    assert from_str.canonical == from_utf8.canonical and isinstance(from_str.canonical, bytes)
+    assert from_str.starts.dtype == np.int32 and from_str.canonical_ends.dtype == np.int32

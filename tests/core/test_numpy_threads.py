@@ -23,6 +23,12 @@ def _count_in_child(value: str | None) -> subprocess.CompletedProcess:
 
 def test_the_environment_variable_sets_the_count_and_a_bad_one_is_named():
     assert _count_in_child("3").stdout.strip() == "3"
+    # the count it sets is what work of the threshold's size or more is split over
+    env = dict(os.environ, **{numpy_threads.ENV_VAR: "3"})
+    sizes = subprocess.run([sys.executable, "-c", "from steadlith_core.kernel import threads as t; "
+                            "print(t.for_bytes(t.MIN_THREADED_BYTES), t.for_bytes(t.MIN_THREADED_BYTES - 1), "
+                            "t.for_words(t.MIN_THREADED_WORDS))"], env=env, capture_output=True, text=True)
+    assert sizes.stdout.split() == ["3", "1", "3"], sizes.stderr
     default = int(_count_in_child(None).stdout)
     assert 1 <= default <= numpy_threads.MAX_DEFAULT
     assert default == min(numpy_threads.MAX_DEFAULT, len(os.sched_getaffinity(0)))
@@ -152,3 +158,80 @@ def test_documents_below_the_threshold_run_on_one_thread():
         seen = set()
         numpy_threads.run(lambda k: seen.add(__import__("threading").current_thread()), range(4), threads=1)
         assert seen == {__import__("threading").current_thread()}
+
+
+def test_the_scan_and_the_window_go_to_threads_only_from_the_measured_size_on(monkeypatch):
+    """The rule of docs/guide/speed.md: a document under MIN_THREADED_BYTES (3 MB) is
+    scanned on the calling thread whatever the count, and a window of under
+    MIN_THREADED_WORDS words rolled there; larger work goes to count() threads (what
+    bytescan and rabin hand over is what this sees)."""
+    from steadlith_core.bench.examples import generate_prose
+    from steadlith_core.chunking.params import ChunkerParams
+    from steadlith_core.kernel import bytescan, rabin
+
+    assert numpy_threads.MIN_THREADED_BYTES == 3_000_000  # docs/guide/speed-figures.md#numpy-threads
+    asked: list[int] = []
+    real_run = numpy_threads.run
+
+    def spy(fn, items, threads=None):
+        asked.append(threads)
+        return real_run(fn, items, threads)
+
+    monkeypatch.setattr(numpy_threads, "run", spy)
+    p = ChunkerParams()
+    prose = generate_prose(numpy_threads.MIN_THREADED_BYTES + 800_000, seed=5).encode()
+    small = prose[: prose.rindex(b" ", 0, numpy_threads.MIN_THREADED_BYTES - 100_000) + 1]
+    with numpy_threads.using(2):
+        for text, want in ((small, 1), (prose, 2)):
+            asked.clear()
+            raw = bytescan.scan(text, sentence_ends=False)
+            rabin.window_fingerprints(raw.symbols, p.window_words, p.polynomial)
+            assert asked and set(asked) == {want}, (len(text), raw.symbols.size, asked)
+
+
+def test_a_run_does_not_wait_for_pool_threads_that_are_busy():
+    """The calling thread takes items too: with every pool thread held elsewhere (a busy
+    machine, where they wake late), a run still ends, each item done once, in order."""
+    import threading
+
+    with numpy_threads.using(2):
+        release = threading.Event()
+        pool = numpy_threads._executor()
+        held = [pool.submit(release.wait, 30) for _ in range(2)]
+        try:
+            seen: list = []
+            runner = threading.Thread(target=lambda: seen.append(numpy_threads.run(lambda k: (k, threading.get_ident()),
+                                                                                   range(6))))
+            runner.start()
+            runner.join(10)
+            assert not runner.is_alive(), "the run waited for pool threads that never came"
+            assert [k for k, _ in seen[0]] == list(range(6))
+            assert {ident for _, ident in seen[0]} == {runner.ident}  # all done by the caller
+        finally:
+            release.set()
+            for f in held:
+                f.result()
+    with numpy_threads.using(2), pytest.raises(ZeroDivisionError):
+        numpy_threads.run(lambda k: 1 // (k - 3), range(6))  # an item's error reaches the caller
+
+
+def test_at_the_default_count_a_large_run_takes_only_the_cpus_idle_at_its_start(monkeypatch):
+    """On a busy machine the default count drops to the idle CPUs (this thread among
+    the runnable tasks); a count set by use() or the variable is taken as it is."""
+    big_bytes, big_words = numpy_threads.MIN_THREADED_BYTES, numpy_threads.MIN_THREADED_WORDS
+    monkeypatch.setattr(numpy_threads, "_count", 4)
+    monkeypatch.setattr(numpy_threads, "_adaptive", True)
+    monkeypatch.setattr(numpy_threads, "_cpus", lambda: 4)
+    for runnable, want in ((1, 4), (2, 3), (4, 1), (9, 1)):
+        monkeypatch.setattr(numpy_threads, "_runnable", lambda r=runnable: r)
+        assert (numpy_threads.for_bytes(big_bytes), numpy_threads.for_words(big_words)) == (want, want), runnable
+        assert numpy_threads.for_bytes(big_bytes - 1) == 1
+    monkeypatch.setattr(numpy_threads, "_runnable", lambda: None)  # no /proc/loadavg: the count as it is
+    assert numpy_threads.for_bytes(big_bytes) == 4
+    monkeypatch.setattr(numpy_threads, "_runnable", lambda: 9)
+    with numpy_threads.using(3):
+        assert numpy_threads.for_bytes(big_bytes) == 3
+    assert numpy_threads._adaptive and numpy_threads.count() == 4  # restored on leaving
+    monkeypatch.undo()
+    if os.path.exists("/proc/loadavg"):
+        assert numpy_threads._runnable() >= 1  # this thread at least

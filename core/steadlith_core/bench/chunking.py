@@ -22,6 +22,7 @@ The text format is line-oriented, `section  key  values`, and `--format json` ha
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import sys
@@ -164,29 +165,49 @@ def bench_compare(text: str, repeat: int, params: ChunkerParams | None = None) -
 
 def bench_kernels(texts: dict[str, str], repeat: int) -> dict:
     """Cold chunking and a warm min_tokens re-chunk under every text kernel built here,
-    on the same texts in this one process (medians)."""
+    on the same texts in this one process (medians). The cold runs of the kernels are
+    taken in interleaved rounds (each round times every row once, in an order rotated
+    each round): rows run one after the other would each meet the allocator as the row
+    before left it (the numpy rows run the same code below the thread threshold)."""
     params = ChunkerParams()
     out: dict = {"active": kernel.active(), "kernels": {}, "numpy_threads": numpy_threads.count()}
-    runs = [(name, name, numpy_threads.count()) for name in kernel.KERNELS]
+    # None: the threads as a caller of chunk() gets them (the default count lowers itself
+    # on a busy machine, threads.py), which using(count()) would pin
+    runs: list[tuple[str, str, int | None]] = [(name, name, None) for name in kernel.KERNELS]
     if numpy_threads.count() > 1:  # what one core gives, beside what the threads give
         runs.append(("numpy-1t", "numpy", 1))
-    for row_name, name, threads in runs:
-        rows = {}
-        with kernel.using(name), numpy_threads.using(threads):
-            for label, text in texts.items():
-                mb = len(text.encode("utf-8", "surrogatepass")) / 1e6
-                cold_ms, cold_cpu_ms = _median_fresh_ms(lambda x: timed_pipeline().chunk(x, params), text, repeat)
+    rows: dict[str, dict] = {row_name: {} for row_name, _, _ in runs}
+    for label, text in texts.items():
+        mb = len(text.encode("utf-8", "surrogatepass")) / 1e6
+        wall: dict[str, list[float]] = {row_name: [] for row_name, _, _ in runs}
+        cpu: dict[str, list[float]] = {row_name: [] for row_name, _, _ in runs}
+        for r in range(repeat):
+            for row_name, name, threads in runs[r % len(runs):] + runs[:r % len(runs)]:
+                with kernel.using(name), _threads(threads):
+                    x = fresh(text)
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    timed_pipeline().chunk(x, params)
+                    cpu[row_name].append((time.process_time() - c0) * 1000)
+                    wall[row_name].append((time.perf_counter() - w0) * 1000)
+                    del x
+        for row_name, name, threads in runs:
+            with kernel.using(name), _threads(threads):
+                cold_ms, cold_cpu_ms = statistics.median(wall[row_name]), statistics.median(cpu[row_name])
                 pipeline = timed_pipeline()
                 pipeline.chunk(text, params)
                 queue = iter(rechunk_cases(params, repeat)["min_tokens"])
                 warm_ms, warm_cpu_ms = _median_wall_cpu_ms(lambda: pipeline.chunk(text, next(queue)), repeat)
-                rows[label] = {"size_mb": round(mb, 3), "cold_ms": round(cold_ms, 2),
-                               "cold_mb_per_s": round(mb / (cold_ms / 1000), 1),
-                               "cold_cpu_mb_per_s": round(mb / (max(cold_cpu_ms, 1e-3) / 1000), 1),
-                               "rechunk_ms_per_mb": round(warm_ms / mb, 2),
-                               "rechunk_cpu_ms_per_mb": round(warm_cpu_ms / mb, 2)}
-        out["kernels"][row_name] = rows
+                rows[row_name][label] = {"size_mb": round(mb, 3), "cold_ms": round(cold_ms, 2),
+                                         "cold_mb_per_s": round(mb / (cold_ms / 1000), 1),
+                                         "cold_cpu_mb_per_s": round(mb / (max(cold_cpu_ms, 1e-3) / 1000), 1),
+                                         "rechunk_ms_per_mb": round(warm_ms / mb, 2),
+                                         "rechunk_cpu_ms_per_mb": round(warm_cpu_ms / mb, 2)}
+    out["kernels"] = rows
     return out
+
+
+def _threads(n: int | None):
+    return contextlib.nullcontext() if n is None else numpy_threads.using(n)
 
 
 # -- cold chunking, every contender side by side --------------------------------------------
@@ -378,8 +399,8 @@ _KERNEL_NOTE = {
 
 def _format_kernels(k: dict) -> list[str]:
     threads = k.get("numpy_threads", 1)
-    lines = ["kernels       one after the other in this process, tttd-v1 on a fresh str: cold chunking, then a "
-             "min_tokens re-chunk (wall time; CPU time of this process, all threads, in brackets)",
+    lines = ["kernels       side by side in this process, tttd-v1 on a fresh str: cold chunking in interleaved "
+             "rounds, then a min_tokens re-chunk (wall time; CPU time of this process, all threads, in brackets)",
              f"kernels       numpy runs on {threads} thread{'s' if threads > 1 else ''} ({numpy_threads.ENV_VAR})"
              + ("; numpy-1t is it on one" if threads > 1 else "")]
     for name, rows in k["kernels"].items():

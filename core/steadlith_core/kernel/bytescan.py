@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import xxhash
 
+from . import outputs
 from . import threads as numpy_threads
 from .xxh3 import BLOCK_WORDS, xxh3_64_many
 
@@ -122,8 +123,8 @@ def sentence_ends(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray)
 
 def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
                  byte_lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Code-point offsets of the words at byte offsets [byte_starts, byte_ends), and
-    how many continuation bytes `b` has (its code points are its bytes less those).
+    """Code-point offsets (int32) of the words at byte offsets [byte_starts, byte_ends),
+    and how many continuation bytes `b` has (its code points are its bytes less those).
 
     A code point's offset is its byte offset less the continuation bytes before it.
     Place each continuation byte after the word that starts at or before it: it is in
@@ -132,24 +133,25 @@ def _code_points(b: np.ndarray, byte_starts: np.ndarray, byte_ends: np.ndarray,
     continuation = np.flatnonzero(b.view(np.int8) < -64)  # 0x80..0xBF, in one comparison
     owner = np.searchsorted(byte_starts, continuation, "right") - 1
     # before word k: those owned by words before it, or by none (the leading gap)
-    before = np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n])
+    starts = byte_starts - np.cumsum(np.bincount(owner + 1, minlength=n + 1)[:n], dtype=np.int32)
     inside = owner >= 0
     inside[inside] = continuation[inside] < byte_ends[owner[inside]]
-    starts = byte_starts - before
-    return starts, starts + byte_lengths - np.bincount(owner[inside], minlength=n)[:n], continuation.size
+    ends = starts + byte_lengths
+    ends -= np.bincount(owner[inside], minlength=n)[:n].astype(np.int32)
+    return starts, ends, continuation.size
 
 
 class _Piece(NamedTuple):
     """What _scan_piece returns: the piece's scan (offsets from its start, canonical text
     as a uint8 array), the line breaks still open at its end, its code points, the line
-    breaks of its own before its first word, and that word's byte range (None without
+    breaks of its own before its first word, and that word's UTF-8 (None without
     words): the last two let _carried_into redo word 0 for breaks carried in later."""
 
     raw: RawScan
     still_open: int | None
     code_points: int
     leading_breaks: int
-    first_word: tuple[int, int] | None
+    first_word: bytes | None
 
 
 def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None, with_sentence_ends: bool,
@@ -161,7 +163,12 @@ def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None,
     before it with no line break open, which _carried_into corrects.
     The canonical text and its ends start at the first word: the separator before it
     is the caller's. `ascii`: whether no byte is above 0x7F, when the caller knows.
-    `block_words`: the words of a pass of the xxh3 of short words."""
+    `block_words`: the words of a pass of the xxh3 of short words.
+
+    Per-word arrays are int32 (a piece is shorter than MAX_BYTES) and every per-word
+    temporary is freed as soon as it is read for the last time: the arrays of a piece
+    are as large as its words, and what is alive at once is what the allocator must
+    find pages for."""
     b = np.frombuffer(data, dtype=np.uint8)
     if ascii is None:  # ASCII text has no multi-byte characters to place
         ascii = not b.size or int(b.max()) < 0x80
@@ -170,8 +177,8 @@ def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None,
     # start of a word and its end (the flags are padded with whitespace at both ends).
     edges = np.flatnonzero(padded_ws[1:] != padded_ws[:-1])  # a boolean mask: nonzero counts it with SIMD
     ws = padded_ws[1:-1]
-    # contiguous copies: every later pass over them reads them with unit stride
-    byte_starts, byte_ends = edges[0::2].copy(), edges[1::2].copy()
+    # contiguous int32 copies: every later pass over them reads them with unit stride
+    byte_starts, byte_ends = edges[0::2].astype(np.int32), edges[1::2].astype(np.int32)
     del edges
     n = byte_starts.size
     byte_lengths = byte_ends - byte_starts
@@ -182,30 +189,39 @@ def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None,
         starts, ends, continuation_bytes = _code_points(b, byte_starts, byte_ends, byte_lengths)
 
     # Line breaks: every \r, and every \n not right after a \r (so \r\n counts once).
-    # They lie in gaps; the gap before word k holds those placed before word k.
+    # They lie in gaps; the gap before word k holds those placed before word k. Gaps
+    # with two or more start a paragraph: found among the few breaks, sorted by gap,
+    # not by a count for every word.
     control = np.flatnonzero(b <= 0x0D)  # one pass for both: tabs and line breaks, in prose
     control_bytes = b[control]
     cr, lf = control[control_bytes == 0x0D], control[control_bytes == 0x0A]
     del control, control_bytes
     if cr.size:
         lf = lf[~np.isin(lf - 1, cr)]
-    gap_of_break = np.searchsorted(byte_starts, np.concatenate([cr, lf]))
-    breaks = np.bincount(gap_of_break, minlength=n + 1)  # in the gap before each word, then after the last
-    para = breaks[:n] >= 2
+    gap_of_break = np.sort(np.searchsorted(byte_starts, np.concatenate([cr, lf])))  # in 0..n (n: after the last)
+    leading_breaks = int(np.searchsorted(gap_of_break, 0, "right"))
+    trailing_breaks = gap_of_break.size - int(np.searchsorted(gap_of_break, n, "left"))
+    twice = gap_of_break[1:][gap_of_break[1:] == gap_of_break[:-1]]
+    para = np.zeros(n, dtype=bool)
+    para[twice[twice < n]] = True
+    del gap_of_break, twice
     if n and starts_text:
         para[0] = False  # word 0 never starts a paragraph
-    still_open = None if starts_text and not n else int(breaks[n])
+    still_open = None if starts_text and not n else trailing_breaks
 
-    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para.astype(np.uint64), block_words)
+    symbols = xxh3_64_many(b, byte_starts, byte_lengths, para, block_words)
 
     # Canonical text: keep each word and the first byte (two at a paragraph start) of
     # the gap before the next word, then write the separators over the kept gap bytes.
     # A paragraph's gap holds two line breaks, so it has the two bytes to keep.
-    sep = np.where(para, 2, 1)
+    sep = para.astype(np.int32)
+    sep += 1
     if n:
         sep[0] = 0
-    canonical_ends = np.cumsum(byte_lengths + sep)
+    canonical_ends = byte_lengths + sep
+    np.cumsum(canonical_ends, out=canonical_ends)
     first, last = (int(byte_starts[0]), int(byte_ends[-1])) if n else (0, 0)
+    first_word = bytes(b[first : int(byte_ends[0])]) if n else None
     if int(canonical_ends[-1] if n else 0) == last - first:
         # From the first word to the last, every whitespace byte is one kept as a
         # separator (words parted by one space, paragraphs by two line breaks): the
@@ -217,17 +233,18 @@ def _scan_piece(data: bytes | memoryview, starts_text: bool, ascii: bool | None,
         keep[byte_ends[:-1][para[1:]] + 1] = True
         canonical = b[keep]
         del keep
-    del ws
-    gap = (canonical_ends - byte_lengths - sep)[1:]
+    del ws, padded_ws
+    del byte_lengths, sep
+    # the separator before each word after the first starts where the word before it ends
+    gap = canonical_ends[:-1]
     canonical[gap] = ord(" ")
     paragraph_gaps = gap[para[1:]]
     canonical[paragraph_gaps] = ord("\n")
     canonical[paragraph_gaps + 1] = ord("\n")
     sentence = sentence_ends(b, byte_starts, byte_ends) if with_sentence_ends else None
-    # int32, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
-    return _Piece(RawScan(starts.astype(np.int32), ends.astype(np.int32), para, symbols, canonical,
-                          canonical_ends.astype(np.int32), sentence), still_open, b.size - continuation_bytes,
-                  int(breaks[0]), (int(byte_starts[0]), int(byte_ends[0])) if n else None)
+    # int32 already, the layout of kernel.scan: scan() refuses a text whose offsets would not fit
+    return _Piece(RawScan(starts, ends, para, symbols, canonical, canonical_ends, sentence), still_open,
+                  b.size - continuation_bytes, leading_breaks, first_word)
 
 
 # Documents are scanned in pieces of about this many bytes: the temporaries of a piece,
@@ -239,36 +256,55 @@ PIECE_BYTES = 1 << 20
 MAX_BYTES = (1 << 31) - 1
 
 
-def scan(data: bytes, sentence_ends: bool = True) -> RawScan:
-    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`, offsets as
-    int32. `sentence_ends=False` leaves that field None: CanonicalText computes the
-    flags of the words it is asked about from the canonical text.
+def scan(data: bytes | str, sentence_ends: bool = True) -> RawScan:
+    """Words, paragraph flags, symbols and canonical text of UTF-8 `data`, or of a str
+    (offsets in code points either way), offsets as int32. `sentence_ends=False` leaves
+    that field None: CanonicalText computes the flags of the words it is asked about
+    from the canonical text.
 
     The pieces are scanned on numpy_threads' threads, each as if words came before it
     with no line break open (the first as the start of the text), then joined in order:
-    only a piece's first word can depend on the pieces before it (_carried_into)."""
-    data = bytes(data)
+    only a piece's first word can depend on the pieces before it (_carried_into). A
+    str is cut in pieces of characters, each encoded to UTF-8 when it is scanned: no
+    UTF-8 copy of the whole text is ever made."""
+    if not isinstance(data, str):
+        data = bytes(data)
     if len(data) > MAX_BYTES:
         raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
     threads = numpy_threads.for_bytes(len(data))
     pieces = _pieces(data, _piece_size(len(data), threads))
-    ascii = data.isascii()  # 8 bytes a step; a piece of an ASCII text is ASCII
+    ascii = data.isascii()  # a str knows; bytes: 8 bytes a step. A piece of an ASCII text is ASCII
     if len(pieces) == 1:
-        raw = _scan_piece(data, True, ascii, sentence_ends).raw
+        raw = _scan_piece(_utf8(data), True, ascii, sentence_ends).raw
         return raw._replace(canonical=raw.canonical.tobytes())
-    view = memoryview(data)  # pieces are slices of it, not copies
+    view = data if isinstance(data, str) else memoryview(data)  # bytes: pieces are slices, not copies
     block_words = BLOCK_WORDS if threads == 1 else numpy_threads.PASS_WORDS
 
     def scan_one(bounds: tuple[int, int]) -> _Piece:
         a, z = bounds
-        return _scan_piece(view[a:z], a == 0, ascii or None, sentence_ends, block_words)
+        return _scan_piece(_utf8(view[a:z]), a == 0, ascii or None, sentence_ends, block_words)
 
     scanned = numpy_threads.run(scan_one, pieces, threads)
+    if isinstance(data, str) and sum(p.raw.canonical.size + 2 for p in scanned) > MAX_BYTES:
+        # the code points are at most len(data), checked above; the canonical text's
+        # offsets, with a separator of up to 2 bytes before each piece, must fit too
+        raise ValueError(f"the document is too large for the text kernel: offsets pass {MAX_BYTES}")
     carried = scanned[0].still_open
     for k in range(1, len(scanned)):
-        scanned[k] = _carried_into(scanned[k], carried, view[pieces[k][0]:pieces[k][1]])
+        scanned[k] = _carried_into(scanned[k], carried)
         carried = scanned[k].still_open
     return _joined(scanned, sentence_ends)
+
+
+def _utf8(piece: str | bytes | memoryview) -> bytes | memoryview:
+    """The UTF-8 of a piece of a str (with lone surrogates, which only a str built in
+    Python holds, as surrogatepass writes them); a piece of bytes as it is."""
+    if not isinstance(piece, str):
+        return piece
+    try:
+        return piece.encode()
+    except UnicodeEncodeError:
+        return piece.encode("utf-8", "surrogatepass")
 
 
 # On several threads a document is cut in about as many pieces as threads, none under
@@ -282,7 +318,7 @@ def _piece_size(size: int, threads: int) -> int:
     return min(PIECE_BYTES, max(MIN_THREAD_PIECE, -(-size // threads)))
 
 
-def _carried_into(piece: _Piece, carried: int | None, data: memoryview) -> _Piece:
+def _carried_into(piece: _Piece, carried: int | None) -> _Piece:
     """`piece`, scanned as if words came before it with no line break open, with the
     line breaks `carried` from the pieces before it instead (None: no word came before).
     They are in the gap before its first word: that word starts a paragraph when they
@@ -296,47 +332,66 @@ def _carried_into(piece: _Piece, carried: int | None, data: memoryview) -> _Piec
         return piece
     para, symbols = raw.para.copy(), raw.symbols.copy()
     para[0] = starts_paragraph
-    a, z = piece.first_word
-    symbols[0] = xxhash.xxh3_64_intdigest(data[a:z], int(starts_paragraph))
+    symbols[0] = xxhash.xxh3_64_intdigest(piece.first_word, int(starts_paragraph))
     return piece._replace(raw=raw._replace(para=para, symbols=symbols))
 
 
 def _joined(pieces: list[_Piece], with_sentence_ends: bool) -> RawScan:
     """One scan from the scans of consecutive pieces: offsets moved by the code points
     before each piece, canonical text and ends by the canonical text before it plus the
-    separator before its first word (none before word 0)."""
-    n = sum(p.raw.starts.size for p in pieces)
-    starts, ends, canonical_ends = (np.empty(n, dtype=np.int32) for _ in range(3))
-    para, symbols = np.empty(n, dtype=bool), np.empty(n, dtype=np.uint64)
-    sentence = np.empty(n, dtype=bool) if with_sentence_ends else None
+    separator before its first word (none before word 0).
+
+    It takes the pieces from `pieces` (the list is emptied) and joins one field at a
+    time, letting each piece's array of that field go once it is copied: at the peak
+    the pieces' arrays and one joined field are alive, not the pieces and every
+    joined field."""
+    places = []  # each piece's words in the joined arrays, and what its offsets move by
     texts: list[bytes | np.ndarray] = []
     k = code_points = canonical_size = 0
     for piece in pieces:
         raw = piece.raw
         m = raw.starts.size
         if m:
-            span = slice(k, k + m)
             sep = 0 if k == 0 else (2 if raw.para[0] else 1)
             if sep:
                 texts.append(b"\n\n" if sep == 2 else b" ")
             texts.append(raw.canonical)
-            np.add(raw.starts, code_points, out=starts[span])
-            np.add(raw.ends, code_points, out=ends[span])
-            np.add(raw.canonical_ends, canonical_size + sep, out=canonical_ends[span])
-            para[span], symbols[span] = raw.para, raw.symbols
-            if sentence is not None:
-                sentence[span] = raw.sentence_ends
-            canonical_size = int(canonical_ends[k + m - 1])
+            places.append((slice(k, k + m), code_points, canonical_size + sep))
+            canonical_size += sep + int(raw.canonical_ends[-1])
             k += m
         code_points += piece.code_points
-    return RawScan(starts, ends, para, symbols, b"".join(texts), canonical_ends, sentence)
+    n = k
+    raws = [p.raw for p in pieces if p.raw.starts.size]
+    pieces.clear()
+    canonical = b"".join(texts)
+    del texts
+
+    def field(name: str, dtype: type, shift: int | None) -> np.ndarray:
+        out = outputs.empty(n, dtype)  # kept for the next chunking when it dies (outputs.py)
+        for i, (span, code_shift, canonical_shift) in enumerate(places):
+            part = getattr(raws[i], name)
+            raws[i] = raws[i]._replace(**{name: None})  # the piece's array goes once copied
+            if shift is None:
+                out[span] = part
+            else:
+                np.add(part, (code_shift, canonical_shift)[shift], out=out[span])
+        return out
+
+    symbols = field("symbols", np.uint64, None)
+    starts = field("starts", np.int32, 0)
+    ends = field("ends", np.int32, 0)
+    canonical_ends = field("canonical_ends", np.int32, 1)
+    para = field("para", bool, None)
+    sentence = field("sentence_ends", bool, None) if with_sentence_ends else None
+    return RawScan(starts, ends, para, symbols, canonical, canonical_ends, sentence)
 
 
-def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
-    """[start, end) byte ranges of about `size` bytes covering `data`, each ending right
-    after a space, a tab or a \n: so no character and no word is cut, and no \r\n
-    either (its \r would end the piece). A range runs on to the first such byte at or
-    after its target end (text with none for long, such as some CJK, gets longer ones)."""
+def _pieces(data: bytes | str, size: int) -> list[tuple[int, int]]:
+    """[start, end) ranges of about `size` bytes (characters of a str) covering `data`,
+    each ending right after a space, a tab or a \n: so no character and no word is cut,
+    and no \r\n either (its \r would end the piece). A range runs on to the first such
+    byte at or after its target end (text with none for long, such as some CJK, gets
+    longer ones)."""
     cuts, start = [], 0
     while len(data) - start > size + size // 2:
         end = _just_past_space(data, start + size, size)
@@ -348,11 +403,12 @@ def _pieces(data: bytes, size: int) -> list[tuple[int, int]]:
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-def _just_past_space(data: bytes, at: int, window: int) -> int:
+def _just_past_space(data: bytes | str, at: int, window: int) -> int:
     """The offset just past the first space, tab or \n at or after `at` (-1: none),
     looked for `window` bytes at a time so that a text without one ahead is read once."""
+    spaces = (" ", "\n", "\t") if isinstance(data, str) else (b" ", b"\n", b"\t")
     while at < len(data):
-        found = [i for i in (data.find(c, at, at + window) for c in (b" ", b"\n", b"\t")) if i >= 0]
+        found = [i for i in (data.find(c, at, at + window) for c in spaces) if i >= 0]
         if found:
             return min(found) + 1
         at += window

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import outputs
 from . import threads as numpy_threads
 from .polynomial import degree, polymod, powmod_x
 
@@ -169,7 +170,7 @@ def window_fingerprints(symbols: np.ndarray, window: int, p: int) -> np.ndarray:
         return _window_pass(symbols, p, steps)
     if threads > 1:
         _make_tables(p, steps)  # here, not by threads racing to (up to what the cache holds)
-    out = np.empty(n, dtype=np.uint64)
+    out = outputs.empty(n, np.uint64)  # kept for the next chunking when it dies (outputs.py)
 
     def fill(lo: int) -> None:
         # the w - 1 symbols before the block fill the windows of its first words

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..vocabulary import KINDS
 from . import bytescan, xxh3
+from . import outputs as numpy_outputs
 from .bytescan import RawScan
 from .polynomial import degree, powmod_x
 from .rabin import ConstMul, window_fingerprints as numpy_fingerprints
@@ -70,8 +71,9 @@ def release_pool() -> int:
     keys) live in large blocks that go back to a pool of the kernel's own when the last
     array viewing them dies, so the next chunking writes pages already in memory instead
     of faulting in fresh ones: it holds at most `pool_limit()` bytes. A program that is
-    done chunking for a while can hand that memory back; `Pipeline.clear()` does."""
-    return _kernel.release_pool() if _kernel is not None else 0
+    done chunking for a while can hand that memory back; `Pipeline.clear()` does. The
+    numpy path's own kept blocks (outputs.py) are let go too, and counted."""
+    return (_kernel.release_pool() if _kernel is not None else 0) + numpy_outputs.release()
 
 
 def pool_limit(limit: int | None = None) -> int:
@@ -127,13 +129,7 @@ def scan(text: str | bytes, sentence_ends: bool = True, lean: bool = False) -> R
             None if lean else np.frombuffer(canonical_ends, dtype=OFFSET),
             np.frombuffer(sentence, dtype=np.bool_),
         )
-    elif isinstance(text, str):
-        try:
-            data = text.encode()
-        except UnicodeEncodeError:  # a lone surrogate, only possible in a str built in Python
-            data = text.encode("utf-8", "surrogatepass")
-        raw = bytescan.scan(data, sentence_ends)  # int32 offsets already (bytescan.MAX_BYTES)
-    else:
+    else:  # a str is encoded a piece at a time as it is scanned; int32 offsets already (bytescan.MAX_BYTES)
         raw = bytescan.scan(text, sentence_ends)
     for a in (raw.starts, raw.ends, raw.para, raw.symbols, raw.canonical_ends, raw.sentence_ends):
         if a is not None and a.flags.writeable:
@@ -236,8 +232,24 @@ def candidates(fp: np.ndarray, primary_mask: int, primary_remainder: int, backup
         primary, backup = _kernel.candidates(np.ascontiguousarray(fp, dtype=np.uint64), primary_mask,
                                              primary_remainder, backup_mask, backup_remainder)
         return np.frombuffer(primary, dtype=np.int64), np.frombuffer(backup, dtype=np.int64)
-    return (np.flatnonzero((fp & np.uint64(primary_mask)) == np.uint64(primary_remainder)),
-            np.flatnonzero((fp & np.uint64(backup_mask)) == np.uint64(backup_remainder)))
+    # a block at a time, into two block-sized buffers: tested whole, the masked copy of
+    # the fingerprints and its flags would be 9 bytes a word of fresh memory
+    fp = np.asarray(fp, dtype=np.uint64)
+    masked = np.empty(min(fp.size, _CANDIDATE_BLOCK), dtype=np.uint64)
+    hit = np.empty(masked.size, dtype=bool)
+    found: tuple[list, list] = ([], [])
+    for lo in range(0, fp.size, _CANDIDATE_BLOCK):
+        block = fp[lo : lo + _CANDIDATE_BLOCK]
+        m, h = masked[: block.size], hit[: block.size]
+        for into, mask, remainder in ((found[0], primary_mask, primary_remainder),
+                                      (found[1], backup_mask, backup_remainder)):
+            np.bitwise_and(block, np.uint64(mask), out=m)
+            np.equal(m, np.uint64(remainder), out=h)
+            into.append(np.flatnonzero(h) + lo)
+    return tuple(np.concatenate(parts) if parts else np.empty(0, dtype=np.int64) for parts in found)
+
+
+_CANDIDATE_BLOCK = 1 << 16  # words of a block of the numpy candidate test: 512 KB of fingerprints
 
 
 def window_candidates(symbols: np.ndarray, window: int, p: int, primary_mask: int, primary_remainder: int,

@@ -147,37 +147,43 @@ def _xxh3_short(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray, se
 def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seeds: np.ndarray,
                  block_words: int | None = None) -> np.ndarray:
     """xxh3_64(data[starts[k]:starts[k]+lengths[k]], seeds[k]) for every k (uint64), the
-    short ones `block_words` (default BLOCK_WORDS) at a time."""
+    short ones `block_words` (default BLOCK_WORDS) at a time. `starts` and `lengths` may
+    be any integer type and `seeds` bool (seed 0 or 1): each block is widened on its own,
+    so no int64 or uint64 copy of a whole array is made."""
     block_words = block_words or BLOCK_WORDS
     out = np.empty(starts.size, dtype=np.uint64)
-    starts = starts.astype(np.int64, copy=False)
-    lengths = lengths.astype(np.int64, copy=False)
-    seeds = seeds.astype(np.uint64, copy=False)
     # 8 zero bytes before the data (a short input's "last 8 bytes" may start before
-    # it) and at least 16 after; a whole number of aligned uint64s
-    padded = np.zeros(8 + ((data.size + 23) & ~7), dtype=np.uint8)
+    # it) and at least 16 after; a whole number of aligned uint64s. Only the padding is
+    # zeroed: np.zeros of a large block is calloc, which may take fresh pages each time.
+    padded = np.empty(8 + ((data.size + 23) & ~7), dtype=np.uint8)
+    padded[:8] = 0
     padded[8 : 8 + data.size] = data
+    padded[8 + data.size :] = 0
     aligned = padded.view("<u8")
     # r64[i + 8] is the little-endian value of data[i : i + 8], for every i from -8 on
     r64 = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    binary_seeds = not seeds.size or int(seeds.max()) <= 1
+    binary_seeds = seeds.dtype == np.bool_ or not seeds.size or int(seeds.max()) <= 1
     with np.errstate(over="ignore"):
         for lo in range(0, starts.size, block_words):
             block = slice(lo, lo + block_words)
-            _xxh3_short(aligned, starts[block] + 8, lengths[block], seeds[block], out[block], binary_seeds)
+            at = starts[block].astype(np.int64)
+            at += 8
+            _xxh3_short(aligned, at, lengths[block].astype(np.int64), seeds[block].astype(np.uint64), out[block],
+                        binary_seeds)
 
         # the other lengths, few in prose, are written over what that pass left in their lanes
-        other = np.flatnonzero(lengths.view(np.uint64) - _U64(1) >= _U64(16))
+        other = np.flatnonzero((lengths == 0) | (lengths > 16))
         if not other.size:
             return out
-        other_lengths = lengths[other]
-        k = other[other_lengths == 0]
-        if k.size:
-            out[k] = _avalanche_xxh64(seeds[k] ^ _s64(56) ^ _s64(64))
+        other_lengths = lengths[other].astype(np.int64)
+        other_starts, other_seeds = starts[other].astype(np.int64), seeds[other].astype(np.uint64)
+        k = other_lengths == 0
+        if k.any():
+            out[other[k]] = _avalanche_xxh64(other_seeds[k] ^ _s64(56) ^ _s64(64))
 
-        k = other[(other_lengths >= 17) & (other_lengths <= 128)]
-        if k.size:
-            s, n, seed = starts[k], lengths[k], seeds[k]
+        k = (other_lengths >= 17) & (other_lengths <= 128)
+        if k.any():
+            s, n, seed = other_starts[k], other_lengths[k], other_seeds[k]
             acc = n.astype(np.uint64) * _P64_1
             rounds = ((n - 1) >> 5) + 1
             # the spec adds round i for i = rounds-1 .. 0; addition mod 2^64 commutes
@@ -188,12 +194,12 @@ def xxh3_64_many(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, seed
                 tail = sm + nm - 16 * i - 16
                 back = r64[tail + 8] ^ (_s64(32 * i + 16) + seedm), r64[tail + 16] ^ (_s64(32 * i + 24) - seedm)
                 acc[m] += _fold128(*front) + _fold128(*back)
-            out[k] = _avalanche(acc)
+            out[other[k]] = _avalanche(acc)
 
-    long_words = other[other_lengths > 128].tolist()
-    if long_words:
+    long_words = np.flatnonzero(other_lengths > 128)
+    if long_words.size:
         view = memoryview(np.ascontiguousarray(data))  # slices of it are not copies
-        for k in long_words:
-            a = int(starts[k])
-            out[k] = xxhash.xxh3_64_intdigest(view[a : a + int(lengths[k])], int(seeds[k]))
+        for k, a, n, seed in zip(other[long_words].tolist(), other_starts[long_words].tolist(),
+                                 other_lengths[long_words].tolist(), other_seeds[long_words].tolist()):
+            out[k] = xxhash.xxh3_64_intdigest(view[a : a + n], seed)
     return out
