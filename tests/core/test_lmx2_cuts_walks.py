@@ -89,12 +89,11 @@ def test_lmx2_cuts_equals_the_numpy_stages(stream, params):
     cum = np.concatenate(([0], np.cumsum(tokens))).astype(np.int64)
     want = _numpy(symbols, cum, para, sentence, min_tokens, gate, horizon, fill_horizon, key_tokens, prefer)
     with kernel.using("c"):
-        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
         args = (key_tokens, lmx2.KEY_BASE, horizon, min_tokens, gate, fill_horizon)
         for source in _sources(tokens):
-            found, positions, kinds = kernel.lmx2_cuts(prefix, para, sentence, prefer, *source, *args, None)
+            found, positions, kinds = kernel.lmx2_cuts(symbols, para, sentence, prefer, *source, *args, None)
             assert (found.tolist(), positions.tolist(), kinds.tolist()) == want
-            again = kernel.lmx2_cuts(prefix, para, sentence, prefer, *source, *args, found)
+            again = kernel.lmx2_cuts(symbols, para, sentence, prefer, *source, *args, found)
             assert (positions.tolist(), kinds.tolist()) == (again[1].tolist(), again[2].tolist())
 
 
@@ -121,8 +120,7 @@ def test_long_documents_with_gaps_of_every_width(prefer, barrier_every):
         cum = np.concatenate(([0], np.cumsum(tokens))).astype(np.int64)
         want = _numpy(symbols, cum, para, sentence, min_tokens, gate, horizon, fill_horizon, key_tokens, prefer)
         with kernel.using("c"):
-            prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
             for source in _sources(tokens):
-                got = kernel.lmx2_cuts(prefix, para, sentence, prefer, *source, key_tokens, lmx2.KEY_BASE, horizon,
+                got = kernel.lmx2_cuts(symbols, para, sentence, prefer, *source, key_tokens, lmx2.KEY_BASE, horizon,
                                        min_tokens, gate, fill_horizon, None)
                 assert (got[0].tolist(), got[1].tolist(), got[2].tolist()) == want

@@ -12,9 +12,9 @@ prefix sum (B is odd, so invertible mod 2^64), and the local maxima over a token
 distance are range-maximum queries on a sparse table. Nothing runs per word in Python
 except the sentence test of the few words that end in a mark or a closer.
 
-Under the compiled kernel pipeline.run_lmx2_lean runs the same rule in two passes
-(kernel.select.lmx2_prefix, lmx2_cuts), caching the prefix sums (text only), the
-maxima and the cuts; the functions here are the numpy reference the tests hold it to.
+Under the compiled kernel pipeline.run_lmx2_lean runs the same rule from the symbols
+(kernel.select.lmx2_cuts), caching the maxima and the cuts; the functions here are the
+numpy reference the tests hold it to.
 """
 
 from __future__ import annotations

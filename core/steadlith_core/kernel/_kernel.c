@@ -2141,13 +2141,14 @@ done:
     return out;
 }
 
-/* ---- lmx2-v1 in two passes over the words, for a document chunked once ------------
- * lmx2_prefix writes the prefix sums of the window hashes (over the symbols when
- * asked), and lmx2_cuts draws every cut from them: key_1 maxima, E, S, the fill zone
- * and Q, with each window hash and key made where it is read, and the token positions
- * read from a running total or counted (chars4/1) from the scan's offsets as the walk
- * goes. Every per-cut value a walk reads lies within its reach of tokens; a word has a
- * token or more, so it lies within as many cuts, and a ring of them is all a walk keeps. */
+/* ---- lmx2-v1 in passes over the words, for a document chunked once ----------------
+ * lmx2_cuts draws every cut from the symbols: key_1 maxima, E, S, the fill zone and Q,
+ * with each window hash and key made where it is read from prefix sums of the symbols
+ * made as the walk goes (lmx2_prefix writes them all, for a caller that wants them),
+ * and the token positions read from a running total or counted (chars4/1) from the
+ * scan's offsets. Every per-cut value a walk reads lies within its reach of tokens; a
+ * word has a token or more, so it lies within as many cuts, and a ring of them is all a
+ * walk keeps. */
 
 /* Where the token count of a word comes from: a running total (int64 or int32), or
  * chars4/1 of the scan's int32 offsets, ceil(code points / 4). */
@@ -2221,14 +2222,28 @@ static inline __attribute__((always_inline)) int64_t tokens_as(const int32_t *st
  * window hash of cut c is h(c) = B^(c-1) (P[c] - P[a]) (lmx2.window_hashes). With
  * in_place they are written over the symbols (each symbol is read before its slot is
  * written) and None is returned: the caller must hold the only reference to the
- * symbols' memory, which then no longer holds symbols. */
+ * symbols' memory, which then no longer holds symbols; memory that may not be written
+ * (bytes, a read-only array) is refused with ValueError. */
 static PyObject *lmx2_prefix(PyObject *self, PyObject *args) {
     PyObject *o_sym;
     unsigned long long base_inv;
     int in_place;
     if (!PyArg_ParseTuple(args, "OKp", &o_sym, &base_inv, &in_place)) return NULL;
     Py_buffer symv;
-    if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
+    if (in_place) { /* written over: memory that may not be written is refused, not written */
+        if (PyObject_GetBuffer(o_sym, &symv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+            /* (numpy refuses a writable view of a read-only array with ValueError) */
+            if (!PyErr_ExceptionMatches(PyExc_BufferError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "symbols must be writable when in_place is true");
+            return NULL;
+        }
+        if (symv.len % 8 != 0) {
+            PyBuffer_Release(&symv);
+            PyErr_SetString(PyExc_TypeError, "symbols must be an array of 8-byte items");
+            return NULL;
+        }
+    } else if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
     Py_ssize_t n = symv.len / 8;
     PyObject *out = NULL;
     if (!in_place && !(out = pool_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
@@ -2297,20 +2312,24 @@ static inline u64 power_of(const Powers *w, Py_ssize_t e) { return w->hi[e >> 10
 
 /* What both walks' elements are made from, and the cursor that makes them. */
 typedef struct {
-    const u64 *prefix;   /* P[c] at prefix[c - 1] (lmx2_prefix) */
+    const u64 *sym;      /* the word symbols */
     Py_ssize_t n;
     const u8 *para, *sent;
     int prefer;
     TokenSource tok;
     u64 base;
     const Powers *pw;    /* B^e */
+    const Powers *pwinv; /* B^-e */
+    u64 base_inv;
     int64_t key_tokens;
     int64_t *cumr;       /* the positions of the last kmask + 1 cuts, cut c at c & kmask */
+    u64 *prer;           /* their prefix sums P (from some origin: h reads differences) */
     Py_ssize_t kmask;
     /* the cursor: the next cut c, its position, the start of its key window (or a word
      * at or before it) */
     Py_ssize_t c, a;
     int64_t pos;
+    u64 acc, invp;       /* P at cut c (from the origin of prer), B^-c */
     int ok;              /* every word had a token or more */
     /* the long-word cuts E (with their positions) */
     int64_t min_tokens;
@@ -2319,13 +2338,17 @@ typedef struct {
     const int64_t *chosen, *chosen_pos;
     Py_ssize_t n_chosen, next_chosen;
     int64_t gate;
-    Py_ssize_t stepped;  /* the cuts before it have their positions in cumr */
+    Py_ssize_t stepped;  /* the cuts before it have their positions in cumr, their P in prer */
+    u64 acc_stepped;     /* P at cut `stepped` */
 } Cursor;
 
 static void cursor_start(Cursor *s) {
     s->c = 1;
     s->a = 0;
     s->cumr[0] = 0;
+    s->prer[0] = 0;
+    s->acc = s->n ? s->sym[0] : 0; /* P[1] = s_0 B^0 */
+    s->invp = s->base_inv;
     s->pos = s->n ? tokens_as(s->tok.st, s->tok.en, s->tok.cum, 0, source_mode(&s->tok)) : 0;
     s->ok &= !s->n || s->pos >= 1;
 }
@@ -2352,10 +2375,8 @@ static inline __attribute__((always_inline)) Py_ssize_t window_start(const int64
     return a < c - 1 ? a : c - 1;
 }
 
-/* key_j of cut c, of class bits `cls` (already shifted and masked), window start a */
-static inline __attribute__((always_inline)) u64 key_at_cut(const u64 *prefix, Py_ssize_t c, Py_ssize_t a, u64 scale,
-                                                            u64 cls, u64 j) {
-    u64 h = scale * (prefix[c - 1] - (a ? prefix[a - 1] : 0));
+/* key_j of a cut of window hash h and class bits `cls` (already shifted and masked) */
+static inline __attribute__((always_inline)) u64 key_of_hash(u64 h, u64 cls, u64 j) {
     return cls | (fmix64(h ^ j) >> 3) | 1;
 }
 
@@ -2381,7 +2402,9 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
     Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a, stepped = s->stepped;
     const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, n_chosen = s->n_chosen;
     int64_t pos = s->pos;
-    const u64 *prefix = s->prefix;
+    u64 acc = s->acc, invp = s->invp, acc_stepped = s->acc_stepped;
+    const u64 *sym = s->sym, base_inv = s->base_inv;
+    u64 *restrict prer = s->prer;
     const Powers *pw = s->pw;
     const int64_t gate = s->gate, *chosen = s->chosen, *chosen_pos = s->chosen_pos, key_tokens = s->key_tokens;
     const u8 *para = s->para, *sent = s->sent;
@@ -2393,7 +2416,10 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
 #define STEP_WORD()                                         \
     do {                                                    \
         cumr[c & km] = pos;                                 \
+        prer[c & km] = acc;                                 \
         pos += tokens_as(st, en, cum, c, mode);             \
+        acc += sym[c] * invp;                               \
+        invp *= base_inv;                                   \
         c++;                                                \
     } while (0)
     while (made < want && c < n) {
@@ -2410,14 +2436,23 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
             continue;
         }
         if (c == head && c > stepped) {
-            /* the positions of the key windows before the stretch, from its start back to
-             * the last word stepped (or a window before it): each word once */
+            /* the positions and prefix sums of the key windows before the stretch, from
+             * the last word stepped or a window before its start (each word once): the
+             * positions back from the start's, the sums on from those stepped or from 0
+             * (a window starts at or after `back`, and h reads differences of P) */
             Py_ssize_t back = (u64)c - 1 > (u64)key_tokens ? c - 1 - (Py_ssize_t)key_tokens : 0;
             if (back < stepped) back = stepped;
             int64_t x = pos;
             for (Py_ssize_t k = c - 1; k >= back; k--) {
                 x -= tokens_as(st, en, cum, k, mode);
                 cumr[k & km] = x;
+            }
+            acc = back == stepped ? acc_stepped : 0;
+            invp = power_of(s->pwinv, back);
+            for (Py_ssize_t k = back; k < c; k++) {
+                prer[k & km] = acc;
+                acc += sym[k] * invp;
+                invp *= base_inv;
             }
         }
         if (c == head) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
@@ -2432,12 +2467,16 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
             Py_ssize_t slot = made & mask;
             ring_cut[slot] = c;
             ring_pos[slot] = pos;
-            ring_val[slot] = key_at_cut(prefix, c, a, power_of(pw, c - 1), cls, 2);
+            prer[c & km] = acc;
+            ring_val[slot] = key_of_hash(power_of(pw, c - 1) * (acc - prer[a & km]), cls, 2);
             made++;
             pos += tokens_as(st, en, cum, c, mode);
+            acc += sym[c] * invp;
+            invp *= base_inv;
             c++;
         }
         stepped = c;
+        acc_stepped = acc;
         if (made >= want) break;
         /* the rest of the stretch: on to the next chosen cut */
         if (next >= n_chosen) { c = n; break; }
@@ -2446,6 +2485,7 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
     }
 #undef STEP_WORD
     s->c = c; s->pos = pos; s->a = a; s->next_chosen = next; s->stepped = stepped;
+    s->acc = acc; s->invp = invp; s->acc_stepped = acc_stepped;
     r->made = made;
 }
 
@@ -2519,12 +2559,13 @@ static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s,
  * val[c & mask], for every cut from a key window behind the oldest one compared to the
  * newest made; and the barriers made so far, with their positions and keys. */
 typedef struct {
-    const u64 *prefix;
+    const u64 *sym;
     const u8 *para, *sent;
     TokenSource tok;
     Py_ssize_t n, mask, made; /* cuts 0 .. made - 1 have their slots */
     int64_t *pos;
-    u64 *val;
+    u64 *val, *pre;           /* key or class bits, and the prefix sum P, of each cut */
+    u64 acc, invp, base_inv;  /* P at cut `made`, B^-made */
     const Powers *pw;
     int64_t key_tokens, min_tokens, next_pos; /* next_pos: the position of cut `made` */
     int prefer, ok;
@@ -2574,7 +2615,7 @@ static inline u64 walk1_key(Walk1 *w, Py_ssize_t c) {
     u64 *slot = &w->val[c & w->mask];
     if (*slot & 1) return *slot;
     Py_ssize_t a = key_window_start(w, c);
-    u64 h = power_of(w->pw, c - 1) * (w->prefix[c - 1] - (a ? w->prefix[a - 1] : 0));
+    u64 h = power_of(w->pw, c - 1) * (w->pre[c & w->mask] - w->pre[a & w->mask]);
     return *slot = *slot | (fmix64(h ^ 1) >> 3) | 1;
 }
 
@@ -2586,7 +2627,9 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
     const Py_ssize_t n = w->n, m = w->mask, stop = upto < n ? upto : n;
     int64_t pos = w->next_pos;
     int64_t *restrict pr = w->pos;
-    u64 *restrict val = w->val;
+    u64 *restrict val = w->val, *restrict pre = w->pre;
+    u64 acc = w->acc, invp = w->invp;
+    const u64 *sym = w->sym, base_inv = w->base_inv;
     const u8 *para = w->para, *sent = w->sent;
     const int32_t *st = w->tok.st, *en = w->tok.en;
     const void *cum = w->tok.cum;
@@ -2605,6 +2648,8 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
             list_add(ep, pos + t);                                                             \
         }                                                                                      \
         pos += t;                                                                              \
+        acc += sym[c] * invp;                                                                  \
+        invp *= base_inv;                                                                      \
     } while (0)
     /* eight cuts at a time, with no test of a class where none of them is a barrier */
     while (c < stop) {
@@ -2619,6 +2664,7 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
             for (int k = 0; k < block; k++, c++) {
                 pr[c & m] = pos;
                 val[c & m] = 0;
+                pre[c & m] = acc;
                 WORD_TOKENS();
             }
             continue;
@@ -2626,6 +2672,7 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
         for (int k = 0; k < block; k++, c++) {
             pr[c & m] = pos;
             val[c & m] = 0;
+            pre[c & m] = acc;
             if (para[c] | sent[c - 1]) {
                 val[c & m] = (u64)(para[c] ? 2 : 1) << 61;
                 list_add(&w->bar, c);
@@ -2639,6 +2686,8 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
     if (c == n && upto >= n) pr[c++ & m] = pos; /* cut n: a position, no key */
     w->made = c;
     w->next_pos = pos;
+    w->acc = acc;
+    w->invp = invp;
     w->ok &= ok;
 }
 
@@ -2786,10 +2835,10 @@ static PyObject *list_bytes(List *l) {
     return PyBytes_FromStringAndSize((const char *)l->at, l->count * 8);
 }
 
-/* lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
+/* lmx2_cuts(symbols, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
  *           horizon, min_tokens, gate, fill_horizon, maxima) -> (maxima, positions, kinds)
- * The cuts of docs/contract/lmx2-v1.md#cuts from the prefix sums of lmx2_prefix (n of
- * them), the class of each cut from the per-word flags, and the token positions from
+ * The cuts of docs/contract/lmx2-v1.md#cuts from the word symbols (n of them; base odd,
+ * ValueError otherwise), the class of each cut from the per-word flags, and the token positions from
  * `cum` (None: chars4/1 of starts and ends). `maxima` (the key_1 maxima of this
  * horizon, int64 cut indices, as returned before) or None: then they are found (walk
  * 1). Returns the maxima, every cut in order (int64, edges included) and the kind of
@@ -2804,7 +2853,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOpOOOLKKLLKO", &o_pre, &o_para, &o_sent, &prefer, &o_cum, &o_st, &o_en,
                           &key_tokens, &base, &horizon, &min_tokens, &gate, &fill_horizon, &o_max)) return NULL;
     Py_buffer hv, pv, tv, cv, sv, ev, mv = {0};
-    if (get_typed(o_pre, &hv, 8, "prefix") < 0) return NULL;
+    if (get_typed(o_pre, &hv, 8, "symbols") < 0) return NULL;
     if (get_typed(o_para, &pv, 1, "para") < 0) { PyBuffer_Release(&hv); return NULL; }
     if (get_typed(o_sent, &tv, 1, "sentence_ends") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); return NULL; }
     Py_ssize_t n = pv.len;
@@ -2816,13 +2865,13 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
     List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
     List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
-    u64 *ring = NULL, *wval = NULL;
+    u64 *ring = NULL, *wval = NULL, *wpre = NULL, *prer = NULL;
     int64_t *cumr = NULL, *mp = NULL, *wpos = NULL;
-    Powers pw;
-    pw.hi = NULL;
+    Powers pw, pwinv;
+    pw.hi = pwinv.hi = NULL;
     if (have_max && get_int64s(o_max, &mv, "maxima") < 0) { have_max = 0; goto done; }
     if (tv.len != n || hv.len / 8 != n) {
-        PyErr_SetString(PyExc_ValueError, "prefix, para and sentence_ends must have one entry a word");
+        PyErr_SetString(PyExc_ValueError, "symbols, para and sentence_ends must have one entry a word");
         goto done;
     }
     if (min_tokens < 1 || gate < 0 || key_tokens < 0) {
@@ -2860,14 +2909,24 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
      * and a batch past the newest */
     Py_ssize_t wslots = ring_slots(horizon < ((u64)1 << 60) && (u64)key_tokens < ((u64)1 << 60)
                                        ? 2 * horizon + (u64)key_tokens + RING_BATCH + 8 : (u64)1 << 62, n + 1);
-    if (n >= 2 && powers_make(&pw, base, n) < 0) { PyErr_NoMemory(); goto done; }
+    if (!(base & 1)) { PyErr_SetString(PyExc_ValueError, "base must be odd (invertible mod 2^64)"); goto done; }
+    u64 base_inv = base; /* Newton's iteration: each step doubles the correct low bits (3 to start) */
+    for (int k = 0; k < 5; k++) base_inv *= 2 - base * base_inv;
+    prer = PyMem_Malloc((size_t)kslots * 8);
+    if (!prer) { PyErr_NoMemory(); goto done; }
+    if (n >= 2 && (powers_make(&pw, base, n) < 0 || powers_make(&pwinv, base_inv, n) < 0)) {
+        PyErr_NoMemory();
+        goto done;
+    }
     if (!have_max && n >= 2) {
         wpos = PyMem_Malloc((size_t)wslots * 8);
         wval = PyMem_Malloc((size_t)wslots * 8);
-        if (!wpos || !wval) { PyErr_NoMemory(); goto done; }
+        wpre = PyMem_Malloc((size_t)wslots * 8);
+        if (!wpos || !wval || !wpre) { PyErr_NoMemory(); goto done; }
     }
-    s.prefix = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
+    s.sym = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
     s.base = base; s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    s.prer = prer; s.base_inv = base_inv; s.pwinv = &pwinv;
     s.min_tokens = min_tokens;
     Py_BEGIN_ALLOW_THREADS
     Ring r = {slots - 1, 0, 0, ring, (int64_t *)(ring + slots), (int64_t *)(ring + 2 * slots)};
@@ -2878,9 +2937,12 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     cursor_start(&s);
     if (n > 1 && s.pos >= min_tokens) { list_add(&edges, 1); list_add(&edge_pos, s.pos); }
     if (!have_max && n >= 2) {
-        Walk1 w = {hv.buf, pv.buf, tv.buf, s.tok, n, wslots - 1, 1, wpos, wval, &pw, key_tokens, min_tokens, s.pos,
-                   prefer, 1, &edges, &edge_pos, {0}, {0}, {0}, 0};
+        Walk1 w = {.sym = hv.buf, .para = pv.buf, .sent = tv.buf, .tok = s.tok, .n = n, .mask = wslots - 1,
+                   .made = 1, .pos = wpos, .val = wval, .pre = wpre, .acc = s.acc, .invp = s.invp,
+                   .base_inv = base_inv, .pw = &pw, .key_tokens = key_tokens, .min_tokens = min_tokens,
+                   .next_pos = s.pos, .prefer = prefer, .ok = 1, .edges = &edges, .edge_pos = &edge_pos};
         wpos[0] = 0;
+        wpre[0] = 0;
         walk1_maxima(&w, horizon, &maxima, &max_pos);
         PyMem_RawFree(w.bar.at); PyMem_RawFree(w.bar_pos.at); PyMem_RawFree(w.bar_key.at);
         s.c = n; s.pos = w.next_pos; s.ok &= w.ok;
@@ -2929,7 +2991,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     if (n >= 2 && !failed && s.ok) { /* (every word's tokens were checked above) */
         s.edges = NULL;
         cursor_start(&s);
-        s.pw = &pw; s.stepped = 1;
+        s.pw = &pw; s.stepped = 1; s.acc_stepped = s.acc;
         s.chosen = chosen.at; s.chosen_pos = chosen_pos.at; s.n_chosen = chosen.count; s.next_chosen = 0;
         s.gate = gate;
         r.made = 0; r.done = 0;
@@ -2961,7 +3023,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(b_max); Py_XDECREF(b_pos); Py_XDECREF(b_kind);
     PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
-    PyMem_Free(wpos); PyMem_Free(wval); PyMem_RawFree(pw.hi);
+    PyMem_Free(wpos); PyMem_Free(wval); PyMem_Free(wpre); PyMem_Free(prer);
+    PyMem_RawFree(pw.hi); PyMem_RawFree(pwinv.hi);
     List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
     for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
     release_token_source(kind, &cv, &sv, &ev);
@@ -3311,7 +3374,7 @@ static PyMethodDef METHODS[] = {
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"lmx2_prefix", lmx2_prefix, METH_VARARGS, "lmx2_prefix(symbols, base_inverse, in_place) -> P of cuts 1..n or None"},
     {"lmx2_cuts", lmx2_cuts, METH_VARARGS,
-     "lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
+     "lmx2_cuts(symbols, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
      "fill_horizon, maxima) -> (maxima, positions, kinds)"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]"},
     {"scan_rabin", scan_rabin, METH_VARARGS,
