@@ -2566,6 +2566,7 @@ typedef struct {
     int64_t *pos;
     u64 *val, *pre;           /* key or class bits, and the prefix sum P, of each cut */
     u64 acc, invp, base_inv;  /* P at cut `made`, B^-made */
+    u64 inv8[9];              /* B^-k, k = 0..8 */
     const Powers *pw;
     int64_t key_tokens, min_tokens, next_pos; /* next_pos: the position of cut `made` */
     int prefer, ok;
@@ -2626,6 +2627,7 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
     Py_ssize_t c = w->made;
     const Py_ssize_t n = w->n, m = w->mask, stop = upto < n ? upto : n;
     int64_t pos = w->next_pos;
+    /* (a barrier's key is made once its slots are written, by walk1_make) */
     int64_t *restrict pr = w->pos;
     u64 *restrict val = w->val, *restrict pre = w->pre;
     u64 acc = w->acc, invp = w->invp;
@@ -2660,6 +2662,31 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
             memcpy(&sw_, sent + c - 1, 8);
             plain = !(pw_ | sw_);
         }
+        if (plain && block == 8) {
+            /* the block's tokens first (no long word among them: its slots need nothing
+             * else), then its slots, with the eight powers B^-(c+k) made apart */
+            int64_t t8[8];
+            int bad = 0, long8 = 0;
+            for (int k = 0; k < 8; k++) {
+                t8[k] = tokens_as(st, en, cum, c + k, mode);
+                bad |= t8[k] < 1;
+                long8 |= t8[k] >= min_tokens;
+            }
+            if (!long8) {
+                for (int k = 0; k < 8; k++) {
+                    const Py_ssize_t at = (c + k) & m;
+                    pr[at] = pos;
+                    val[at] = 0;
+                    pre[at] = acc;
+                    pos += t8[k];
+                    acc += sym[c + k] * (invp * w->inv8[k]);
+                }
+                invp *= w->inv8[8];
+                ok &= !bad;
+                c += 8;
+                continue;
+            }
+        }
         if (plain) {
             for (int k = 0; k < block; k++, c++) {
                 pr[c & m] = pos;
@@ -2677,7 +2704,6 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
                 val[c & m] = (u64)(para[c] ? 2 : 1) << 61;
                 list_add(&w->bar, c);
                 list_add(&w->bar_pos, pos);
-                list_add(&w->bar_key, (int64_t)walk1_key(w, c));
             }
             WORD_TOKENS();
         }
@@ -2697,16 +2723,20 @@ static void walk1_make(Walk1 *w, Py_ssize_t upto) {
     case 1: walk1_make_as(w, upto, 1); break;
     default: walk1_make_as(w, upto, 2);
     }
+    /* the keys of the barriers just listed (their windows are in the ring) */
+    for (Py_ssize_t k = w->bar_key.count; k < w->bar.count && !w->bar.failed; k++)
+        list_add(&w->bar_key, (int64_t)walk1_key(w, (Py_ssize_t)w->bar.at[k]));
 }
 
-/* local_maxima_walk over m elements (values, positions, cuts; positions rising by a
- * token or more): appends the cut and position of every element whose value no
- * element within `reach` tokens beats. HAVE(j) says whether element j exists (making
- * it if needed), VAL(j) and POS(j) read it, BEATEN_BY(j) is whether element j lies
- * beyond a bound that beats every element before it (then the walk stops). */
-#define MAXIMA_WALK(HAVE, POS, AT_MOST, DIFFERS, KEY, FIRST, FLOOR_OK, REPORT, STOP_AT)                    \
+/* local_maxima_walk (ring_walk) over elements FIRST, FIRST + 1, ... (positions rising
+ * by a token or more): REPORTs every element from START on whose key no element within
+ * `reach` tokens beats, and FLOOR_OK accepts. HAVE(j) says whether element j exists
+ * (making it if needed), KEY(j) and POS(j) read it, AT_MOST(j, v) and DIFFERS(j, v)
+ * compare its key with a made one, STOP_AT(f, p) whether element f, past the last one
+ * HAVE gives, beats every element at p (then no later one is reported). */
+#define MAXIMA_WALK(HAVE, POS, AT_MOST, DIFFERS, KEY, FIRST, START, FLOOR_OK, REPORT, STOP_AT)             \
     do {                                                                                                    \
-        Py_ssize_t i = (FIRST), f = i + 1, lo = i;                                                          \
+        Py_ssize_t i = (START), f = i + 1, lo = i;                                                          \
         while (HAVE(i)) {                                                                                   \
             const u64 v = KEY(i), p = POS(i);                                                               \
             while (HAVE(f) && POS(f) - p <= reach && AT_MOST(f, v)) f++;                                    \
@@ -2755,7 +2785,11 @@ static void walk1_gap(Walk1 *w, Py_ssize_t u, int have_u, u64 reach, List *found
 #define G_REPORT(c, p) do { list_add(found, (c)); list_add(found_pos, (int64_t)(p)); } while (0)
     /* a barrier within reach after i: no cut from i to it is a maximum */
 #define G_STOP_AT(f, p) ((f) <= last && !G_HAVE(f) && G_POS(f) - (p) <= reach)
-    MAXIMA_WALK(G_HAVE, G_POS, G_AT_MOST, G_DIFFERS, G_KEY, u + 1, G_FLOOR_OK, G_REPORT, G_STOP_AT);
+    /* the walk starts past barrier u's reach: the cuts before are read only as the
+     * neighbours of later ones (their keys made only where compared) */
+    Py_ssize_t start = u + 1;
+    while (have_u && G_HAVE(start) && G_POS(start) - upos <= reach) start++;
+    MAXIMA_WALK(G_HAVE, G_POS, G_AT_MOST, G_DIFFERS, G_KEY, u + 1, start, G_FLOOR_OK, G_REPORT, G_STOP_AT);
 #undef G_MADE
 #undef G_HAVE
 #undef G_POS
@@ -2780,7 +2814,7 @@ static void barrier_maxima(const Walk1 *w, u64 reach, List *found, List *found_p
 #define B_FLOOR_OK(p) 1
 #define B_REPORT(j, p) do { list_add(found, cut[j]); list_add(found_pos, (int64_t)(p)); } while (0)
 #define B_STOP_AT(f, p) 0
-    MAXIMA_WALK(B_HAVE, B_POS, B_AT_MOST, B_DIFFERS, B_KEY, 0, B_FLOOR_OK, B_REPORT, B_STOP_AT);
+    MAXIMA_WALK(B_HAVE, B_POS, B_AT_MOST, B_DIFFERS, B_KEY, 0, 0, B_FLOOR_OK, B_REPORT, B_STOP_AT);
 #undef B_HAVE
 #undef B_POS
 #undef B_AT_MOST
@@ -2943,6 +2977,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
                    .next_pos = s.pos, .prefer = prefer, .ok = 1, .edges = &edges, .edge_pos = &edge_pos};
         wpos[0] = 0;
         wpre[0] = 0;
+        w.inv8[0] = 1;
+        for (int k = 1; k < 9; k++) w.inv8[k] = w.inv8[k - 1] * base_inv;
         walk1_maxima(&w, horizon, &maxima, &max_pos);
         PyMem_RawFree(w.bar.at); PyMem_RawFree(w.bar_pos.at); PyMem_RawFree(w.bar_key.at);
         s.c = n; s.pos = w.next_pos; s.ok &= w.ok;
