@@ -2317,7 +2317,6 @@ typedef struct {
     const u8 *para, *sent;
     int prefer;
     TokenSource tok;
-    u64 base;
     const Powers *pw;    /* B^e */
     const Powers *pwinv; /* B^-e */
     u64 base_inv;
@@ -2393,10 +2392,12 @@ static void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
 #define RING_BATCH 64
 
 /* walk 2: the cuts of the fill zone, with key_2: between two chosen cuts, those at
- * least `gate` tokens from both. Locals as in make_interior_as. A stretch between two
- * chosen cuts narrower than two gates has no zone and is passed over whole (both ends'
- * positions are known); one with a zone is stepped through from a key window before
- * its start (its positions written back from the start's, once per word: the cursor
+ * least `gate` tokens from both. Everything the loop reads is held in locals: its
+ * stores (int64, as Py_ssize_t is) could otherwise alias the structs' fields, which
+ * would be read again at every cut. A stretch between two chosen cuts narrower than two
+ * gates has no zone and is passed over whole (both ends' positions are known); one with
+ * a zone is stepped through from a key window before its start (the positions written
+ * back from the start's and the prefix sums on from there, once per word: the cursor
  * never moves back), and each zone cut's key window is sought from the last. */
 static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *r, Py_ssize_t want, const int mode) {
     Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a, stepped = s->stepped;
@@ -2959,7 +2960,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         if (!wpos || !wval || !wpre) { PyErr_NoMemory(); goto done; }
     }
     s.sym = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
-    s.base = base; s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
     s.prer = prer; s.base_inv = base_inv; s.pwinv = &pwinv;
     s.min_tokens = min_tokens;
     Py_BEGIN_ALLOW_THREADS
