@@ -1,12 +1,11 @@
-"""lmx2-v1 by the compiled kernel's two passes (select.lmx2_prefix, select.lmx2_cuts,
-pipeline.run_lmx2_lean) against the numpy stages (lmx2.compute_keys, compute_cuts):
-the same cuts, kinds and key maxima, byte for byte, on the shipped fixtures and on
-edge cases, for every token source the passes read (chars4/1 of the offsets, an int64
-or an int32 running total)."""
+"""lmx2-v1 by the compiled kernel (select.lmx2_cuts, pipeline.run_lmx2_lean; and
+select.lmx2_prefix, the prefix sums its window hashes are differences of) against the
+numpy stages (lmx2.compute_keys, compute_cuts): the same cuts, kinds and key maxima,
+byte for byte, on the shipped fixtures and on edge cases, for every token source the
+passes read (chars4/1 of the offsets, an int64 or an int32 running total)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -53,8 +52,8 @@ def _texts():
 @pytest.mark.parametrize("params", PARAMS, ids=lambda p: p.params_hash[:8])
 @pytest.mark.parametrize("name,text", _texts(), ids=[name for name, _ in _texts()])
 def test_the_compiled_passes_chunk_as_the_numpy_stages(name, text, params):
-    """str (kept prefix sums), bytes (sums over the symbols, chars4/1 from the offsets)
-    and a long str (lean: sums not kept) give every chunk field of the numpy path."""
+    """str, bytes (chars4/1 from the offsets, symbols let go) and a long str (lean)
+    give every chunk field of the numpy path."""
     with kernel.using("numpy"):
         want = _rows(Pipeline().chunk(text, params))
     with kernel.using("c"):
@@ -91,14 +90,13 @@ def test_lmx2_cuts_reads_int64_and_int32_totals_and_finds_or_takes_the_maxima(se
     symbols, cum, para, sentence = _random_words(seed, 4000, 6)
     maxima, cuts = _numpy_cuts(symbols, cum, para, sentence, p)
     with kernel.using("c"):
-        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
         args = (p.key_tokens, lmx2.KEY_BASE, p.horizon, p.min_tokens, p.gate, p.fill_horizon)
         for total in (cum, cum.astype(np.int32)):
-            found, positions, kinds = kernel.lmx2_cuts(prefix, para, sentence, p.prefers_boundaries, total, None,
+            found, positions, kinds = kernel.lmx2_cuts(symbols, para, sentence, p.prefers_boundaries, total, None,
                                                        None, *args, None)
             assert found.tolist() == maxima.tolist()
             assert positions.tolist() == cuts.positions.tolist() and kinds.tolist() == cuts.kinds.tolist()
-            again = kernel.lmx2_cuts(prefix, para, sentence, p.prefers_boundaries, total, None, None, *args, found)
+            again = kernel.lmx2_cuts(symbols, para, sentence, p.prefers_boundaries, total, None, None, *args, found)
             assert again[1].tolist() == positions.tolist() and again[2].tolist() == kinds.tolist()
 
 
@@ -114,8 +112,7 @@ def test_positions_past_int32_are_exact():
                         prefers_boundaries=True)
     maxima, cuts = _numpy_cuts(symbols, cum, para, sentence, p)
     with kernel.using("c"):
-        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
-        found, positions, kinds = kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, p.key_tokens,
+        found, positions, kinds = kernel.lmx2_cuts(symbols, para, sentence, True, cum, None, None, p.key_tokens,
                                                    lmx2.KEY_BASE, p.horizon, p.min_tokens, p.gate, p.fill_horizon,
                                                    None)
     assert found.tolist() == maxima.tolist()
@@ -138,21 +135,42 @@ def test_the_prefix_sums_are_the_window_hashes_differences_and_may_replace_the_s
 
 
 @compiled
-def test_a_bytes_document_writes_over_its_symbols_only_when_nothing_else_holds_them():
+def test_the_prefix_sums_are_never_written_over_read_only_symbols():
+    """in_place on memory that may not be written (a frozen array, bytes) is refused,
+    naming the argument, and leaves it as it was."""
+    symbols, _, _, _ = _random_words(12, 64, 4)
+    frozen = symbols.copy()
+    frozen.flags.writeable = False
+    before = frozen.tolist()
+    with kernel.using("c"):
+        with pytest.raises(ValueError, match="symbols"):
+            kernel.lmx2_prefix(frozen, lmx2.KEY_BASE, True)
+        data = symbols.tobytes()
+        with pytest.raises(ValueError, match="symbols"):
+            kernel._kernel.lmx2_prefix(data, pow(lmx2.KEY_BASE, -1, 2**64), True)
+        assert kernel.lmx2_prefix(frozen, lmx2.KEY_BASE, False).tolist() == \
+            kernel.lmx2_prefix(symbols.copy(), lmx2.KEY_BASE, True).tolist()
+    assert frozen.tolist() == before and data == symbols.tobytes()
+
+
+@compiled
+def test_a_bytes_document_reads_its_symbols_and_lets_them_go():
+    """The cuts read the symbols and never write them (a caller holding them sees them
+    unchanged); the document lets them go, and the next rule that needs them scans
+    them again."""
     text = (GOLDEN / "mixed.txt").read_text(encoding="utf-8")
     data = text.encode()
     with kernel.using("c"):
         pipeline = Pipeline()
         doc = pipeline.document(data)
-        held = doc.symbols  # a caller holds them: they must stay symbols
+        held = doc.symbols
         before = held.tolist()
         first = pipeline.chunk(data, Lmx2Params())
         assert held.tolist() == before and doc._symbols is None
         del held
-        # a second document, nobody holding its symbols: they are overwritten and let go,
-        # and the next rule that needs symbols scans them again
         other = Pipeline()
         lmx2_run = other.chunk(data, Lmx2Params())
+        assert other.document(data)._symbols is None
         tttd_after = other.chunk(data, ChunkerParams())
         assert other.document(data).symbols.tolist() == before  # scanned again
         assert _rows(tttd_after) == _rows(Pipeline().chunk(text, ChunkerParams()))
@@ -161,44 +179,28 @@ def test_a_bytes_document_writes_over_its_symbols_only_when_nothing_else_holds_t
         keys, kept = lmx2_run.stages.keys, Pipeline().chunk(text, Lmx2Params()).stages.keys
         assert keys.h.tolist() == kept.h.tolist()
         assert lmx2_run.stages.classes.tolist() == Pipeline().chunk(text, Lmx2Params()).stages.classes.tolist()
-
-
-@compiled
-def test_the_refcount_guard_sees_a_second_holder():
-    """The guard run_lmx2_lean trusts: a fresh scan's symbols and their buffer have one
-    holder each, as a probe held the same way has, whatever the interpreter adds to a
-    count for the call itself; a second holder shows."""
-    with kernel.using("c"):
-        raw = kernel.scan(b"some words here", lean=True)
-        symbols = raw.symbols
-        del raw
-        probe = np.frombuffer(bytes(8), dtype=np.uint64)
-        # outside the assert: pytest keeps its values
-        counts = sys.getrefcount(symbols), sys.getrefcount(symbols.base)
-        lone = sys.getrefcount(probe), sys.getrefcount(probe.base)
-        other = symbols
-        more = sys.getrefcount(symbols)
-        del other
-    assert counts == lone and more == lone[0] + 1
+        # a comparison's word stream keeps them, unchanged
+        compared = Pipeline(word_symbols=True)
+        compared.chunk(data, Lmx2Params())
+        assert compared.document(data).symbols.tolist() == before
 
 
 @compiled
 def test_bad_input_is_refused_with_a_clear_error():
     symbols, cum, para, sentence = _random_words(2, 50, 3)
     with kernel.using("c"):
-        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
         args = (4, lmx2.KEY_BASE, 3, 2, 3, 3)
         flat = cum.copy()
         flat[10:] -= cum[10] - cum[9]  # word 9 has no token
         with pytest.raises(ValueError, match="a token or more"):
-            kernel.lmx2_cuts(prefix, para, sentence, True, flat, None, None, *args, None)
+            kernel.lmx2_cuts(symbols, para, sentence, True, flat, None, None, *args, None)
         with pytest.raises(ValueError, match="one entry"):
-            kernel.lmx2_cuts(prefix[:-1], para, sentence, True, cum, None, None, *args, None)
+            kernel.lmx2_cuts(symbols[:-1], para, sentence, True, cum, None, None, *args, None)
         with pytest.raises(ValueError, match="maxima"):
-            kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, *args, np.array([3, 2]))
+            kernel.lmx2_cuts(symbols, para, sentence, True, cum, None, None, *args, np.array([3, 2]))
         starts = np.arange(50, dtype=np.int32) * 2
         with pytest.raises(ValueError, match="a token or more"):
-            kernel.lmx2_cuts(prefix, para, sentence, True, None, starts, starts, *args, None)
+            kernel.lmx2_cuts(symbols, para, sentence, True, None, starts, starts, *args, None)
 
 
 @compiled
@@ -217,33 +219,8 @@ def test_a_total_that_is_no_running_total_is_refused_within_its_arrays(case):
     n = cum.size - 1
     symbols, _, para, sentence = _random_words(4, n, 3)
     with kernel.using("c"):
-        prefix = kernel.lmx2_prefix(symbols, lmx2.KEY_BASE, False)
         for maxima in (None, np.array([1, 3, 5], dtype=np.int64)):
             for key_tokens, gate in ((2, 1), (2**62, 2**62), (top, top)):
                 with pytest.raises(ValueError, match="a token or more"):
-                    kernel._kernel.lmx2_cuts(prefix, para, sentence, True, cum, None, None, key_tokens,
+                    kernel._kernel.lmx2_cuts(symbols, para, sentence, True, cum, None, None, key_tokens,
                                              lmx2.KEY_BASE, 2, 1, gate, 2, maxima)
-
-
-@compiled
-def test_the_prefix_sums_go_over_the_symbols_exactly_when_nothing_else_holds_them(monkeypatch):
-    """A lone bytes document writes them in place; a caller's or a comparison's word
-    stream holding the symbols keeps them symbols."""
-    from steadlith_core.chunking import pipeline as pipeline_module
-
-    calls = []
-    original = pipeline_module.lmx2_prefix
-
-    def spy(symbols, base, in_place):
-        calls.append(in_place)
-        return original(symbols, base, in_place)
-
-    monkeypatch.setattr(pipeline_module, "lmx2_prefix", spy)
-    data = (GOLDEN / "mixed.txt").read_bytes()
-    with kernel.using("c"):
-        Pipeline().chunk(data, Lmx2Params())
-        pipeline = Pipeline()
-        held = pipeline.document(data).symbols
-        pipeline.chunk(data, Lmx2Params())
-        Pipeline(word_symbols=True).chunk(data, Lmx2Params())
-    assert calls == [True, False, False] and held.size

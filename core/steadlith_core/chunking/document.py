@@ -117,9 +117,9 @@ class Document:
     token counts once per counter; a rule's own stages in its named `stage` caches.
 
     A document given as bytes is the lean path of one-shot runs (`steadlith chunk`):
-    once tttd-v1 has its candidates, or lmx2-v1 its window hashes, its symbols (8 bytes a
-    word, the largest array of a scan) are let go (under the compiled kernel lmx2-v1
-    writes its prefix sums over them, run_lmx2_lean), and scanned again only if another
+    once tttd-v1 has its candidates, or lmx2-v1 its window hashes (under the compiled
+    kernel its cuts, run_lmx2_lean), its symbols (8 bytes a word, the largest array of a
+    scan) are let go, and scanned again only if another
     window, polynomial, mask or key window needs them; its per-word tokens are never kept
     (the running total gives them), nor lmx2-v1's keys, nor tttd-v1's fingerprints.
     Under the compiled kernel its canonical text is never copied whole

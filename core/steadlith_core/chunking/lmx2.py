@@ -12,9 +12,9 @@ prefix sum (B is odd, so invertible mod 2^64), and the local maxima over a token
 distance are range-maximum queries on a sparse table. Nothing runs per word in Python
 except the sentence test of the few words that end in a mark or a closer.
 
-Under the compiled kernel pipeline.run_lmx2_lean runs the same rule in two passes
-(kernel.select.lmx2_prefix, lmx2_cuts), caching the prefix sums (text only), the
-maxima and the cuts; the functions here are the numpy reference the tests hold it to.
+Under the compiled kernel pipeline.run_lmx2_lean runs the same rule from the symbols
+(kernel.select.lmx2_cuts), caching the maxima and the cuts; the functions here are the
+numpy reference the tests hold it to.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ _FMIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _FMIX_2 = np.uint64(0x94D049BB133111EB)
 
 KINDS = LMX2_KINDS
+# the names as object arrays: a column of names is one take and tolist (the same str
+# objects as a map over the tuples, several times faster for a thousand chunks)
+_KIND_NAMES = np.array(KINDS, dtype=object)
+_BOUNDARY_NAMES = np.array(BOUNDARIES, dtype=object)
 
 
 # -- stage 2: keys ----------------------------------------------------------------------
@@ -439,8 +443,8 @@ def cut_columns(cuts: Lmx2Cuts, canon: CanonicalText) -> CutColumns:
     kind_code = cuts.kinds[1:].copy()
     kind_code[-1] = 3
     boundary_code = cut_boundary_codes(canon, ends)
-    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), list(map(KINDS.__getitem__, kind_code.tolist())),
-                      None, list(map(BOUNDARIES.__getitem__, boundary_code.tolist())))
+    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), _KIND_NAMES[kind_code].tolist(), None,
+                      _BOUNDARY_NAMES[boundary_code].tolist())
 
 
 class Lmx2Stages:

@@ -21,7 +21,6 @@ tttd-v1's. lmx2-v1 (docs/contract/lmx2-v1.md, lmx2.py) has its own:
     chunks       cuts + params hash
 so a change of min, max or a horizon re-runs no key computation, and one of max or
 fill_horizon not even the primary cuts. Under the compiled kernel (run_lmx2_lean) they are
-    lmx2-prefix  text                        (the prefix sums the window hashes are made from)
     lmx2-maxima  text, token_counter, key_tokens, boundary_preference, horizon
     lmx2-cuts    those + min_tokens, gate, fill_horizon (E, S, Q in one pass, keys made in it)
 so a change of min, max or fill_horizon re-runs one cut pass that does not seek the key
@@ -44,7 +43,7 @@ import numpy as np
 
 from ..kernel.select import candidates, fingerprints_and_candidates
 from ..kernel.select import window_candidates, window_fingerprints
-from ..kernel.select import lmx2_cuts, lmx2_lean, lmx2_prefix, release_pool, segment_columns
+from ..kernel.select import lmx2_cuts, lmx2_lean, release_pool, segment_columns
 from . import tokens as token_counters
 from .chunks import AnyParams, Chunking
 from .chunks import ChunkColumns
@@ -207,15 +206,13 @@ def run_lmx2(doc: Document, p: Lmx2Params) -> Chunking:
 
 
 def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
-    """run_lmx2 by the compiled kernel's two passes (select.lmx2_prefix, select.lmx2_cuts):
-    the window hashes and the keys are made where they are read, from prefix sums of the
-    symbols; no key array, no mask over every cut, no per-word tokens. A short str
-    document keeps its prefix sums (the "lmx2-prefix" stage: text only, what the
-    inspector re-chunks from under any key window or counter). A lean one keeps none:
-    under chars4/1 its tokens are counted from the scan's offsets, so its running total
-    is made only once the sums are gone (the peak of a large document is lower), and a
-    bytes document writes them over its symbols, which it lets go anyway. The keys and
-    classes of Chunking.stages are made when a caller reads them."""
+    """run_lmx2 by the compiled kernel (select.lmx2_cuts): the window hashes and the keys
+    are made from the symbols where they are read; no key array, no array of prefix
+    sums, no mask over every cut, no per-word tokens. A lean document lets its symbols
+    go once the cuts are made, and under chars4/1 its tokens are counted from the scan's
+    offsets, so its running total is made only once the symbols are gone (the peak of a
+    large document is lower). The keys and classes of Chunking.stages are made when a
+    caller reads them."""
     counter = token_counters.get_counter(p.token_counter)
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     bytes_doc = doc.utf8 is not None  # scanned from UTF-8: bytes, or a long str under the compiled kernel
@@ -227,24 +224,10 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
             source: tuple = (None, words.starts, words.ends)  # no running total yet
         else:
             source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
-        if bytes_doc:
-            symbols = doc.take_symbols()
-            # written over the symbols only when nothing else can read them: counted as a
-            # probe held the same way is, since what the count adds for the call itself
-            # depends on the interpreter (CPython 3.14 borrows a local's reference)
-            probe = np.frombuffer(bytes(8), dtype=np.uint64)
-            alone = (sys.getrefcount(symbols) == sys.getrefcount(probe)
-                     and sys.getrefcount(symbols.base) == sys.getrefcount(probe.base))
-            prefix = lmx2_prefix(symbols, lmx2.KEY_BASE, alone)
-            del symbols
-        elif doc.lean:
-            prefix = lmx2_prefix(doc.symbols, lmx2.KEY_BASE, False)
-        else:
-            prefix = doc.stage("lmx2-prefix", 1).get(None, lambda: frozen(lmx2_prefix(doc.symbols, lmx2.KEY_BASE,
-                                                                                      False)))
-        found, positions, kinds = lmx2_cuts(prefix, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
+        found, positions, kinds = lmx2_cuts(doc.symbols, words.para, doc.canonical.sentence_ends, p.prefers_boundaries,
                                             *source, p.key_tokens, lmx2.KEY_BASE, p.horizon, p.min_tokens, p.gate,
                                             p.fill_horizon, maxima)
+        doc.spare_symbols()
         doc.stage("lmx2-maxima", 4).get((key_inputs, p.horizon), lambda: frozen(found))
         return lmx2.Lmx2Cuts(frozen(positions), frozen(kinds), len(words) + 1)
 

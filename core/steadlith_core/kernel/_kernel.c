@@ -2141,13 +2141,14 @@ done:
     return out;
 }
 
-/* ---- lmx2-v1 in two passes over the words, for a document chunked once ------------
- * lmx2_prefix writes the prefix sums of the window hashes (over the symbols when
- * asked), and lmx2_cuts draws every cut from them: key_1 maxima, E, S, the fill zone
- * and Q, with each window hash and key made where it is read, and the token positions
- * read from a running total or counted (chars4/1) from the scan's offsets as the walk
- * goes. Every per-cut value a walk reads lies within its reach of tokens; a word has a
- * token or more, so it lies within as many cuts, and a ring of them is all a walk keeps. */
+/* ---- lmx2-v1 in passes over the words, for a document chunked once ----------------
+ * lmx2_cuts draws every cut from the symbols: key_1 maxima, E, S, the fill zone and Q,
+ * with each window hash and key made where it is read from prefix sums of the symbols
+ * made as the walk goes (lmx2_prefix writes them all, for a caller that wants them),
+ * and the token positions read from a running total or counted (chars4/1) from the
+ * scan's offsets. Every per-cut value a walk reads lies within its reach of tokens; a
+ * word has a token or more, so it lies within as many cuts, and a ring of them is all a
+ * walk keeps. */
 
 /* Where the token count of a word comes from: a running total (int64 or int32), or
  * chars4/1 of the scan's int32 offsets, ceil(code points / 4). */
@@ -2221,14 +2222,28 @@ static inline __attribute__((always_inline)) int64_t tokens_as(const int32_t *st
  * window hash of cut c is h(c) = B^(c-1) (P[c] - P[a]) (lmx2.window_hashes). With
  * in_place they are written over the symbols (each symbol is read before its slot is
  * written) and None is returned: the caller must hold the only reference to the
- * symbols' memory, which then no longer holds symbols. */
+ * symbols' memory, which then no longer holds symbols; memory that may not be written
+ * (bytes, a read-only array) is refused with ValueError. */
 static PyObject *lmx2_prefix(PyObject *self, PyObject *args) {
     PyObject *o_sym;
     unsigned long long base_inv;
     int in_place;
     if (!PyArg_ParseTuple(args, "OKp", &o_sym, &base_inv, &in_place)) return NULL;
     Py_buffer symv;
-    if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
+    if (in_place) { /* written over: memory that may not be written is refused, not written */
+        if (PyObject_GetBuffer(o_sym, &symv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+            /* (numpy refuses a writable view of a read-only array with ValueError) */
+            if (!PyErr_ExceptionMatches(PyExc_BufferError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "symbols must be writable when in_place is true");
+            return NULL;
+        }
+        if (symv.len % 8 != 0) {
+            PyBuffer_Release(&symv);
+            PyErr_SetString(PyExc_TypeError, "symbols must be an array of 8-byte items");
+            return NULL;
+        }
+    } else if (get_typed(o_sym, &symv, 8, "symbols") < 0) return NULL;
     Py_ssize_t n = symv.len / 8;
     PyObject *out = NULL;
     if (!in_place && !(out = pool_buffer(n * 8))) { PyBuffer_Release(&symv); return NULL; }
@@ -2279,37 +2294,60 @@ typedef struct {
     int64_t *pos, *cut;
 } Ring;
 
+/* B^e from two tables: e = 1024 q + r, B^e = hi[q] lo[r]. */
+typedef struct { u64 lo[1024]; u64 *hi; } Powers;
+
+static int powers_make(Powers *w, u64 base, Py_ssize_t top) {
+    w->lo[0] = 1;
+    for (int k = 1; k < 1024; k++) w->lo[k] = w->lo[k - 1] * base;
+    const u64 step = w->lo[1023] * base;
+    Py_ssize_t count = top / 1024 + 2;
+    if (!(w->hi = PyMem_RawMalloc((size_t)count * 8))) return -1;
+    w->hi[0] = 1;
+    for (Py_ssize_t q = 1; q < count; q++) w->hi[q] = w->hi[q - 1] * step;
+    return 0;
+}
+
+static inline u64 power_of(const Powers *w, Py_ssize_t e) { return w->hi[e >> 10] * w->lo[e & 1023]; }
+
 /* What both walks' elements are made from, and the cursor that makes them. */
 typedef struct {
-    const u64 *prefix;   /* P[c] at prefix[c - 1] (lmx2_prefix) */
+    const u64 *sym;      /* the word symbols */
     Py_ssize_t n;
     const u8 *para, *sent;
     int prefer;
     TokenSource tok;
-    u64 base;
+    const Powers *pw;    /* B^e */
+    const Powers *pwinv; /* B^-e */
+    u64 base_inv;
     int64_t key_tokens;
     int64_t *cumr;       /* the positions of the last kmask + 1 cuts, cut c at c & kmask */
+    u64 *prer;           /* their prefix sums P (from some origin: h reads differences) */
     Py_ssize_t kmask;
-    /* the cursor: the next cut c, its position, B^(c-1), the start of its key window
-     * (or a word at or before it) */
+    /* the cursor: the next cut c, its position, the start of its key window (or a word
+     * at or before it) */
     Py_ssize_t c, a;
     int64_t pos;
-    u64 scale;
+    u64 acc, invp;       /* P at cut c (from the origin of prer), B^-c */
     int ok;              /* every word had a token or more */
-    /* walk 1: the long-word cuts E (with their positions) */
+    /* the long-word cuts E (with their positions) */
     int64_t min_tokens;
     List *edges, *edge_pos;
     /* walk 2: the cuts E | S in order, with their positions, and the gate */
     const int64_t *chosen, *chosen_pos;
     Py_ssize_t n_chosen, next_chosen;
     int64_t gate;
+    Py_ssize_t stepped;  /* the cuts before it have their positions in cumr, their P in prer */
+    u64 acc_stepped;     /* P at cut `stepped` */
 } Cursor;
 
 static void cursor_start(Cursor *s) {
     s->c = 1;
     s->a = 0;
-    s->scale = 1;
     s->cumr[0] = 0;
+    s->prer[0] = 0;
+    s->acc = s->n ? s->sym[0] : 0; /* P[1] = s_0 B^0 */
+    s->invp = s->base_inv;
     s->pos = s->n ? tokens_as(s->tok.st, s->tok.en, s->tok.cum, 0, source_mode(&s->tok)) : 0;
     s->ok &= !s->n || s->pos >= 1;
 }
@@ -2336,10 +2374,8 @@ static inline __attribute__((always_inline)) Py_ssize_t window_start(const int64
     return a < c - 1 ? a : c - 1;
 }
 
-/* key_j of cut c, of class bits `cls` (already shifted and masked), window start a */
-static inline __attribute__((always_inline)) u64 key_at_cut(const u64 *prefix, Py_ssize_t c, Py_ssize_t a, u64 scale,
-                                                            u64 cls, u64 j) {
-    u64 h = scale * (prefix[c - 1] - (a ? prefix[a - 1] : 0));
+/* key_j of a cut of window hash h and class bits `cls` (already shifted and masked) */
+static inline __attribute__((always_inline)) u64 key_of_hash(u64 h, u64 cls, u64 j) {
     return cls | (fmix64(h ^ j) >> 3) | 1;
 }
 
@@ -2355,51 +2391,22 @@ static void note_long(Cursor *s, Py_ssize_t c, int64_t pos, int64_t t) {
 
 #define RING_BATCH 64
 
-/* walk 1: every interior cut, with key_1, until `want` elements are made. Everything
- * the loop reads is held in locals: its stores (int64, as Py_ssize_t is) could
- * otherwise alias the structs' fields, which would be read again at every cut. */
-static inline __attribute__((always_inline)) void make_interior_as(Cursor *s, Ring *r, Py_ssize_t want,
-                                                                   const int mode) {
-    Py_ssize_t c = s->c, made = r->made, a = s->a;
-    const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, stop = want - made < n - c ? c + (want - made) : n;
-    int64_t pos = s->pos;
-    u64 scale = s->scale;
-    const u64 base = s->base, *prefix = s->prefix;
-    const int64_t min_tokens = s->min_tokens, key_tokens = s->key_tokens;
-    const u8 *para = s->para, *sent = s->sent;
-    const int32_t *st = s->tok.st, *en = s->tok.en;
-    const void *cum = s->tok.cum;
-    int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
-    u64 *restrict ring_val = r->val;
-    const u64 top = s->prefer ? ~(u64)0 : 0;
-    int ok = 1;
-    for (; c < stop; c++, made++) {
-        cumr[c & km] = pos;
-        a = window_start(cumr, km, a, c, sub_held(pos, key_tokens));
-        u64 cls = ((u64)(2 * para[c] + (sent[c - 1] & (para[c] ^ 1))) << 61) & top;
-        Py_ssize_t slot = made & mask;
-        ring_cut[slot] = c;
-        ring_pos[slot] = pos;
-        ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 1);
-        int64_t t = tokens_as(st, en, cum, c, mode);
-        ok &= t >= 1;
-        if (__builtin_expect(t >= min_tokens, 0)) note_long(s, c, pos, t);
-        pos += t;
-        scale *= base;
-    }
-    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok;
-    r->made = made;
-}
-
 /* walk 2: the cuts of the fill zone, with key_2: between two chosen cuts, those at
- * least `gate` tokens from both. Locals as in make_interior_as; the key window is
- * sought only in the zone, from at most key_tokens + 1 words back. */
+ * least `gate` tokens from both. Everything the loop reads is held in locals: its
+ * stores (int64, as Py_ssize_t is) could otherwise alias the structs' fields, which
+ * would be read again at every cut. A stretch between two chosen cuts narrower than two
+ * gates has no zone and is passed over whole (both ends' positions are known); one with
+ * a zone is stepped through from a key window before its start (the positions written
+ * back from the start's and the prefix sums on from there, once per word: the cursor
+ * never moves back), and each zone cut's key window is sought from the last. */
 static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *r, Py_ssize_t want, const int mode) {
-    Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a;
+    Py_ssize_t c = s->c, made = r->made, next = s->next_chosen, a = s->a, stepped = s->stepped;
     const Py_ssize_t n = s->n, mask = r->mask, km = s->kmask, n_chosen = s->n_chosen;
     int64_t pos = s->pos;
-    u64 scale = s->scale;
-    const u64 base = s->base, *prefix = s->prefix;
+    u64 acc = s->acc, invp = s->invp, acc_stepped = s->acc_stepped;
+    const u64 *sym = s->sym, base_inv = s->base_inv;
+    u64 *restrict prer = s->prer;
+    const Powers *pw = s->pw;
     const int64_t gate = s->gate, *chosen = s->chosen, *chosen_pos = s->chosen_pos, key_tokens = s->key_tokens;
     const u8 *para = s->para, *sent = s->sent;
     const int32_t *st = s->tok.st, *en = s->tok.en;
@@ -2407,23 +2414,49 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
     int64_t *restrict ring_cut = r->cut, *restrict ring_pos = r->pos, *restrict cumr = s->cumr;
     u64 *restrict ring_val = r->val;
     const u64 top = s->prefer ? ~(u64)0 : 0;
-    int ok = 1;
 #define STEP_WORD()                                         \
     do {                                                    \
         cumr[c & km] = pos;                                 \
-        int64_t t_ = tokens_as(st, en, cum, c, mode);       \
-        ok &= t_ >= 1;                                      \
-        pos += t_;                                          \
-        scale *= base;                                      \
+        prer[c & km] = acc;                                 \
+        pos += tokens_as(st, en, cum, c, mode);             \
+        acc += sym[c] * invp;                               \
+        invp *= base_inv;                                   \
         c++;                                                \
     } while (0)
     while (made < want && c < n) {
         /* chosen[next - 1] <= c < chosen[next] (the last chosen cut is n) */
         while (next < n_chosen && chosen[next] <= c) next++;
+        const Py_ssize_t head = (Py_ssize_t)chosen[next - 1];
         int64_t from = add_held(chosen_pos[next - 1], gate);
         int64_t to = next < n_chosen ? sub_held(chosen_pos[next], gate) : INT64_MAX;
         Py_ssize_t until = next < n_chosen ? (Py_ssize_t)chosen[next] : n;
-        if (chosen[next - 1] == c) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
+        if (from > to) { /* no zone: on to the next chosen cut */
+            if (next >= n_chosen) { c = n; break; }
+            c = until;
+            pos = chosen_pos[next];
+            continue;
+        }
+        if (c == head && c > stepped) {
+            /* the positions and prefix sums of the key windows before the stretch, from
+             * the last word stepped or a window before its start (each word once): the
+             * positions back from the start's, the sums on from those stepped or from 0
+             * (a window starts at or after `back`, and h reads differences of P) */
+            Py_ssize_t back = (u64)c - 1 > (u64)key_tokens ? c - 1 - (Py_ssize_t)key_tokens : 0;
+            if (back < stepped) back = stepped;
+            int64_t x = pos;
+            for (Py_ssize_t k = c - 1; k >= back; k--) {
+                x -= tokens_as(st, en, cum, k, mode);
+                cumr[k & km] = x;
+            }
+            acc = back == stepped ? acc_stepped : 0;
+            invp = power_of(s->pwinv, back);
+            for (Py_ssize_t k = back; k < c; k++) {
+                prer[k & km] = acc;
+                acc += sym[k] * invp;
+                invp *= base_inv;
+            }
+        }
+        if (c == head) STEP_WORD(); /* a chosen cut is never in the zone (gate 0) */
         /* the cuts before the zone of this stretch */
         while (c < until && pos < from) STEP_WORD();
         /* the zone's cuts, up to `to`; a window holds at most key_tokens + 1 words */
@@ -2435,29 +2468,26 @@ static inline __attribute__((always_inline)) void make_zone_as(Cursor *s, Ring *
             Py_ssize_t slot = made & mask;
             ring_cut[slot] = c;
             ring_pos[slot] = pos;
-            ring_val[slot] = key_at_cut(prefix, c, a, scale, cls, 2);
+            prer[c & km] = acc;
+            ring_val[slot] = key_of_hash(power_of(pw, c - 1) * (acc - prer[a & km]), cls, 2);
             made++;
-            int64_t t = tokens_as(st, en, cum, c, mode);
-            ok &= t >= 1;
-            pos += t;
-            scale *= base;
+            pos += tokens_as(st, en, cum, c, mode);
+            acc += sym[c] * invp;
+            invp *= base_inv;
             c++;
         }
+        stepped = c;
+        acc_stepped = acc;
         if (made >= want) break;
-        /* the rest of the stretch, up to the next chosen cut */
-        while (c < until) STEP_WORD();
+        /* the rest of the stretch: on to the next chosen cut */
+        if (next >= n_chosen) { c = n; break; }
+        c = until;
+        pos = chosen_pos[next];
     }
 #undef STEP_WORD
-    s->c = c; s->pos = pos; s->a = a; s->scale = scale; s->ok &= ok; s->next_chosen = next;
+    s->c = c; s->pos = pos; s->a = a; s->next_chosen = next; s->stepped = stepped;
+    s->acc = acc; s->invp = invp; s->acc_stepped = acc_stepped;
     r->made = made;
-}
-
-static void make_interior(Cursor *s, Ring *r, Py_ssize_t want) {
-    switch (source_mode(&s->tok)) {
-    case 0: make_interior_as(s, r, want, 0); break;
-    case 1: make_interior_as(s, r, want, 1); break;
-    default: make_interior_as(s, r, want, 2);
-    }
 }
 
 static void make_zone(Cursor *s, Ring *r, Py_ssize_t want) {
@@ -2510,14 +2540,340 @@ static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s,
 #undef POS
 }
 
+/* ---- walk 1: the key_1 maxima, with keys made only where a comparison needs them ----
+ * Under the class preference a key's top bits are its cut's class, so a cut of class 1
+ * or 2 (a "barrier": a paragraph or sentence end, a few in a hundred cuts of prose)
+ * beats every cut of class 0, whatever their keys. The maxima are then
+ *   - among the barriers: those whose key no barrier within the horizon beats (only a
+ *     barrier can beat a barrier), a walk over the barriers alone;
+ *   - among the cuts of class 0: those with no barrier within the horizon, whose key no
+ *     cut within it beats (all of class 0). They lie in gaps between barriers more than
+ *     two horizons wide (more than one at either end of the document), and only such
+ *     gaps are walked cut by cut.
+ * One pass makes every cut's position and class (and E, and the barriers' keys); the
+ * walk of a gap follows it within a ring of cuts, so nothing is kept per word. Without
+ * the preference there is no barrier and the one gap is the document. A cut's slot
+ * holds its class bits until its key is made (a key has its low bit set, class bits
+ * alone never do). */
+
+/* What walk 1 reads: cut c's position at pos[c & mask] and its key (or class bits) at
+ * val[c & mask], for every cut from a key window behind the oldest one compared to the
+ * newest made; and the barriers made so far, with their positions and keys. */
+typedef struct {
+    const u64 *sym;
+    const u8 *para, *sent;
+    TokenSource tok;
+    Py_ssize_t n, mask, made; /* cuts 0 .. made - 1 have their slots */
+    int64_t *pos;
+    u64 *val, *pre;           /* key or class bits, and the prefix sum P, of each cut */
+    u64 acc, invp, base_inv;  /* P at cut `made`, B^-made */
+    u64 inv8[9];              /* B^-k, k = 0..8 */
+    const Powers *pw;
+    int64_t key_tokens, min_tokens, next_pos; /* next_pos: the position of cut `made` */
+    int prefer, ok;
+    List *edges, *edge_pos;
+    List bar, bar_pos, bar_key;
+    Py_ssize_t width; /* c - 1 - a(c) of the last key made */
+} Walk1;
+
+/* a(c), the first word of cut c's key window (docs/contract/lmx2-v1.md#keys), from the
+ * positions: sought from where the last window's width puts it (windows of a text are
+ * about as wide as each other), by steps that double away from that guess and then
+ * halve, so a window of any width costs a few probes. It reads nothing before
+ * c - 1 - key_tokens, whose position is at least key_tokens + 1 below c's on a running
+ * total of a token or more a word (and whose slot may already hold a newer cut). */
+static inline Py_ssize_t key_window_start(Walk1 *w, Py_ssize_t c) {
+    const int64_t *pos = w->pos;
+    const Py_ssize_t m = w->mask;
+    const int64_t low = sub_held(pos[c & m], w->key_tokens);
+    /* a lies in (lo, hi]: lo before the window (or -1), hi in it (or c - 1) */
+    Py_ssize_t hi = c - 1, lo = w->key_tokens >= (int64_t)c ? -1 : c - 1 - (Py_ssize_t)w->key_tokens;
+    if (pos[hi & m] < low) return hi;
+    Py_ssize_t g = c - 1 - w->width, d = 1;
+    if (g > lo && g < hi) {
+        if (pos[g & m] >= low) {
+            hi = g;
+            while (hi - d > lo && pos[(hi - d) & m] >= low) { hi -= d; d <<= 1; }
+            if (hi - d > lo) lo = hi - d;
+        } else {
+            lo = g;
+            while (lo + d < hi && pos[(lo + d) & m] < low) { lo += d; d <<= 1; }
+            if (lo + d < hi) hi = lo + d;
+        }
+    } else {
+        while (hi - d > lo && pos[(hi - d) & m] >= low) { hi -= d; d <<= 1; }
+        if (hi - d > lo) lo = hi - d;
+    }
+    while (hi - lo > 1) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (pos[mid & m] >= low) hi = mid; else lo = mid;
+    }
+    w->width = c - 1 - hi;
+    return hi;
+}
+
+/* key_1 of interior cut c, made once and kept in its slot. */
+static inline u64 walk1_key(Walk1 *w, Py_ssize_t c) {
+    u64 *slot = &w->val[c & w->mask];
+    if (*slot & 1) return *slot;
+    Py_ssize_t a = key_window_start(w, c);
+    u64 h = power_of(w->pw, c - 1) * (w->pre[c & w->mask] - w->pre[a & w->mask]);
+    return *slot = *slot | (fmix64(h ^ 1) >> 3) | 1;
+}
+
+/* Makes the slots of cuts up to `upto` (cut n included once upto reaches it):
+ * position and class bits; notes the long-word cuts and checks the tokens of each
+ * word, and lists each barrier with its key. */
+static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssize_t upto, const int mode) {
+    Py_ssize_t c = w->made;
+    const Py_ssize_t n = w->n, m = w->mask, stop = upto < n ? upto : n;
+    int64_t pos = w->next_pos;
+    /* (a barrier's key is made once its slots are written, by walk1_make) */
+    int64_t *restrict pr = w->pos;
+    u64 *restrict val = w->val, *restrict pre = w->pre;
+    u64 acc = w->acc, invp = w->invp;
+    const u64 *sym = w->sym, base_inv = w->base_inv;
+    const u8 *para = w->para, *sent = w->sent;
+    const int32_t *st = w->tok.st, *en = w->tok.en;
+    const void *cum = w->tok.cum;
+    const int64_t min_tokens = w->min_tokens;
+    const int prefer = w->prefer;
+    int ok = 1;
+    /* the tokens of word c: the token check, the long-word cuts, the next position */
+#define WORD_TOKENS()                                                                          \
+    do {                                                                                       \
+        int64_t t = tokens_as(st, en, cum, c, mode);                                           \
+        ok &= t >= 1;                                                                          \
+        if (__builtin_expect(t >= min_tokens, 0)) {                                            \
+            List *e = w->edges, *ep = w->edge_pos;                                             \
+            if (!e->count || e->at[e->count - 1] != c) { list_add(e, c); list_add(ep, pos); }  \
+            list_add(e, c + 1);                                                                \
+            list_add(ep, pos + t);                                                             \
+        }                                                                                      \
+        pos += t;                                                                              \
+        acc += sym[c] * invp;                                                                  \
+        invp *= base_inv;                                                                      \
+    } while (0)
+    /* eight cuts at a time, with no test of a class where none of them is a barrier */
+    while (c < stop) {
+        int block = stop - c >= 8 ? 8 : (int)(stop - c), plain = !prefer;
+        if (block == 8 && prefer) {
+            u64 pw_, sw_;
+            memcpy(&pw_, para + c, 8);
+            memcpy(&sw_, sent + c - 1, 8);
+            plain = !(pw_ | sw_);
+        }
+        if (plain && block == 8) {
+            /* the block's tokens first (no long word among them: its slots need nothing
+             * else), then its slots, with the eight powers B^-(c+k) made apart */
+            int64_t t8[8];
+            int bad = 0, long8 = 0;
+            for (int k = 0; k < 8; k++) {
+                t8[k] = tokens_as(st, en, cum, c + k, mode);
+                bad |= t8[k] < 1;
+                long8 |= t8[k] >= min_tokens;
+            }
+            if (!long8) {
+                for (int k = 0; k < 8; k++) {
+                    const Py_ssize_t at = (c + k) & m;
+                    pr[at] = pos;
+                    val[at] = 0;
+                    pre[at] = acc;
+                    pos += t8[k];
+                    acc += sym[c + k] * (invp * w->inv8[k]);
+                }
+                invp *= w->inv8[8];
+                ok &= !bad;
+                c += 8;
+                continue;
+            }
+        }
+        if (plain) {
+            for (int k = 0; k < block; k++, c++) {
+                pr[c & m] = pos;
+                val[c & m] = 0;
+                pre[c & m] = acc;
+                WORD_TOKENS();
+            }
+            continue;
+        }
+        for (int k = 0; k < block; k++, c++) {
+            pr[c & m] = pos;
+            val[c & m] = 0;
+            pre[c & m] = acc;
+            if (para[c] | sent[c - 1]) {
+                val[c & m] = (u64)(para[c] ? 2 : 1) << 61;
+                list_add(&w->bar, c);
+                list_add(&w->bar_pos, pos);
+            }
+            WORD_TOKENS();
+        }
+    }
+#undef WORD_TOKENS
+    if (c == n && upto >= n) pr[c++ & m] = pos; /* cut n: a position, no key */
+    w->made = c;
+    w->next_pos = pos;
+    w->acc = acc;
+    w->invp = invp;
+    w->ok &= ok;
+}
+
+static void walk1_make(Walk1 *w, Py_ssize_t upto) {
+    switch (source_mode(&w->tok)) {
+    case 0: walk1_make_as(w, upto, 0); break;
+    case 1: walk1_make_as(w, upto, 1); break;
+    default: walk1_make_as(w, upto, 2);
+    }
+    /* the keys of the barriers just listed (their windows are in the ring) */
+    for (Py_ssize_t k = w->bar_key.count; k < w->bar.count && !w->bar.failed; k++)
+        list_add(&w->bar_key, (int64_t)walk1_key(w, (Py_ssize_t)w->bar.at[k]));
+}
+
+/* local_maxima_walk (ring_walk) over elements FIRST, FIRST + 1, ... (positions rising
+ * by a token or more): REPORTs every element from START on whose key no element within
+ * `reach` tokens beats, and FLOOR_OK accepts. HAVE(j) says whether element j exists
+ * (making it if needed), KEY(j) and POS(j) read it, AT_MOST(j, v) and DIFFERS(j, v)
+ * compare its key with a made one, STOP_AT(f, p) whether element f, past the last one
+ * HAVE gives, beats every element at p (then no later one is reported). */
+#define MAXIMA_WALK(HAVE, POS, AT_MOST, DIFFERS, KEY, FIRST, START, FLOOR_OK, REPORT, STOP_AT)             \
+    do {                                                                                                    \
+        Py_ssize_t i = (START), f = i + 1, lo = i;                                                          \
+        while (HAVE(i)) {                                                                                   \
+            const u64 v = KEY(i), p = POS(i);                                                               \
+            while (HAVE(f) && POS(f) - p <= reach && AT_MOST(f, v)) f++;                                    \
+            if (STOP_AT(f, p)) break;                                                                       \
+            if (HAVE(f) && POS(f) - p <= reach) { i = f++; continue; }                                      \
+            Py_ssize_t k = lo - 1;                                                                          \
+            while (k >= (FIRST) && (u64)(i - k) <= reach && p - POS(k) <= reach && AT_MOST(k, v)) k--;      \
+            lo = k + 1;                                                                                     \
+            if (!(k >= (FIRST) && (u64)(i - k) <= reach && p - POS(k) <= reach) && FLOOR_OK(p)) REPORT(i, p); \
+            Py_ssize_t t = i + 1;                                                                           \
+            while (t < f && DIFFERS(t, v)) t++;                                                             \
+            if (t < f) { i = t; continue; }                                                                 \
+            i = lo = f++;                                                                                   \
+        }                                                                                                   \
+    } while (0)
+
+/* key(c) <= v, v a made key: by the class bits where they decide */
+static inline int walk1_at_most(Walk1 *w, Py_ssize_t c, u64 v) {
+    u64 x = w->val[c & w->mask];
+    if (x & 1) return x <= v;
+    if (x > v) return 0;                              /* a higher class */
+    if ((x | (((u64)1 << 61) - 1)) <= v) return 1;    /* a lower class */
+    return walk1_key(w, c) <= v;
+}
+
+static inline int walk1_differs(Walk1 *w, Py_ssize_t c, u64 v) {
+    u64 x = w->val[c & w->mask];
+    if (x & 1) return x != v;
+    if ((x ^ v) >> 61) return 1;
+    return walk1_key(w, c) != v;
+}
+
+/* The maxima of class 0 in the gap after barrier u (cut 0 when there is none before):
+ * the cuts from u + 1 up to the next barrier are walked, and those within reach of
+ * either barrier are passed over (a barrier beats them). */
+static void walk1_gap(Walk1 *w, Py_ssize_t u, int have_u, u64 reach, List *found, List *found_pos) {
+    const Py_ssize_t last = w->n - 1, m = w->mask;
+    const u64 upos = have_u ? (u64)w->pos[u & m] : 0;
+#define G_MADE(c) ((c) <= last && ((c) < w->made || (walk1_make(w, (c) + RING_BATCH), 1)))
+#define G_HAVE(c) (G_MADE(c) && !(w->val[(c) & m] >> 61))
+#define G_POS(c) ((u64)w->pos[(c) & m])
+#define G_AT_MOST(c, v) walk1_at_most(w, (c), (v))
+#define G_DIFFERS(c, v) walk1_differs(w, (c), (v))
+#define G_KEY(c) walk1_key(w, (c))
+#define G_FLOOR_OK(p) (!have_u || (p) - upos > reach)
+#define G_REPORT(c, p) do { list_add(found, (c)); list_add(found_pos, (int64_t)(p)); } while (0)
+    /* a barrier within reach after i: no cut from i to it is a maximum */
+#define G_STOP_AT(f, p) ((f) <= last && !G_HAVE(f) && G_POS(f) - (p) <= reach)
+    /* the walk starts past barrier u's reach: the cuts before are read only as the
+     * neighbours of later ones (their keys made only where compared) */
+    Py_ssize_t start = u + 1;
+    while (have_u && G_HAVE(start) && G_POS(start) - upos <= reach) start++;
+    MAXIMA_WALK(G_HAVE, G_POS, G_AT_MOST, G_DIFFERS, G_KEY, u + 1, start, G_FLOOR_OK, G_REPORT, G_STOP_AT);
+#undef G_MADE
+#undef G_HAVE
+#undef G_POS
+#undef G_AT_MOST
+#undef G_DIFFERS
+#undef G_KEY
+#undef G_FLOOR_OK
+#undef G_REPORT
+#undef G_STOP_AT
+}
+
+/* The maxima among the barriers (their keys made as they were listed). */
+static void barrier_maxima(const Walk1 *w, u64 reach, List *found, List *found_pos) {
+    const Py_ssize_t count = w->bar.count;
+    const int64_t *cut = w->bar.at, *pos = w->bar_pos.at;
+    const u64 *key = (const u64 *)w->bar_key.at;
+#define B_HAVE(j) ((j) < count)
+#define B_POS(j) ((u64)pos[j])
+#define B_AT_MOST(j, v) (key[j] <= (v))
+#define B_DIFFERS(j, v) (key[j] != (v))
+#define B_KEY(j) key[j]
+#define B_FLOOR_OK(p) 1
+#define B_REPORT(j, p) do { list_add(found, cut[j]); list_add(found_pos, (int64_t)(p)); } while (0)
+#define B_STOP_AT(f, p) 0
+    MAXIMA_WALK(B_HAVE, B_POS, B_AT_MOST, B_DIFFERS, B_KEY, 0, 0, B_FLOOR_OK, B_REPORT, B_STOP_AT);
+#undef B_HAVE
+#undef B_POS
+#undef B_AT_MOST
+#undef B_DIFFERS
+#undef B_KEY
+#undef B_FLOOR_OK
+#undef B_REPORT
+#undef B_STOP_AT
+}
+
+/* Every key_1 maximum over the interior cuts 1 .. n-1, in order, with its position;
+ * makes every slot up to cut n (E and the token check cover every word). */
+static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
+    const Py_ssize_t last = w->n - 1, m = w->mask;
+    /* a gap wider than this (from its barrier, or from cut 1 without one) may hold a maximum */
+    const u64 wide2 = reach >= ((u64)1 << 62) ? ~(u64)0 : 2 * reach;
+    List gap = {0}, gap_pos = {0}, bars = {0}, bars_pos = {0};
+    Py_ssize_t ui = -1, u = 0;
+    for (;;) {
+        const Py_ssize_t start = u + 1;
+        if (start > last) break;
+        if (start >= w->made) walk1_make(w, start + RING_BATCH);
+        const int have_u = ui >= 0;
+        const u64 from = (u64)w->pos[(have_u ? u : start) & m], need = have_u ? wide2 : reach;
+        /* made up to the next barrier, or past where the gap is wide enough */
+        while (w->bar.count <= ui + 1 && w->made <= w->n && (u64)w->next_pos - from <= need)
+            walk1_make(w, w->made + RING_BATCH);
+        if (w->bar.count > ui + 1 && (u64)w->bar_pos.at[ui + 1] - from <= need) { /* too narrow */
+            u = w->bar.at[++ui];
+            continue;
+        }
+        walk1_gap(w, u, have_u, reach, &gap, &gap_pos);
+        if (w->bar.count <= ui + 1) break; /* the gap ran to the end */
+        u = w->bar.at[++ui];
+    }
+    walk1_make(w, w->n);
+    barrier_maxima(w, reach, &bars, &bars_pos);
+    /* both in order, and disjoint: merged */
+    for (Py_ssize_t x = 0, y = 0; x < gap.count || y < bars.count;) {
+        if (y >= bars.count || (x < gap.count && gap.at[x] < bars.at[y])) {
+            list_add(found, gap.at[x]); list_add(found_pos, gap_pos.at[x]); x++;
+        } else {
+            list_add(found, bars.at[y]); list_add(found_pos, bars_pos.at[y]); y++;
+        }
+    }
+    found->failed |= gap.failed | gap_pos.failed | bars.failed | bars_pos.failed | w->bar.failed |
+                     w->bar_pos.failed | w->bar_key.failed;
+    PyMem_RawFree(gap.at); PyMem_RawFree(gap_pos.at); PyMem_RawFree(bars.at); PyMem_RawFree(bars_pos.at);
+}
+
 static PyObject *list_bytes(List *l) {
     return PyBytes_FromStringAndSize((const char *)l->at, l->count * 8);
 }
 
-/* lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
+/* lmx2_cuts(symbols, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base,
  *           horizon, min_tokens, gate, fill_horizon, maxima) -> (maxima, positions, kinds)
- * The cuts of docs/contract/lmx2-v1.md#cuts from the prefix sums of lmx2_prefix (n of
- * them), the class of each cut from the per-word flags, and the token positions from
+ * The cuts of docs/contract/lmx2-v1.md#cuts from the word symbols (n of them; base odd,
+ * ValueError otherwise), the class of each cut from the per-word flags, and the token positions from
  * `cum` (None: chars4/1 of starts and ends). `maxima` (the key_1 maxima of this
  * horizon, int64 cut indices, as returned before) or None: then they are found (walk
  * 1). Returns the maxima, every cut in order (int64, edges included) and the kind of
@@ -2532,7 +2888,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOpOOOLKKLLKO", &o_pre, &o_para, &o_sent, &prefer, &o_cum, &o_st, &o_en,
                           &key_tokens, &base, &horizon, &min_tokens, &gate, &fill_horizon, &o_max)) return NULL;
     Py_buffer hv, pv, tv, cv, sv, ev, mv = {0};
-    if (get_typed(o_pre, &hv, 8, "prefix") < 0) return NULL;
+    if (get_typed(o_pre, &hv, 8, "symbols") < 0) return NULL;
     if (get_typed(o_para, &pv, 1, "para") < 0) { PyBuffer_Release(&hv); return NULL; }
     if (get_typed(o_sent, &tv, 1, "sentence_ends") < 0) { PyBuffer_Release(&hv); PyBuffer_Release(&pv); return NULL; }
     Py_ssize_t n = pv.len;
@@ -2544,11 +2900,13 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
     List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
     List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
-    u64 *ring = NULL;
-    int64_t *cumr = NULL, *mp = NULL;
+    u64 *ring = NULL, *wval = NULL, *wpre = NULL, *prer = NULL;
+    int64_t *cumr = NULL, *mp = NULL, *wpos = NULL;
+    Powers pw, pwinv;
+    pw.hi = pwinv.hi = NULL;
     if (have_max && get_int64s(o_max, &mv, "maxima") < 0) { have_max = 0; goto done; }
     if (tv.len != n || hv.len / 8 != n) {
-        PyErr_SetString(PyExc_ValueError, "prefix, para and sentence_ends must have one entry a word");
+        PyErr_SetString(PyExc_ValueError, "symbols, para and sentence_ends must have one entry a word");
         goto done;
     }
     if (min_tokens < 1 || gate < 0 || key_tokens < 0) {
@@ -2582,8 +2940,28 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     ring = PyMem_Malloc((size_t)slots * 24);
     cumr = PyMem_Malloc((size_t)kslots * 8);
     if (!ring || !cumr) { PyErr_NoMemory(); goto done; }
-    s.prefix = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
-    s.base = base; s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    /* walk 1's slots reach a key window behind the oldest cut compared, and a horizon
+     * and a batch past the newest */
+    Py_ssize_t wslots = ring_slots(horizon < ((u64)1 << 60) && (u64)key_tokens < ((u64)1 << 60)
+                                       ? 2 * horizon + (u64)key_tokens + RING_BATCH + 8 : (u64)1 << 62, n + 1);
+    if (!(base & 1)) { PyErr_SetString(PyExc_ValueError, "base must be odd (invertible mod 2^64)"); goto done; }
+    u64 base_inv = base; /* Newton's iteration: each step doubles the correct low bits (3 to start) */
+    for (int k = 0; k < 5; k++) base_inv *= 2 - base * base_inv;
+    prer = PyMem_Malloc((size_t)kslots * 8);
+    if (!prer) { PyErr_NoMemory(); goto done; }
+    if (n >= 2 && (powers_make(&pw, base, n) < 0 || powers_make(&pwinv, base_inv, n) < 0)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!have_max && n >= 2) {
+        wpos = PyMem_Malloc((size_t)wslots * 8);
+        wval = PyMem_Malloc((size_t)wslots * 8);
+        wpre = PyMem_Malloc((size_t)wslots * 8);
+        if (!wpos || !wval || !wpre) { PyErr_NoMemory(); goto done; }
+    }
+    s.sym = hv.buf; s.n = n; s.para = pv.buf; s.sent = tv.buf; s.prefer = prefer; s.ok = 1;
+    s.key_tokens = key_tokens; s.cumr = cumr; s.kmask = kslots - 1;
+    s.prer = prer; s.base_inv = base_inv; s.pwinv = &pwinv;
     s.min_tokens = min_tokens;
     Py_BEGIN_ALLOW_THREADS
     Ring r = {slots - 1, 0, 0, ring, (int64_t *)(ring + slots), (int64_t *)(ring + 2 * slots)};
@@ -2593,7 +2971,19 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     s.edges = &edges; s.edge_pos = &edge_pos;
     cursor_start(&s);
     if (n > 1 && s.pos >= min_tokens) { list_add(&edges, 1); list_add(&edge_pos, s.pos); }
-    if (!have_max && n >= 2) ring_walk(&r, &s, make_interior, horizon, &maxima, &max_pos);
+    if (!have_max && n >= 2) {
+        Walk1 w = {.sym = hv.buf, .para = pv.buf, .sent = tv.buf, .tok = s.tok, .n = n, .mask = wslots - 1,
+                   .made = 1, .pos = wpos, .val = wval, .pre = wpre, .acc = s.acc, .invp = s.invp,
+                   .base_inv = base_inv, .pw = &pw, .key_tokens = key_tokens, .min_tokens = min_tokens,
+                   .next_pos = s.pos, .prefer = prefer, .ok = 1, .edges = &edges, .edge_pos = &edge_pos};
+        wpos[0] = 0;
+        wpre[0] = 0;
+        w.inv8[0] = 1;
+        for (int k = 1; k < 9; k++) w.inv8[k] = w.inv8[k - 1] * base_inv;
+        walk1_maxima(&w, horizon, &maxima, &max_pos);
+        PyMem_RawFree(w.bar.at); PyMem_RawFree(w.bar_pos.at); PyMem_RawFree(w.bar_key.at);
+        s.c = n; s.pos = w.next_pos; s.ok &= w.ok;
+    }
     while (s.c < n) { /* what walk 1 did not reach: every word's tokens are read */
         int64_t t = tokens_as(s.tok.st, s.tok.en, s.tok.cum, s.c, source_mode(&s.tok));
         s.ok &= t >= 1;
@@ -2635,9 +3025,10 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     }
     failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed | primary_pos.failed |
               chosen.failed | chosen_pos.failed;
-    if (n >= 2 && !failed) {
+    if (n >= 2 && !failed && s.ok) { /* (every word's tokens were checked above) */
         s.edges = NULL;
         cursor_start(&s);
+        s.pw = &pw; s.stepped = 1; s.acc_stepped = s.acc;
         s.chosen = chosen.at; s.chosen_pos = chosen_pos.at; s.n_chosen = chosen.count; s.next_chosen = 0;
         s.gate = gate;
         r.made = 0; r.done = 0;
@@ -2669,6 +3060,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(b_max); Py_XDECREF(b_pos); Py_XDECREF(b_kind);
     PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
+    PyMem_Free(wpos); PyMem_Free(wval); PyMem_Free(wpre); PyMem_Free(prer);
+    PyMem_RawFree(pw.hi); PyMem_RawFree(pwinv.hi);
     List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
     for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
     release_token_source(kind, &cv, &sv, &ev);
@@ -3018,7 +3411,7 @@ static PyMethodDef METHODS[] = {
     {"local_maxima_at", local_maxima_at, METH_VARARGS, "local_maxima_at(values, pos, reach, offset) -> int64 indices"},
     {"lmx2_prefix", lmx2_prefix, METH_VARARGS, "lmx2_prefix(symbols, base_inverse, in_place) -> P of cuts 1..n or None"},
     {"lmx2_cuts", lmx2_cuts, METH_VARARGS,
-     "lmx2_cuts(prefix, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
+     "lmx2_cuts(symbols, para, sentence_ends, prefer, cum, starts, ends, key_tokens, base, horizon, min_tokens, gate, "
      "fill_horizon, maxima) -> (maxima, positions, kinds)"},
     {"chunk_hashes", chunk_hashes, METH_VARARGS, "chunk_hashes(canonical, byte_starts, byte_ends, prefix) -> [hex str]"},
     {"scan_rabin", scan_rabin, METH_VARARGS,

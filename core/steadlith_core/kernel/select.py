@@ -421,7 +421,7 @@ def lmx2_key_of(h: np.ndarray, classes: np.ndarray, prefer: bool, j: int, at: np
 
 
 def lmx2_lean() -> bool:
-    """Whether lmx2_prefix and lmx2_cuts run (the compiled kernel)."""
+    """Whether lmx2_cuts runs (the compiled kernel)."""
     return KERNEL == "c"
 
 
@@ -429,24 +429,25 @@ def lmx2_prefix(symbols: np.ndarray, base: int, in_place: bool) -> np.ndarray:
     """P[c] = sum of s_i B^-i over i < c (mod 2^64) for c = 1..n at index c - 1 (uint64),
     the prefix sums the window hashes of lmx2-v1 are differences of (lmx2.window_hashes)
     by the compiled kernel. `in_place`: written over `symbols`, whose memory the caller
-    alone holds (that array then holds the sums, and is returned)."""
+    alone holds (that array then holds the sums, and is returned); symbols that may not
+    be written (a read-only array) are refused with ValueError."""
     symbols = np.ascontiguousarray(symbols, dtype=np.uint64)
     out = _kernel.lmx2_prefix(symbols, pow(base, -1, 2**64), in_place)
     return symbols if in_place else np.frombuffer(out, dtype=np.uint64)
 
 
-def lmx2_cuts(prefix: np.ndarray, para: np.ndarray, sentence_ends: np.ndarray, prefer: bool,
+def lmx2_cuts(symbols: np.ndarray, para: np.ndarray, sentence_ends: np.ndarray, prefer: bool,
               cum: np.ndarray | None, starts: np.ndarray | None, ends: np.ndarray | None, key_tokens: int, base: int,
               horizon: int, min_tokens: int, gate: int, fill_horizon: int, maxima: np.ndarray | None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(key_1 maxima of `horizon`, every cut in order, the kind of each: 0 S, 1 Q, 2 E)
-    of docs/contract/lmx2-v1.md#cuts by the compiled kernel, from the prefix sums of
-    lmx2_prefix, the per-word flags and the token positions (`cum`, or with `cum` None
-    chars4/1 of the offsets); `maxima`, when known for this horizon, are not sought again."""
+    of docs/contract/lmx2-v1.md#cuts by the compiled kernel, from the word symbols, the
+    per-word flags and the token positions (`cum`, or with `cum` None chars4/1 of the
+    offsets); `maxima`, when known for this horizon, are not sought again."""
     # a window, a horizon past every token sees no more: clamped, they fit the kernel's int64
     far = 2**62
     maxima_out, positions, kinds = _kernel.lmx2_cuts(
-        prefix, np.ascontiguousarray(para, dtype=np.bool_), np.ascontiguousarray(sentence_ends, dtype=np.bool_),
+        np.ascontiguousarray(symbols, dtype=np.uint64), np.ascontiguousarray(para, dtype=np.bool_), np.ascontiguousarray(sentence_ends, dtype=np.bool_),
         prefer, None if cum is None else _totals(cum), starts, ends, min(key_tokens, far), base, min(horizon, far),
         min_tokens, gate, min(fill_horizon, far), None if maxima is None else np.ascontiguousarray(maxima, dtype=np.int64))
     return (maxima if maxima is not None else np.frombuffer(maxima_out, dtype=np.int64),
