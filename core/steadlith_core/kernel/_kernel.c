@@ -252,9 +252,6 @@ typedef struct {
     int failed;
 } Rabin;
 
-/* Room in both candidate lists for this many more positions before the next check. */
-#define RABIN_ROOM 64
-
 static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const RabinSpec *spec) {
     const int t = 64 - spec->c.degree;
     Py_ssize_t slots = 1;
@@ -269,7 +266,7 @@ static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const Rab
     return r->prim && r->back && r->ring ? 0 : -1;
 }
 
-/* Both candidate lists with room for RABIN_ROOM more (a word is at most one of each). */
+/* Both candidate lists twice as long. */
 static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, Py_ssize_t *cap) {
     Py_ssize_t more = 2 * *cap;
     int64_t *p = PyMem_RawRealloc(*prim, more * 8), *b = p ? PyMem_RawRealloc(*back, more * 8) : NULL;
@@ -278,6 +275,27 @@ static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, 
     if (!p || !b) return -1;
     *cap = more;
     return 0;
+}
+
+/* Word k is a candidate of either list (a few words in a hundred): appended, the lists
+ * grown first when full. Grown through copies: no field of *r has its address taken,
+ * so the scan can keep the whole state in registers (scan_utf8). */
+static inline __attribute__((always_inline)) void rabin_note(Rabin *r, Py_ssize_t k, int primary, int backup) {
+    if (__builtin_expect(r->n_prim >= r->cap || r->n_back >= r->cap, 0)) {
+        int64_t *prim = r->prim, *back = r->back;
+        Py_ssize_t cap = r->cap;
+        int failed = r->failed || rabin_grow(&prim, &back, &cap) < 0;
+        r->prim = prim; r->back = back; r->cap = cap;
+        if (failed) {
+            /* out of memory (reported after the scan): no remainder matches from here on, so
+             * nothing more is appended */
+            r->failed = 1;
+            r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
+            return;
+        }
+    }
+    r->prim[r->n_prim] = k; r->n_prim += primary;
+    r->back[r->n_back] = k; r->n_back += backup;
 }
 
 /* Word k's step of rabin_clmul_loop, from its symbol s. */
@@ -294,16 +312,9 @@ static inline __attribute__((always_inline)) void rabin_push(Rabin *r, Py_ssize_
     __m128i qm = clmul_lo_lo(uh, _mm_cvtsi64_si128((long long)r->mu));
     u64 g = (u64)_mm_cvtsi128_si64(_mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, pl)), clmul_hi_lo(qm, pl)));
     r->g = g; /* F_k x^t: its low t bits are zero */
-    if (__builtin_expect((k & (RABIN_ROOM - 1)) == 0, 0) && !r->failed &&
-        (r->n_prim > r->n_back ? r->n_prim : r->n_back) + RABIN_ROOM > r->cap &&
-        rabin_grow(&r->prim, &r->back, &r->cap) < 0) {
-        /* out of memory (reported after the scan): no remainder matches from here on, so
-         * the lists stop growing and every store below stays inside them */
-        r->failed = 1;
-        r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
-    }
-    r->prim[r->n_prim] = k; r->n_prim += (g & r->pm) == r->pr; /* branch-free: most words are neither */
-    r->back[r->n_back] = k; r->n_back += (g & r->bm) == r->br;
+    /* a branch, well predicted (most words are neither), instead of two stores a word */
+    int primary = (g & r->pm) == r->pr, backup = (g & r->bm) == r->br;
+    if (__builtin_expect(primary | backup, 0)) rabin_note(r, k, primary, backup);
 }
 
 #else /* no scan rolls the window here: scan_rabin refuses, and select.py rolls it apart */
@@ -972,7 +983,11 @@ typedef struct {
  * whitespace, which is valid, and the word loop reads every other such byte. The first
  * bad byte stops the scan (u->bad). Returns the word count. */
 static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
-                                                                const u8 *end, Utf8Scan *u, Rabin *r) {
+                                                                const u8 *end, Utf8Scan *u, Rabin *rolled) {
+    /* the rolling state as a local whose address never leaves inlined code: stores to
+     * the candidate lists (int64) and the ring (u64) cannot alias it, so its counters
+     * and constants are not reloaded after every store */
+    Rabin state = *rolled, *r = &state;
     int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend, *cum = u->cum;
     int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_rabin checks the input's size) */
     if (rolling && cum) cum[0] = 0;
@@ -994,7 +1009,8 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
         /* the word */
         const u8 *w0 = p;
         int is_para = n > 0 && breaks >= 2;
-        starts[n] = (int32_t)((p - data) - cont);
+        const int32_t s0 = (int32_t)((p - data) - cont); /* kept: a store to cum could alias starts */
+        starts[n] = s0;
         while (p < end) {
             if (end - p >= 16) {
                 int run = printable_prefix(p);
@@ -1017,7 +1033,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
         }
         size_t len = (size_t)(p - w0);
         int32_t e = (int32_t)((p - data) - cont);
-        if (rolling && cum) { total += (e - starts[n] + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
+        if (rolling && cum) { total += (e - s0 + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
         ends[n] = e;
         para[n] = (u8)is_para;
         if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
@@ -1058,6 +1074,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
     }
 stop:
     u->out = out; u->lead = lead; u->same = same;
+    if (rolling) *rolled = state;
     return n;
 }
 
