@@ -2835,52 +2835,49 @@ static int hash_arguments(PyObject *args, Py_buffer *dv, Py_buffer *sv, Py_buffe
  * UTF-8 range [p, end), which starts at a word's first byte and ends at a word's last:
  * each word as it is, each gap between two words written as its separator ("\n\n"
  * when it holds two line breaks, as scan() counts them, else " "). Writes at most
- * end - p bytes at o (a separator never outgrows its gap); returns how many. */
+ * end - p bytes at o (a separator never outgrows its gap), and may store 16 bytes past
+ * them: `o` has end - p + 16 bytes of room. Returns how many it wrote. */
 static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     u8 *const o0 = o;
-    const u8 *run = p; /* the bytes from here to p are canonical as they stand: copied at once */
     while (p < end) {
 #if defined(__SSE2__)
         if (end - p >= 17) {
             /* 16 bytes at once: printable ASCII, and single spaces before printable ASCII
-             * (gaps that are their own separator), are taken up to the first other byte */
+             * (gaps that are their own separator), are taken up to the first other byte.
+             * All 16 are stored as they are read (`o` has 16 bytes of room) and the output
+             * moves on by as many as were taken: no copy of a run is made apart */
             __m128i v = _mm_loadu_si128((const __m128i *)p), next = _mm_loadu_si128((const __m128i *)(p + 1));
             const __m128i space = _mm_set1_epi8(0x20);
             unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, space));
             unsigned before = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpgt_epi8(next, space)));
             unsigned other = ~(printable | before) & 0xFFFF;
-            if (!other) { p += 16; continue; }
-            p += __builtin_ctz(other);
+            _mm_storeu_si128((__m128i *)o, v);
+            if (!other) { p += 16; o += 16; continue; }
+            unsigned k = (unsigned)__builtin_ctz(other);
+            p += k; o += k;
         }
 #else
         if (end - p >= 16) { /* word bytes, as scan() reads them */
             int k = printable_prefix(p);
-            p += k;
+            memcpy(o, p, (size_t)k);
+            p += k; o += k;
             if (k == 16) continue;
         }
 #endif
         if (p >= end) break;
         u8 b = *p;
-        if (b > 0x20 && b < 0x80) { p++; continue; }
-        /* one space before printable ASCII: a gap that is its own separator, kept in the run */
-        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { p += 2; continue; }
+        if (b > 0x20 && b < 0x80) { *o++ = b; p++; continue; }
+        /* one space before printable ASCII: a gap that is its own separator */
+        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { *o++ = ' '; *o++ = p[1]; p += 2; continue; }
         int cls = BYTE_CLASS[b];
-        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { p++; continue; }
-        const u8 *g0 = p;
+        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { *o++ = b; p++; continue; }
         int breaks = 0, prev_cr = 0;
         Py_ssize_t cont = 0; /* not needed here: canonical text is in bytes */
         p = walk_gap(p, end, &breaks, &prev_cr, &cont);
-        if (p >= end) { p = g0; break; } /* no word follows: no separator */
-        if (breaks >= 2 ? p - g0 == 2 && g0[0] == '\n' && g0[1] == '\n' : p - g0 == 1 && g0[0] == ' ')
-            continue; /* the gap is its separator: the run goes on */
-        memcpy(o, run, (size_t)(g0 - run));
-        o += g0 - run;
+        if (p >= end) break; /* no word follows: no separator */
         if (breaks >= 2) { *o++ = '\n'; *o++ = '\n'; }
         else *o++ = ' ';
-        run = p;
     }
-    memcpy(o, run, (size_t)(p - run));
-    o += p - run;
     return o - o0;
 }
 
@@ -2899,7 +2896,7 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
     if (check_ranges(bs, be, m, dv.len, what, &widest) < 0) goto done;
-    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 16); /* canonical_words stores 16 bytes at a time */
     hex = PyMem_Malloc(32 * m + 1);
     if (!scratch || !hex) { PyErr_NoMemory(); goto done; }
     {
@@ -2961,7 +2958,7 @@ static PyObject *canonical_slice(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the range lies outside the document");
         return NULL;
     }
-    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo + 16); /* canonical_words stores 16 bytes at a time */
     if (out) {
         Py_ssize_t size = canonical_words((const u8 *)dv.buf + lo, (const u8 *)dv.buf + hi, (u8 *)PyBytes_AS_STRING(out));
         if (_PyBytes_Resize(&out, size) < 0) out = NULL;
