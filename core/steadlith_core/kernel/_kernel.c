@@ -794,7 +794,9 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
     Py_ssize_t n = 0, out = 0, i = 0;
     int breaks = 0, prev_cr = 0;
     while (i < len) {
-        while (i < len) { /* the gap */
+        /* most gaps are one space before printable ASCII: taken without the loop */
+        if (i + 1 < len && PyUnicode_READ(kind, src, i) == ' ' && PyUnicode_READ(kind, src, i + 1) - 0x21 < 0x5F) i++;
+        else while (i < len) { /* the gap */
             Py_UCS4 c = PyUnicode_READ(kind, src, i);
             if (c - 0x21 < 0x5F) break; /* printable ASCII: a word starts */
             if (c == ' ') { prev_cr = 0; i++; continue; }
@@ -822,6 +824,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
                 if (i >= len) break;
             }
             Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c == ' ') break; /* the usual end of a word, known without the table */
             if (c < 0x80) {
                 if (BYTE_CLASS[c] != C_WORD) break;
                 canon[out++] = (u8)c;
