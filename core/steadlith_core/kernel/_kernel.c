@@ -1665,8 +1665,8 @@ static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
 }
 
 /* segment(cum, primary, backup, min_tokens, max_tokens) -> (count, starts, ends, kinds)
- * The chunk-by-chunk walk of segment.py: binary searches over the cumulative tokens
- * and the sorted candidate positions. min/max arrive clamped to the total + 1. Kinds:
+ * The chunk-by-chunk walk of segment.py: searches (gallop) over the cumulative tokens
+ * and the sorted candidate positions, each from where the chunk before left off. min/max arrive clamped to the total + 1. Kinds:
  * 0 primary, 1 backup, 2 hard, 3 end. */
 static PyObject *segment(PyObject *self, PyObject *args) {
     PyObject *o_cum, *o_primary, *o_backup;
