@@ -23,7 +23,7 @@ BASE = Lmx2Params(min_tokens=16, max_tokens=96, horizon=24, fill_horizon=20, key
 def stage_calls(count_calls):
     """Counts calls of lmx2-v1's stage functions, by stage name."""
     calls = count_calls(pipeline_module, ("compute_keys", "key_maxima", "compute_primary", "compute_fill",
-                                          "ChunkColumns", "segment_columns", "lmx2_cuts"))
+                                          "ChunkColumns", "segment_codes", "lmx2_cuts"))
     return count_calls(document_module, ("scan_text", "classes_of"), calls)  # a Document's text stages
 
 
@@ -98,7 +98,7 @@ def test_switching_rules_on_one_document_shares_its_text_stages(stage_calls):
     pipeline.chunk(TEXT, ChunkerParams())
     lmx2 = pipeline.chunk(TEXT, BASE)
     again = pipeline.chunk(TEXT, ChunkerParams())
-    assert stage_calls["scan_text"] == 1 and stage_calls["segment_columns"] == 1  # tttd-v1's cuts came from its cache
+    assert stage_calls["scan_text"] == 1 and stage_calls["segment_codes"] == 1  # tttd-v1's cuts came from its cache
     assert (lmx2.boundary_rule, again.boundary_rule) == ("lmx2-v1", "tttd-v1")
     assert lmx2.diagnostics.margin == BASE.margin == lmx2.params.margin
 

@@ -28,7 +28,7 @@ BASE = ChunkerParams(min_tokens=16, max_tokens=96, primary_mask=0x1F, primary_re
 def stage_calls(count_calls):
     """Counts calls of the stage functions the pipeline calls, by stage name (scan_text: the text kernel;
     fingerprints_and_candidates: the fingerprints of a str document, with its first candidates)."""
-    calls = count_calls(pipeline_module, ("window_fingerprints", "fingerprints_and_candidates", "segment_columns",
+    calls = count_calls(pipeline_module, ("window_fingerprints", "fingerprints_and_candidates", "segment_codes",
                                           "ChunkColumns"))
     return count_calls(document_module, ("scan_text",), calls)  # a Document scans its text
 
@@ -42,12 +42,12 @@ def test_a_min_tokens_change_reruns_neither_normalization_nor_fingerprinting(sta
     fingerprints come from the caches, and the result is what a cold run gives."""
     pipeline = Pipeline()
     pipeline.chunk(TEXT, BASE)
-    assert stage_calls == Counter(scan_text=1, fingerprints_and_candidates=1, segment_columns=1, ChunkColumns=1)
+    assert stage_calls == Counter(scan_text=1, fingerprints_and_candidates=1, segment_codes=1, ChunkColumns=1)
     stage_calls.clear()
 
     changed = BASE.with_changes(min_tokens=BASE.min_tokens + 7)
     warm = pipeline.chunk(TEXT, changed)
-    assert stage_calls == Counter(segment_columns=1, ChunkColumns=1)
+    assert stage_calls == Counter(segment_codes=1, ChunkColumns=1)
     assert _fingerprint(warm) == _fingerprint(Pipeline().chunk(TEXT, changed))
     assert _fingerprint(warm) != _fingerprint(pipeline.chunk(TEXT, BASE))  # the change did move cuts
 
@@ -59,7 +59,7 @@ def test_a_window_change_refingerprints_but_does_not_renormalize(stage_calls):
     pipeline.chunk(TEXT, BASE)
     stage_calls.clear()
     pipeline.chunk(TEXT, BASE.with_changes(window_words=BASE.window_words + 1))
-    assert stage_calls == Counter(fingerprints_and_candidates=1, segment_columns=1, ChunkColumns=1)
+    assert stage_calls == Counter(fingerprints_and_candidates=1, segment_codes=1, ChunkColumns=1)
 
 
 @dataclass(frozen=True)

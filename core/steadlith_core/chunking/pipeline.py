@@ -33,7 +33,6 @@ needs, happens a layer above (analysis.py): the pipeline imports nothing of it.
 from __future__ import annotations
 
 import gc
-import sys
 import threading
 from contextlib import contextmanager
 from operator import itemgetter
@@ -43,11 +42,11 @@ import numpy as np
 
 from ..kernel.select import candidates, fingerprints_and_candidates
 from ..kernel.select import window_candidates, window_fingerprints
-from ..kernel.select import lmx2_cuts, lmx2_lean, release_pool, segment_columns
+from ..kernel.select import kind_names, lmx2_cuts, lmx2_lean, release_pool, segment_codes
 from . import tokens as token_counters
 from .chunks import AnyParams, Chunking
 from .chunks import ChunkColumns
-from .boundaries import cut_boundaries
+from .boundaries import boundary_names, cut_boundary_codes
 from .chunks import CutColumns
 from .diagnostics import compute as compute_diagnostics
 from .document import Document, DocumentCache, frozen
@@ -157,13 +156,16 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     cum = doc.tokens_cum(counter, narrow=True)
     tok = doc.word_tokens(counter)
     snap = p.effective_snap_window
-    starts, ends, kinds, snapped = doc.stage("cuts").get(
+    # kinds and boundaries as codes: the diagnostics count them in numpy, and the lists of
+    # names are made from them in one numpy call each
+    starts, ends, kind_codes, snapped = doc.stage("cuts").get(
         (counter, p.window_words, p.polynomial) + masks + (p.min_tokens, p.max_tokens, snap),
-        lambda: segment_columns(cum, primary, backup, p.min_tokens, p.max_tokens, snap,
-                                doc.snap_points if snap else None),
+        lambda: segment_codes(cum, primary, backup, p.min_tokens, p.max_tokens, snap,
+                              doc.snap_points if snap else None),
     )
     phash = p.params_hash
-    cuts = CutColumns(starts, ends, kinds, snapped, cut_boundaries(doc.canonical, ends))
+    boundary_codes = cut_boundary_codes(doc.canonical, ends)
+    cuts = CutColumns(starts, ends, kind_names(kind_codes), snapped, boundary_names(boundary_codes))
     columns = ChunkColumns(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
     diagnostics = compute_diagnostics(
         columns.tokens,
@@ -175,6 +177,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
         phash,
         p.snapping,
         columns.boundaries,
+        kind_codes=kind_codes,
+        boundary_codes=boundary_codes,
     )
     return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, fingerprints, doc.canonical)
 

@@ -252,9 +252,6 @@ typedef struct {
     int failed;
 } Rabin;
 
-/* Room in both candidate lists for this many more positions before the next check. */
-#define RABIN_ROOM 64
-
 static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const RabinSpec *spec) {
     const int t = 64 - spec->c.degree;
     Py_ssize_t slots = 1;
@@ -269,7 +266,7 @@ static inline __attribute__((always_inline)) int rabin_start(Rabin *r, const Rab
     return r->prim && r->back && r->ring ? 0 : -1;
 }
 
-/* Both candidate lists with room for RABIN_ROOM more (a word is at most one of each). */
+/* Both candidate lists twice as long. */
 static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, Py_ssize_t *cap) {
     Py_ssize_t more = 2 * *cap;
     int64_t *p = PyMem_RawRealloc(*prim, more * 8), *b = p ? PyMem_RawRealloc(*back, more * 8) : NULL;
@@ -278,6 +275,27 @@ static __attribute__((noinline)) int rabin_grow(int64_t **prim, int64_t **back, 
     if (!p || !b) return -1;
     *cap = more;
     return 0;
+}
+
+/* Word k is a candidate of either list (a few words in a hundred): appended, the lists
+ * grown first when full. Grown through copies: no field of *r has its address taken,
+ * so the scan can keep the whole state in registers (scan_utf8). */
+static inline __attribute__((always_inline)) void rabin_note(Rabin *r, Py_ssize_t k, int primary, int backup) {
+    if (__builtin_expect(r->n_prim >= r->cap || r->n_back >= r->cap, 0)) {
+        int64_t *prim = r->prim, *back = r->back;
+        Py_ssize_t cap = r->cap;
+        int failed = r->failed || rabin_grow(&prim, &back, &cap) < 0;
+        r->prim = prim; r->back = back; r->cap = cap;
+        if (failed) {
+            /* out of memory (reported after the scan): no remainder matches from here on, so
+             * nothing more is appended */
+            r->failed = 1;
+            r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
+            return;
+        }
+    }
+    r->prim[r->n_prim] = k; r->n_prim += primary;
+    r->back[r->n_back] = k; r->n_back += backup;
 }
 
 /* Word k's step of rabin_clmul_loop, from its symbol s. */
@@ -294,16 +312,9 @@ static inline __attribute__((always_inline)) void rabin_push(Rabin *r, Py_ssize_
     __m128i qm = clmul_lo_lo(uh, _mm_cvtsi64_si128((long long)r->mu));
     u64 g = (u64)_mm_cvtsi128_si64(_mm_xor_si128(_mm_xor_si128(v, clmul_lo_lo(uh, pl)), clmul_hi_lo(qm, pl)));
     r->g = g; /* F_k x^t: its low t bits are zero */
-    if (__builtin_expect((k & (RABIN_ROOM - 1)) == 0, 0) && !r->failed &&
-        (r->n_prim > r->n_back ? r->n_prim : r->n_back) + RABIN_ROOM > r->cap &&
-        rabin_grow(&r->prim, &r->back, &r->cap) < 0) {
-        /* out of memory (reported after the scan): no remainder matches from here on, so
-         * the lists stop growing and every store below stays inside them */
-        r->failed = 1;
-        r->pr = r->br = ~(u64)0; /* G & (m x^t) has its low bit clear: never all ones */
-    }
-    r->prim[r->n_prim] = k; r->n_prim += (g & r->pm) == r->pr; /* branch-free: most words are neither */
-    r->back[r->n_back] = k; r->n_back += (g & r->bm) == r->br;
+    /* a branch, well predicted (most words are neither), instead of two stores a word */
+    int primary = (g & r->pm) == r->pr, backup = (g & r->bm) == r->br;
+    if (__builtin_expect(primary | backup, 0)) rabin_note(r, k, primary, backup);
 }
 
 #else /* no scan rolls the window here: scan_rabin refuses, and select.py rolls it apart */
@@ -783,7 +794,9 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
     Py_ssize_t n = 0, out = 0, i = 0;
     int breaks = 0, prev_cr = 0;
     while (i < len) {
-        while (i < len) { /* the gap */
+        /* most gaps are one space before printable ASCII: taken without the loop */
+        if (i + 1 < len && PyUnicode_READ(kind, src, i) == ' ' && PyUnicode_READ(kind, src, i + 1) - 0x21 < 0x5F) i++;
+        else while (i < len) { /* the gap */
             Py_UCS4 c = PyUnicode_READ(kind, src, i);
             if (c - 0x21 < 0x5F) break; /* printable ASCII: a word starts */
             if (c == ' ') { prev_cr = 0; i++; continue; }
@@ -811,6 +824,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_cps(
                 if (i >= len) break;
             }
             Py_UCS4 c = PyUnicode_READ(kind, src, i);
+            if (c == ' ') break; /* the usual end of a word, known without the table */
             if (c < 0x80) {
                 if (BYTE_CLASS[c] != C_WORD) break;
                 canon[out++] = (u8)c;
@@ -972,7 +986,11 @@ typedef struct {
  * whitespace, which is valid, and the word loop reads every other such byte. The first
  * bad byte stops the scan (u->bad). Returns the word count. */
 static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
-                                                                const u8 *end, Utf8Scan *u, Rabin *r) {
+                                                                const u8 *end, Utf8Scan *u, Rabin *rolled) {
+    /* the rolling state as a local whose address never leaves inlined code: stores to
+     * the candidate lists (int64) and the ring (u64) cannot alias it, so its counters
+     * and constants are not reloaded after every store */
+    Rabin state = *rolled, *r = &state;
     int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend, *cum = u->cum;
     int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_rabin checks the input's size) */
     if (rolling && cum) cum[0] = 0;
@@ -994,7 +1012,8 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
         /* the word */
         const u8 *w0 = p;
         int is_para = n > 0 && breaks >= 2;
-        starts[n] = (int32_t)((p - data) - cont);
+        const int32_t s0 = (int32_t)((p - data) - cont); /* kept: a store to cum could alias starts */
+        starts[n] = s0;
         while (p < end) {
             if (end - p >= 16) {
                 int run = printable_prefix(p);
@@ -1017,7 +1036,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
         }
         size_t len = (size_t)(p - w0);
         int32_t e = (int32_t)((p - data) - cont);
-        if (rolling && cum) { total += (e - starts[n] + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
+        if (rolling && cum) { total += (e - s0 + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
         ends[n] = e;
         para[n] = (u8)is_para;
         if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
@@ -1058,6 +1077,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
     }
 stop:
     u->out = out; u->lead = lead; u->same = same;
+    if (rolling) *rolled = state;
     return n;
 }
 
@@ -1531,7 +1551,28 @@ static PyObject *chars4_totals(PyObject *self, PyObject *args) {
         int32_t *cum32 = (int32_t *)BUF(b_cum);
         Py_BEGIN_ALLOW_THREADS
         if (wide) cum[0] = 0; else cum32[0] = 0;
-        for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t k0 = 0;
+#if defined(__SSE2__)
+        if (wide && tok) {
+            /* what a str document keeps: four counts at a time, the loop below for the
+             * rest and for a word of no character (reported there) */
+            const __m128i three = _mm_set1_epi32(3), zero = _mm_setzero_si128();
+            for (; k0 + 4 <= n; k0 += 4) {
+                __m128i len = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(en + k0)),
+                                            _mm_loadu_si128((const __m128i *)(st + k0)));
+                if (_mm_movemask_epi8(_mm_cmpgt_epi32(len, zero)) != 0xFFFF) break;
+                __m128i c = _mm_srli_epi32(_mm_add_epi32(len, three), 2);
+                _mm_storeu_si128((__m128i *)(tok + k0), c);
+                int32_t lanes[4];
+                _mm_storeu_si128((__m128i *)lanes, c);
+                total += lanes[0]; cum[k0 + 1] = total;
+                total += lanes[1]; cum[k0 + 2] = total;
+                total += lanes[2]; cum[k0 + 3] = total;
+                total += lanes[3]; cum[k0 + 4] = total;
+            }
+        }
+#endif
+        for (Py_ssize_t k = k0; k < n; k++) {
             int64_t len = (int64_t)en[k] - st[k];
             if (len <= 0) { bad = k; break; } /* a word has a character: offsets that say otherwise are not a scan's */
             int32_t c = (int32_t)((len + 3) >> 2);
@@ -1583,6 +1624,36 @@ static inline Py_ssize_t search_cum(const void *a, int wide, Py_ssize_t lo, Py_s
     return lo;
 }
 
+/* search() for an answer expected at or after `hint`: galloping from there (hint, hint + 1,
+ * hint + 3, ...) and a binary search within the last step, so an answer d entries on
+ * costs about 2 log2(d) reads near the hint instead of log2(hi - lo) reads spread over
+ * the array. The segment walk's answers move forward a chunk at a time, a few dozen
+ * entries. A hint past the answer is found out and searched below it: any hint gives
+ * search()'s result. */
+static inline Py_ssize_t gallop(const int64_t *a, Py_ssize_t lo, Py_ssize_t hi, int64_t v, Py_ssize_t hint) {
+    if (hint < lo) hint = lo;
+    if (hint > hi) hint = hi;
+    if (hint > lo && a[hint - 1] >= v) return search(a, lo, hint, v, 0);
+    Py_ssize_t prev = hint, probe = hint, step = 1; /* every entry before prev is below v */
+    while (probe < hi && a[probe] < v) { prev = probe + 1; probe += step; step <<= 1; }
+    return search(a, prev, probe < hi ? probe : hi, v, 0);
+}
+
+/* search_cum() by galloping from lo (gallop): the answer is a chunk's length from lo. */
+static inline Py_ssize_t gallop_cum(const void *a, int wide, Py_ssize_t lo, Py_ssize_t hi, int64_t base, int64_t add,
+                                    int right) {
+    if (add > 0 && base > INT64_MAX - add) return hi;
+    if (add < 0 && base < INT64_MIN - add) return lo;
+    const int64_t v = base + add;
+    Py_ssize_t prev = lo, probe = lo, step = 1; /* every entry before prev goes right of v */
+    while (probe < hi) {
+        int64_t x = cum_at(a, wide, probe);
+        if (!(right ? x <= v : x < v)) break;
+        prev = probe + 1; probe += step; step <<= 1;
+    }
+    return search_cum(a, wide, prev, probe < hi ? probe : hi, base, add, right);
+}
+
 static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (view->itemsize != 8 || view->format == NULL || (strcmp(view->format, "l") && strcmp(view->format, "q"))) {
@@ -1594,8 +1665,8 @@ static int get_int64s(PyObject *obj, Py_buffer *view, const char *what) {
 }
 
 /* segment(cum, primary, backup, min_tokens, max_tokens) -> (count, starts, ends, kinds)
- * The chunk-by-chunk walk of segment.py: binary searches over the cumulative tokens
- * and the sorted candidate positions. min/max arrive clamped to the total + 1. Kinds:
+ * The chunk-by-chunk walk of segment.py: searches (gallop) over the cumulative tokens
+ * and the sorted candidate positions, each from where the chunk before left off. min/max arrive clamped to the total + 1. Kinds:
  * 0 primary, 1 backup, 2 hard, 3 end. */
 static PyObject *segment(PyObject *self, PyObject *args) {
     PyObject *o_cum, *o_primary, *o_backup;
@@ -1625,21 +1696,21 @@ static PyObject *segment(PyObject *self, PyObject *args) {
     u8 *kinds = (u8 *)PyBytes_AS_STRING(b_kinds);
     Py_ssize_t count = 0;
     Py_BEGIN_ALLOW_THREADS
-    Py_ssize_t s = 0;
+    Py_ssize_t s = 0, at_primary = 0, at_backup = 0; /* where the last searches of the lists ended */
     while (s < n) {
         int64_t base = cum_at(cum, wide, s);
         /* first i >= s whose inclusion brings the chunk to min_tokens */
-        Py_ssize_t i_min = search_cum(cum, wide, s, n + 1, base, min_tokens, 0) - 1;
+        Py_ssize_t i_min = gallop_cum(cum, wide, s, n + 1, base, min_tokens, 0) - 1;
         if (i_min < s) i_min = s;
         /* first i > s whose inclusion would exceed max_tokens (n if none) */
-        Py_ssize_t i_over = search_cum(cum, wide, s, n + 1, base, max_tokens, 1) - 1;
+        Py_ssize_t i_over = gallop_cum(cum, wide, s, n + 1, base, max_tokens, 1) - 1;
         if (i_over <= s) i_over = s + 1;
         Py_ssize_t limit = i_over < n ? i_over : n, end;
         u8 kind;
-        Py_ssize_t k = search(primary, 0, n_primary, i_min, 0);
+        Py_ssize_t k = at_primary = gallop(primary, 0, n_primary, i_min, at_primary);
         if (k < n_primary && primary[k] < limit) { end = primary[k] + 1; kind = 0; }
         else if (i_over < n) {
-            k = search(backup, 0, n_backup, limit, 0) - 1;
+            k = (at_backup = gallop(backup, 0, n_backup, limit, at_backup)) - 1;
             if (k >= 0 && backup[k] >= i_min) { end = backup[k] + 1; kind = 1; }
             else { end = i_over; kind = 2; }
         } else { end = n; kind = 3; }
@@ -3181,52 +3252,49 @@ static int hash_arguments(PyObject *args, Py_buffer *dv, Py_buffer *sv, Py_buffe
  * UTF-8 range [p, end), which starts at a word's first byte and ends at a word's last:
  * each word as it is, each gap between two words written as its separator ("\n\n"
  * when it holds two line breaks, as scan() counts them, else " "). Writes at most
- * end - p bytes at o (a separator never outgrows its gap); returns how many. */
+ * end - p bytes at o (a separator never outgrows its gap), and may store 16 bytes past
+ * them: `o` has end - p + 16 bytes of room. Returns how many it wrote. */
 static Py_ssize_t canonical_words(const u8 *p, const u8 *end, u8 *o) {
     u8 *const o0 = o;
-    const u8 *run = p; /* the bytes from here to p are canonical as they stand: copied at once */
     while (p < end) {
 #if defined(__SSE2__)
         if (end - p >= 17) {
             /* 16 bytes at once: printable ASCII, and single spaces before printable ASCII
-             * (gaps that are their own separator), are taken up to the first other byte */
+             * (gaps that are their own separator), are taken up to the first other byte.
+             * All 16 are stored as they are read (`o` has 16 bytes of room) and the output
+             * moves on by as many as were taken: no copy of a run is made apart */
             __m128i v = _mm_loadu_si128((const __m128i *)p), next = _mm_loadu_si128((const __m128i *)(p + 1));
             const __m128i space = _mm_set1_epi8(0x20);
             unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, space));
             unsigned before = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpgt_epi8(next, space)));
             unsigned other = ~(printable | before) & 0xFFFF;
-            if (!other) { p += 16; continue; }
-            p += __builtin_ctz(other);
+            _mm_storeu_si128((__m128i *)o, v);
+            if (!other) { p += 16; o += 16; continue; }
+            unsigned k = (unsigned)__builtin_ctz(other);
+            p += k; o += k;
         }
 #else
         if (end - p >= 16) { /* word bytes, as scan() reads them */
             int k = printable_prefix(p);
-            p += k;
+            memcpy(o, p, (size_t)k);
+            p += k; o += k;
             if (k == 16) continue;
         }
 #endif
         if (p >= end) break;
         u8 b = *p;
-        if (b > 0x20 && b < 0x80) { p++; continue; }
-        /* one space before printable ASCII: a gap that is its own separator, kept in the run */
-        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { p += 2; continue; }
+        if (b > 0x20 && b < 0x80) { *o++ = b; p++; continue; }
+        /* one space before printable ASCII: a gap that is its own separator */
+        if (b == ' ' && end - p >= 2 && (u8)(p[1] - 0x21) < 0x5F) { *o++ = ' '; *o++ = p[1]; p += 2; continue; }
         int cls = BYTE_CLASS[b];
-        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { p++; continue; }
-        const u8 *g0 = p;
+        if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) { *o++ = b; p++; continue; }
         int breaks = 0, prev_cr = 0;
         Py_ssize_t cont = 0; /* not needed here: canonical text is in bytes */
         p = walk_gap(p, end, &breaks, &prev_cr, &cont);
-        if (p >= end) { p = g0; break; } /* no word follows: no separator */
-        if (breaks >= 2 ? p - g0 == 2 && g0[0] == '\n' && g0[1] == '\n' : p - g0 == 1 && g0[0] == ' ')
-            continue; /* the gap is its separator: the run goes on */
-        memcpy(o, run, (size_t)(g0 - run));
-        o += g0 - run;
+        if (p >= end) break; /* no word follows: no separator */
         if (breaks >= 2) { *o++ = '\n'; *o++ = '\n'; }
         else *o++ = ' ';
-        run = p;
     }
-    memcpy(o, run, (size_t)(p - run));
-    o += p - run;
     return o - o0;
 }
 
@@ -3245,7 +3313,7 @@ static PyObject *hash_ranges(PyObject *args, int canonicalise, const char *what)
     Py_ssize_t m = sv.len / 8, widest = 0;
     const int64_t *bs = sv.buf, *be = ev.buf;
     if (check_ranges(bs, be, m, dv.len, what, &widest) < 0) goto done;
-    scratch = PyMem_Malloc(pv.len + 8 + widest + 1);
+    scratch = PyMem_Malloc(pv.len + 8 + widest + 16); /* canonical_words stores 16 bytes at a time */
     hex = PyMem_Malloc(32 * m + 1);
     if (!scratch || !hex) { PyErr_NoMemory(); goto done; }
     {
@@ -3307,7 +3375,7 @@ static PyObject *canonical_slice(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the range lies outside the document");
         return NULL;
     }
-    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, hi - lo + 16); /* canonical_words stores 16 bytes at a time */
     if (out) {
         Py_ssize_t size = canonical_words((const u8 *)dv.buf + lo, (const u8 *)dv.buf + hi, (u8 *)PyBytes_AS_STRING(out));
         if (_PyBytes_Resize(&out, size) < 0) out = NULL;

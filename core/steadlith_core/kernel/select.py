@@ -349,11 +349,42 @@ def segment_columns(
         # the numpy walk adds limits to totals: in int64, whatever the totals' width
         return numpy_segment_columns(_wide(cum), primary, backup, min_tokens, max_tokens,
                                      snap_window, points)
+    starts, ends, codes, snapped = segment_codes(cum, primary, backup, min_tokens, max_tokens)
+    return starts, ends, kind_names(codes), snapped
+
+
+# the kind names as an object array: indexing it by codes makes the list of names in one
+# numpy call (the same str objects), several times faster than a map over the codes
+_KIND_NAMES = np.array(KINDS, dtype=object)
+_KIND_CODES = {name: code for code, name in enumerate(KINDS)}
+
+
+def kind_names(codes: np.ndarray) -> list[str]:
+    """The names (vocabulary.KINDS) of kind codes."""
+    return _KIND_NAMES[codes].tolist()
+
+
+def segment_codes(
+    cum: np.ndarray,
+    primary: np.ndarray,
+    backup: np.ndarray,
+    min_tokens: int,
+    max_tokens: int,
+    snap_window: int = 0,
+    points: SnapPoints | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bool] | None]:
+    """segment_columns with each kind as its index in vocabulary.KINDS (uint8): what the
+    compiled walk gives, and what a caller that counts the kinds (diagnostics) counts in
+    one numpy pass."""
+    if KERNEL != "c" or snap_window:
+        starts, ends, kinds, snapped = segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window,
+                                                       points)
+        return starts, ends, np.fromiter(map(_KIND_CODES.__getitem__, kinds), np.uint8, len(kinds)), snapped
     past_end = int(cum[-1]) + 1
     _, starts, ends, kinds = _kernel.segment(
         _totals(cum), np.ascontiguousarray(primary, dtype=np.int64),
         np.ascontiguousarray(backup, dtype=np.int64), min(min_tokens, past_end), min(max_tokens, past_end))
-    return (np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), list(map(KINDS.__getitem__, kinds)), None)
+    return np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), np.frombuffer(kinds, np.uint8), None
 
 
 def chars4_totals(starts: np.ndarray, ends: np.ndarray, want_counts: bool,
