@@ -36,8 +36,8 @@ class Histogram(ThemedPlot):
         # layouts are settled. Without a receiver, the scene's pass over its changed items
         # sends the whole window's pending paint at once (QGraphicsView's
         # dispatchPendingUpdateRequests), before the layouts a result changed are done,
-        # and what they move is painted again after them: on a 10 MB pair the window
-        # painted four times before a parameter change was on screen.
+        # and what they move is painted again after them: four paints of the window per
+        # parameter change on a 10 MB pair.
         self.scene().changed.connect(self._scene_changed)
         for name in ("left", "bottom"):  # no axis label is shown: no SI prefix to fit to the range
             self.getAxis(name).enableAutoSIPrefix(False)
