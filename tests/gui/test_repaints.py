@@ -80,3 +80,47 @@ def test_new_bars_paint_once_in_the_window_s_turn(qtbot):
         assert watch.probe_paints_then.pop() == probe_before
         # and the plot painted once: what a paint would change first was made with the bars
         assert watch.paints == hist_before + 1
+
+
+def test_no_references_again_is_no_repaint(qtbot):
+    """Every result asks the panes for their question set's references: the same "none"
+    again repaints nothing (a completion of the churn panel repainted both panes)."""
+    import numpy as np
+
+    from steadlith_gui.widgets.document_pane import DocumentPane
+
+    pane = DocumentPane("A")
+    qtbot.addWidget(pane)
+    pane.setPlainText("one two three four five six seven eight\n" * 20)
+    pane.resize(400, 300)
+    pane.show()
+    qtbot.waitExposed(pane)
+    watch = Watch(Probe())
+    pane.viewport().installEventFilter(watch)
+    for starts, repaints in ((None, 0), (np.array([4]), 1), (np.array([4]), 1), (None, 1), (None, 0)):
+        settle(qtbot)
+        before = watch.paints
+        if starts is None:
+            pane.set_references(None)
+        else:
+            pane.set_references(starts, starts + 3)
+        settle(qtbot)
+        assert watch.paints - before == repaints, (starts, repaints)
+
+
+def test_the_same_split_line_is_not_fitted_again(qtbot, monkeypatch):
+    from steadlith_gui.widgets.churn import ChurnPanel
+    from steadlith_gui.widgets.palette import LIGHT
+
+    panel = ChurnPanel(LIGHT)
+    qtbot.addWidget(panel)
+    fits = []
+    fit = panel._fit_wrapped
+    monkeypatch.setattr(panel, "_fit_wrapped", lambda: (fits.append(1), fit()))
+    for text, fitted in ((None, 0), ("2 cuts split a reference", 1), ("2 cuts split a reference", 0),
+                         ("3 cuts split a reference", 1), (None, 1), (None, 0)):
+        before = len(fits)
+        panel.show_reference_splits(text)
+        assert len(fits) - before == fitted, (text, fitted)
+        assert panel.reference_splits.text() == (text or "")
+        assert panel.reference_splits.isVisibleTo(panel) == bool(text)
