@@ -1,6 +1,7 @@
-"""New bars repaint the histogram once, in the window's own paint: after the events
-posted with them (the layouts a result changes), not as soon as the plot's scene has
-gone over its changed items."""
+"""A result repaints what it changed once, in the window's own paint, and nothing it
+leaves as it was. New bars repaint the histogram once, after the events posted with
+them (the layouts a result changes), not as soon as the plot's scene has gone over its
+changed items; "no references" or the same split line again repaints and refits nothing."""
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
