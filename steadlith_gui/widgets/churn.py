@@ -328,7 +328,10 @@ class ChurnPanel(ExternalColumns, RegionList, QWidget):
     def show_reference_splits(self, text: str | None) -> None:
         """The line counting the cuts that split a reference (None: no question set, or
         no pane shows one of its corpora)."""
-        self.reference_splits.setText(text or "")
+        text = text or ""
+        if text == self.reference_splits.text() and bool(text) == self.reference_splits.isVisibleTo(self):
+            return  # as shown: every result asks again, and the labels' heights are already fitted
+        self.reference_splits.setText(text)
         self.reference_splits.setVisible(bool(text))
         self._fit_wrapped()
 

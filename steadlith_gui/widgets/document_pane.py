@@ -157,6 +157,8 @@ class DocumentPane(PaneText, PaneMouse, PaneGeometry, FileDropTarget, QPlainText
         runs [starts[k], ends[k])) and the cuts splitting one (Qt positions, ascending):
         underlined and notched (controllers/references.py). None: none."""
         if starts is None:
+            if self.reference_starts is NO_GHOSTS and self.reference_splits is NO_GHOSTS:
+                return  # none shown: every result asks again, and a repaint would draw the same
             self._clear_references()
         else:
             self.reference_starts, self.reference_ends = starts, ends

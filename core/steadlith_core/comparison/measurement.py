@@ -242,18 +242,28 @@ def analyse(ops: tuple[DiffOp, ...], a: ChunkedStream, b: ChunkedStream, margin:
     partner_a_arr = np.full(len(cols_a), -1, dtype=np.int64)
     partner_b_arr = np.full(len(cols_b), -1, dtype=np.int64)
     partner_a_arr[pair_a], partner_b_arr[pair_b] = pair_b, pair_a
-    partner_a = tuple(None if p < 0 else p for p in partner_a_arr.tolist())
-    partner_b = tuple(None if p < 0 else p for p in partner_b_arr.tolist())
+    partner_a = _partners(partner_a_arr)
+    partner_b = _partners(partner_b_arr)
 
     codes_b = status_codes(cols_b, partner_b_arr, inside_b, changed_b)
     codes_a = status_codes(cols_a, partner_a_arr, inside_a, changed_a)
-    status_b = tuple(map((REUSED, SHIFTED, NEW, EDITED).__getitem__, codes_b.tolist()))
+    statuses_b = (REUSED, SHIFTED, NEW, EDITED)  # by status code
+    status_b = tuple(map(statuses_b.__getitem__, codes_b.tolist()))
     status_a = tuple(map((REUSED, SHIFTED, REMOVED, EDITED).__getitem__, codes_a.tolist()))
+    # the changed B chunks (vocabulary.is_changed of each code's status), as a mask
+    changed_chunks_b = np.array([is_changed(s) for s in statuses_b], dtype=bool)[codes_b]
     regions = _phase_shift_regions(ops, a, b, cols_a, cols_b, codes_b, partner_b)
-    violations, checked = _locality(equal, a, b, cols_a, cols_b, margin, status_b)
-    summary = _summary(strategy, ops, a, b, cols_a, cols_b, codes_a, codes_b, status_b, regions, violations, checked,
-                       margin, changed_a, changed_b, margin_formula)
+    violations, checked = _locality(equal, a, b, cols_a, cols_b, margin, status_b, changed_chunks_b)
+    summary = _summary(strategy, ops, a, b, cols_a, cols_b, codes_a, codes_b, changed_chunks_b, regions, violations,
+                       checked, margin, changed_a, changed_b, margin_formula)
     return ChurnAnalysis(status_a, status_b, partner_a, partner_b, alignment, regions, violations, checked, summary)
+
+
+def _partners(partner: np.ndarray) -> tuple[int | None, ...]:
+    """Each chunk's partner index, None for -1 (no partner), mapped in C: a Python
+    generator per chunk cost a millisecond a side on a 10 MB pair."""
+    values = partner.tolist()
+    return tuple(map({-1: None}.get, values, values))
 
 
 def _phase_shift_regions(ops: tuple[DiffOp, ...], a: ChunkedStream, b: ChunkedStream, cols_a: Columns,
@@ -309,8 +319,8 @@ def _phase_shift_regions(ops: tuple[DiffOp, ...], a: ChunkedStream, b: ChunkedSt
 
 
 def _locality(equal: list[DiffOp], a: ChunkedStream, b: ChunkedStream, cols_a: Columns, cols_b: Columns,
-              margin: int,
-              status_b: Sequence[str]) -> tuple[tuple[LocalityViolation, ...], int]:
+              margin: int, status_b: Sequence[str],
+              changed_b: np.ndarray) -> tuple[tuple[LocalityViolation, ...], int]:
     cum = b.cum_tokens
     tok_start, tok_end = cum[cols_b.starts], cum[cols_b.ends]
     violations = []
@@ -324,9 +334,7 @@ def _locality(equal: list[DiffOp], a: ChunkedStream, b: ChunkedStream, cols_a: C
         # the B chunks from the first starting at or after lo, while they end by hi
         j0 = int(np.searchsorted(tok_start, lo, "left"))
         j1 = max(j0, int(np.searchsorted(tok_end, hi, "right")))
-        for j in range(j0, j1):
-            if not is_changed(status_b[j]):
-                continue
+        for j in (np.flatnonzero(changed_b[j0:j1]) + j0).tolist():  # the changed chunks among them
             start_word, end_word = int(cols_b.starts[j]), int(cols_b.ends[j])
             shift = op.a_start - op.b_start
             a_first = int(np.searchsorted(cols_a.starts, start_word + shift, "right")) - 1
@@ -342,7 +350,8 @@ def _locality(equal: list[DiffOp], a: ChunkedStream, b: ChunkedStream, cols_a: C
 
 def _summary(strategy: str, ops: tuple[DiffOp, ...], a: ChunkedStream, b: ChunkedStream, cols_a: Columns,
              cols_b: Columns,
-             codes_a: np.ndarray, codes_b: np.ndarray, status_b: Sequence[str], regions: Sequence[PhaseShiftRegion],
+             codes_a: np.ndarray, codes_b: np.ndarray, changed_chunks_b: np.ndarray,
+             regions: Sequence[PhaseShiftRegion],
              violations: Sequence[LocalityViolation], checked: int, margin: int,
              changed_a: ChangedRanges, changed_b: ChangedRanges, margin_formula: str) -> ChurnSummary:
     tokens_b = int(b.cum_tokens[-1])
@@ -355,8 +364,9 @@ def _summary(strategy: str, ops: tuple[DiffOp, ...], a: ChunkedStream, b: Chunke
     tokens_of = np.bincount(codes_b, weights=cols_b.tokens, minlength=4).astype(np.int64).tolist()
     reused = n_b[CODE_REUSED]
     reused_tokens = tokens_of[CODE_REUSED]
-    hashes_a = set(cols_a.hashes)
-    hits = [j for j, s in enumerate(status_b) if is_changed(s) and cols_b.hashes[j] in hashes_a]
+    changed = np.flatnonzero(changed_chunks_b).tolist()
+    hashes_a = set(cols_a.hashes) if changed else set()
+    hits = [j for j in changed if cols_b.hashes[j] in hashes_a]
     interior = cols_b.boundaries[:-1]  # every chunk but the last ends at an interior cut
     return ChurnSummary(
         strategy=strategy,
