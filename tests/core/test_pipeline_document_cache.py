@@ -1,7 +1,6 @@
 """The pipeline's document cache finds a document by its text without hashing it."""
 
 import threading
-import time
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
 from steadlith_core.bench.examples import generate_prose
@@ -80,48 +79,3 @@ def test_threads_share_one_document():
     for t in threads:
         t.join()
     assert len(_documents(pipeline)) == 1 and len(results) == 8
-
-
-def test_two_documents_chunk_at_once_and_one_document_never_does(monkeypatch):
-    """The cache has one lock, each document another: runs of two documents overlap (each
-    waits here for the other), runs of one document take turns."""
-    from steadlith_core.chunking import pipeline as pipeline_module
-
-    other = generate_prose(5000, seed=5)
-    params = ChunkerParams(min_tokens=40)
-    expected = {t: Pipeline().chunk(t, params).chunks for t in (TEXT, other)}
-    real, inside, lock = pipeline_module.RULES[ChunkerParams], [], threading.Lock()
-    meet = threading.Barrier(2, timeout=10)
-
-    def run(doc, p):
-        with lock:
-            assert doc not in inside, "one document run by two threads at once"
-            inside.append(doc)
-        try:
-            if p.min_tokens == 40:  # the two-document case: broken unless both are running
-                meet.wait()
-            else:  # the one-document case: time for another thread to come in, were it let in
-                time.sleep(0.02)
-            return real(doc, p)
-        finally:
-            with lock:
-                inside.remove(doc)
-
-    monkeypatch.setitem(pipeline_module.RULES, ChunkerParams, run)
-    pipeline = Pipeline()
-    results = {}
-    threads = [threading.Thread(target=lambda t=t: results.__setitem__(t, pipeline.chunk(t, params)))
-               for t in (TEXT, other)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert {t: results[t].chunks for t in (TEXT, other)} == expected
-    # one document from eight threads: the run's assertion would fail in a thread (no result)
-    same = [threading.Thread(target=lambda m=m: results.__setitem__(m, pipeline.chunk(TEXT, ChunkerParams(min_tokens=m))))
-            for m in range(50, 58)]
-    for t in same:
-        t.start()
-    for t in same:
-        t.join()
-    assert all(m in results for m in range(50, 58))
