@@ -1,6 +1,6 @@
 """What one analysis request computes, in the worker thread and free of Qt: the chunkings
 of A and B through one `Analysis` (whose staged caches re-run only the stages a
-parameter change touches), at once when given a thread for A, their comparison laid out for the views, the other rules'
+parameter change touches), their comparison laid out for the views, the other rules'
 comparisons (`RuleComparisons`) and the word maps (`WordMaps`) kept per pair, and
 external chunkers' columns. `analyze()` may leave the churn panel's baseline and other
 rules for `complete()` (`AnalysisResult.pending` names them); `describe_error()` turns
@@ -13,7 +13,6 @@ import dataclasses
 import threading
 import time
 import traceback
-from concurrent.futures import Executor, wait
 from typing import Any, Mapping, NamedTuple
 
 from steadlith_core import Analysis, ChunkerParams, ComparisonError, SteadlithError
@@ -111,17 +110,16 @@ _WORD_MAPS = WordMaps()
 
 def analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons = _OTHER_RULES,
             externals: ExternalRuns = _EXTERNAL_RUNS, word_maps: WordMaps = _WORD_MAPS, *,
-            defer: bool = False, sides: Executor | None = None) -> AnalysisResult:
+            defer: bool = False) -> AnalysisResult:
     """Chunk both documents with the request's parameters and compare them, then compare
     the pair under every other rule (worker thread). With `defer`, the baseline's churn
     and the other rules' comparisons that are not cached are left `pending` for
-    complete(). With `sides` (an executor of one thread), A is chunked there while B is
-    chunked here. Running out of memory is an OutOfMemory naming the documents and what
+    complete(). Running out of memory is an OutOfMemory naming the documents and what
     they need."""
     try:
         # the layouts, bands and word map allocate like the chunking does: the same GC pause
         with gc_paused(pipeline.pipeline.pause_gc):
-            result = _analyze(request, pipeline, others, externals, word_maps, sides)
+            result = _analyze(request, pipeline, others, externals, word_maps)
             return result if defer or not result.pending else _complete(request, result, pipeline, others, None)
     except MemoryError:
         raise _out_of_memory(request) from None
@@ -144,9 +142,19 @@ def _out_of_memory(request: AnalysisRequest) -> "OutOfMemory":
 
 
 def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleComparisons,
-             externals: ExternalRuns, word_maps: WordMaps, sides: Executor | None) -> AnalysisResult:
+             externals: ExternalRuns, word_maps: WordMaps) -> AnalysisResult:
     t0, cpu0 = time.perf_counter(), time.thread_time()
-    (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b), cpu_elsewhere = _both_sides(request, pipeline, sides)
+    out: list[Any] = []
+    for side, source in (("A", request.doc_a), ("B", request.doc_b)):
+        t = time.perf_counter()
+        doc = materialize(side, source)
+        if doc is None:
+            out.append((None, None, None, 0.0))
+            continue
+        chunking = pipeline.chunk(doc.text, request.params)
+        layout = ChunkLayout.build(chunking, doc.offsets)
+        out.append((doc, chunking, layout, (time.perf_counter() - t) * 1000))
+    (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out
     t = time.perf_counter()
     comparison = status_a = status_b = links = error = word_map = None
     pending: list[str] = []
@@ -179,40 +187,9 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
         a, b, comparison, request.params, request.generation, doc_a, doc_b,
         lay_a, lay_b, ms_a, ms_b, (time.perf_counter() - t0) * 1000,
         status_a, status_b, links, ms_compare, error, word_map, rules, pending=tuple(pending),
-        cpu_first_ms=(time.thread_time() - cpu0) * 1000 + cpu_elsewhere,  # side A's thread too
+        cpu_first_ms=(time.thread_time() - cpu0) * 1000,
     )
     return with_externals(request, result, externals) if request.external.chunkers else result
-
-
-def _side(side: str, source: Source, pipeline: Analysis, params) -> tuple:
-    """(document, chunking, layout, wall ms) of one side, Nones for an empty side, and
-    the CPU ms of the thread it ran in."""
-    t, cpu = time.perf_counter(), time.thread_time()
-    doc = materialize(side, source)
-    if doc is None:
-        return (None, None, None, 0.0), 0.0
-    chunking = pipeline.chunk(doc.text, params)
-    layout = ChunkLayout.build(chunking, doc.offsets)
-    return (doc, chunking, layout, (time.perf_counter() - t) * 1000), (time.thread_time() - cpu) * 1000
-
-
-def _both_sides(request: AnalysisRequest, pipeline: Analysis, sides: Executor | None) -> tuple[tuple, tuple, float]:
-    """Both sides of the request, and the CPU ms spent outside this thread: with `sides`,
-    A runs in its thread while B runs in this one.
-    The pipeline locks each document, not the pipeline, and the kernel lets the GIL go in
-    its passes, so the two chunkings overlap on two cores; the same text on both sides is
-    one cached document, chunked once. Side A is always waited for, so one analysis is
-    over, whatever failed, before the next begins."""
-    if sides is None or request.doc_a is None or request.doc_b is None:
-        return _side("A", request.doc_a, pipeline, request.params)[0], \
-            _side("B", request.doc_b, pipeline, request.params)[0], 0.0
-    future = sides.submit(_side, "A", request.doc_a, pipeline, request.params)
-    try:
-        b = _side("B", request.doc_b, pipeline, request.params)[0]
-    finally:
-        wait((future,))
-    a, cpu_a = future.result()
-    return a, b, cpu_a
 
 
 def _complete(request: AnalysisRequest, result: AnalysisResult, pipeline: Analysis, others: RuleComparisons,

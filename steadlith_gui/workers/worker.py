@@ -18,8 +18,6 @@ callback in the GUI thread with its value or a one-line message.
 from __future__ import annotations
 
 import threading
-import weakref
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Callable, Mapping
 
@@ -137,11 +135,8 @@ class Analyzer(PoolRunner):
         # each window keeps its own splitters' chunkings: they go when it closes
         self._external_runs = ExternalRuns() if analyze_fn is analyze else None
         self._other_rules = RuleComparisons()
-        # side A's chunking runs here while the worker chunks B (analysis._both_sides)
-        sides = ThreadPoolExecutor(1, thread_name_prefix="steadlith-side-a")
-        weakref.finalize(self, sides.shutdown, wait=False)
         self._analyze = partial(analyze, others=self._other_rules, externals=self._external_runs,
-                                word_maps=WordMaps(), defer=True, sides=sides) if analyze_fn is analyze else analyze_fn
+                                word_maps=WordMaps(), defer=True) if analyze_fn is analyze else analyze_fn
         self._external_jobs = 0  # second phases running: external chunkers after the rules' result
         self._cancel = threading.Event()  # set: the completion running now is stale, stop it
         self._completion: tuple[AnalysisRequest, AnalysisResult] | None = None  # waiting to start

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import gc
 import threading
-import weakref
 from contextlib import contextmanager
 from operator import itemgetter
 from typing import Any, Callable, Iterator
@@ -64,11 +63,7 @@ from .params import ChunkerParams
 class Pipeline:
     """A chunker with its stage caches. `chunk()` uses a shared default instance.
 
-    Thread-safe: one lock guards the document cache (a document is made under it, so
-    two threads given the same text share one Document and its memory), and each
-    document has its own lock for its runs, so two threads never race on a document's
-    stage caches while two different documents (a comparison's A and B) chunk at once:
-    the kernel lets the GIL go in its long passes.
+    Thread-safe: one lock serializes runs, so two threads never race on a cache.
 
     `pause_gc=True` pauses Python's cyclic garbage collector during each run. A run
     allocates many small acyclic objects while a large document's word list is alive,
@@ -87,8 +82,7 @@ class Pipeline:
     def __init__(self, max_documents: int = 4, *, pause_gc: bool = False, word_symbols: bool = False,
                  str_utf8: bool = True):
         self._docs = DocumentCache(max_documents)
-        self._lock = threading.Lock()  # the document cache
-        self._run_locks: weakref.WeakKeyDictionary[Document, threading.Lock] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
         self.pause_gc = pause_gc
         self.word_symbols = word_symbols
         self.str_utf8 = str_utf8
@@ -130,13 +124,10 @@ class Pipeline:
         if run is None:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
-        with gc_paused(self.pause_gc):
-            with self._lock:
-                doc: Document = self._docs.get(text, lambda: Document(
-                    text, self.word_symbols, self.str_utf8, params if isinstance(params, ChunkerParams) else None))
-                run_lock = self._run_locks.setdefault(doc, threading.Lock())
-            with run_lock:
-                return run(doc, params)
+        with self._lock, gc_paused(self.pause_gc):
+            doc: Document = self._docs.get(text, lambda: Document(
+                text, self.word_symbols, self.str_utf8, params if isinstance(params, ChunkerParams) else None))
+            return run(doc, params)
 
 
 def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
