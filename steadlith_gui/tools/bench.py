@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
-    from ..workers.gui_thread_gc import collect_in_gui_thread
+    from ..workers.gui_thread_gc import collect_in_gui_thread, freeze_startup
     from ..main_window import MainWindow
     from ..widgets.palette import LIGHT
 
@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(1500, 950)
     window.show()
     app.processEvents()
+    freeze_startup()  # as the app does once its window is built
 
     # the widgets a result must have painted to be on screen: both panes' text and the
     # diagnostics (their histograms change with every result)
