@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from .workers.gui_thread_gc import collect_in_gui_thread
+    from .workers.gui_thread_gc import collect_in_gui_thread, freeze_startup
     from .main_window import MainWindow
     from .controllers.settings import APPLICATION, ORGANIZATION, AppSettings
     from .controllers.recovery import default_folder as default_recovery_folder
@@ -270,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         # the command line decides the parameters when it names any; else the last ones
         window.restore_settings(params=not (args.set or args.example or args.demo or args.open_workspace),
                                 theme=False)
+    freeze_startup()  # before any document: full collections then walk only what came after
 
     paths: tuple = (None, None)
     example = None

@@ -31,6 +31,9 @@ class PaneColumn(QWidget):
         # a long name is elided (…) to the width there is rather than widening the window
         self.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.header.setMinimumWidth(60)
+        # (what the fitted name depends on, the name): a result updates the header's
+        # counts, but measuring the name is the costly part and it rarely changes
+        self._fitted: tuple[tuple, str] | None = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -48,6 +51,13 @@ class PaneColumn(QWidget):
         first line would be wider than the header: its start (the file) and its end (an
         edit's description) stay. A git revision's name ("path @ commit — subject") gives
         up its subject first, so the commit stays in sight. The tooltip keeps the whole name."""
+        key = (header.name, header.status, header.side, self.header.width(), self.header.font().key(),
+               self.header.contentsMargins().left(), self.header.contentsMargins().right())
+        if self._fitted is None or self._fitted[0] != key:
+            self._fitted = (key, self._fit_name(header))
+        return self._fitted[1]
+
+    def _fit_name(self, header: PaneHeader) -> str:
         name = visible(header.name or "")
         bold = QFont(self.header.font())
         bold.setBold(True)

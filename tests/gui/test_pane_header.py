@@ -50,3 +50,25 @@ def test_a_narrow_header_keeps_a_revisions_commit_and_gives_up_its_subject_first
     first = c.header.text().split("<br>")[0]
     assert "3c7feb3" in first and "…" in first
     assert name.replace(" ", "\xa0") in c.header.toolTip()
+
+
+def test_the_name_is_measured_again_only_when_what_it_fits_changes(qtbot, monkeypatch):
+    c = column(qtbot)
+    name = "docs/guide/window.md @ 3c7feb3 — User guide: which subcommands take --set and --preset"
+    c.resize(420, 200)
+    c.show()
+    qtbot.waitExposed(c)
+    fits = []
+    real = c._fit_name
+    monkeypatch.setattr(c, "_fit_name", lambda header: fits.append(header.name) or real(header))
+    for n in (12, 13, 14):  # results: the counts change, the name does not
+        c.update_header(PaneHeader("B", name, None, "1.2 KB", "Markdown", counts=ChunkCounts(n, 300, 420, None)), LIGHT)
+    assert fits == [name] and "14 chunks" in c.header.text()
+    shown = c.header.text().split("<br>")[0]
+    c.resize(200, 200)  # a narrower header fits the name again
+    qtbot.waitUntil(lambda: c.header.text().split("<br>")[0] != shown)
+    assert fits == [name, name]
+    c.update_header(PaneHeader("B", "other.md", None, "1.2 KB", "Markdown"), LIGHT)
+    assert fits == [name, name, "other.md"] and "other.md" in c.header.text()
+    c.update_header(PaneHeader("B", "other.md", None, "1.2 KB", "Markdown", status="analysing…"), LIGHT)
+    assert len(fits) == 4  # the status takes room from the name
