@@ -54,7 +54,7 @@ from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from . import lmx2
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns_and_codes, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION
 from .params import ChunkerParams
@@ -253,11 +253,12 @@ def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.
                    stages: Lmx2Stages) -> Chunking:
     words = doc.words
     phash = p.params_hash
-    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, doc.canonical), cum,
-                           chunk_hash_prefix(phash, LMX2_FAMILY))
+    cut_cols, kind_codes, boundary_codes = cut_columns_and_codes(cuts, doc.canonical)
+    columns = ChunkColumns(words, doc.canonical, cut_cols, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
         columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
+        kind_codes=kind_codes, boundary_codes=boundary_codes,
     )
     return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
                     boundary_rule=LMX2_RULE, stages=stages)
