@@ -197,3 +197,27 @@ def test_lmx2_kinds_take_the_shapes_and_colours_of_their_roles():
     assert style.marker_kinds("lmx2-v1") == ("primary", "fill", "long-word", "end")
     assert style.marker_kinds("tttd-v1") == ("primary", "backup", "hard", "snapped", "end")
     assert style.kind_help("lmx2-v1", "primary") != style.kind_help("tttd-v1", "primary")
+
+
+@pytest.mark.parametrize("form", ["str", "bytes"])
+def test_lmx2_diagnostics_counted_from_codes_equal_the_counts_of_the_names(form):
+    """The kinds and boundaries the diagnostics count in numpy (from their codes) are
+    the names of the chunks counted one by one, on both kernels: with long words (a
+    long-word cut), a one-chunk document and an empty one."""
+    from steadlith_core.kernel import select as kernel
+
+    long_word = TEXT[:3000] + " " + "x" * 2000 + " " + TEXT[3000:6000]
+    for text in (TEXT, long_word, "one short paragraph.", ""):
+        data = text if form == "str" else text.encode()
+        for name in kernel.KERNELS:
+            with kernel.using(name):
+                result = Pipeline().chunk(data, BASE)
+            d = result.diagnostics
+            kinds = Counter(c.kind for c in result.chunks)
+            bounds = Counter(c.boundary for c in result.chunks)
+            assert (d.primary, d.fill, d.long_word, d.end) == (
+                kinds["primary"], kinds["fill"], kinds["long-word"], kinds["end"])
+            assert (d.paragraph_boundaries, d.sentence_boundaries, d.word_boundaries) == (
+                bounds["paragraph"], bounds["sentence"], bounds["word"])
+            if text is long_word:
+                assert d.long_word > 0 and d.fill > 0 and d.paragraph_boundaries > 0

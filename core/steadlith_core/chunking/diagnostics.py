@@ -127,13 +127,20 @@ def _sizes(sizes: Sequence[int] | np.ndarray, max_tokens: int) -> dict:
 
 def compute_lmx2(sizes: Sequence[int] | np.ndarray, kinds: Sequence[str], boundaries: Sequence[str], word_count: int,
                  min_tokens: int, max_tokens: int, gate: int, margin: int, normalizer_version: str,
-                 params_hash: str) -> Lmx2Diagnostics:
-    kinds = kinds if isinstance(kinds, list) else list(kinds)
+                 params_hash: str, *, kind_codes: np.ndarray | None = None,
+                 boundary_codes: np.ndarray | None = None) -> Lmx2Diagnostics:
+    """lmx2-v1's diagnostics. `kind_codes` and `boundary_codes`, when given, are `kinds`
+    and `boundaries` as indices into vocabulary.LMX2_KINDS and BOUNDARIES: the counts are
+    taken from them in one numpy pass each."""
+    if kind_codes is not None:
+        primary, fill, long_word, end = np.bincount(kind_codes, minlength=4)[:4].tolist()
+    else:
+        kinds = kinds if isinstance(kinds, list) else list(kinds)
+        primary, fill, long_word, end = (kinds.count(name) for name in ("primary", "fill", "long-word", "end"))
     t = np.asarray(sizes, dtype=np.int64)
     return Lmx2Diagnostics(
         word_count=word_count, **_sizes(t, max_tokens),
-        primary=kinds.count("primary"), fill=kinds.count("fill"), long_word=kinds.count("long-word"),
-        end=kinds.count("end"), **boundary_counts(boundaries),
+        primary=primary, fill=fill, long_word=long_word, end=end, **boundary_counts(boundaries, boundary_codes),
         chunks_under_min=int(np.count_nonzero(t < min_tokens)),
         chunks_over_max=int(np.count_nonzero(t > max_tokens)),
         gate=gate, margin=margin, normalizer_version=normalizer_version, params_hash=params_hash,

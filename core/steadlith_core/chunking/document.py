@@ -18,10 +18,11 @@ import numpy as np
 
 from ..kernel import select as text_kernel
 from ..kernel.segment import SnapPoints
-from ..kernel.select import check_utf8, scan as scan_text, scan_candidates
+from ..kernel.select import check_utf8, scan as scan_text, scan_candidates, scan_checked
 from . import tokens as token_counters
 from .boundaries import classes_of
 from .canonical import CanonicalText
+from .lmx2_params import Lmx2Params
 from .normalize import stream_of
 from .params import ChunkerParams
 from .tokens import TokenCounter
@@ -111,6 +112,15 @@ class DocumentCache:
 # 2 ms a MB with the compiled kernel). The inspector's interactive sizes stay below it.
 LEAN_STR_CHARS = 32 * 2**20
 
+# Up to this many bytes, a bytes document that stores its symbols (lmx2-v1; tttd-v1 where
+# its window is not rolled in the scan) takes its chars4/1 running total from the scan
+# that checks it (select.scan_checked) instead of a pass over the offsets after the cut
+# pass. The total then lives beside the symbols through that pass: 4 bytes a word more
+# at the peak (about 0.6 times the size of Markdown), which past this size counts
+# against the peak-memory bound more than the pass it saves (about 5 % of the CPU
+# time of chunking 1 MB) is worth.
+SCAN_TOTAL_BYTES = 4 * 2**20
+
 
 class Document:
     """Cached stages of one text. The text-only stages are computed once, eagerly;
@@ -133,14 +143,17 @@ class Document:
     their symbols) keeps a lean document's symbols on its word stream, once, instead of
     letting them go.
 
-    Bytes are checked as UTF-8 here (UnicodeDecodeError). `first`, the tttd-v1
-    parameters a lean document is made for, lets the compiled scan check the bytes and
-    roll their window as it reads them (select.scan_candidates): one pass, whose
-    candidates (and chars4/1 running total) are cached as run_tttd caches them, and no
-    symbol is ever stored (so not where the word stream keeps them, `word_symbols`)."""
+    Bytes are checked as UTF-8 here (UnicodeDecodeError): under the compiled kernel by
+    the scan itself as it reads them (select.scan_checked), not in a pass of their own.
+    `first`, the parameters a lean document is made for, lets that scan do more in the
+    same pass: for tttd-v1, roll their window (select.scan_candidates), whose candidates
+    (and chars4/1 running total) are cached as run_tttd caches them, and no symbol is
+    ever stored (so not where the word stream keeps them, `word_symbols`); for either
+    rule under chars4/1, total the tokens (cached as _counted(counter, narrow=True)
+    keeps them; where the symbols are stored, only up to SCAN_TOTAL_BYTES)."""
 
     def __init__(self, text: str | bytes, word_symbols: bool = False, str_utf8: bool = True,
-                 first: ChunkerParams | None = None):
+                 first: ChunkerParams | Lmx2Params | None = None):
         self.document = text  # a str, or UTF-8 bytes (checked by the scan, or check_utf8)
         self.lean = isinstance(text, bytes) or len(text) >= LEAN_STR_CHARS
         # the UTF-8 a lean document is scanned from, None for a str scanned as itself: a
@@ -154,17 +167,21 @@ class Document:
         # (canonical.DocumentCanonical) where the compiled kernel runs: not a second copy
         utf8 = self._utf8
         fused = None
-        if first is not None and utf8 is not None and not word_symbols:
+        counter = token_counters.get_counter(first.token_counter) if first is not None else None
+        chars4 = counter is not None and token_counters.is_builtin_chars4(counter)
+        if isinstance(first, ChunkerParams) and utf8 is not None and not word_symbols:
             masks = (first.primary_mask, first.primary_remainder, first.backup_mask, first.backup_remainder)
-            counter = token_counters.get_counter(first.token_counter)
-            fused = scan_candidates(utf8, first.window_words, first.polynomial, masks,
-                                    chars4=token_counters.is_builtin_chars4(counter))
-        if fused is None:
+            fused = scan_candidates(utf8, first.window_words, first.polynomial, masks, chars4=chars4)
+        cum = None
+        if fused is not None:
+            raw, cum = fused[0], fused[3]
+        elif isinstance(text, bytes) and (checked := scan_checked(
+                text, chars4=chars4 and len(text) <= SCAN_TOTAL_BYTES)) is not None:
+            raw, cum = checked
+        else:
             if isinstance(text, bytes):
                 check_utf8(text)
             raw = scan_text(text if utf8 is None else utf8, sentence_ends=False, lean=utf8 is not None)
-        else:
-            raw = fused[0]
         self.words = stream_of(text, raw, word_symbols or utf8 is None)
         self._symbols: np.ndarray | None = raw.symbols
         self.canonical = CanonicalText.of_scan(raw, utf8)
@@ -174,9 +191,9 @@ class Document:
         self._stages: dict[str, LRU] = {}
         if fused is not None:  # the stages run_tttd would make first, cached as they cache them
             self.stage("candidates").get((first.window_words, first.polynomial) + masks, lambda: fused[1:3])
-            if fused[3] is not None:  # what _counted(counter, narrow=True) keeps: the int32 total
-                self._tokens.get(counter, lambda: (None, fused[3]))
-                self._token_dtypes[counter] = np.dtype(np.int32)
+        if cum is not None:  # what _counted(counter, narrow=True) keeps: the int32 total
+            self._tokens.get(counter, lambda: (None, cum))
+            self._token_dtypes[counter] = np.dtype(np.int32)
 
     @property
     def text(self) -> str:
@@ -254,6 +271,10 @@ class Document:
         # keyed by the counter itself, not its id: an id re-registered with another
         # function must not be answered from the cache
         return self._tokens.get(counter, count)
+
+    def counted(self, counter: TokenCounter) -> bool:
+        """Whether the running total under `counter` is made (by the scan, or asked for)."""
+        return self._tokens.peek(counter) is not None
 
     def tokens_cum(self, counter: TokenCounter, narrow: bool = False) -> np.ndarray:
         """tokens(counter)[1] alone (see _counted for `narrow`)."""

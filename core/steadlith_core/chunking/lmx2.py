@@ -435,16 +435,24 @@ def cut_columns(cuts: Lmx2Cuts, canon: CanonicalText) -> CutColumns:
     """The chunks of `spans`, column-wise, as build_chunks takes them: each chunk's
     boundary from the scan's per-word flags at its end cut (boundaries.cut_boundary_codes,
     the class with the preference on), so no class array over every cut is read."""
+    return cut_columns_and_codes(cuts, canon)[0]
+
+
+def cut_columns_and_codes(cuts: Lmx2Cuts, canon: CanonicalText) -> tuple[CutColumns, np.ndarray, np.ndarray]:
+    """(cut_columns, kind codes, boundary codes): each chunk's kind and boundary also as
+    its index in KINDS and BOUNDARIES (uint8), which the diagnostics count in one numpy
+    pass each instead of a pass over the names per count."""
     pos = cuts.positions
     if pos.size < 2:
-        empty = np.zeros(0, dtype=np.int64)
-        return CutColumns(empty, empty, [], None, [])
+        empty, none = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8)
+        return CutColumns(empty, empty, [], None, []), none, none
     ends = pos[1:]
     kind_code = cuts.kinds[1:].copy()
     kind_code[-1] = 3
     boundary_code = cut_boundary_codes(canon, ends)
-    return CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), _KIND_NAMES[kind_code].tolist(), None,
-                      _BOUNDARY_NAMES[boundary_code].tolist())
+    columns = CutColumns(pos[:-1].astype(np.int64), ends.astype(np.int64), _KIND_NAMES[kind_code].tolist(), None,
+                         _BOUNDARY_NAMES[boundary_code].tolist())
+    return columns, kind_code, boundary_code
 
 
 class Lmx2Stages:
@@ -479,6 +487,6 @@ class Lmx2Stages:
 __all__ = [
     "CHUNKER_FAMILY", "KINDS", "BOUNDARIES", "CLASS_NAMES", "Lmx2Cuts", "Lmx2HashKeys", "Lmx2Keys", "Lmx2Primary",
     "Lmx2Span",
-    "Lmx2Stages", "compute_cuts", "cut_columns", "compute_fill", "compute_keys", "compute_primary", "key_maxima", "local_maxima", "spans",
+    "Lmx2Stages", "compute_cuts", "cut_columns", "cut_columns_and_codes", "compute_fill", "compute_keys", "compute_primary", "key_maxima", "local_maxima", "spans",
     "window_hashes",
 ]

@@ -54,7 +54,7 @@ from .diagnostics import compute_lmx2 as compute_lmx2_diagnostics
 from .identity import chunk_hash_prefix
 from .lmx2 import CHUNKER_FAMILY as LMX2_FAMILY
 from . import lmx2
-from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns, key_maxima
+from .lmx2 import Lmx2Stages, compute_fill, compute_keys, compute_primary, cut_columns_and_codes, key_maxima
 from .lmx2_params import LMX2_RULE, Lmx2Params
 from .normalize import NORMALIZER_VERSION
 from .params import ChunkerParams
@@ -125,8 +125,7 @@ class Pipeline:
             known = " or ".join(t.__name__ for t in RULES)
             raise TypeError(f"params must be {known}, not {type(params).__name__}")
         with self._lock, gc_paused(self.pause_gc):
-            doc: Document = self._docs.get(text, lambda: Document(
-                text, self.word_symbols, self.str_utf8, params if isinstance(params, ChunkerParams) else None))
+            doc: Document = self._docs.get(text, lambda: Document(text, self.word_symbols, self.str_utf8, params))
             return run(doc, params)
 
 
@@ -215,8 +214,9 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
     sums, no mask over every cut, no per-word tokens. A lean document lets its symbols
     go once the cuts are made, and under chars4/1 its tokens are counted from the scan's
     offsets, so its running total is made only once the symbols are gone (the peak of a
-    large document is lower). The keys and classes of Chunking.stages are made when a
-    caller reads them."""
+    large document is lower), unless the scan that checked a small bytes document made
+    it (document.SCAN_TOTAL_BYTES). The keys and classes of Chunking.stages are made when
+    a caller reads them."""
     counter = token_counters.get_counter(p.token_counter)
     key_inputs = (counter, p.key_tokens, p.prefers_boundaries)
     bytes_doc = doc.utf8 is not None  # scanned from UTF-8: bytes, or a long str under the compiled kernel
@@ -224,7 +224,7 @@ def run_lmx2_lean(doc: Document, p: Lmx2Params) -> Chunking:
     def cuts() -> lmx2.Lmx2Cuts:
         words = doc.words
         maxima = doc.stage("lmx2-maxima", 4).peek((key_inputs, p.horizon))
-        if doc.lean and counter is _CHARS4:
+        if doc.lean and counter is _CHARS4 and not doc.counted(counter):
             source: tuple = (None, words.starts, words.ends)  # no running total yet
         else:
             source = (doc.tokens_cum(counter, narrow=bytes_doc), None, None)
@@ -253,11 +253,12 @@ def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.
                    stages: Lmx2Stages) -> Chunking:
     words = doc.words
     phash = p.params_hash
-    columns = ChunkColumns(words, doc.canonical, cut_columns(cuts, doc.canonical), cum,
-                           chunk_hash_prefix(phash, LMX2_FAMILY))
+    cut_cols, kind_codes, boundary_codes = cut_columns_and_codes(cuts, doc.canonical)
+    columns = ChunkColumns(words, doc.canonical, cut_cols, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
     diagnostics = compute_lmx2_diagnostics(
         columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
+        kind_codes=kind_codes, boundary_codes=boundary_codes,
     )
     return Chunking(doc.document, words, p, phash, columns, diagnostics, tok, cum, None, doc.canonical,
                     boundary_rule=LMX2_RULE, stages=stages)

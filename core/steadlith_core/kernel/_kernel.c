@@ -225,13 +225,11 @@ static inline __attribute__((always_inline)) __m128i clmul_hi_lo(__m128i a, __m1
 #define FUSED_BUILT 0
 #endif
 
-/* What scan_rabin is asked for: the window, its carry-less constants, the masks, and
- * whether to total chars4/1 too. */
+/* What scan_rabin is asked for: the window, its carry-less constants and the masks. */
 typedef struct {
     Py_ssize_t window;
     Clmul c;
     u64 pm, pr, bm, br;
-    int chars4; /* also chars4/1's running total (scan_rabin) */
 } RabinSpec;
 
 #if FUSED_BUILT
@@ -955,9 +953,9 @@ static PyObject *scan_str(PyObject *text) {
  * of n items (int32, int32, uint8, uint64, int32, uint8); `canonical`, the canonical text, is
  * bytes: it is never longer than the input, as each separator replaces a gap at least
  * as long (two line breaks are two bytes or more). */
-static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec);
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec, int check, int chars4);
 
-static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0, NULL); }
+static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0, NULL, 0, 0); }
 
 /* scan_lean(data) -> scan(data) of UTF-8 bytes without the canonical text: `canonical`
  * and `canonical_ends` come back empty, and nothing is written for them. A one-shot run
@@ -965,7 +963,22 @@ static PyObject *scan(PyObject *self, PyObject *arg) { return scan_bytes(arg, 0,
  * (canonical_hashes), which spares a copy of the document and 4 bytes a word. */
 static PyObject *scan_lean(PyObject *self, PyObject *arg) {
     if (PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "scan_lean takes UTF-8 bytes, not a str"); return NULL; }
-    return scan_bytes(arg, 1, NULL);
+    return scan_bytes(arg, 1, NULL, 0, 0);
+}
+
+/* scan_checked(data, chars4=False) -> scan_lean(data)'s tuple + (cum or None), or an int
+ * scan_lean and utf8_error in one pass: the bytes are checked as strict UTF-8 as they
+ * are read (as scan_rabin reads them), and when they are not, the result is the offset
+ * of the first bad byte (the one utf8_error gives) instead of a tuple. With chars4
+ * (inputs of at most 2^30 bytes), `cum` is chars4/1's running total over the words,
+ * int32, n + 1 of them: chars4_totals(starts, ends, False, True)'s, without a pass over
+ * the offsets. */
+static PyObject *scan_checked(PyObject *self, PyObject *args) {
+    PyObject *data;
+    int chars4 = 0;
+    if (!PyArg_ParseTuple(args, "O|p", &data, &chars4)) return NULL;
+    if (PyUnicode_Check(data)) { PyErr_SetString(PyExc_TypeError, "scan_checked takes UTF-8 bytes, not a str"); return NULL; }
+    return scan_bytes(data, 1, NULL, 1, chars4);
 }
 
 static int parse_clmul(PyObject *o, Clmul *c);
@@ -979,21 +992,25 @@ typedef struct {
     int same;                  /* the canonical text is still the input itself (scan_bytes) */
 } Utf8Scan;
 
-/* The loop of scan_bytes, inlined with `lean` and `rolling` constants, so each form
- * holds in registers only what it uses. `rolling` (scan_rabin: lean UTF-8 bytes) rolls
- * the window over each symbol as it is made instead of storing it, and reads every byte
- * that is not ASCII as a whole sequence, checked (utf8_sequence): a gap takes only
- * whitespace, which is valid, and the word loop reads every other such byte. The first
- * bad byte stops the scan (u->bad). Returns the word count. */
-static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const u8 *data,
-                                                                const u8 *end, Utf8Scan *u, Rabin *rolled) {
+/* The loop of scan_bytes, inlined with `lean`, `rolling` and `checked` constants, so
+ * each form holds in registers only what it uses. `rolling` (scan_rabin: lean UTF-8
+ * bytes) rolls the window over each symbol as it is made instead of storing it.
+ * `checked` (scan_rabin, scan_checked: lean UTF-8 bytes) reads every byte that is not
+ * ASCII as a whole sequence, checked (utf8_sequence): a gap takes only whitespace, which
+ * is valid, and the word loop reads every other such byte, so the scan is the check and
+ * no pass of utf8_error is needed. The first bad byte stops the scan (u->bad).
+ * `checked` 2 also writes chars4/1's running total to u->cum (a constant, not a test of
+ * u->cum: the form without it keeps a register free). Returns the word count. */
+static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean, const int rolling, const int checked,
+                                                                const u8 *data, const u8 *end, Utf8Scan *u,
+                                                                Rabin *rolled) {
     /* the rolling state as a local whose address never leaves inlined code: stores to
      * the candidate lists (int64) and the ring (u64) cannot alias it, so its counters
      * and constants are not reloaded after every store */
     Rabin state = *rolled, *r = &state;
     int32_t *starts = u->starts, *ends = u->ends, *cend = u->cend, *cum = u->cum;
-    int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_rabin checks the input's size) */
-    if (rolling && cum) cum[0] = 0;
+    int32_t total = 0; /* chars4/1 of the words so far: below 2^30 (scan_bytes checks the input's size) */
+    if (checked == 2) cum[0] = 0;
     u8 *para = u->para, *sent = u->sent, *canon = u->canon;
     u64 *sym = u->sym;
     Py_ssize_t n = 0, out = 0, lead = 0;
@@ -1026,7 +1043,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
             if (b > 0x20 && b < 0x80) { p++; continue; } /* printable ASCII: the common case */
             int cls = BYTE_CLASS[b];
             if (cls == C_WORD || (cls >= C_LEAD_C2 && !multibyte_space(p, end, cls))) {
-                if (rolling && b >= 0x80) { /* a whole sequence, checked */
+                if (checked && b >= 0x80) { /* a whole sequence, checked */
                     int w = utf8_sequence(p, end);
                     if (!w) { u->bad = p - data; goto stop; }
                     cont += w - 1; p += w;
@@ -1036,7 +1053,7 @@ static inline __attribute__((always_inline)) Py_ssize_t scan_utf8(const int lean
         }
         size_t len = (size_t)(p - w0);
         int32_t e = (int32_t)((p - data) - cont);
-        if (rolling && cum) { total += (e - s0 + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
+        if (checked == 2) { total += (e - s0 + 3) >> 2; cum[n + 1] = total; } /* ceil(code points / 4) */
         ends[n] = e;
         para[n] = (u8)is_para;
         if (rolling) rabin_push(r, n, xxh3_64(w0, len, is_para ? 1 : 0));
@@ -1108,7 +1125,7 @@ static PyObject *scan_rabin(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "window must be 1 to %zd words", MAX_FUSED_WINDOW);
         return NULL;
     }
-    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br, chars4};
+    RabinSpec spec = {window, {0, 0, 0, 0}, pm, pr, bm, br};
     int carryless = parse_clmul(o_clmul, &spec.c);
     if (carryless < 0) return NULL;
     if (!carryless || !FUSED_BUILT) {
@@ -1119,12 +1136,37 @@ static PyObject *scan_rabin(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "masks and remainders must be below 2^d, d the polynomial's degree");
         return NULL;
     }
-    return scan_bytes(data, 1, &spec);
+    return scan_bytes(data, 1, &spec, 1, chars4);
 }
 
-/* With `spec` (scan_rabin: lean, UTF-8 bytes) the window is rolled and the bytes checked
- * in the pass (scan_utf8). */
-static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
+/* scan_checked's result: the scan's tuple (scan_out_finish) followed by `cum` (shrunk to
+ * n + 1 int32, or None when NULL); `bad` >= 0 (a byte that is not UTF-8) makes it that
+ * offset instead. Releases the outputs and `cum`. */
+static PyObject *checked_finish(ScanOut *o, Py_ssize_t n, Py_ssize_t bad, PyObject *cum) {
+    if (bad >= 0) { scan_out_clear(o); Py_XDECREF(cum); return PyLong_FromSsize_t(bad); }
+    PyObject *scanned = scan_out_finish(o, n, 0, 1), *result = NULL;
+    if (scanned) {
+        if (cum) buffer_trim(cum, (n + 1) * 4);
+        result = PyTuple_New(PyTuple_GET_SIZE(scanned) + 1);
+        for (Py_ssize_t k = 0; result && k < PyTuple_GET_SIZE(scanned); k++) {
+            PyObject *item = PyTuple_GET_ITEM(scanned, k);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(result, k, item);
+        }
+        if (result) {
+            if (!cum) { cum = Py_None; Py_INCREF(cum); }
+            PyTuple_SET_ITEM(result, PyTuple_GET_SIZE(scanned), cum);
+            cum = NULL; /* the tuple holds it */
+        }
+    }
+    Py_XDECREF(scanned); Py_XDECREF(cum);
+    return result;
+}
+
+/* With `spec` (scan_rabin: lean, UTF-8 bytes) the window is rolled in the pass; with
+ * `check` (scan_rabin, scan_checked: lean) the bytes are checked in it and, with
+ * `chars4`, chars4/1 totalled (scan_utf8). */
+static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec, int check, int chars4) {
     Py_buffer view;
     if (PyUnicode_Check(arg)) {
         /* an ASCII str is its own UTF-8: read it in place instead of encoding a copy */
@@ -1140,7 +1182,7 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
     ScanOut o;
     if (scan_out_new(&o, (view.len + 1) / 2, view.len + 16, lean, rolling) < 0) { PyBuffer_Release(&view); return NULL; }
     PyObject *cum = NULL;
-    if (rolling && spec->chars4) {
+    if (check && chars4) {
         if (view.len > MAX_CHARS4_INPUT) {
             PyErr_SetString(PyExc_ValueError, "chars4 totals are made in the scan for inputs of at most 2^30 bytes");
             scan_out_clear(&o); PyBuffer_Release(&view); return NULL;
@@ -1163,9 +1205,12 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
                   0, 0, -1, PyBytes_Check(arg) /* immutable: a view of it stays the canonical text */};
     Py_ssize_t n;
     Py_BEGIN_ALLOW_THREADS
-    if (rolling) n = scan_utf8(1, 1, data, end, &u, &r);
-    else if (lean) n = scan_utf8(1, 0, data, end, &u, &r);
-    else n = scan_utf8(0, 0, data, end, &u, &r);
+    if (rolling && cum) n = scan_utf8(1, 1, 2, data, end, &u, &r);
+    else if (rolling) n = scan_utf8(1, 1, 1, data, end, &u, &r);
+    else if (check && cum) n = scan_utf8(1, 0, 2, data, end, &u, &r);
+    else if (check) n = scan_utf8(1, 0, 1, data, end, &u, &r);
+    else if (lean) n = scan_utf8(1, 0, 0, data, end, &u, &r);
+    else n = scan_utf8(0, 0, 0, data, end, &u, &r);
     Py_END_ALLOW_THREADS
     Py_ssize_t out = u.out;
     if (u.same && n > 0 && !lean) {
@@ -1180,6 +1225,7 @@ static PyObject *scan_bytes(PyObject *arg, int lean, const RabinSpec *spec) {
         out = -1; /* scan_out_finish: leave it as it is */
     }
     PyBuffer_Release(&view);
+    if (check && !rolling) return checked_finish(&o, n, u.bad, cum);
     if (!rolling) return scan_out_finish(&o, n, out, lean);
     RabinLists lists = rabin_lists(&r);
     return rabin_finish(&o, n, &lists, u.bad, cum);
@@ -3485,6 +3531,9 @@ static PyMethodDef METHODS[] = {
     {"scan_rabin", scan_rabin, METH_VARARGS,
      "scan_rabin(utf8, window, clmul, masks, chars4=False) -> scan_lean(utf8) + (primary, backup, cum or None), "
      "or the offset of a byte that is not UTF-8"},
+    {"scan_checked", scan_checked, METH_VARARGS,
+     "scan_checked(utf8, chars4=False) -> scan_lean(utf8) + (cum or None), or the offset of the first byte "
+     "that is not UTF-8"},
     {"scan_lean", scan_lean, METH_O, "scan_lean(utf8) -> scan(utf8) without the canonical text (empty canonical, canonical_ends)"},
     {"canonical_hashes", canonical_hashes, METH_VARARGS,
      "canonical_hashes(document, byte_starts, byte_ends, prefix) -> [hex str] of each range's canonical text"},

@@ -174,6 +174,26 @@ def scan_candidates(data: bytes, window: int, p: int, masks: tuple[int, int, int
             None if cum is None else view(cum, dtype=np.int32))
 
 
+def scan_checked(data: bytes, chars4: bool = False) -> tuple[RawScan, np.ndarray | None] | None:
+    """(scan, cum): scan(data, lean=True) of UTF-8 bytes with the check of check_utf8 in
+    the same pass of the compiled kernel (bytes that are not UTF-8 raise its
+    UnicodeDecodeError: the codec's message and offset), instead of a pass of its own
+    before the scan. With `chars4`, `cum` is chars4_totals(starts, ends, False,
+    narrow=True)'s running total (int32) made in the pass too; None without it, or past
+    FUSED_CHARS4_MAX bytes. None under the numpy kernel: the caller checks and scans apart."""
+    if KERNEL != "c":
+        return None
+    got = _kernel.scan_checked(data, chars4 and len(data) <= FUSED_CHARS4_MAX)
+    if isinstance(got, int):  # the offset of a byte that is not UTF-8
+        bytes(data).decode("utf-8")  # raises the codec's own error, offsets and reason included
+        raise AssertionError("the scan rejected what the codec accepts")
+    n, starts, ends, para, symbols, _, _, sentence, cum = got
+    view = np.frombuffer  # views of read-only buffers
+    raw = RawScan(view(starts, dtype=OFFSET), view(ends, dtype=OFFSET), view(para, dtype=np.bool_),
+                  view(symbols, dtype=np.uint64), None, None, view(sentence, dtype=np.bool_))
+    return raw, None if cum is None else view(cum, dtype=np.int32)
+
+
 def check_utf8(data: bytes) -> None:
     """Raise UnicodeDecodeError (with the byte offset of the first bad byte) unless
     `data` is strict UTF-8, without making a str of the whole document."""
