@@ -152,6 +152,7 @@ def _analyze(request: AnalysisRequest, pipeline: Analysis, others: RuleCompariso
             out.append((None, None, None, 0.0))
             continue
         chunking = pipeline.chunk(doc.text, request.params)
+        chunking.diagnostics  # made on first read: here, not in the GUI thread's views
         layout = ChunkLayout.build(chunking, doc.offsets)
         out.append((doc, chunking, layout, (time.perf_counter() - t) * 1000))
     (doc_a, a, lay_a, ms_a), (doc_b, b, lay_b, ms_b) = out

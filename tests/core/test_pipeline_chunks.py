@@ -10,6 +10,7 @@ import pytest
 
 from steadlith_core import ChunkerParams, Lmx2Params, Pipeline
 from steadlith_core.chunking import document as document_module
+from steadlith_core.chunking import pipeline as pipeline_module
 from steadlith_core.chunking.chunks import Chunk
 from steadlith_core.bench.examples import generate_prose
 
@@ -58,6 +59,25 @@ def test_a_chunking_pickles_whichever_path_made_it(text_kernel, monkeypatch, for
     result = Pipeline().chunk(text.encode() if form == "bytes" else text, params)
     back = pickle.loads(pickle.dumps(result))
     assert [c._asdict() for c in back.chunks] == [c._asdict() for c in result.chunks]
+    assert back.diagnostics.to_dict() == result.diagnostics.to_dict()
     if result.stages is not None:
         assert back.stages.classes.tolist() == result.stages.classes.tolist()
         assert back.stages.cuts.positions.tolist() == result.stages.cuts.positions.tolist()
+
+
+@pytest.mark.parametrize("form", ["str", "bytes"])
+@pytest.mark.parametrize("params", [ChunkerParams(), Lmx2Params()], ids=lambda p: p.boundary_rule)
+def test_the_diagnostics_are_made_when_first_read_and_count_the_chunks(text_kernel, monkeypatch, form, params):
+    """A caller that wants only the chunks does not pay for the counts; one that reads
+    them gets the counts of the chunks it has."""
+    made = []
+    for name in ("compute_diagnostics", "compute_lmx2_diagnostics"):
+        real = getattr(pipeline_module, name)
+        monkeypatch.setattr(pipeline_module, name, lambda *a, real=real, **k: made.append(1) or real(*a, **k))
+    result = Pipeline().chunk(TEXT.encode() if form == "bytes" else TEXT, params)
+    assert made == [] and "diagnostics" not in result.__dict__
+    d = result.diagnostics
+    assert made == [1]
+    assert result.diagnostics is d
+    assert d.chunk_count == len(result.chunks)
+    assert d.total_tokens == sum(c.tokens for c in result.chunks)

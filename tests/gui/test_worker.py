@@ -107,3 +107,18 @@ def test_gui_thread_keeps_turning_while_a_large_pair_is_analysed(qtbot, window, 
     qtbot.waitUntil(lambda: bool(shown), timeout=120_000)
     timer.stop()
     assert shown[0].a.word_count > 100_000 and shown[0].comparison is not None
+
+
+def test_the_worker_makes_both_sides_diagnostics_so_the_views_only_read_them(qtbot):
+    """A Chunking makes its diagnostics when first read; the views read them in the GUI
+    thread, so the worker reads them first."""
+    analyzer = Analyzer()
+    a, b = prepare_document("A", TEXT), prepare_document("B", TEXT + " One more sentence.")
+    received = []
+    analyzer.result_ready.connect(received.append)
+    with qtbot.waitSignal(analyzer.result_ready, timeout=20_000):
+        analyzer.submit(a, b, ChunkerParams())
+    result = received[0]
+    for side in (result.a, result.b):
+        assert "diagnostics" in side.__dict__
+        assert side.diagnostics.chunk_count == len(side.chunks)

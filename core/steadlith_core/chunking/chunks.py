@@ -137,7 +137,9 @@ class Chunking:
     # every chunk's fields column-wise: the Chunk objects (`chunks`) are made from them
     # when first read
     columns: "ChunkColumns"
-    diagnostics: Diagnostics | Lmx2Diagnostics
+    # the Diagnostics (Lmx2Diagnostics under lmx2-v1), or what makes them when first read
+    # (`diagnostics`): a caller that only wants the chunks does not pay for the counts
+    diagnostics_of: "Diagnostics | Lmx2Diagnostics | Callable[[], Diagnostics | Lmx2Diagnostics]"
     # tokens of each word (`word_tokens`), or what makes them when first read: a document
     # given as bytes keeps only the running total
     word_tokens_of: np.ndarray | Callable[[], np.ndarray]
@@ -163,6 +165,12 @@ class Chunking:
         """Tokens of each word."""
         t = self.word_tokens_of
         return t if isinstance(t, np.ndarray) else t()
+
+    @cached_property
+    def diagnostics(self) -> Diagnostics | Lmx2Diagnostics:
+        """Counts and sizes of the chunking (docs/contract/index.md#diagnostics), made on first read."""
+        d = self.diagnostics_of
+        return d if isinstance(d, (Diagnostics, Lmx2Diagnostics)) else d()
 
     @cached_property
     def fingerprints(self) -> np.ndarray | None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import gc
 import threading
 from contextlib import contextmanager
+from functools import partial
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
@@ -166,7 +167,8 @@ def run_tttd(doc: Document, p: ChunkerParams) -> Chunking:
     boundary_codes = cut_boundary_codes(doc.canonical, ends)
     cuts = CutColumns(starts, ends, kind_names(kind_codes), snapped, boundary_names(boundary_codes))
     columns = ChunkColumns(words, doc.canonical, cuts, cum, chunk_hash_prefix(phash))
-    diagnostics = compute_diagnostics(
+    diagnostics = partial(
+        compute_diagnostics,
         columns.tokens,
         columns.kinds,
         () if snapped is None else snapped,
@@ -255,8 +257,8 @@ def _lmx2_chunking(doc: Document, p: Lmx2Params, cuts: "lmx2.Lmx2Cuts", cum: np.
     phash = p.params_hash
     cut_cols, kind_codes, boundary_codes = cut_columns_and_codes(cuts, doc.canonical)
     columns = ChunkColumns(words, doc.canonical, cut_cols, cum, chunk_hash_prefix(phash, LMX2_FAMILY))
-    diagnostics = compute_lmx2_diagnostics(
-        columns.tokens, columns.kinds, columns.boundaries, len(words),
+    diagnostics = partial(
+        compute_lmx2_diagnostics, columns.tokens, columns.kinds, columns.boundaries, len(words),
         p.min_tokens, p.max_tokens, p.gate, p.margin, NORMALIZER_VERSION, phash,
         kind_codes=kind_codes, boundary_codes=boundary_codes,
     )
