@@ -2899,7 +2899,7 @@ static void walk1_make(Walk1 *w, Py_ssize_t upto) {
     if (b->failed) return;
     for (; b->keyed < b->count; b->keyed++)
         b->key[b->keyed - b->off] = walk1_key(w, (Py_ssize_t)b->cut[b->keyed - b->off]);
-    barrier_advance(w, 0);
+    if (w->bi < b->count) barrier_advance(w, 0);
 }
 
 /* local_maxima_walk (ring_walk) over elements FIRST, FIRST + 1, ... (positions rising
