@@ -2402,6 +2402,23 @@ static inline void list_add(List *l, int64_t v) {
     l->at[l->count++] = v;
 }
 
+/* Room for `cap` entries in all, made at once where the count is known: no doubling
+ * slack, and no old and new block held together while the list grows. */
+static void list_reserve(List *l, Py_ssize_t cap) {
+    if (cap <= l->cap || l->failed) return;
+    int64_t *grown = PyMem_RawRealloc(l->at, (size_t)cap * sizeof(int64_t));
+    if (!grown) { l->failed = 1; return; }
+    l->at = grown;
+    l->cap = cap;
+}
+
+/* Lets a list's memory go once nothing reads it (its count and failure stay). */
+static void list_drop(List *l) {
+    PyMem_RawFree(l->at);
+    l->at = NULL;
+    l->cap = 0;
+}
+
 /* The sequence a walk reads: element j in ring slot j & mask (its cut, position and
  * key), made in order on demand. */
 typedef struct {
@@ -3043,6 +3060,8 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
     barrier_advance(w, 1);
     const List bars = w->bmax, bars_pos = w->bmax_pos;
     /* both in order, and disjoint: merged */
+    list_reserve(found, found->count + gap.count + bars.count);
+    list_reserve(found_pos, found_pos->count + gap.count + bars.count);
     for (Py_ssize_t x = 0, y = 0; x < gap.count || y < bars.count;) {
         if (y >= bars.count || (x < gap.count && gap.at[x] < bars.at[y])) {
             list_add(found, gap.at[x]); list_add(found_pos, gap_pos.at[x]); x++;
@@ -3052,6 +3071,7 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
     }
     found->failed |= gap.failed | gap_pos.failed | bars.failed | bars_pos.failed | w->bar.failed;
     PyMem_RawFree(gap.at); PyMem_RawFree(gap_pos.at);
+    list_drop(&w->bmax); list_drop(&w->bmax_pos);
 }
 
 static PyObject *list_bytes(List *l) {
@@ -3087,7 +3107,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     int have_max = o_max != Py_None, failed = 0;
     PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
     List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
-    List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
+    List chosen = {0}, chosen_pos = {0}, fill = {0};
     u64 *ring = NULL, *wval = NULL, *wpre = NULL, *prer = NULL;
     int64_t *cumr = NULL, *mp = NULL, *wpos = NULL;
     Powers pw, pwinv;
@@ -3198,6 +3218,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         }
     }
     const int64_t *m_pos = have_max ? mp : max_pos.at;
+    list_reserve(&primary, m_count);
+    list_reserve(&primary_pos, m_count);
     Py_ssize_t e = 0;
     for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
         int64_t x = m_pos[k];
@@ -3205,7 +3227,13 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         int64_t before = e ? x - edge_pos.at[e - 1] : -1, after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
         if (before >= min_tokens && after >= min_tokens) { list_add(&primary, m_at[k]); list_add(&primary_pos, x); }
     }
+    /* the maxima's positions are read no more (the maxima themselves are returned) */
+    list_drop(&max_pos);
+    PyMem_RawFree(mp);
+    mp = NULL;
     /* E | S in order, then the fill zone's maxima of key_2 */
+    list_reserve(&chosen, edges.count + primary.count);
+    list_reserve(&chosen_pos, edges.count + primary.count);
     e = 0;
     for (Py_ssize_t k = 0; e < edges.count || k < primary.count;) {
         if (k >= primary.count || (e < edges.count && edges.at[e] < primary.at[k])) {
@@ -3216,6 +3244,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     }
     failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed | primary_pos.failed |
               chosen.failed | chosen_pos.failed;
+    list_drop(&edge_pos); /* walk 2 reads the positions from chosen_pos */
+    list_drop(&primary_pos);
     if (n >= 2 && !failed && s.ok) { /* (every word's tokens were checked above) */
         s.edges = NULL;
         cursor_start(&s);
@@ -3225,27 +3255,30 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         r.made = 0; r.done = 0;
         ring_walk(&r, &s, make_zone, fill_horizon, &fill, NULL);
     }
-    /* every cut in order, with its kind (E 2, S 0, Q 1) in the low bits */
-    for (Py_ssize_t k = 0, q = 0, x = 0; !failed;) {
-        int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
-        int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
-        if (ce == INT64_MAX && cs == INT64_MAX && cq == INT64_MAX) break;
-        if (ce <= cs && ce <= cq) { list_add(&out, ce * 4 + 2); x++; }
-        else if (cs <= cq) { list_add(&out, cs * 4 + 0); k++; }
-        else { list_add(&out, cq * 4 + 1); q++; }
-    }
-    failed |= fill.failed | out.failed;
+    list_drop(&chosen);
+    list_drop(&chosen_pos);
+    failed |= fill.failed;
     Py_END_ALLOW_THREADS
     if (failed) { PyErr_NoMemory(); goto done; }
     if (!s.ok) { PyErr_SetString(PyExc_ValueError, "every word must have a token or more"); goto done; }
     b_max = have_max ? (Py_INCREF(o_max), o_max) : list_bytes(&maxima);
-    b_pos = new_buffer(out.count * 8);
-    b_kind = new_buffer(out.count);
+    if (!have_max) list_drop(&maxima);
+    /* every cut in order (E, S and Q are disjoint lists, each in order), with its kind
+     * (E 2, S 0, Q 1), written straight into the result */
+    Py_ssize_t total = edges.count + primary.count + fill.count;
+    b_pos = new_buffer(total * 8);
+    b_kind = new_buffer(total);
     if (!b_max || !b_pos || !b_kind) goto done;
     {
         int64_t *at = (int64_t *)PyBytes_AS_STRING(b_pos);
         u8 *kd = (u8 *)PyBytes_AS_STRING(b_kind);
-        for (Py_ssize_t j = 0; j < out.count; j++) { at[j] = out.at[j] >> 2; kd[j] = (u8)(out.at[j] & 3); }
+        for (Py_ssize_t k = 0, q = 0, x = 0, j = 0; j < total; j++) {
+            int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
+            int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
+            if (ce <= cs && ce <= cq) { at[j] = ce; kd[j] = 2; x++; }
+            else if (cs <= cq) { at[j] = cs; kd[j] = 0; k++; }
+            else { at[j] = cq; kd[j] = 1; q++; }
+        }
     }
     result = PyTuple_Pack(3, b_max, b_pos, b_kind);
 done:
@@ -3253,7 +3286,7 @@ done:
     PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
     PyMem_Free(wpos); PyMem_Free(wval); PyMem_Free(wpre); PyMem_Free(prer);
     PyMem_RawFree(pw.hi); PyMem_RawFree(pwinv.hi);
-    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
+    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill};
     for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
     release_token_source(kind, &cv, &sv, &ev);
     if (have_max) PyBuffer_Release(&mv);
