@@ -2728,31 +2728,39 @@ typedef struct {
     Py_ssize_t width; /* c - 1 - a(c) of the last key made */
 } Walk1;
 
-/* Lists barrier c at position pos, first dropping the barriers no walk reads again. */
-static void bar_add(Walk1 *w, Py_ssize_t c, int64_t pos) {
+/* Makes room for one more barrier: drops the barriers no walk reads again, and grows
+ * the store when those still read fill half of it or more. */
+static __attribute__((noinline)) void bar_room(Walk1 *w) {
     Bars *b = &w->bar;
-    if (b->count - b->off == b->cap) {
-        Py_ssize_t keep = (u64)w->bi > w->reach ? w->bi - (Py_ssize_t)w->reach : 0;
-        if (keep > w->gap_bar) keep = w->gap_bar;
-        if (keep > b->keyed) keep = b->keyed;
-        if (keep > b->off) {
-            Py_ssize_t drop = keep - b->off, live = b->count - keep;
-            memmove(b->cut, b->cut + drop, (size_t)live * 8);
-            memmove(b->pos, b->pos + drop, (size_t)live * 8);
-            memmove(b->key, b->key + drop, (size_t)live * 8);
-            b->off = keep;
-        }
-        if (2 * (b->count - b->off) >= b->cap) {
-            Py_ssize_t cap = b->cap ? 2 * b->cap : 256;
-            int64_t *cut = b->failed ? NULL : PyMem_RawRealloc(b->cut, (size_t)cap * 8);
-            if (cut) b->cut = cut;
-            int64_t *bp = cut ? PyMem_RawRealloc(b->pos, (size_t)cap * 8) : NULL;
-            if (bp) b->pos = bp;
-            u64 *key = bp ? PyMem_RawRealloc(b->key, (size_t)cap * 8) : NULL;
-            if (key) b->key = key;
-            if (!key) { b->failed = 1; return; }
-            b->cap = cap;
-        }
+    Py_ssize_t keep = (u64)w->bi > w->reach ? w->bi - (Py_ssize_t)w->reach : 0;
+    if (keep > w->gap_bar) keep = w->gap_bar;
+    if (keep > b->keyed) keep = b->keyed;
+    if (keep > b->off) {
+        Py_ssize_t drop = keep - b->off, live = b->count - keep;
+        memmove(b->cut, b->cut + drop, (size_t)live * 8);
+        memmove(b->pos, b->pos + drop, (size_t)live * 8);
+        memmove(b->key, b->key + drop, (size_t)live * 8);
+        b->off = keep;
+    }
+    if (2 * (b->count - b->off) >= b->cap) {
+        Py_ssize_t cap = b->cap ? 2 * b->cap : 256;
+        int64_t *cut = b->failed ? NULL : PyMem_RawRealloc(b->cut, (size_t)cap * 8);
+        if (cut) b->cut = cut;
+        int64_t *bp = cut ? PyMem_RawRealloc(b->pos, (size_t)cap * 8) : NULL;
+        if (bp) b->pos = bp;
+        u64 *key = bp ? PyMem_RawRealloc(b->key, (size_t)cap * 8) : NULL;
+        if (key) b->key = key;
+        if (!key) { b->failed = 1; return; }
+        b->cap = cap;
+    }
+}
+
+/* Lists barrier c at position pos. */
+static inline __attribute__((always_inline)) void bar_add(Walk1 *w, Py_ssize_t c, int64_t pos) {
+    Bars *b = &w->bar;
+    if (__builtin_expect(b->count - b->off == b->cap, 0)) {
+        bar_room(w);
+        if (b->failed) return;
     }
     b->cut[b->count - b->off] = c;
     b->pos[b->count - b->off] = pos;
