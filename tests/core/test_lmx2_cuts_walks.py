@@ -11,6 +11,8 @@ keys, which both qualify), and every parameter at its bounds (docs/contract/lmx2
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -124,3 +126,31 @@ def test_long_documents_with_gaps_of_every_width(prefer, barrier_every):
                 got = kernel.lmx2_cuts(symbols, para, sentence, prefer, *source, key_tokens, lmx2.KEY_BASE, horizon,
                                        min_tokens, gate, fill_horizon, None)
                 assert (got[0].tolist(), got[1].tolist(), got[2].tolist()) == want
+
+
+def _traced_peak_of_cuts(n: int) -> int:
+    """The traced peak (tracemalloc sees the kernel's PyMem and PyMem_Raw allocations)
+    of one lmx2_cuts call over n one-token words, every one ending a sentence: every cut
+    is a barrier."""
+    rng = np.random.default_rng(7)
+    symbols = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    cum = np.arange(n + 1, dtype=np.int64)
+    para, sentence = np.zeros(n, dtype=bool), np.ones(n, dtype=bool)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        kernel.lmx2_cuts(symbols, para, sentence, True, cum, None, None, 32, lmx2.KEY_BASE, 128, 64, 0, 96, None)
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+@compiled
+def test_barrier_storage_does_not_grow_with_the_document():
+    """Walk 1 keeps only the barriers its walks still read (a horizon's worth): four
+    times the words, every one a barrier, add to the peak only what the cuts found take
+    (under a byte a word), where a store of every barrier would add 24 bytes a word."""
+    small, large = 50_000, 200_000
+    grown = _traced_peak_of_cuts(large) - _traced_peak_of_cuts(small)
+    assert grown < 4 * (large - small), f"the peak grew {grown / (large - small):.1f} bytes a word"

@@ -2402,6 +2402,23 @@ static inline void list_add(List *l, int64_t v) {
     l->at[l->count++] = v;
 }
 
+/* Room for `cap` entries in all, made at once where the count is known: no doubling
+ * slack, and no old and new block held together while the list grows. */
+static void list_reserve(List *l, Py_ssize_t cap) {
+    if (cap <= l->cap || l->failed) return;
+    int64_t *grown = PyMem_RawRealloc(l->at, (size_t)cap * sizeof(int64_t));
+    if (!grown) { l->failed = 1; return; }
+    l->at = grown;
+    l->cap = cap;
+}
+
+/* Lets a list's memory go once nothing reads it (its count and failure stay). */
+static void list_drop(List *l) {
+    PyMem_RawFree(l->at);
+    l->at = NULL;
+    l->cap = 0;
+}
+
 /* The sequence a walk reads: element j in ring slot j & mask (its cut, position and
  * key), made in order on demand. */
 typedef struct {
@@ -2673,9 +2690,21 @@ static inline __attribute__((always_inline)) void ring_walk(Ring *r, Cursor *s,
  * holds its class bits until its key is made (a key has its low bit set, class bits
  * alone never do). */
 
+/* The barriers walk 1 still reads, barrier j (counted from the document's first) at
+ * index j - off: the barrier walk reads none more than `reach` barriers behind the one it
+ * tests (positions rise by a token or more), and the gap walk the one after its gap, so
+ * the older ones are dropped when the store fills, and it grows only when the barriers
+ * still read fill half of it or more (by a horizon's worth, never with the document). */
+typedef struct {
+    int64_t *cut, *pos;
+    u64 *key;
+    Py_ssize_t off, count, keyed, cap; /* barriers off .. count - 1 held, keyed up to `keyed` */
+    int failed;
+} Bars;
+
 /* What walk 1 reads: cut c's position at pos[c & mask] and its key (or class bits) at
  * val[c & mask], for every cut from a key window behind the oldest one compared to the
- * newest made; and the barriers made so far, with their positions and keys. */
+ * newest made; and the barriers still read, with their positions and keys. */
 typedef struct {
     const u64 *sym;
     const u8 *para, *sent;
@@ -2689,9 +2718,57 @@ typedef struct {
     int64_t key_tokens, min_tokens, next_pos; /* next_pos: the position of cut `made` */
     int prefer, ok;
     List *edges, *edge_pos;
-    List bar, bar_pos, bar_key;
+    Bars bar;
+    Py_ssize_t gap_bar;       /* the barrier after the gap walked (the oldest one it reads) */
+    /* the barrier walk (MAXIMA_WALK's i, f, lo), resumed as barriers are made, and the
+     * maxima it found */
+    u64 reach;
+    Py_ssize_t bi, bf, blo;
+    List bmax, bmax_pos;
     Py_ssize_t width; /* c - 1 - a(c) of the last key made */
 } Walk1;
+
+/* Makes room for one more barrier: drops the barriers no walk reads again, and grows
+ * the store when those still read fill half of it or more. */
+static __attribute__((noinline)) void bar_room(Walk1 *w) {
+    Bars *b = &w->bar;
+    Py_ssize_t keep = (u64)w->bi > w->reach ? w->bi - (Py_ssize_t)w->reach : 0;
+    if (keep > w->gap_bar) keep = w->gap_bar;
+    if (keep > b->keyed) keep = b->keyed;
+    if (keep > b->off) {
+        Py_ssize_t drop = keep - b->off, live = b->count - keep;
+        memmove(b->cut, b->cut + drop, (size_t)live * 8);
+        memmove(b->pos, b->pos + drop, (size_t)live * 8);
+        memmove(b->key, b->key + drop, (size_t)live * 8);
+        b->off = keep;
+    }
+    if (2 * (b->count - b->off) >= b->cap) {
+        Py_ssize_t cap = b->cap ? 2 * b->cap : 256;
+        int64_t *cut = b->failed ? NULL : PyMem_RawRealloc(b->cut, (size_t)cap * 8);
+        if (cut) b->cut = cut;
+        int64_t *bp = cut ? PyMem_RawRealloc(b->pos, (size_t)cap * 8) : NULL;
+        if (bp) b->pos = bp;
+        u64 *key = bp ? PyMem_RawRealloc(b->key, (size_t)cap * 8) : NULL;
+        if (key) b->key = key;
+        if (!key) { b->failed = 1; return; }
+        b->cap = cap;
+    }
+}
+
+/* Lists barrier c at position pos. */
+static inline __attribute__((always_inline)) void bar_add(Walk1 *w, Py_ssize_t c, int64_t pos) {
+    Bars *b = &w->bar;
+    if (__builtin_expect(b->count - b->off == b->cap, 0)) {
+        bar_room(w);
+        if (b->failed) return;
+    }
+    b->cut[b->count - b->off] = c;
+    b->pos[b->count - b->off] = pos;
+    b->count++;
+}
+
+static inline Py_ssize_t bar_cut(const Walk1 *w, Py_ssize_t j) { return (Py_ssize_t)w->bar.cut[j - w->bar.off]; }
+static inline int64_t bar_pos(const Walk1 *w, Py_ssize_t j) { return w->bar.pos[j - w->bar.off]; }
 
 /* a(c), the first word of cut c's key window (docs/contract/lmx2-v1.md#keys), from the
  * positions: sought from where the last window's width puts it (windows of a text are
@@ -2820,8 +2897,7 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
             pre[c & m] = acc;
             if (para[c] | sent[c - 1]) {
                 val[c & m] = (u64)(para[c] ? 2 : 1) << 61;
-                list_add(&w->bar, c);
-                list_add(&w->bar_pos, pos);
+                bar_add(w, c, pos);
             }
             WORD_TOKENS();
         }
@@ -2835,6 +2911,8 @@ static inline __attribute__((always_inline)) void walk1_make_as(Walk1 *w, Py_ssi
     w->ok &= ok;
 }
 
+static void barrier_advance(Walk1 *w, int final);
+
 static void walk1_make(Walk1 *w, Py_ssize_t upto) {
     switch (source_mode(&w->tok)) {
     case 0: walk1_make_as(w, upto, 0); break;
@@ -2842,8 +2920,11 @@ static void walk1_make(Walk1 *w, Py_ssize_t upto) {
     default: walk1_make_as(w, upto, 2);
     }
     /* the keys of the barriers just listed (their windows are in the ring) */
-    for (Py_ssize_t k = w->bar_key.count; k < w->bar.count && !w->bar.failed; k++)
-        list_add(&w->bar_key, (int64_t)walk1_key(w, (Py_ssize_t)w->bar.at[k]));
+    Bars *b = &w->bar;
+    if (b->failed) return;
+    for (; b->keyed < b->count; b->keyed++)
+        b->key[b->keyed - b->off] = walk1_key(w, (Py_ssize_t)b->cut[b->keyed - b->off]);
+    if (w->bi < b->count) barrier_advance(w, 0);
 }
 
 /* local_maxima_walk (ring_walk) over elements FIRST, FIRST + 1, ... (positions rising
@@ -2919,28 +3000,40 @@ static void walk1_gap(Walk1 *w, Py_ssize_t u, int have_u, u64 reach, List *found
 #undef G_STOP_AT
 }
 
-/* The maxima among the barriers (their keys made as they were listed). */
-static void barrier_maxima(const Walk1 *w, u64 reach, List *found, List *found_pos) {
+/* The maxima among the barriers (their keys made as they were listed): MAXIMA_WALK over
+ * them, written out so that it can stop where a barrier not yet made could be read and
+ * go on from there once more are made. Unless `final` (every barrier made), barrier i is
+ * tested only once the cuts made reach past its reach: every barrier within reach after
+ * it is then made, and one not made is out of reach, as it would be were it made. */
+static void barrier_advance(Walk1 *w, int final) {
+    const u64 reach = w->reach;
     const Py_ssize_t count = w->bar.count;
-    const int64_t *cut = w->bar.at, *pos = w->bar_pos.at;
-    const u64 *key = (const u64 *)w->bar_key.at;
+    Py_ssize_t i = w->bi, f = w->bf, lo = w->blo;
+    if (w->bar.failed) return;
 #define B_HAVE(j) ((j) < count)
-#define B_POS(j) ((u64)pos[j])
-#define B_AT_MOST(j, v) (key[j] <= (v))
-#define B_DIFFERS(j, v) (key[j] != (v))
-#define B_KEY(j) key[j]
-#define B_FLOOR_OK(p) 1
-#define B_REPORT(j, p) do { list_add(found, cut[j]); list_add(found_pos, (int64_t)(p)); } while (0)
-#define B_STOP_AT(f, p) 0
-    MAXIMA_WALK(B_HAVE, B_POS, B_AT_MOST, B_DIFFERS, B_KEY, 0, 0, B_FLOOR_OK, B_REPORT, B_STOP_AT);
+#define B_POS(j) ((u64)bar_pos(w, (j)))
+#define B_KEY(j) w->bar.key[(j) - w->bar.off]
+    while (B_HAVE(i)) {
+        const u64 v = B_KEY(i), p = B_POS(i);
+        if (!final && (u64)w->next_pos - p <= reach) break;
+        while (B_HAVE(f) && B_POS(f) - p <= reach && B_KEY(f) <= v) f++;
+        if (B_HAVE(f) && B_POS(f) - p <= reach) { i = f++; continue; }
+        Py_ssize_t k = lo - 1;
+        while (k >= 0 && (u64)(i - k) <= reach && p - B_POS(k) <= reach && B_KEY(k) <= v) k--;
+        lo = k + 1;
+        if (!(k >= 0 && (u64)(i - k) <= reach && p - B_POS(k) <= reach)) {
+            list_add(&w->bmax, bar_cut(w, i));
+            list_add(&w->bmax_pos, (int64_t)p);
+        }
+        Py_ssize_t t = i + 1;
+        while (t < f && B_KEY(t) != v) t++;
+        if (t < f) { i = t; continue; }
+        i = lo = f++;
+    }
 #undef B_HAVE
 #undef B_POS
-#undef B_AT_MOST
-#undef B_DIFFERS
 #undef B_KEY
-#undef B_FLOOR_OK
-#undef B_REPORT
-#undef B_STOP_AT
+    w->bi = i; w->bf = f; w->blo = lo;
 }
 
 /* Every key_1 maximum over the interior cuts 1 .. n-1, in order, with its position;
@@ -2949,7 +3042,7 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
     const Py_ssize_t last = w->n - 1, m = w->mask;
     /* a gap wider than this (from its barrier, or from cut 1 without one) may hold a maximum */
     const u64 wide2 = reach >= ((u64)1 << 62) ? ~(u64)0 : 2 * reach;
-    List gap = {0}, gap_pos = {0}, bars = {0}, bars_pos = {0};
+    List gap = {0}, gap_pos = {0};
     Py_ssize_t ui = -1, u = 0;
     for (;;) {
         const Py_ssize_t start = u + 1;
@@ -2958,19 +3051,25 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
         const int have_u = ui >= 0;
         const u64 from = (u64)w->pos[(have_u ? u : start) & m], need = have_u ? wide2 : reach;
         /* made up to the next barrier, or past where the gap is wide enough */
-        while (w->bar.count <= ui + 1 && w->made <= w->n && (u64)w->next_pos - from <= need)
+        w->gap_bar = ui + 1;
+        while (w->bar.count <= ui + 1 && w->made <= w->n && (u64)w->next_pos - from <= need && !w->bar.failed)
             walk1_make(w, w->made + RING_BATCH);
-        if (w->bar.count > ui + 1 && (u64)w->bar_pos.at[ui + 1] - from <= need) { /* too narrow */
-            u = w->bar.at[++ui];
+        if (w->bar.failed) break;
+        if (w->bar.count > ui + 1 && (u64)bar_pos(w, ui + 1) - from <= need) { /* too narrow */
+            u = bar_cut(w, ++ui);
             continue;
         }
         walk1_gap(w, u, have_u, reach, &gap, &gap_pos);
-        if (w->bar.count <= ui + 1) break; /* the gap ran to the end */
-        u = w->bar.at[++ui];
+        if (w->bar.count <= ui + 1 || w->bar.failed) break; /* the gap ran to the end */
+        u = bar_cut(w, ++ui);
     }
+    w->gap_bar = w->bar.count;
     walk1_make(w, w->n);
-    barrier_maxima(w, reach, &bars, &bars_pos);
+    barrier_advance(w, 1);
+    const List bars = w->bmax, bars_pos = w->bmax_pos;
     /* both in order, and disjoint: merged */
+    list_reserve(found, found->count + gap.count + bars.count);
+    list_reserve(found_pos, found_pos->count + gap.count + bars.count);
     for (Py_ssize_t x = 0, y = 0; x < gap.count || y < bars.count;) {
         if (y >= bars.count || (x < gap.count && gap.at[x] < bars.at[y])) {
             list_add(found, gap.at[x]); list_add(found_pos, gap_pos.at[x]); x++;
@@ -2978,9 +3077,9 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
             list_add(found, bars.at[y]); list_add(found_pos, bars_pos.at[y]); y++;
         }
     }
-    found->failed |= gap.failed | gap_pos.failed | bars.failed | bars_pos.failed | w->bar.failed |
-                     w->bar_pos.failed | w->bar_key.failed;
-    PyMem_RawFree(gap.at); PyMem_RawFree(gap_pos.at); PyMem_RawFree(bars.at); PyMem_RawFree(bars_pos.at);
+    found->failed |= gap.failed | gap_pos.failed | bars.failed | bars_pos.failed | w->bar.failed;
+    PyMem_RawFree(gap.at); PyMem_RawFree(gap_pos.at);
+    list_drop(&w->bmax); list_drop(&w->bmax_pos);
 }
 
 static PyObject *list_bytes(List *l) {
@@ -3016,7 +3115,7 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     int have_max = o_max != Py_None, failed = 0;
     PyObject *result = NULL, *b_max = NULL, *b_pos = NULL, *b_kind = NULL;
     List maxima = {0}, max_pos = {0}, edges = {0}, edge_pos = {0}, primary = {0}, primary_pos = {0};
-    List chosen = {0}, chosen_pos = {0}, fill = {0}, out = {0};
+    List chosen = {0}, chosen_pos = {0}, fill = {0};
     u64 *ring = NULL, *wval = NULL, *wpre = NULL, *prer = NULL;
     int64_t *cumr = NULL, *mp = NULL, *wpos = NULL;
     Powers pw, pwinv;
@@ -3097,8 +3196,11 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         wpre[0] = 0;
         w.inv8[0] = 1;
         for (int k = 1; k < 9; k++) w.inv8[k] = w.inv8[k - 1] * base_inv;
+        w.reach = horizon;
+        w.bf = 1;
         walk1_maxima(&w, horizon, &maxima, &max_pos);
-        PyMem_RawFree(w.bar.at); PyMem_RawFree(w.bar_pos.at); PyMem_RawFree(w.bar_key.at);
+        PyMem_RawFree(w.bar.cut); PyMem_RawFree(w.bar.pos); PyMem_RawFree(w.bar.key);
+        PyMem_RawFree(w.bmax.at); PyMem_RawFree(w.bmax_pos.at);
         s.c = n; s.pos = w.next_pos; s.ok &= w.ok;
     }
     while (s.c < n) { /* what walk 1 did not reach: every word's tokens are read */
@@ -3124,6 +3226,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         }
     }
     const int64_t *m_pos = have_max ? mp : max_pos.at;
+    list_reserve(&primary, m_count);
+    list_reserve(&primary_pos, m_count);
     Py_ssize_t e = 0;
     for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
         int64_t x = m_pos[k];
@@ -3131,7 +3235,13 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         int64_t before = e ? x - edge_pos.at[e - 1] : -1, after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
         if (before >= min_tokens && after >= min_tokens) { list_add(&primary, m_at[k]); list_add(&primary_pos, x); }
     }
+    /* the maxima's positions are read no more (the maxima themselves are returned) */
+    list_drop(&max_pos);
+    PyMem_RawFree(mp);
+    mp = NULL;
     /* E | S in order, then the fill zone's maxima of key_2 */
+    list_reserve(&chosen, edges.count + primary.count);
+    list_reserve(&chosen_pos, edges.count + primary.count);
     e = 0;
     for (Py_ssize_t k = 0; e < edges.count || k < primary.count;) {
         if (k >= primary.count || (e < edges.count && edges.at[e] < primary.at[k])) {
@@ -3142,6 +3252,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     }
     failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed | primary.failed | primary_pos.failed |
               chosen.failed | chosen_pos.failed;
+    list_drop(&edge_pos); /* walk 2 reads the positions from chosen_pos */
+    list_drop(&primary_pos);
     if (n >= 2 && !failed && s.ok) { /* (every word's tokens were checked above) */
         s.edges = NULL;
         cursor_start(&s);
@@ -3151,27 +3263,30 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         r.made = 0; r.done = 0;
         ring_walk(&r, &s, make_zone, fill_horizon, &fill, NULL);
     }
-    /* every cut in order, with its kind (E 2, S 0, Q 1) in the low bits */
-    for (Py_ssize_t k = 0, q = 0, x = 0; !failed;) {
-        int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
-        int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
-        if (ce == INT64_MAX && cs == INT64_MAX && cq == INT64_MAX) break;
-        if (ce <= cs && ce <= cq) { list_add(&out, ce * 4 + 2); x++; }
-        else if (cs <= cq) { list_add(&out, cs * 4 + 0); k++; }
-        else { list_add(&out, cq * 4 + 1); q++; }
-    }
-    failed |= fill.failed | out.failed;
+    list_drop(&chosen);
+    list_drop(&chosen_pos);
+    failed |= fill.failed;
     Py_END_ALLOW_THREADS
     if (failed) { PyErr_NoMemory(); goto done; }
     if (!s.ok) { PyErr_SetString(PyExc_ValueError, "every word must have a token or more"); goto done; }
     b_max = have_max ? (Py_INCREF(o_max), o_max) : list_bytes(&maxima);
-    b_pos = new_buffer(out.count * 8);
-    b_kind = new_buffer(out.count);
+    if (!have_max) list_drop(&maxima);
+    /* every cut in order (E, S and Q are disjoint lists, each in order), with its kind
+     * (E 2, S 0, Q 1), written straight into the result */
+    Py_ssize_t total = edges.count + primary.count + fill.count;
+    b_pos = new_buffer(total * 8);
+    b_kind = new_buffer(total);
     if (!b_max || !b_pos || !b_kind) goto done;
     {
         int64_t *at = (int64_t *)PyBytes_AS_STRING(b_pos);
         u8 *kd = (u8 *)PyBytes_AS_STRING(b_kind);
-        for (Py_ssize_t j = 0; j < out.count; j++) { at[j] = out.at[j] >> 2; kd[j] = (u8)(out.at[j] & 3); }
+        for (Py_ssize_t k = 0, q = 0, x = 0, j = 0; j < total; j++) {
+            int64_t ce = x < edges.count ? edges.at[x] : INT64_MAX, cs = k < primary.count ? primary.at[k] : INT64_MAX;
+            int64_t cq = q < fill.count ? fill.at[q] : INT64_MAX;
+            if (ce <= cs && ce <= cq) { at[j] = ce; kd[j] = 2; x++; }
+            else if (cs <= cq) { at[j] = cs; kd[j] = 0; k++; }
+            else { at[j] = cq; kd[j] = 1; q++; }
+        }
     }
     result = PyTuple_Pack(3, b_max, b_pos, b_kind);
 done:
@@ -3179,7 +3294,7 @@ done:
     PyMem_Free(ring); PyMem_Free(cumr); PyMem_RawFree(mp);
     PyMem_Free(wpos); PyMem_Free(wval); PyMem_Free(wpre); PyMem_Free(prer);
     PyMem_RawFree(pw.hi); PyMem_RawFree(pwinv.hi);
-    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill, &out};
+    List *lists[] = {&maxima, &max_pos, &edges, &edge_pos, &primary, &primary_pos, &chosen, &chosen_pos, &fill};
     for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) PyMem_RawFree(lists[k]->at);
     release_token_source(kind, &cv, &sv, &ev);
     if (have_max) PyBuffer_Release(&mv);
