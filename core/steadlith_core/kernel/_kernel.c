@@ -3067,10 +3067,12 @@ static void walk1_maxima(Walk1 *w, u64 reach, List *found, List *found_pos) {
     walk1_make(w, w->n);
     barrier_advance(w, 1);
     const List bars = w->bmax, bars_pos = w->bmax_pos;
-    /* both in order, and disjoint: merged */
+    /* both in order, and disjoint: merged (a list and its positions are read in step:
+     * neither once either may be short) */
+    const int short_ = gap.failed | gap_pos.failed | bars.failed | bars_pos.failed;
     list_reserve(found, found->count + gap.count + bars.count);
     list_reserve(found_pos, found_pos->count + gap.count + bars.count);
-    for (Py_ssize_t x = 0, y = 0; x < gap.count || y < bars.count;) {
+    for (Py_ssize_t x = 0, y = 0; !short_ && (x < gap.count || y < bars.count);) {
         if (y >= bars.count || (x < gap.count && gap.at[x] < bars.at[y])) {
             list_add(found, gap.at[x]); list_add(found_pos, gap_pos.at[x]); x++;
         } else {
@@ -3210,7 +3212,8 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         s.pos += t;
         s.c++;
     }
-    if (n && edges.at[edges.count - 1] != n) { list_add(&edges, n); list_add(&edge_pos, s.pos); }
+    /* (no list when its first entry could not be stored: the failure is reported below) */
+    if (n && edges.count && edges.at[edges.count - 1] != n) { list_add(&edges, n); list_add(&edge_pos, s.pos); }
     /* S: the maxima no cut of E lies within min_tokens of (E includes the edges) */
     const int64_t *m_at = have_max ? mv.buf : maxima.at;
     Py_ssize_t m_count = have_max ? mv.len / 8 : maxima.count;
@@ -3226,10 +3229,12 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
         }
     }
     const int64_t *m_pos = have_max ? mp : max_pos.at;
+    /* a list and its positions are read in step: neither once either may be short */
+    failed |= maxima.failed | max_pos.failed | edges.failed | edge_pos.failed;
     list_reserve(&primary, m_count);
     list_reserve(&primary_pos, m_count);
     Py_ssize_t e = 0;
-    for (Py_ssize_t k = 0; m_pos && k < m_count && edges.count; k++) {
+    for (Py_ssize_t k = 0; !failed && m_pos && k < m_count && edges.count; k++) {
         int64_t x = m_pos[k];
         while (e < edges.count && edge_pos.at[e] <= x) e++; /* edges[e - 1] <= x < edges[e] */
         int64_t before = e ? x - edge_pos.at[e - 1] : -1, after = e < edges.count ? edge_pos.at[e] - x : min_tokens;
@@ -3242,8 +3247,9 @@ static PyObject *lmx2_cuts(PyObject *self, PyObject *args) {
     /* E | S in order, then the fill zone's maxima of key_2 */
     list_reserve(&chosen, edges.count + primary.count);
     list_reserve(&chosen_pos, edges.count + primary.count);
+    failed |= primary.failed | primary_pos.failed;
     e = 0;
-    for (Py_ssize_t k = 0; e < edges.count || k < primary.count;) {
+    for (Py_ssize_t k = 0; !failed && (e < edges.count || k < primary.count);) {
         if (k >= primary.count || (e < edges.count && edges.at[e] < primary.at[k])) {
             list_add(&chosen, edges.at[e]); list_add(&chosen_pos, edge_pos.at[e]); e++;
         } else {
