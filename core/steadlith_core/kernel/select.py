@@ -362,14 +362,9 @@ def segment_columns(
     points: SnapPoints | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[bool] | None]:
     """The cuts of `segment`, column-wise: (first words, end words, kinds, snapped flags,
-    None when nothing can be snapped), as chunks.CutColumns holds them. The candidate
-    positions are int64 arrays; `cum` is int64, or int32 (a narrow running total,
-    chars4_totals), which the compiled walk reads as it is."""
-    if KERNEL != "c" or snap_window:
-        # the numpy walk adds limits to totals: in int64, whatever the totals' width
-        return numpy_segment_columns(_wide(cum), primary, backup, min_tokens, max_tokens,
-                                     snap_window, points)
-    starts, ends, codes, snapped = segment_codes(cum, primary, backup, min_tokens, max_tokens)
+    None when nothing can be snapped), as chunks.CutColumns holds them: segment_codes
+    with each kind named."""
+    starts, ends, codes, snapped = segment_codes(cum, primary, backup, min_tokens, max_tokens, snap_window, points)
     return starts, ends, kind_names(codes), snapped
 
 
@@ -393,12 +388,15 @@ def segment_codes(
     snap_window: int = 0,
     points: SnapPoints | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bool] | None]:
-    """segment_columns with each kind as its index in vocabulary.KINDS (uint8): what the
-    compiled walk gives, and what a caller that counts the kinds (diagnostics) counts in
-    one numpy pass."""
+    """The cuts of `segment`, column-wise, each kind as its index in vocabulary.KINDS
+    (uint8): what the compiled walk gives, and what a caller that counts the kinds
+    (diagnostics) counts in one numpy pass. The candidate positions are int64 arrays;
+    `cum` is int64, or int32 (a narrow running total, chars4_totals), which the compiled
+    walk reads as it is."""
     if KERNEL != "c" or snap_window:
-        starts, ends, kinds, snapped = segment_columns(cum, primary, backup, min_tokens, max_tokens, snap_window,
-                                                       points)
+        # the numpy walk adds limits to totals: in int64, whatever the totals' width
+        starts, ends, kinds, snapped = numpy_segment_columns(_wide(cum), primary, backup, min_tokens, max_tokens,
+                                                             snap_window, points)
         return starts, ends, np.fromiter(map(_KIND_CODES.__getitem__, kinds), np.uint8, len(kinds)), snapped
     past_end = int(cum[-1]) + 1
     _, starts, ends, kinds = _kernel.segment(
